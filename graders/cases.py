@@ -1,0 +1,235 @@
+"""Cases: graded transcripts and unlock questions, read from an edition's ``qNN*.toml`` files.
+
+A case file is TOML with three kinds of tables, all optional:
+
+``[[case]]``      a graded transcript, written like a Python session::
+
+                      name = "worked examples"
+                      hidden = false          # hidden cases run only when an instructor grades
+                      transcript = '''
+                      >>> boar_brawl(21, 46)
+                      9
+                      '''
+
+``[[unlock]]``    a question a student answers before the problem's tests run: either a
+                  what-would-Python-display transcript (every ``>>>`` line followed by output is a
+                  prompt) or a multiple-choice question (``question``, ``choices``, ``answer``).
+
+``[[generate]]``  a transcript template whose outputs come from the reference solution; the
+                  filled-in cases live in ``qNN.generated.toml`` (see :mod:`graders.generate`).
+
+Expected output may be one of the special answers ``Error`` (the line raises; ``Error: TypeError``
+names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders.edition import Edition, EditionError
+
+SPECIAL_ANSWERS = ("Error", "Function", "Nothing", "Infinite Loop")
+PROMPT, MORE = ">>> ", "... "
+
+
+@dataclass(frozen=True)
+class Step:
+    """One ``>>>`` statement (with its ``...`` lines) and the output it should display."""
+
+    source: str
+    expected: str | None  # None: nothing should be displayed
+    line: int  # line of the ``>>>`` within the transcript, from 1
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str  # e.g. "q02.3" or "q05.generated.17"; stable across runs
+    problem: int
+    name: str
+    hidden: bool
+    steps: tuple[Step, ...]
+    path: Path
+    timeout: float
+    setup: str  # code run before the first step, e.g. "from hog import *"
+
+    def transcript(self, upto: int | None = None) -> str:
+        """The case as a student would read it, up to and including step UPTO."""
+        return render_steps(self.steps if upto is None else self.steps[: upto + 1])
+
+
+@dataclass(frozen=True)
+class Question:
+    """An unlock question. ``steps`` for what-would-Python-display, ``choices`` for multiple choice."""
+
+    id: str
+    problem: int
+    name: str
+    steps: tuple[Step, ...]  # steps with an expected output are prompts; the rest are shown
+    question: str
+    choices: tuple[str, ...]
+    answer: str  # multiple choice only
+
+    @property
+    def is_choice(self) -> bool:
+        return bool(self.choices)
+
+
+@dataclass(frozen=True)
+class Template:
+    id: str
+    problem: int
+    name: str
+    hidden: bool
+    transcript: str
+    params: tuple[dict, ...]
+
+
+def render_steps(steps: tuple[Step, ...] | list[Step], hide_expected: bool = False) -> str:
+    out: list[str] = []
+    for s in steps:
+        lines = s.source.split("\n")
+        out.append(PROMPT + lines[0])
+        out.extend(MORE + ln for ln in lines[1:])
+        if s.expected is not None and not hide_expected:
+            out.extend(s.expected.split("\n"))
+    return "\n".join(out)
+
+
+def parse_transcript(text: str, where: str) -> tuple[Step, ...]:
+    """Split a ``>>>`` transcript into steps; reject text before the first prompt."""
+    steps: list[Step] = []
+    source: list[str] = []
+    expected: list[str] = []
+    start = 0
+
+    def flush() -> None:
+        if source:
+            while expected and not expected[-1].strip():
+                expected.pop()
+            steps.append(Step("\n".join(source), "\n".join(expected) if expected else None, start))
+
+    for n, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        if line.startswith(PROMPT) or line == PROMPT.rstrip():
+            flush()
+            source, expected, start = [line[len(PROMPT):]], [], n
+        elif (line.startswith(MORE) or line == MORE.rstrip()) and source and not expected:
+            source.append(line[len(MORE):])
+        elif source:
+            expected.append(line)
+        elif line.strip():
+            raise EditionError(f"{where}: line {n} of the transcript comes before any '>>> ' prompt: {line!r}")
+    flush()
+    if not steps:
+        raise EditionError(f"{where}: the transcript has no '>>> ' lines")
+    return tuple(steps)
+
+
+def _read(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise EditionError(f"{path}: not valid TOML: {exc}") from exc
+
+
+def load_problem_cases(edition: Edition, number: int) -> list[Case]:
+    """Every graded case of problem NUMBER, public and hidden, in file order."""
+    problem = edition.problem(number)
+    cases: list[Case] = []
+    for path in edition.case_files(number):
+        stem = path.name.removesuffix(".toml")
+        for i, raw in enumerate(_read(path).get("case", []), start=1):
+            where = f"{path} [[case]] #{i}"
+            if "transcript" not in raw:
+                raise EditionError(f"{where}: missing key 'transcript'")
+            cases.append(
+                Case(
+                    id=f"{stem}.{i}",
+                    problem=number,
+                    name=str(raw.get("name", f"case {i}")),
+                    hidden=bool(raw.get("hidden", False)),
+                    steps=parse_transcript(raw["transcript"], where),
+                    path=path,
+                    timeout=float(raw.get("timeout", problem.timeout)),
+                    setup=str(raw.get("setup", edition.setup)),
+                )
+            )
+    return cases
+
+
+def load_questions(edition: Edition, number: int) -> list[Question]:
+    """The unlock questions of problem NUMBER, checked for shape (a choice answer must be a choice)."""
+    questions: list[Question] = []
+    for path in edition.case_files(number):
+        stem = path.name.removesuffix(".toml")
+        for i, raw in enumerate(_read(path).get("unlock", []), start=1):
+            where = f"{path} [[unlock]] #{i}"
+            choices = tuple(str(c) for c in raw.get("choices", []))
+            answer = str(raw.get("answer", ""))
+            if choices and answer not in choices:
+                raise EditionError(f"{where}: the answer {answer!r} is not one of the choices")
+            steps = parse_transcript(raw["transcript"], where) if "transcript" in raw else ()
+            if not choices and not any(s.expected is not None for s in steps):
+                raise EditionError(f"{where}: needs either choices or a transcript with at least one output")
+            questions.append(
+                Question(
+                    id=f"{stem}.u{i}",
+                    problem=number,
+                    name=str(raw.get("name", f"question {i}")),
+                    steps=steps,
+                    question=str(raw.get("question", "")),
+                    choices=choices,
+                    answer=answer,
+                )
+            )
+    return questions
+
+
+def load_templates(edition: Edition, number: int) -> list[Template]:
+    templates: list[Template] = []
+    for path in edition.case_files(number):
+        stem = path.name.removesuffix(".toml")
+        for i, raw in enumerate(_read(path).get("generate", []), start=1):
+            where = f"{path} [[generate]] #{i}"
+            templates.append(
+                Template(
+                    id=f"{stem}.g{i}",
+                    problem=number,
+                    name=str(raw.get("name", f"generated {i}")),
+                    hidden=bool(raw.get("hidden", False)),
+                    transcript=_need_str(raw, "transcript", where),
+                    params=tuple(expand_params(raw, where)),
+                )
+            )
+    return templates
+
+
+def _need_str(raw: dict, key: str, where: str) -> str:
+    value = raw.get(key)
+    if not isinstance(value, str):
+        raise EditionError(f"{where}: missing text key {key!r}")
+    return value
+
+
+def expand_params(raw: dict, where: str) -> list[dict]:
+    """Parameter sets of a template: an explicit ``params`` list, a ``range`` or seeded ``random`` draws.
+
+    ``range = {name = "seed", first = 1, last = 60}`` gives seed = 1..60;
+    ``random = {seed = 7, count = 40, a = [0, 150], b = [0, 150]}`` draws COUNT sets with
+    ``random.Random(seed)`` (never Python's ``hash``), each value uniform in its inclusive range.
+    """
+    import random
+
+    if "params" in raw:
+        return [dict(p) for p in raw["params"]]
+    if "range" in raw:
+        r = raw["range"]
+        return [{r["name"]: k} for k in range(int(r["first"]), int(r["last"]) + 1)]
+    if "random" in raw:
+        spec = dict(raw["random"])
+        rng = random.Random(int(spec.pop("seed")))
+        count = int(spec.pop("count"))
+        return [{k: rng.randint(int(lo), int(hi)) for k, (lo, hi) in spec.items()} for _ in range(count)]
+    return [{}]

@@ -1,0 +1,247 @@
+"""The child side of the sandbox: runs untrusted submission code and reports plain data.
+
+Contract (this file is started as ``python3 -I -S -B child.py CONFIG_JSON`` and imports only the
+standard library):
+
+* It applies the resource limits it is given before it reads a byte of student code.
+* It imports the submission one top-level statement at a time, announcing each statement first,
+  so that the parent can skip a statement that hangs or ends the process and try again.
+* It then answers requests, one ``>>>`` step at a time, over a private pipe: length-prefixed JSON
+  frames, never stdin/stdout (stdin is /dev/null, so ``input()`` fails fast and cannot read our
+  requests by accident).
+* Values go back as tagged plain data built only from objects whose type is *exactly* ``int``,
+  ``float``, ``bool``, ``str``, ``NoneType``, ``tuple`` or ``list``; anything else is described, never
+  trusted. The parent does every comparison. Nothing this process says can award points on its own:
+  a forged or missing reply only loses them.
+"""
+
+import ast
+import io
+import json
+import os
+import sys
+import traceback
+import types
+
+# Keep our own references before student code can replace the module attributes.
+_dumps, _loads = json.dumps, json.loads
+_write, _read = os.write, os.read
+_MAX_TEXT = 64 * 1024
+_MAX_ITEMS = 2000
+_MAX_INT_DIGITS = 4000
+
+
+class CappedText(io.TextIOBase):
+    """A stdout stand-in that keeps at most ``_MAX_TEXT`` characters and remembers it overflowed."""
+
+    def __init__(self):
+        self.parts, self.size, self.truncated = [], 0, False
+
+    def write(self, s):
+        if type(s) is not str:
+            raise TypeError("write() argument must be str")
+        room = _MAX_TEXT - self.size
+        if room > 0:
+            self.parts.append(s[:room])
+            self.size += min(len(s), room)
+        if len(s) > max(room, 0):
+            self.truncated = True
+        return len(s)
+
+    def writable(self):
+        return True
+
+    def text(self):
+        return "".join(self.parts)
+
+
+def send(fd, message):
+    data = _dumps(message, allow_nan=True).encode("utf-8", "replace")
+    frame = len(data).to_bytes(4, "big") + data
+    while frame:
+        frame = frame[_write(fd, frame):]
+
+
+def receive(fd):
+    header = _read_exact(fd, 4)
+    if header is None:
+        return None
+    body = _read_exact(fd, int.from_bytes(header, "big"))
+    return None if body is None else _loads(body.decode("utf-8"))
+
+
+def _read_exact(fd, n):
+    chunks, got = [], 0
+    while got < n:
+        chunk = _read(fd, n - got)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def type_name(obj):
+    try:
+        name = type.__getattribute__(type(obj), "__qualname__")
+        return name if type(name) is str else "?"
+    except BaseException:
+        return "?"
+
+
+def encode(value, depth=0):
+    """Tagged plain data for VALUE. Exact types only: a subclass of int is an 'object'."""
+    t = type(value)
+    if value is None:
+        return {"t": "none"}
+    if t is bool:
+        return {"t": "bool", "v": value}
+    if t is int:
+        if abs(value).bit_length() > _MAX_INT_DIGITS * 3:
+            return {"t": "object", "type": "int", "note": "a whole number too large to show"}
+        return {"t": "int", "v": value}
+    if t is float:
+        return {"t": "float", "v": float.__repr__(value)}
+    if t is str:
+        return {"t": "str", "v": value[:_MAX_TEXT], "cut": len(value) > _MAX_TEXT}
+    if t is tuple or t is list:
+        if depth > 20:
+            return {"t": "object", "type": t.__name__, "note": "nested too deeply to show"}
+        items = [encode(v, depth + 1) for v in value[:_MAX_ITEMS]]
+        return {"t": t.__name__, "v": items, "cut": len(value) > _MAX_ITEMS}
+    if callable(value):
+        name = "?"
+        if t is types.FunctionType:
+            name = value.__code__.co_name
+        return {"t": "function", "name": name}
+    return {"t": "object", "type": type_name(value)}
+
+
+def describe_error(exc, filename):
+    """The exception's type and message, and a traceback trimmed to the submission's own frames."""
+    try:
+        message = str(exc)
+    except BaseException:
+        message = "(the error message could not be shown)"
+    if type(message) is not str:
+        message = "(the error message could not be shown)"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in (filename, "<case>")]
+    lines = ["Traceback (most recent call last):"]
+    for f in frames[-8:]:
+        lines.append(f'  File "{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}')
+        if f.line:
+            lines.append("    " + f.line.strip())
+    where = None
+    for f in reversed(frames):
+        if f.filename == filename:
+            where = f.lineno
+            break
+    lines.append(f"{type_name(exc)}: {message[:2000]}")
+    return {"type": type_name(exc), "message": message[:2000], "traceback": "\n".join(lines), "line": where}
+
+
+def apply_limits(limits):
+    try:
+        import resource
+    except ImportError:  # not on POSIX: the parent's deadline still applies
+        return
+    pairs = {
+        "cpu_seconds": resource.RLIMIT_CPU,
+        "memory_bytes": resource.RLIMIT_AS,
+        "file_bytes": resource.RLIMIT_FSIZE,
+        "processes": resource.RLIMIT_NPROC,
+    }
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    for key, which in pairs.items():
+        value = limits.get(key)
+        if value:
+            resource.setrlimit(which, (int(value), int(value)))
+
+
+def import_submission(config, out_fd):
+    """Run the submission's top-level statements one by one into a fresh module; report problems."""
+    path, module_name = config["submission"], config["module"]
+    skip = set(config.get("skip", []))
+    with open(path, encoding="utf-8", errors="replace") as f:
+        source = f.read()
+    module = types.ModuleType(module_name)
+    module.__file__ = path
+    sys.modules[module_name] = module
+    notes = []
+    tree = ast.parse(source, path)
+    for i, node in enumerate(tree.body):
+        send(out_fd, {"op": "stmt", "i": i, "line": node.lineno})
+        if i in skip:
+            continue
+        try:
+            code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec")
+            exec(code, module.__dict__)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt included: keep going
+            info = describe_error(exc, path)
+            notes.append({"line": node.lineno, "error": info})
+    return module, notes
+
+
+def main():
+    config = _loads(sys.argv[1])
+    in_fd, out_fd = config["in_fd"], config["out_fd"]
+    apply_limits(config.get("limits", {}))
+    os.chdir(config["workdir"])
+    sys.path[:0] = [config["workdir"]]
+    sys.argv = [config["submission"]]
+    sys.dont_write_bytecode = True
+    real_stdout = sys.stdout
+    probes = None
+    if config.get("probes"):
+        spec_globals = {"__name__": "hogkit_probes"}
+        with open(config["probes"], encoding="utf-8") as f:
+            exec(compile(f.read(), config["probes"], "exec"), spec_globals)
+        probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
+
+    capture = CappedText()
+    sys.stdout = capture
+    module, notes = import_submission(config, out_fd)
+    sys.stdout = real_stdout
+    snapshot = dict(module.__dict__)
+    send(out_fd, {"op": "ready", "notes": notes, "output": capture.text()})
+
+    namespace = {}
+    path = config["submission"]
+    while True:
+        request = receive(in_fd)
+        if request is None or request.get("op") == "quit":
+            return
+        if request.get("fresh"):
+            module.__dict__.clear()
+            module.__dict__.update(snapshot)
+            sys.modules[config["module"]] = module
+            namespace = {"__name__": "__case__"}
+            if probes:
+                namespace.update(probes)
+        capture = CappedText()
+        sys.stdout = capture
+        reply = {"op": "step", "value": None, "error": None}
+        try:
+            if request.get("setup"):
+                exec(compile(request["setup"], "<setup>", "exec"), namespace)
+            source = request["source"]
+            try:
+                code = compile(source, "<case>", "eval")
+            except SyntaxError:
+                code = None
+            if code is not None:
+                value = eval(code, namespace)
+                reply["value"] = encode(value)
+            else:
+                exec(compile(source + "\n", "<case>", "exec"), namespace)
+        except BaseException as exc:
+            reply["error"] = describe_error(exc, path)
+        finally:
+            sys.stdout = real_stdout
+        reply["output"] = capture.text()
+        reply["truncated"] = capture.truncated
+        send(out_fd, reply)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""``hogkit``: a thin command line over the engine's pure functions.
+
+    hogkit grade [PATH] [--edition NAME] [--json] [-q NN] [--verbose]
+    hogkit answers [-q NN] [--edition NAME]
+    hogkit build [--edition NAME | --all] [--check]
+    hogkit editions
+
+Exit codes: 0 when the command did its job (whatever the score), 1 when ``build --check`` finds
+stale files, 2 for bad input (no such path, not Python, unknown edition or problem).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from graders import render
+from graders.cases import load_questions, render_steps
+from graders.edition import DEFAULT_EDITION, Edition, EditionError, edition_names, load_edition
+from graders.generate import GenerationError
+from graders.grading import ProblemResult, Report, SubmissionError, grade, load_submission
+from graders.markers import MarkerError
+
+
+def _add_edition(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--edition", default=DEFAULT_EDITION, metavar="NAME",
+                   help=f"the rules edition (default: {DEFAULT_EDITION}; see `hogkit editions`)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hogkit",
+        description="The Hog teaching kit: grade submissions, print answer keys, rebuild skeletons.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    g = sub.add_parser("grade", help="grade one submission, or the built-in demo class when no PATH is given",
+                       description="Grade a submission (a folder holding hog.py, or a .py file), running every "
+                                   "case, hidden ones included. Without PATH, grade the built-in demo class.")
+    g.add_argument("path", nargs="?", help="a folder holding hog.py, or a hog.py file")
+    _add_edition(g)
+    g.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
+    g.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    g.add_argument("--verbose", "-v", action="store_true", help="every failed case, with tracebacks")
+
+    a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
+                       description="Print the answer key of the unlock questions, for teaching them in section.")
+    a.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
+    _add_edition(a)
+
+    b = sub.add_parser("build", help="regenerate generated cases and the skeleton from the marked solution",
+                       description="Regenerate qNN.generated.toml files and skeleton/<edition>/ from the "
+                                   "solution's markers and the case files. --check only reports stale files.")
+    _add_edition(b)
+    b.add_argument("--all", action="store_true", help="every edition")
+    b.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything is stale")
+
+    sub.add_parser("editions", help="list the editions this kit has")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (EditionError, SubmissionError, GenerationError, MarkerError) as exc:
+        print(f"hogkit: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("hogkit: interrupted", file=sys.stderr)
+        return 130
+
+
+def _numbers(edition: Edition, raw: list[str] | None) -> list[int] | None:
+    if not raw:
+        return None
+    out = []
+    for text in raw:
+        try:
+            n = int(text.lstrip("qQ"))
+        except ValueError as exc:
+            raise EditionError(f"-q expects a problem number such as 05, not {text!r}") from exc
+        edition.problem(n)
+        out.append(n)
+    return out
+
+
+def _progress(result: ProblemResult) -> None:
+    if sys.stderr.isatty():
+        print(f"\r  graded problem {result.label} ", end="", file=sys.stderr, flush=True)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    edition = load_edition(args.edition)
+    numbers = _numbers(edition, args.question)
+    if args.path is None:
+        return grade_demo(edition, numbers, args.json)
+    submission = load_submission(Path(args.path), edition)
+    report = grade(submission, edition, problems=numbers, on_problem=_progress)
+    if sys.stderr.isatty():
+        print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
+    print(render.as_json(report) if args.json else render.text(report, verbose=args.verbose, path=args.path))
+    return 0
+
+
+def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> int:
+    from graders.demo import build_demo_class
+
+    made = build_demo_class(edition)
+    folder = made[0][1].parent
+    try:
+        workers = max(1, min(len(made), os.cpu_count() or 1))
+        with ThreadPoolExecutor(workers) as pool:
+            futures = [
+                (name, pool.submit(grade, load_submission(path, edition), edition, problems=numbers))
+                for name, path in made
+            ]
+            reports: list[tuple[str, Report]] = []
+            if not as_json:
+                print(f"Demo class for {edition.title}: {len(made)} submissions derived from the reference")
+            for name, future in futures:
+                report = future.result()
+                reports.append((name, report))
+                if not as_json:
+                    print(render.summary_row(name, report), flush=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if as_json:
+        print(json.dumps([{"submission": n, **r.as_dict()} for n, r in reports], indent=2))
+    else:
+        print("\nGrade one submission in detail with: hogkit grade PATH")
+    return 0
+
+
+def cmd_answers(args: argparse.Namespace) -> int:
+    edition = load_edition(args.edition)
+    numbers = _numbers(edition, args.question) or [p.number for p in edition.problems]
+    for n in numbers:
+        problem = edition.problem(n)
+        questions = load_questions(edition, n)
+        print(f"Problem {problem.label}: {problem.title}  ({len(questions)} unlock questions)")
+        for k, q in enumerate(questions, start=1):
+            print(f"  Q{k}. {q.name}")
+            if q.is_choice:
+                print(f"      {q.question}")
+                for c in q.choices:
+                    print(f"      {'*' if c == q.answer else ' '} {c}")
+                print(f"      answer: {q.answer}")
+            else:
+                for line in render_steps(q.steps).split("\n"):
+                    print(f"      {line}")
+        print()
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from graders.build import build
+
+    names = edition_names() if args.all else [args.edition]
+    stale = []
+    for name in names:
+        edition = load_edition(name)
+        changed = build(edition, write=not args.check)
+        stale += changed
+        verb = "stale" if args.check else "written"
+        for path in changed:
+            print(f"{verb}: {path.relative_to(edition.root) if path.is_relative_to(edition.root) else path}")
+    if args.check and stale:
+        print("Run `hogkit build` to regenerate them.", file=sys.stderr)
+        return 1
+    if not stale:
+        print("everything is up to date")
+    return 0
+
+
+def cmd_editions(args: argparse.Namespace) -> int:
+    for name in edition_names():
+        ed = load_edition(name)
+        default = "  (default)" if name == DEFAULT_EDITION else ""
+        print(f"{name:<14} {ed.title}: {len(ed.phases)} phases, {ed.max_points} points{default}")
+    return 0
+
+
+COMMANDS = {"grade": cmd_grade, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions}
+
+if __name__ == "__main__":
+    sys.exit(main())

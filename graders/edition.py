@@ -1,0 +1,242 @@
+"""Editions: the records an edition's manifest describes, and where its files live.
+
+Contract: an edition named ``NAME`` is the folder ``tests/NAME/`` holding ``edition.toml`` (phases,
+problems, points, dependencies, shape rules), the case files ``qNN*.toml``, plus
+``solution/NAME/`` (the marked reference), ``skeleton/NAME/`` (generated) and ``handouts/NAME/``.
+Loading never guesses: a manifest that names an unknown phase, repeats a problem number or points
+at a missing file is rejected with a message that names the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_EDITION = "boar_brawl"
+
+
+class EditionError(Exception):
+    """An edition is unknown or its manifest is broken; the message says which file and key."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One declared shape rule, checked on the submission's source before any code runs."""
+
+    kind: str  # "forbid" or "uses"
+    function: str
+    names: tuple[str, ...]
+    problem: int
+
+
+@dataclass(frozen=True)
+class Problem:
+    number: int
+    title: str
+    phase: int
+    points: int
+    functions: tuple[str, ...]
+    depends: tuple[int, ...]
+    rules: tuple[Rule, ...]
+    timeout: float
+
+    @property
+    def label(self) -> str:
+        return f"{self.number:02d}"
+
+
+@dataclass(frozen=True)
+class Phase:
+    number: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    phase: int
+    points: int
+    label: str
+
+
+@dataclass(frozen=True)
+class Edition:
+    name: str
+    title: str
+    root: Path  # the kit's root folder
+    submission: str  # the one file a student changes, e.g. "hog.py"
+    module: str  # its module name, e.g. "hog"
+    support: tuple[str, ...]  # files copied next to the submission from the edition's solution
+    setup: str  # code run before every case
+    phases: tuple[Phase, ...]
+    problems: tuple[Problem, ...]
+    checkpoint: Checkpoint | None
+    run_timeout: float
+    suite_dir: Path  # where edition.toml and the case files are
+    support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def solution_dir(self) -> Path:
+        return self.root / "solution" / self.name
+
+    @property
+    def skeleton_dir(self) -> Path:
+        return self.root / "skeleton" / self.name
+
+    @property
+    def handout_dir(self) -> Path:
+        return self.root / "handouts" / self.name
+
+    @property
+    def max_points(self) -> int:
+        return sum(p.points for p in self.problems)
+
+    def problem(self, number: int) -> Problem:
+        for p in self.problems:
+            if p.number == number:
+                return p
+        known = ", ".join(p.label for p in self.problems)
+        raise EditionError(f"edition {self.name!r} has no problem {number:02d} (it has {known})")
+
+    def phase(self, number: int) -> Phase:
+        for ph in self.phases:
+            if ph.number == number:
+                return ph
+        raise EditionError(f"edition {self.name!r} has no phase {number}")
+
+    def case_files(self, number: int) -> list[Path]:
+        """The case files of problem NUMBER: ``qNN.toml`` then ``qNN.*.toml`` in name order."""
+        main = self.suite_dir / f"q{number:02d}.toml"
+        extra = sorted(self.suite_dir.glob(f"q{number:02d}.*.toml"))
+        return ([main] if main.exists() else []) + extra
+
+
+def kit_root() -> Path:
+    """The folder holding ``tests/`` and ``solution/``: ``$HOGKIT_ROOT``, the package's parent, or cwd."""
+    env = os.environ.get("HOGKIT_ROOT")
+    candidates = [Path(env)] if env else []
+    candidates += [Path(__file__).resolve().parent.parent, Path.cwd()]
+    for c in candidates:
+        if (c / "tests").is_dir() and (c / "graders").is_dir():
+            return c
+    raise EditionError(
+        "cannot find the kit's editions (a folder with tests/ and graders/); "
+        "run hogkit from the kit's folder, install it with `pip install -e .`, or set HOGKIT_ROOT"
+    )
+
+
+def edition_names(root: Path | None = None) -> list[str]:
+    root = root or kit_root()
+    return sorted(p.parent.name for p in (root / "tests").glob("*/edition.toml"))
+
+
+def load_edition(name: str = DEFAULT_EDITION, root: Path | None = None) -> Edition:
+    """Read ``tests/NAME/edition.toml`` into an :class:`Edition`; reject unknown names clearly."""
+    root = root or kit_root()
+    path = root / "tests" / name / "edition.toml"
+    if not path.is_file():
+        known = ", ".join(edition_names(root)) or "none"
+        raise EditionError(f"unknown edition {name!r} (known editions: {known})")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise EditionError(f"{path}: not valid TOML: {exc}") from exc
+    return parse_manifest(data, name, root, path)
+
+
+def load_student_edition(folder: Path) -> Edition:
+    """The edition of a student's project folder: ``FOLDER/tests/edition.toml``, support files beside it."""
+    path = folder / "tests" / "edition.toml"
+    if not path.is_file():
+        raise EditionError(f"{folder} has no tests/edition.toml; run this from your project folder")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise EditionError(f"{path}: not valid TOML: {exc}") from exc
+    return parse_manifest(data, str(data.get("name", folder.name)), folder, path, folder / "tests", folder)
+
+
+def _need(table: dict, key: str, where: str, kind: type):
+    if key not in table:
+        raise EditionError(f"{where}: missing key {key!r}")
+    value = table[key]
+    if not isinstance(value, kind):
+        raise EditionError(f"{where}: key {key!r} should be {kind.__name__}, not {type(value).__name__}")
+    return value
+
+
+def parse_manifest(
+    data: dict, name: str, root: Path, path: Path, suite_dir: Path | None = None, support_dir: Path | None = None
+) -> Edition:
+    where = str(path)
+    phases = tuple(
+        Phase(_need(ph, "number", f"{where} [[phases]]", int), _need(ph, "name", f"{where} [[phases]]", str))
+        for ph in _need(data, "phases", where, list)
+    )
+    phase_numbers = {ph.number for ph in phases}
+    default_timeout = float(data.get("case_timeout", 5.0))
+    problems: list[Problem] = []
+    for raw in _need(data, "problems", where, list):
+        pwhere = f"{where} [[problems]] number={raw.get('number', '?')}"
+        number = _need(raw, "number", pwhere, int)
+        phase = _need(raw, "phase", pwhere, int)
+        if phase not in phase_numbers:
+            raise EditionError(f"{pwhere}: phase {phase} is not declared in [[phases]]")
+        if any(p.number == number for p in problems):
+            raise EditionError(f"{pwhere}: problem number {number} appears twice")
+        rules = []
+        for r in raw.get("rules", []):
+            kind = _need(r, "kind", f"{pwhere} [[problems.rules]]", str)
+            if kind not in ("forbid", "uses"):
+                raise EditionError(f"{pwhere} [[problems.rules]]: kind must be 'forbid' or 'uses', not {kind!r}")
+            rules.append(
+                Rule(
+                    kind=kind,
+                    function=_need(r, "function", f"{pwhere} [[problems.rules]]", str),
+                    names=tuple(_need(r, "names", f"{pwhere} [[problems.rules]]", list)),
+                    problem=number,
+                )
+            )
+        problems.append(
+            Problem(
+                number=number,
+                title=_need(raw, "title", pwhere, str),
+                phase=phase,
+                points=_need(raw, "points", pwhere, int),
+                functions=tuple(raw.get("functions", [])),
+                depends=tuple(raw.get("depends", [])),
+                rules=tuple(rules),
+                timeout=float(raw.get("case_timeout", default_timeout)),
+            )
+        )
+    numbers = {p.number for p in problems}
+    for p in problems:
+        for d in p.depends:
+            if d not in numbers or d >= p.number:
+                raise EditionError(f"{where}: problem {p.number} depends on {d}, which is not an earlier problem")
+    cp = data.get("checkpoint")
+    checkpoint = None
+    if cp is not None:
+        checkpoint = Checkpoint(
+            phase=_need(cp, "phase", f"{where} [checkpoint]", int),
+            points=_need(cp, "points", f"{where} [checkpoint]", int),
+            label=cp.get("label", "Checkpoint"),
+        )
+    return Edition(
+        name=name,
+        title=_need(data, "title", where, str),
+        root=root,
+        submission=data.get("submission", "hog.py"),
+        module=data.get("module", "hog"),
+        support=tuple(data.get("support", [])),
+        setup=data.get("setup", "from hog import *"),
+        phases=phases,
+        problems=tuple(sorted(problems, key=lambda p: p.number)),
+        checkpoint=checkpoint,
+        run_timeout=float(data.get("run_timeout", 120.0)),
+        suite_dir=suite_dir or root / "tests" / name,
+        support_dir=support_dir or root / "solution" / name,
+        extra={k: v for k, v in data.items() if k not in {"phases", "problems", "checkpoint"}},
+    )

@@ -1,0 +1,326 @@
+"""Grading: one submission in, problem and phase records out.
+
+Contract: :func:`grade` never raises for anything a submission does. Bad input the caller gave
+(no such path, not Python, unknown edition) raises :class:`SubmissionError` *before* any work, with
+a message from :mod:`graders.messages`. Everything else becomes a record: a problem passes when
+every case it runs passes and every shape rule holds; it earns all its points or none. Problems
+whose dependencies did not pass in this run are skipped, not failed. Rendering lives in
+:mod:`graders.render`; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from graders import messages
+from graders.astrules import RuleResult, check_rules
+from graders.cases import Case, load_problem_cases
+from graders.edition import Edition, Problem
+from graders.judge import CaseResult, not_run, run_case
+from graders.repair import repair
+from graders.sandbox import Limits, Session, prepare_workdir
+
+MAX_SOURCE_BYTES = 1024 * 1024
+
+
+class SubmissionError(Exception):
+    """The path given cannot be graded at all; the message says why in the caller's terms."""
+
+
+@dataclass
+class ProblemResult:
+    number: int
+    name: str
+    phase: int
+    score: int
+    max: int
+    status: str  # passed, failed, skipped, locked, ungraded (no graded cases)
+    reason: str = ""
+    cases: list[CaseResult] = field(default_factory=list)
+    rules: list[RuleResult] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"{self.number:02d}"
+
+    @property
+    def cases_passed(self) -> int:
+        return sum(c.passed for c in self.cases)
+
+
+@dataclass
+class PhaseResult:
+    number: int
+    name: str
+    score: int
+    max: int
+
+
+@dataclass
+class CheckpointResult:
+    label: str
+    phase: int
+    score: int
+    max: int
+
+
+@dataclass
+class Report:
+    edition: str
+    title: str
+    submission: str
+    total: int
+    max: int
+    phases: list[PhaseResult]
+    problems: list[ProblemResult]
+    checkpoint: CheckpointResult | None
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    hidden_included: bool = True
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        for p, raw in zip(self.problems, data["problems"], strict=True):
+            raw["label"] = p.label
+        return data
+
+
+@dataclass(frozen=True)
+class Submission:
+    path: Path  # what the user named
+    source: str
+
+
+def load_submission(path: Path, edition: Edition) -> Submission:
+    """Read PATH (a folder holding the submission file, or the file itself) or say clearly why not."""
+    if not path.exists():
+        raise SubmissionError(messages.no_such_path(str(path)))
+    target = path / edition.submission if path.is_dir() else path
+    if path.is_dir() and not target.is_file():
+        raise SubmissionError(messages.no_hog_in_folder(str(path), edition.submission))
+    if target.suffix != ".py":
+        raise SubmissionError(messages.not_python(str(target), "its name does not end in .py"))
+    data = target.read_bytes()
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SubmissionError(messages.too_large(str(target), MAX_SOURCE_BYTES))
+    if b"\x00" in data:
+        raise SubmissionError(messages.not_python(str(target), "it holds binary data"))
+    try:
+        source = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SubmissionError(messages.not_python(str(target), f"it is not UTF-8 text: {exc.reason}")) from exc
+    return Submission(path, source)
+
+
+def defined_names(tree: ast.Module | None) -> set[str]:
+    if tree is None:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            names.update((a.asname or a.name) for a in node.names)
+    return names
+
+
+ProgressFn = Callable[[ProblemResult], None]
+
+
+def default_workers() -> int:
+    """Children per submission: two cores' worth at most, since problems are small."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def grade(
+    submission: Submission,
+    edition: Edition,
+    *,
+    problems: Iterable[int] | None = None,
+    include_hidden: bool = True,
+    unlocked: set[int] | None = None,
+    limits: Limits | None = None,
+    on_problem: ProgressFn | None = None,
+    workers: int | None = None,
+) -> Report:
+    """Grade SUBMISSION. ``problems`` limits the run; ``unlocked`` (students) gates each problem.
+
+    Problems run on up to ``workers`` children at once, each problem as soon as the problems it
+    depends on have finished, so a dependant can still be skipped when a dependency failed.
+    """
+    started = time.monotonic()
+    wanted = set(problems) if problems is not None else None
+    chosen = [p for p in edition.problems if wanted is None or p.number in wanted]
+    source, tree, removals = repair(submission.source)
+    notes = [
+        messages.syntax_repaired(r.line, r.message, r.name) if tree is not None
+        else messages.syntax_unrepairable(r.line, r.message)
+        for r in removals
+    ]
+    names = defined_names(tree)
+    cases = {p.number: [c for c in load_problem_cases(edition, p.number) if include_hidden or not c.hidden]
+             for p in chosen}
+    results: dict[int, ProblemResult] = {}
+    lock = threading.Lock()
+    sessions: list[Session] = []
+    idle: list[Session] = []
+    pending = {p.number: p for p in chosen}
+    running: dict[Future, int] = {}
+
+    def run(problem: Problem) -> ProblemResult:
+        with lock:
+            session = idle.pop() if idle else None
+        if session is None:
+            session = _open_session(source, edition, limits or Limits())
+            with lock:
+                sessions.append(session)
+                if len(sessions) == 1:
+                    notes.extend(messages.import_note(n.line, n.message) for n in session.notes)
+        try:
+            return _run_problem(problem, tree, session, cases[problem.number])
+        finally:
+            with lock:
+                idle.append(session)
+
+    in_run = {p.number for p in chosen}
+
+    def ready(problem: Problem) -> bool:
+        return all(d in results or d not in in_run for d in problem.depends)
+
+    try:
+        with ThreadPoolExecutor(max(1, workers or default_workers())) as pool:
+            while pending or running:
+                for number, problem in list(pending.items()):
+                    if not ready(problem):
+                        continue
+                    del pending[number]
+                    result = _settle(problem, tree, names, results, unlocked, cases[number])
+                    if result is None:
+                        running[pool.submit(run, problem)] = number
+                    else:
+                        results[number] = result
+                        if on_problem:
+                            on_problem(result)
+                if not running:
+                    continue
+                done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for future in done:
+                    number = running.pop(future)
+                    results[number] = future.result()
+                    if on_problem:
+                        on_problem(results[number])
+    finally:
+        for session in sessions:
+            session.__exit__(None, None, None)
+    ordered = [results[p.number] for p in chosen]
+    return _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
+
+
+def _open_session(source: str, edition: Edition, limits: Limits) -> Session:
+    support = [edition.support_dir / name for name in edition.support]
+    workdir, target = prepare_workdir(source, edition.submission, support)
+    session = Session(target, edition.module, workdir, limits)
+    session.start()
+    return session
+
+
+def _settle(
+    problem: Problem,
+    tree: ast.Module | None,
+    names: set[str],
+    done: dict[int, ProblemResult],
+    unlocked: set[int] | None,
+    cases: list[Case],
+) -> ProblemResult | None:
+    """A result that needs no code run (locked, skipped, missing function), or None to run cases."""
+    base = ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed")
+    if unlocked is not None and problem.number not in unlocked:
+        base.status, base.reason = "locked", messages.locked(problem.label)
+        return base
+    blocked = [d for d in problem.depends if d in done and done[d].status not in ("passed", "ungraded")]
+    if blocked:
+        base.status = "skipped"
+        base.reason = messages.skipped_for([f"Problem {d:02d} ({done[d].name})" for d in blocked])
+        return base
+    if tree is None:
+        base.reason = messages.unreadable_submission()
+        return base
+    base.rules = check_rules(tree, problem.rules)
+    missing = [f for f in problem.functions if f not in names]
+    if missing:
+        base.reason = messages.missing_function(missing[0])
+        return base
+    if not cases:
+        base.status = "ungraded"
+        return base
+    return None
+
+
+def _run_problem(problem: Problem, tree: ast.Module | None, session: Session, cases: list[Case]) -> ProblemResult:
+    result = ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed")
+    result.rules = check_rules(tree, problem.rules)
+    for case in cases:
+        outcome = run_case(session, case)
+        result.cases.append(outcome)
+        if outcome.status in ("timeout", "crashed"):
+            # The problem has failed already; more endless loops would only cost time.
+            result.cases += [not_run(c) for c in cases[len(result.cases):]]
+            break
+    broken = [r for r in result.rules if not r.passed]
+    failed = [c for c in result.cases if not c.passed]
+    if not broken and not failed:
+        result.status, result.score = "passed", problem.points
+    elif broken:
+        result.reason = messages.rule_broken(broken[0].text, broken[0].detail)
+    else:
+        first = failed[0]
+        result.reason = (
+            messages.hidden_case_failed(sum(c.hidden for c in failed)) if first.hidden
+            else messages.case_failed(first.name, first.reason)
+        )
+    return result
+
+
+def _report(
+    edition: Edition,
+    submission: Submission,
+    results: list[ProblemResult],
+    notes: list[str],
+    seconds: float,
+    include_hidden: bool,
+) -> Report:
+    phases = []
+    for ph in edition.phases:
+        in_phase = [r for r in results if r.phase == ph.number]
+        if in_phase:
+            phases.append(PhaseResult(ph.number, ph.name, sum(r.score for r in in_phase), sum(r.max for r in in_phase)))
+    checkpoint = None
+    cp = edition.checkpoint
+    if cp is not None:
+        needed = [p.number for p in edition.problems if p.phase == cp.phase and p.points > 0]
+        by_number = {r.number: r for r in results}
+        if all(n in by_number for n in needed):  # only a run covering the whole phase can tell
+            earned = all(by_number[n].status == "passed" for n in needed)
+            checkpoint = CheckpointResult(cp.label, cp.phase, cp.points if earned else 0, cp.points)
+    return Report(
+        edition=edition.name,
+        title=edition.title,
+        submission=str(submission.path),
+        total=sum(r.score for r in results),
+        max=sum(r.max for r in results),
+        phases=phases,
+        problems=results,
+        checkpoint=checkpoint,
+        notes=notes,
+        seconds=seconds,
+        hidden_included=include_hidden,
+    )

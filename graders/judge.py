@@ -1,0 +1,111 @@
+"""The judge: run a case's steps in a session and compare what came back, in the parent.
+
+Contract: comparison happens here and only here, on decoded plain data. A value is displayed with
+``repr`` of an exact-typed copy, so an object that claims to equal everything, or a ``__repr__``
+that prints the expected text, never matches. Lines printed that start with ``DEBUG:`` are kept
+for the student and left out of the comparison. A case stops at its first wrong step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graders import messages
+from graders.cases import Case, Step, render_steps
+from graders.sandbox import Session, StepReply
+
+DEBUG_PREFIX = "DEBUG:"
+
+
+@dataclass
+class CaseResult:
+    case_id: str
+    name: str
+    hidden: bool
+    passed: bool
+    status: str  # passed, failed, error, timeout, crashed
+    step: int | None = None  # index of the first wrong step
+    expected: str | None = None
+    got: str | None = None
+    reason: str = ""
+    traceback: str = ""
+    debug: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    transcript: str = ""  # the case up to the wrong line, that line's expected output left out
+
+
+def split_debug(output: str) -> tuple[str, list[str]]:
+    kept, debug = [], []
+    for line in output.split("\n"):
+        (debug if line.startswith(DEBUG_PREFIX) else kept).append(line)
+    return "\n".join(kept), debug
+
+
+def displayed(reply: StepReply) -> tuple[str, list[str]]:
+    """What the step showed, as a Python session would (DEBUG lines apart)."""
+    text, debug = split_debug(reply.output)
+    if reply.value_kind == "plain":
+        text += repr(reply.value) + "\n"
+    elif reply.value_kind == "function":
+        text += messages.function_value(reply.value_note) + "\n"
+    elif reply.value_kind == "object":
+        text += messages.object_value(reply.value_note) + "\n"
+    while text.endswith("\n"):
+        text = text[:-1]
+    if reply.truncated:
+        text += "\n" + messages.output_cut()
+    return text, debug
+
+
+def judge_step(step: Step, reply: StepReply, timeout: float) -> tuple[bool, str, str]:
+    """(passed, got, reason) for one step, from the expected text and the child's reply."""
+    expected = step.expected
+    got, _ = displayed(reply) if reply.status in ("ok", "error") else ("", [])
+    if expected == "Infinite Loop":
+        if reply.status == "timeout":
+            return True, "Infinite Loop", ""
+        return False, got, messages.expected_loop_but_finished()
+    if reply.status == "timeout":
+        return False, "Infinite Loop", messages.timed_out(timeout)
+    if reply.status == "crashed":
+        return False, "", messages.crashed()
+    if expected is not None and (expected == "Error" or expected.startswith("Error: ")):
+        if reply.status != "error":
+            return False, got, messages.expected_error_but_none(got)
+        wanted = expected[len("Error: "):].strip() if expected.startswith("Error: ") else ""
+        if wanted and reply.error and reply.error.get("type") != wanted:
+            return False, "Error", messages.wrong_error_type(wanted, reply.error)
+        return True, "Error", ""
+    if reply.status == "error":
+        return False, "Error", messages.raised(reply.error or {})
+    if expected == "Function":
+        ok = reply.value_kind == "function" and got.count("\n") == 0
+        return ok, ("Function" if ok else got), "" if ok else messages.not_a_function(got)
+    want = "" if expected in (None, "Nothing") else expected
+    if got == want:
+        return True, got, ""
+    return False, got, messages.wrong_output(want, got)
+
+
+def not_run(case: Case) -> CaseResult:
+    return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=messages.not_run())
+
+
+def run_case(session: Session, case: Case) -> CaseResult:
+    debug: list[str] = []
+    seconds = 0.0
+    for k, step in enumerate(case.steps):
+        reply = session.step(step.source, fresh=(k == 0), setup=case.setup, timeout=case.timeout)
+        seconds += reply.seconds
+        if reply.status in ("ok", "error"):
+            debug += split_debug(reply.output)[1]
+        passed, got, reason = judge_step(step, reply, case.timeout)
+        if not passed:
+            status = {"ok": "failed"}.get(reply.status, reply.status)
+            shown = render_steps(case.steps[:k])
+            shown += ("\n" if shown else "") + render_steps(case.steps[k : k + 1], hide_expected=True)
+            return CaseResult(
+                case.id, case.name, case.hidden, False, status, k, step.expected, got, reason,
+                (reply.error or {}).get("traceback", ""), debug, seconds, shown,
+            )
+    return CaseResult(case.id, case.name, case.hidden, True, "passed", debug=debug, seconds=seconds)

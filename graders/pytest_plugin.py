@@ -1,0 +1,144 @@
+"""pytest plugin: every edition's suites as pytest items, judged in the sandbox.
+
+Contract: with this plugin active (the kit's root ``conftest.py`` loads it), pytest collects each
+``tests/<edition>/qNN*.toml`` file as one collector holding
+
+* one item per graded case, run against ``--hog-submission`` (default: the edition's reference
+  solution) in the same sandbox ``hogkit grade`` uses, one child per file;
+* one item per what-would-Python-display unlock question, checking that its plain-text answers
+  are what the reference really displays (``Error``, ``Function``, ``Nothing`` and ``Infinite
+  Loop`` included), and one per multiple-choice question checking its answer is a choice.
+
+So ``pytest tests/boar_brawl`` proves the suites and the reference agree, and
+``pytest tests/boar_brawl --hog-submission path/to/hog.py`` shows a submission's failures as
+pytest failures. pytest runs the suites; it is not the sandbox.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graders.cases import Case, Question, load_problem_cases, load_questions
+from graders.edition import Edition, load_edition
+from graders.grading import load_submission
+from graders.judge import judge_step, run_case
+from graders.repair import repair
+from graders.sandbox import Limits, Session, prepare_workdir
+
+QUESTION_TIMEOUT = 2.0
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("hogkit")
+    group.addoption("--hog-submission", default=None, metavar="PATH",
+                    help="run the edition suites against this hog.py (default: each edition's reference)")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if (
+        file_path.suffix == ".toml"
+        and file_path.name.startswith("q")
+        and (file_path.parent / "edition.toml").is_file()
+        and file_path.parent.parent.name == "tests"
+    ):
+        return SuiteFile.from_parent(parent, path=file_path)
+    return None
+
+
+class SuiteFile(pytest.File):
+    """One case file; its items share one sandboxed child, started on first use."""
+
+    session_child: Session | None = None
+
+    def edition(self) -> Edition:
+        return load_edition(self.path.parent.name, self.path.parent.parent.parent)
+
+    def collect(self) -> Iterator[pytest.Item]:
+        edition = self.edition()
+        number = int(self.path.name[1:3])
+        for case in load_problem_cases(edition, number):
+            if case.path == self.path:
+                yield CaseItem.from_parent(self, name=f"{case.id} {case.name}", case=case)
+        for q in load_questions(edition, number):
+            if q.id.startswith(self.path.name.removesuffix(".toml") + "."):
+                yield QuestionItem.from_parent(self, name=f"{q.id} {q.name}", question=q)
+
+    def child(self, reference: bool = False) -> Session:
+        """The child running the submission (or, for unlock answers, always the reference)."""
+        attr = "_reference_child" if reference else "_submission_child"
+        existing = getattr(self, attr, None)
+        if existing is not None:
+            return existing
+        edition = self.edition()
+        option = self.config.getoption("--hog-submission")
+        path = edition.solution_dir if reference or option is None else Path(option)
+        source, _tree, _removed = repair(load_submission(path, edition).source)
+        support = [edition.support_dir / name for name in edition.support]
+        workdir, target = prepare_workdir(source, edition.submission, support)
+        session = Session(target, edition.module, workdir, Limits())
+        session.start()
+        setattr(self, attr, session)
+        return session
+
+    def teardown(self) -> None:
+        for attr in ("_reference_child", "_submission_child"):
+            session = getattr(self, attr, None)
+            if session is not None:
+                session.__exit__(None, None, None)
+                setattr(self, attr, None)
+
+
+class CaseFailure(Exception):
+    pass
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case: Case, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+
+    def runtest(self) -> None:
+        assert isinstance(self.parent, SuiteFile)
+        result = run_case(self.parent.child(), self.case)
+        if not result.passed:
+            raise CaseFailure(f"{result.transcript}\n  expected: {result.expected}\n  got: {result.got}\n"
+                              f"  → {result.reason}\n{result.traceback}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: object = None) -> str:
+        if isinstance(excinfo.value, CaseFailure):
+            return f"{self.case.path.name} {self.case.name}:\n{excinfo.value}"
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.case.path, 0, f"case {self.case.id}: {self.case.name}"
+
+
+class QuestionItem(pytest.Item):
+    """An unlock question's answers, checked against what the reference really displays."""
+
+    def __init__(self, *, question: Question, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.question = question
+
+    def runtest(self) -> None:
+        q = self.question
+        if q.is_choice:
+            assert q.answer in q.choices, f"{q.id}: answer {q.answer!r} is not among the choices"
+            assert len(set(q.choices)) == len(q.choices), f"{q.id}: two choices are the same"
+            return
+        assert isinstance(self.parent, SuiteFile)
+        session = self.parent.child(reference=True)
+        setup = self.parent.edition().setup
+        for k, step in enumerate(q.steps):
+            timeout = QUESTION_TIMEOUT if step.expected == "Infinite Loop" else 10.0
+            reply = session.step(step.source, fresh=(k == 0), setup=setup, timeout=timeout)
+            # A line the student is not asked about must display nothing: they never see its output.
+            passed, got, reason = judge_step(step, reply, timeout)
+            assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \
+                           f"  reference: {got}\n  → {reason}"
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return Path(self.fspath), 0, f"unlock {self.question.id}: {self.question.name}"

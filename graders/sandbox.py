@@ -1,0 +1,304 @@
+"""The parent side of the sandbox: start a child per submission, time every step, kill on deadline.
+
+Contract: :class:`Session` owns one child process (see :mod:`graders.child`) in its own process
+group. Every request carries a deadline measured here, in the parent; when it passes, or when the
+child dies (``sys.exit`` is caught in the child, ``os._exit`` and crashes are not), the whole
+group is killed with SIGKILL and the step is reported as ``timeout`` or ``crashed``. The next
+request starts a fresh child transparently. Replies are decoded into plain values of exact types;
+nothing from the child is ever compared by the child itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHILD = Path(__file__).with_name("child.py")
+PROBES = Path(__file__).with_name("probes.py")
+MAX_FRAME = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Hard limits applied inside the child before any student code runs."""
+
+    cpu_seconds: int = 120
+    memory_bytes: int = 1024 * 1024 * 1024
+    file_bytes: int = 8 * 1024 * 1024
+    processes: int = 0  # 0: leave as is (a per-user count; meaningful for an unprivileged user)
+    import_seconds: float = 10.0
+
+    def as_dict(self) -> dict:
+        return {
+            "cpu_seconds": self.cpu_seconds,
+            "memory_bytes": self.memory_bytes,
+            "file_bytes": self.file_bytes,
+            "processes": self.processes,
+        }
+
+
+@dataclass
+class StepReply:
+    """What one step did, as plain data: ``status`` is ok, error, timeout or crashed."""
+
+    status: str
+    output: str = ""
+    value: object = None
+    value_kind: str = "none"  # none, plain, function, object
+    value_note: str = ""
+    error: dict | None = None
+    truncated: bool = False
+    seconds: float = 0.0
+
+
+@dataclass
+class ImportNote:
+    line: int
+    message: str
+    traceback: str = ""
+
+
+@dataclass
+class Session:
+    """One submission's child process, restarted as needed, with the submission's work folder."""
+
+    submission: Path  # the (possibly repaired) submission file inside WORKDIR
+    module: str
+    workdir: Path
+    limits: Limits = field(default_factory=Limits)
+    notes: list[ImportNote] = field(default_factory=list)
+    import_output: str = ""
+    _proc: subprocess.Popen | None = None
+    _to_child: int = -1
+    _from_child: int = -1
+    _skip: set[int] = field(default_factory=set)
+    _stmt_lines: dict[int, int] = field(default_factory=dict)
+    starts: int = 0
+
+    # -- life cycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the child and import the submission, skipping statements that hang or exit."""
+        for _attempt in range(12):
+            outcome = self._spawn_and_import()
+            if outcome is None:
+                return
+            index, why = outcome
+            line = self._stmt_lines.get(index, 0)
+            self._skip.add(index)
+            self.notes.append(ImportNote(line, why))
+        raise RuntimeError("the submission could not be imported even after skipping statements")
+
+    def _spawn_and_import(self) -> tuple[int, str] | None:
+        self.close()
+        self.starts += 1
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        config = {
+            "in_fd": to_child_r,
+            "out_fd": from_child_w,
+            "workdir": str(self.workdir),
+            "submission": str(self.submission),
+            "module": self.module,
+            "probes": str(PROBES),
+            "skip": sorted(self._skip),
+            "limits": self.limits.as_dict(),
+        }
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0", "LANG": "C.UTF-8"}
+        self._proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-B", str(CHILD), json.dumps(config)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(to_child_r, from_child_w),
+            cwd=str(self.workdir),
+            env=env,
+            start_new_session=True,
+        )
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self._to_child, self._from_child = to_child_w, from_child_r
+        deadline = time.monotonic() + self.limits.import_seconds
+        current = -1
+        while True:
+            message = self._receive(deadline)
+            if isinstance(message, str):  # "timeout" or "crashed"
+                if current < 0:
+                    self.close()
+                    raise RuntimeError(f"the grading process could not start ({message})")
+                what = "never finished" if message == "timeout" else "ended the program"
+                return current, f"this top-level statement {what} while hog.py was loading, so it was skipped"
+            if message.get("op") == "stmt":
+                current = int(message["i"])
+                self._stmt_lines[current] = int(message.get("line", 0))
+                deadline = time.monotonic() + self.limits.import_seconds
+            elif message.get("op") == "ready":
+                for n in message.get("notes", []):
+                    err = n.get("error", {})
+                    self.notes.append(
+                        ImportNote(
+                            int(n.get("line", 0)),
+                            f"{err.get('type', 'Error')}: {err.get('message', '')}".strip(),
+                            str(err.get("traceback", "")),
+                        )
+                    )
+                self.import_output = str(message.get("output", ""))
+                return None
+
+    def _restart(self) -> None:
+        """A fresh child after a timeout or crash; the import notes are already known."""
+        notes, output = list(self.notes), self.import_output
+        self.start()
+        self.notes, self.import_output = notes, output
+
+    def close(self) -> None:
+        if self._proc is not None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self._proc.wait()
+            self._proc = None
+        for fd in (self._to_child, self._from_child):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._to_child = self._from_child = -1
+
+    def __enter__(self) -> Session:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    # -- requests ---------------------------------------------------------------------------
+    def step(self, source: str, fresh: bool, setup: str, timeout: float) -> StepReply:
+        """Run one statement; ``fresh`` starts a new case namespace (module state restored)."""
+        if self._proc is None:
+            self._restart()
+        started = time.monotonic()
+        request = {"op": "step", "source": source, "fresh": fresh, "setup": setup if fresh else ""}
+        try:
+            self._send(request)
+        except OSError:
+            self.close()
+            return StepReply("crashed", seconds=0.0)
+        message = self._receive(started + timeout)
+        elapsed = time.monotonic() - started
+        if isinstance(message, str):
+            self.close()
+            return StepReply(message, seconds=elapsed)
+        return decode_reply(message, elapsed)
+
+    def _send(self, message: dict) -> None:
+        data = json.dumps(message).encode("utf-8")
+        frame = len(data).to_bytes(4, "big") + data
+        while frame:
+            frame = frame[os.write(self._to_child, frame):]
+
+    def _receive(self, deadline: float) -> dict | str:
+        """The next frame, or "timeout" / "crashed". Never blocks past DEADLINE."""
+        header = self._read_exact(4, deadline)
+        if isinstance(header, str):
+            return header
+        size = int.from_bytes(header, "big")
+        if size > MAX_FRAME:
+            return "crashed"
+        body = self._read_exact(size, deadline)
+        if isinstance(body, str):
+            return body
+        try:
+            message = json.loads(body.decode("utf-8"))
+        except ValueError:
+            return "crashed"
+        return message if isinstance(message, dict) else "crashed"
+
+    def _read_exact(self, n: int, deadline: float) -> bytes | str:
+        chunks: list[bytes] = []
+        got = 0
+        while got < n:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            ready, _, _ = select.select([self._from_child], [], [], remaining)
+            if not ready:
+                return "timeout"
+            chunk = os.read(self._from_child, n - got)
+            if not chunk:
+                return "crashed"
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
+
+
+def decode_value(data: object) -> tuple[str, object, str]:
+    """(kind, value, note) from the child's tagged data; unknown shapes are 'object'."""
+    if not isinstance(data, dict):
+        return "none", None, ""
+    t = data.get("t")
+    if t == "none":
+        return "none", None, ""
+    if t == "bool" and type(data.get("v")) is bool:
+        return "plain", data["v"], ""
+    if t == "int" and type(data.get("v")) is int:
+        return "plain", data["v"], ""
+    if t == "float" and type(data.get("v")) is str:
+        try:
+            return "plain", float(data["v"]), ""
+        except ValueError:
+            return "object", None, "float"
+    if t == "str" and type(data.get("v")) is str:
+        return "plain", data["v"], ""
+    if t in ("tuple", "list") and isinstance(data.get("v"), list):
+        items = []
+        for item in data["v"]:
+            kind, value, note = decode_value(item)
+            if kind != "plain" and kind != "none":
+                return "object", None, f"a {t} holding a {note or kind}"
+            items.append(value)
+        if data.get("cut"):
+            return "object", None, f"a {t} too long to show"
+        return "plain", (tuple(items) if t == "tuple" else items), ""
+    if t == "function":
+        return "function", None, str(data.get("name", "?"))[:80]
+    return "object", None, str(data.get("type", "?"))[:80] + (f" ({data['note']})" if data.get("note") else "")
+
+
+def decode_reply(message: dict, elapsed: float) -> StepReply:
+    kind, value, note = decode_value(message.get("value"))
+    error = message.get("error")
+    if error is not None and not isinstance(error, dict):
+        error = {"type": "Error", "message": str(error)[:200], "traceback": ""}
+    output = message.get("output", "")
+    return StepReply(
+        status="error" if error else "ok",
+        output=output if isinstance(output, str) else "",
+        value=value,
+        value_kind=kind,
+        value_note=note,
+        error=error,
+        truncated=bool(message.get("truncated")),
+        seconds=elapsed,
+    )
+
+
+def prepare_workdir(submission_source: str, filename: str, support: list[Path]) -> tuple[Path, Path]:
+    """An empty private folder holding the submission and the kit's own support files."""
+    workdir = Path(tempfile.mkdtemp(prefix="hogkit-"))
+    for f in support:
+        shutil.copyfile(f, workdir / f.name)
+    target = workdir / filename
+    target.write_text(submission_source, encoding="utf-8")
+    return workdir, target

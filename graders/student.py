@@ -1,0 +1,216 @@
+"""The student's runner, started as ``python3 ok`` from a project folder.
+
+Contract: it reads ``tests/`` beside ``hog.py`` (public cases and locked questions, never
+rewritten), keeps progress in ``.hogkit/progress.json``, and runs a problem's tests only once all
+of that problem's questions are unlocked. Tests run in the same sandbox the instructor's grader
+uses, so what passes here passes there (hidden cases aside). Flags follow the course's
+``ok``: ``-q NN``, ``-u``, ``-i``, ``--score``; ``--lock`` locks a problem again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from graders import locking, messages, render
+from graders.edition import Edition, EditionError, load_student_edition
+from graders.grading import Report, SubmissionError, grade, load_submission
+
+RULE = "=" * 69
+THIN = "-" * 69
+
+
+def locked_records(edition: Edition, number: int) -> list[dict]:
+    import tomllib
+
+    path = edition.suite_dir / f"q{number:02d}.toml"
+    if not path.is_file():
+        return []
+    return list(tomllib.loads(path.read_text(encoding="utf-8")).get("locked", []))
+
+
+def unlocked_problems(edition: Edition, progress: dict) -> set[int]:
+    return {
+        p.number
+        for p in edition.problems
+        if all(locking.is_unlocked(r, progress) for r in locked_records(edition, p.number))
+    }
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python3 ok",
+        description="Unlock questions, run tests and check your score for this project.",
+        epilog="Examples: python3 ok -q 01 -u   |   python3 ok -q 01   |   python3 ok --score",
+    )
+    parser.add_argument("-q", "--question", action="append", metavar="NN",
+                        help="only this problem (for example 01); may be given more than once")
+    parser.add_argument("-u", "--unlock", action="store_true", help="answer the problem's questions to unlock it")
+    parser.add_argument("-i", "--interactive", action="store_true",
+                        help="open Python with hog.py loaded when a test fails")
+    parser.add_argument("--score", action="store_true", help="show points per phase for every problem")
+    parser.add_argument("--lock", action="store_true", help="lock the problem's questions again")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show every failed case and its traceback")
+    return parser.parse_args(argv)
+
+
+def _problem_numbers(edition: Edition, raw: list[str] | None) -> list[int] | None:
+    if not raw:
+        return None
+    numbers = []
+    for text in raw:
+        try:
+            number = int(text.lstrip("q"))
+        except ValueError as exc:
+            raise EditionError(f"-q expects a problem number such as 01, not {text!r}") from exc
+        edition.problem(number)  # raises a clear error for an unknown problem
+        numbers.append(number)
+    return numbers
+
+
+def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    folder = Path(folder)
+    try:
+        edition = load_student_edition(folder)
+        numbers = _problem_numbers(edition, args.question)
+    except EditionError as exc:
+        print(f"ok: {exc}", file=sys.stderr)
+        return 2
+    progress = locking.load_progress(folder)
+    if args.lock:
+        if not numbers:
+            print("ok: say which problem to lock again, for example: python3 ok -q 01 --lock", file=sys.stderr)
+            return 2
+        for n in numbers:
+            relock(edition, folder, progress, n)
+        return 0
+    if args.unlock:
+        targets = numbers or [p.number for p in edition.problems]
+        for n in targets:
+            if not unlock(edition, folder, progress, n):
+                return 0
+        if not numbers:
+            return 0
+    try:
+        submission = load_submission(folder, edition)
+    except SubmissionError as exc:
+        print(f"ok: {exc}", file=sys.stderr)
+        return 2
+    unlocked = unlocked_problems(edition, progress)
+    report = grade(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
+    print(RULE)
+    print(render.text(report, verbose=args.verbose, student=True, show_hidden=False))
+    if args.interactive:
+        interact(folder, report)
+    return 0
+
+
+def relock(edition: Edition, folder: Path, progress: dict, number: int) -> None:
+    keys = {locking.prompt_key(p) for r in locked_records(edition, number) for p in locking.prompts_of(r)}
+    progress["unlocked"] = [k for k in progress["unlocked"] if k not in keys]
+    answers = progress.get("answers", {})
+    progress["answers"] = {k: v for k, v in answers.items() if k not in keys}
+    locking.save_progress(folder, progress)
+    print(messages.relocked(f"{number:02d}"))
+
+
+def _ask(prompt: str) -> str | None:
+    try:
+        answer = input(prompt)
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return None
+    return None if answer.strip() in ("exit()", "quit()") else answer
+
+
+def unlock(edition: Edition, folder: Path, progress: dict, number: int) -> bool:
+    """Ask problem NUMBER's locked questions; False if the student stopped."""
+    problem = edition.problem(number)
+    records = locked_records(edition, number)
+    if not records:
+        return True
+    if all(locking.is_unlocked(r, progress) for r in records):
+        print(messages.unlock_done(problem.label))
+        return True
+    print(RULE)
+    print(messages.unlock_intro(f"Problem {problem.label}: {problem.title}"))
+    for k, record in enumerate(records, start=1):
+        print(THIN)
+        print(f"Problem {problem.label} > Question {k} of {len(records)}: {record['name']}")
+        if not ask_record(record, progress, folder):
+            print(messages.unlock_stopped(problem.label))
+            return False
+    print(messages.unlock_done(problem.label))
+    return True
+
+
+def ask_record(record: dict, progress: dict, folder: Path) -> bool:
+    done = set(progress["unlocked"])
+    answers = progress.setdefault("answers", {})
+    if "choices" in record:
+        prompt = locking.prompts_of(record)[0]
+        print(record["question"])
+        for n, choice in enumerate(record["choices"], start=1):
+            print(messages.choice_prompt(n, choice))
+        if locking.prompt_key(prompt) in done:
+            print(f"? {answers.get(locking.prompt_key(prompt), '(unlocked)')}")
+            return True
+        return _ask_until_right(prompt, progress, folder, record["choices"])
+    for k, step in enumerate(record["steps"]):
+        lines = step["source"].split("\n")
+        print(">>> " + lines[0])
+        for more in lines[1:]:
+            print("... " + more)
+        if "hashes" not in step:
+            continue
+        prompt = next(p for p in locking.prompts_of(record) if p.index == k)
+        if locking.prompt_key(prompt) in done:
+            print(answers.get(locking.prompt_key(prompt), "(unlocked)"))
+            continue
+        if not _ask_until_right(prompt, progress, folder, None):
+            return False
+    return True
+
+
+def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choices: list[str] | None) -> bool:
+    typed_lines: list[str] = []
+    line = 0
+    while line < len(prompt.hashes):
+        answer = _ask("? ")
+        if answer is None:
+            return False
+        if choices is not None and answer.strip().isdigit() and 1 <= int(answer) <= len(choices):
+            answer = choices[int(answer) - 1]
+        if locking.check(prompt.salt, prompt.hashes[line], answer):
+            typed_lines.append(locking.normalise(answer))
+            line += 1
+            continue
+        hint = locking.near_miss(prompt.salt, prompt.hashes[line], answer)
+        print(messages.unlock_wrong())
+        if hint:
+            print(messages.HINTS[hint])
+    print(messages.unlock_correct())
+    key = locking.prompt_key(prompt)
+    progress["unlocked"].append(key)
+    progress.setdefault("answers", {})[key] = "\n".join(typed_lines)
+    locking.save_progress(folder, progress)
+    return True
+
+
+def interact(folder: Path, report: Report) -> None:
+    """Open ``python3 -i`` with hog.py loaded and the first failed case's earlier lines already run."""
+    failed = next((c for p in report.problems for c in p.cases if not c.passed and not c.hidden), None)
+    if failed is None:
+        return
+    lines = [ln[4:] for ln in failed.transcript.split("\n") if ln.startswith((">>> ", "... "))]
+    earlier = "\n".join(lines[:-1])
+    last = lines[-1] if lines else ""
+    banner = (
+        f"print({messages.interactive_banner(failed.name)!r})\n"
+        f"print({messages.interactive_try(last)!r})\n"
+    )
+    code = "from hog import *\n" + earlier + "\n" + banner
+    subprocess.call([sys.executable, "-i", "-c", code], cwd=folder)
