@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show ✓ still gets the report
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     try:
         return COMMANDS[args.command](args)
     except (EditionError, SubmissionError, GenerationError, MarkerError) as exc:

@@ -174,9 +174,9 @@ def grade(
     sessions: list[Session] = []
     idle: list[Session] = []
     pending = {p.number: p for p in chosen}
-    running: dict[Future, int] = {}
+    running: dict[Future, tuple[int, int]] = {}
 
-    def run(problem: Problem) -> ProblemResult:
+    def run(chunk: list[Case]) -> list[CaseResult]:
         with lock:
             session = idle.pop() if idle else None
         if session is None:
@@ -186,38 +186,48 @@ def grade(
                 if len(sessions) == 1:
                     notes.extend(messages.import_note(n.line, n.message) for n in session.notes)
         try:
-            return _run_problem(problem, tree, session, cases[problem.number])
+            return run_cases(session, chunk)
         finally:
             with lock:
                 idle.append(session)
 
     in_run = {p.number for p in chosen}
+    pool_size = max(1, workers or default_workers())
+    parts: dict[int, list[list[CaseResult] | None]] = {}
 
     def ready(problem: Problem) -> bool:
         return all(d in results or d not in in_run for d in problem.depends)
 
+    def finish(number: int, result: ProblemResult) -> None:
+        results[number] = result
+        if on_problem:
+            on_problem(result)
+
     try:
-        with ThreadPoolExecutor(max(1, workers or default_workers())) as pool:
+        with ThreadPoolExecutor(pool_size) as pool:
             while pending or running:
                 for number, problem in list(pending.items()):
                     if not ready(problem):
                         continue
                     del pending[number]
                     result = _settle(problem, tree, names, results, unlocked, cases[number])
-                    if result is None:
-                        running[pool.submit(run, problem)] = number
-                    else:
-                        results[number] = result
-                        if on_problem:
-                            on_problem(result)
+                    if result is not None:
+                        finish(number, result)
+                        continue
+                    # Big problems are split so both children share them; each part keeps case order.
+                    chunks = split(cases[number], pool_size)
+                    parts[number] = [None] * len(chunks)
+                    for index, chunk in enumerate(chunks):
+                        running[pool.submit(run, chunk)] = (number, index)
                 if not running:
                     continue
                 done, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for future in done:
-                    number = running.pop(future)
-                    results[number] = future.result()
-                    if on_problem:
-                        on_problem(results[number])
+                    number, index = running.pop(future)
+                    parts[number][index] = future.result()
+                    if all(part is not None for part in parts[number]):
+                        outcomes = [c for part in parts[number] for c in part or []]
+                        finish(number, _conclude(edition.problem(number), tree, outcomes))
     finally:
         for session in sessions:
             session.__exit__(None, None, None)
@@ -265,16 +275,30 @@ def _settle(
     return None
 
 
-def _run_problem(problem: Problem, tree: ast.Module | None, session: Session, cases: list[Case]) -> ProblemResult:
-    result = ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed")
-    result.rules = check_rules(tree, problem.rules)
+CHUNK = 60  # cases worth handing to a second child
+
+
+def split(cases: list[Case], most: int) -> list[list[Case]]:
+    count = max(1, min(most, len(cases) // CHUNK))
+    size = -(-len(cases) // count)
+    return [cases[k:k + size] for k in range(0, len(cases), size)] or [[]]
+
+
+def run_cases(session: Session, cases: list[Case]) -> list[CaseResult]:
+    outcomes: list[CaseResult] = []
     for case in cases:
         outcome = run_case(session, case)
-        result.cases.append(outcome)
+        outcomes.append(outcome)
         if outcome.status in ("timeout", "crashed"):
             # The problem has failed already; more endless loops would only cost time.
-            result.cases += [not_run(c) for c in cases[len(result.cases):]]
-            break
+            return outcomes + [not_run(c) for c in cases[len(outcomes):]]
+    return outcomes
+
+
+def _conclude(problem: Problem, tree: ast.Module | None, outcomes: list[CaseResult]) -> ProblemResult:
+    result = ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed")
+    result.rules = check_rules(tree, problem.rules)
+    result.cases = outcomes
     broken = [r for r in result.rules if not r.passed]
     failed = [c for c in result.cases if not c.passed]
     if not broken and not failed:

@@ -211,6 +211,10 @@ def unlock_stopped(label: str) -> str:
     return f"Stopped. Run `{student_command(label, '-u')}` to carry on where you left off."
 
 
+def next_problem(label: str) -> str:
+    return f"All passed. Next: `{student_command(label, '-u')}`."
+
+
 def relocked(label: str) -> str:
     return f"Problem {label} is locked again. Run `{student_command(label, '-u')}` to unlock it."
 

@@ -72,6 +72,9 @@ def _problem_numbers(edition: Edition, raw: list[str] | None) -> list[int] | Non
 
 def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show ✓ still gets the report
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     folder = Path(folder)
     try:
         edition = load_student_edition(folder)
@@ -103,6 +106,10 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     report = grade(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
     print(RULE)
     print(render.text(report, verbose=args.verbose, student=True, show_hidden=False))
+    if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
+        following = [p for p in edition.problems if p.number not in unlocked]
+        if following:
+            print(messages.next_problem(following[0].label))
     if args.interactive:
         interact(folder, report)
     return 0

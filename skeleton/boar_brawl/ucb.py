@@ -1,10 +1,6 @@
 """Small helpers shared by the course's projects: main, trace and interact."""
 
-import code
 import functools
-import inspect
-import re
-import signal
 import sys
 
 
@@ -14,7 +10,7 @@ def main(fn):
     Use it as a decorator: @main above a function runs that function only
     when the file is started with python3, not when it is imported.
     """
-    if inspect.stack()[1][0].f_locals['__name__'] == '__main__':
+    if sys._getframe(1).f_globals['__name__'] == '__main__':
         args = sys.argv[1:]
         fn(*args)
     return fn
@@ -49,11 +45,12 @@ def trace(fn):
 
 def log(message):
     """Print MESSAGE indented to the depth of the calls being traced."""
-    print(_PREFIX + re.sub('\n', '\n' + _PREFIX, str(message)))
+    print(_PREFIX + str(message).replace('\n', '\n' + _PREFIX))
 
 
 def log_current_line():
     """Print the line number of the code that called this function."""
+    import inspect
     log('Current line: ' + str(inspect.stack()[1][2]))
 
 

@@ -1,0 +1,51 @@
+"""Shared fixtures for the kit's own tests: the default edition, its sources and a grading shortcut."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from graders.edition import DEFAULT_EDITION, Edition, kit_root, load_edition
+from graders.grading import Report, Submission, grade
+
+ROOT = kit_root()
+
+
+@pytest.fixture(scope="session")
+def edition() -> Edition:
+    return load_edition(DEFAULT_EDITION)
+
+
+@pytest.fixture(scope="session")
+def reference_source(edition: Edition) -> str:
+    return (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def skeleton_source(edition: Edition) -> str:
+    return (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+
+
+def grade_source(source: str, edition: Edition, problems: list[int] | None = None, **kwargs: object) -> Report:
+    """Grade SOURCE as if it were a student's hog.py (every case, hidden ones included)."""
+    return grade(Submission(Path("hog.py"), source), edition, problems=problems, **kwargs)
+
+
+def replace_function(source: str, name: str, new_code: str) -> str:
+    """SOURCE with the top-level function NAME replaced by NEW_CODE (dedented), other lines kept."""
+    tree = ast.parse(source)
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    start = (node.decorator_list[0].lineno if node.decorator_list else node.lineno) - 1
+    lines = source.split("\n")
+    return "\n".join(lines[:start] + textwrap.dedent(new_code).strip("\n").split("\n") + lines[node.end_lineno:])
+
+
+def scores(report: Report) -> dict[int, int]:
+    return {p.number: p.score for p in report.problems}
+
+
+def problem(report: Report, number: int):
+    return next(p for p in report.problems if p.number == number)

@@ -1,0 +1,133 @@
+"""``hogkit``: every command has --help, clear errors for bad input, and exit codes that mean something."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from graders.cli import main
+from graders.edition import kit_root
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("command", ["grade", "answers", "build", "editions"])
+def test_every_command_has_help(capsys, command):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: hogkit" in capsys.readouterr().out
+
+
+def test_grade_reference_text(capsys):
+    code, out, _ = run(capsys, "grade", str(kit_root() / "solution" / "boar_brawl"))
+    assert code == 0
+    assert "Total: 24/24" in out and "Phase 1 checkpoint: 1/1" in out
+
+
+def test_grade_a_single_file_as_json(capsys):
+    code, out, _ = run(capsys, "grade", str(kit_root() / "skeleton" / "boar_brawl" / "hog.py"), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["total"] == 0 and data["max"] == 24
+    assert [ph["max"] for ph in data["phases"]] == [12, 12]
+
+
+def test_grade_one_problem(capsys):
+    code, out, _ = run(capsys, "grade", str(kit_root() / "solution" / "boar_brawl"), "-q", "02")
+    assert code == 0 and "Problem 02 boar_brawl" in out and "Problem 01" not in out and "Total: 2/2" in out
+
+
+def test_grade_without_path_grades_the_demo_class(capsys):
+    code, out, _ = run(capsys, "grade")
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith("reference") and "total 24/24" in line for line in lines)
+    assert any(line.startswith("skeleton") and "total  0/24" in line for line in lines)
+    assert any(line.startswith("phase 1 done") and "P1 12/12" in line and "P2  0/12" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["grade", "no/such/place"], "no such file or folder: no/such/place"),
+        (["grade", "README.md"], "is not a Python file"),
+        (["grade", "graders"], "without hog.py"),
+        (["grade", "solution/boar_brawl", "--edition", "chess"], "unknown edition 'chess'"),
+        (["grade", "solution/boar_brawl", "-q", "99"], "has no problem 99"),
+        (["grade", "solution/boar_brawl", "-q", "two"], "-q expects a problem number"),
+        (["answers", "-q", "42"], "has no problem 42"),
+        (["answers", "--edition", "nope"], "unknown edition 'nope'"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(kit_root())
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err and err.startswith("hogkit: ")
+    assert out == ""
+
+
+def test_binary_and_non_utf8_files_are_not_python(capsys, tmp_path):
+    binary = tmp_path / "hog.py"
+    binary.write_bytes(b"\x7fELF\x00\x00")
+    code, _, err = run(capsys, "grade", str(binary))
+    assert code == 2 and "binary data" in err
+    latin = tmp_path / "latin" / "hog.py"
+    latin.parent.mkdir()
+    latin.write_bytes("x = 'caf\xe9'".encode("latin-1"))
+    code, _, err = run(capsys, "grade", str(latin.parent))
+    assert code == 2 and "not UTF-8" in err
+
+
+def test_answers_prints_the_key(capsys):
+    code, out, _ = run(capsys, "answers", "-q", "05")
+    assert code == 0
+    assert out.startswith("Problem 05: play")
+    assert "answer:" in out and ">>> " in out
+
+
+def test_answers_for_every_problem(capsys):
+    code, out, _ = run(capsys, "answers")
+    assert code == 0
+    for n in range(12):
+        assert f"Problem {n:02d}:" in out
+
+
+def test_build_check_reports_fresh_files(capsys):
+    code, out, _ = run(capsys, "build", "--check")
+    assert code == 0 and "everything is up to date" in out
+
+
+def test_build_check_fails_on_a_stale_skeleton(tmp_path, capsys, monkeypatch):
+    copy = tmp_path / "kit"
+    shutil.copytree(kit_root(), copy, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
+    (copy / "skeleton" / "boar_brawl" / "hog.py").write_text("# edited by hand\n", encoding="utf-8")
+    monkeypatch.setenv("HOGKIT_ROOT", str(copy))
+    code, out, err = run(capsys, "build", "--check")
+    assert code == 1
+    assert "stale: skeleton/boar_brawl/hog.py" in out and "hogkit build" in err
+    code, out, _ = run(capsys, "build")
+    assert code == 0 and "written: skeleton/boar_brawl/hog.py" in out
+    assert run(capsys, "build", "--check")[0] == 0
+
+
+def test_editions_lists_the_default(capsys):
+    code, out, _ = run(capsys, "editions")
+    assert code == 0 and "boar_brawl" in out and "(default)" in out
+
+
+def test_console_script_runs_as_a_program():
+    hogkit = shutil.which("hogkit")
+    argv = [hogkit] if hogkit else [sys.executable, "-m", "graders.cli"]
+    done = subprocess.run([*argv, "grade", "skeleton/boar_brawl", "-q", "1"], cwd=kit_root(),
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert "Total: 0/2" in done.stdout

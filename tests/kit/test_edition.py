@@ -1,0 +1,68 @@
+"""Manifests: editions load from data, and a broken manifest is rejected naming the file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graders.edition import EditionError, edition_names, load_edition, parse_manifest
+
+GOOD = {
+    "title": "T",
+    "phases": [{"number": 1, "name": "One"}],
+    "problems": [
+        {"number": 1, "title": "a", "phase": 1, "points": 2},
+        {"number": 2, "title": "b", "phase": 1, "points": 3, "depends": [1],
+         "rules": [{"kind": "uses", "function": "b", "names": ["a"]}]},
+    ],
+    "checkpoint": {"phase": 1, "points": 1},
+}
+
+
+def test_default_edition_loads_from_its_manifest():
+    ed = load_edition()
+    assert ed.name == "boar_brawl" and ed.max_points == 24
+    assert [p.number for p in ed.problems] == list(range(13))
+    assert [ph.name for ph in ed.phases] == ["Rules of the Game", "Strategies"]
+    assert ed.checkpoint is not None and ed.checkpoint.points == 1
+    assert sum(p.points for p in ed.problems if p.phase == 1) == 12
+    assert ed.problem(2).rules[0].names == ("str", "lists", "square brackets")
+    assert "boar_brawl" in edition_names()
+
+
+def test_unknown_edition_names_the_known_ones():
+    with pytest.raises(EditionError, match=r"unknown edition 'nope' \(known editions: .*boar_brawl"):
+        load_edition("nope")
+
+
+def test_manifest_parses():
+    ed = parse_manifest(GOOD, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+    assert ed.max_points == 5 and ed.problem(2).depends == (1,)
+    assert ed.suite_dir == Path("/k/tests/x") and ed.support_dir == Path("/k/solution/x")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("title"), "missing key 'title'"),
+        (lambda d: d["problems"][0].update(phase=9), "phase 9 is not declared"),
+        (lambda d: d["problems"][1].update(number=1), "problem number 1 appears twice"),
+        (lambda d: d["problems"][1].update(depends=[5]), "depends on 5"),
+        (lambda d: d["problems"][1]["rules"][0].update(kind="maybe"), "kind must be 'forbid' or 'uses'"),
+        (lambda d: d["problems"][0].update(points="two"), "key 'points' should be int"),
+    ],
+)
+def test_broken_manifests_are_rejected_clearly(change, message):
+    import copy
+
+    data = copy.deepcopy(GOOD)
+    change(data)
+    with pytest.raises(EditionError, match=message) as info:
+        parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+    assert "/k/tests/x/edition.toml" in str(info.value)
+
+
+def test_unknown_problem_is_a_clear_error():
+    with pytest.raises(EditionError, match="has no problem 42"):
+        load_edition().problem(42)

@@ -1,0 +1,121 @@
+"""The reference earns every point, the skeleton none, and the records add up."""
+
+from __future__ import annotations
+
+import json
+
+from graders import render
+from graders.build import stale_files
+from graders.demo import demo_stages
+from graders.edition import edition_names, load_edition
+from graders.grading import Submission, grade
+
+from .conftest import grade_source, problem, scores
+
+
+def test_reference_scores_full_marks(edition, reference_source):
+    report = grade_source(reference_source, edition)
+    assert (report.total, report.max) == (24, 24)
+    assert [(ph.name, ph.score, ph.max) for ph in report.phases] == [
+        ("Rules of the Game", 12, 12),
+        ("Strategies", 12, 12),
+    ]
+    assert report.checkpoint is not None and (report.checkpoint.score, report.checkpoint.max) == (1, 1)
+    for p in report.problems:
+        assert p.status in ("passed", "ungraded"), (p.number, p.reason)
+        assert all(c.passed for c in p.cases)
+    assert problem(report, 0).status == "ungraded"  # Problem 0 is unlock questions only
+    assert report.notes == []
+
+
+def test_every_scored_problem_has_hidden_and_public_cases(edition, reference_source):
+    report = grade_source(reference_source, edition)
+    for p in report.problems:
+        if p.max > 0:
+            assert any(c.hidden for c in p.cases), f"problem {p.number} has no hidden case"
+            assert any(not c.hidden for c in p.cases), f"problem {p.number} has no public case"
+
+
+def test_skeleton_scores_zero_on_every_scored_problem(edition, skeleton_source):
+    report = grade_source(skeleton_source, edition)
+    assert report.total == 0
+    assert all(score == 0 for score in scores(report).values())
+    assert report.checkpoint is not None and report.checkpoint.score == 0
+    for p in report.problems:
+        if p.max > 0:
+            assert p.status in ("failed", "skipped"), p.number
+            assert p.reason
+
+
+def test_students_do_not_run_hidden_cases(edition, reference_source):
+    report = grade_source(reference_source, edition, include_hidden=False)
+    assert report.total == 24
+    assert not any(c.hidden for p in report.problems for c in p.cases)
+
+
+def test_dependants_are_skipped_not_failed(edition, reference_source):
+    from .conftest import replace_function
+
+    stub = "def roll_dice(num_rolls, dice=six_sided):\n    return 0\n"
+    broken = replace_function(reference_source, "roll_dice", stub)
+    report = grade_source(broken, edition, problems=[1, 2, 3, 4, 8])
+    assert problem(report, 1).status == "failed"
+    assert problem(report, 2).status == "passed"
+    for n in (3, 8):
+        assert problem(report, n).status == "skipped"
+        assert "Problem 01" in problem(report, n).reason
+    assert problem(report, 4).status == "skipped"  # through problem 3
+    assert problem(report, 3).cases == []
+
+
+def test_checkpoint_needs_the_whole_phase_in_the_run(edition, reference_source):
+    report = grade_source(reference_source, edition, problems=[1, 2])
+    assert report.checkpoint is None
+    assert (report.total, report.max) == (4, 4)
+
+
+def test_text_report_lists_phases_problems_and_denominators(edition, skeleton_source):
+    report = grade_source(skeleton_source, edition, problems=[1, 2, 3])
+    out = render.text(report, path="sub/hog.py")
+    assert "Phase 1: Rules of the Game  0/6" in out
+    assert "Problem 01 roll_dice" in out and "0/2" in out
+    assert "boar_brawl uses no str, no lists, no square brackets" in out
+    assert "skipped: needs Problem 01 (roll_dice), Problem 02 (boar_brawl)" in out
+    assert "hogkit grade sub/hog.py --edition boar_brawl -q 01 --verbose" in out
+    assert "Total: 0/6" in out
+
+
+def test_json_report_follows_the_contract(edition, reference_source):
+    data = json.loads(render.as_json(grade_source(reference_source, edition)))
+    assert {"edition", "total", "max", "phases", "problems"} <= set(data)
+    assert data["edition"] == "boar_brawl" and data["total"] == 24 and data["max"] == 24
+    assert all({"name", "score", "max"} <= set(ph) for ph in data["phases"])
+    assert all({"number", "name", "phase", "score", "max"} <= set(p) for p in data["problems"])
+    assert [p["number"] for p in data["problems"]] == list(range(13))
+
+
+def test_markdown_feedback_is_pure_and_hides_hidden_case_sources(edition, skeleton_source):
+    report = grade_source(skeleton_source, edition, problems=[1])
+    md = render.markdown(report)
+    assert md == render.markdown(report)
+    assert "| 01 roll_dice | failed | 0/2 |" in md
+
+
+def test_generated_files_and_skeletons_are_fresh():
+    for name in edition_names():
+        stale = stale_files(load_edition(name))
+        assert stale == [], f"stale generated files; run `hogkit build --edition {name}`: {stale}"
+
+
+def test_demo_stages_come_from_the_manifest(edition):
+    stages = dict(demo_stages(edition))
+    assert stages["reference"] == {p.number for p in edition.problems}
+    assert stages["skeleton"] == set()
+    assert stages["phase 1 done"] == {p.number for p in edition.problems if p.phase == 1}
+
+
+def test_grading_is_repeatable(edition, reference_source):
+    sub = Submission(edition.solution_dir / "hog.py", reference_source)
+    first = grade(sub, edition, problems=[5], workers=1)
+    second = grade(sub, edition, problems=[5], workers=2)
+    assert [c.passed for c in first.problems[0].cases] == [c.passed for c in second.problems[0].cases]

@@ -1,0 +1,102 @@
+"""The reference solution's programs run as students run them, and its final strategy is worth having."""
+
+from __future__ import annotations
+
+import ast
+import random
+import subprocess
+import sys
+
+import pytest
+
+from graders.edition import edition_names, load_edition
+
+STUDENT_FILES = ["hog.py", "dice.py", "ucb.py", "hog_ui.py"]
+BEGINNER_IMPORTS = {"dice", "ucb", "hog", "random", "argparse", "functools", "sys", "code", "inspect", "signal"}
+
+
+def run_in(folder, *argv, stdin=""):
+    return subprocess.run([sys.executable, *argv], cwd=folder, input=stdin, capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("name", edition_names())
+@pytest.mark.parametrize("kind", ["solution", "skeleton"])
+def test_student_files_have_no_type_hints_and_plain_imports(name, kind):
+    edition = load_edition(name)
+    folder = edition.solution_dir if kind == "solution" else edition.skeleton_dir
+    for filename in edition.extra.get("student_files", STUDENT_FILES):
+        tree = ast.parse((folder / filename).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                assert node.returns is None, f"{filename}:{node.lineno} has a return annotation"
+                assert all(a.annotation is None for a in node.args.args), f"{filename}:{node.lineno} annotated"
+            assert not isinstance(node, ast.AnnAssign), f"{filename}:{node.lineno} has an annotation"
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                assert set(names) <= BEGINNER_IMPORTS, f"{filename}:{node.lineno} imports {names}"
+
+
+def test_hog_imports_only_dice_and_ucb_at_top_level():
+    tree = ast.parse((load_edition().solution_dir / "hog.py").read_text(encoding="utf-8"))
+    top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom)} | {
+        a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names
+    }
+    assert top == {"dice", "ucb"}
+
+
+def test_text_interface_plays_a_game():
+    folder = load_edition().solution_dir
+    done = run_in(folder, "-B", "hog_ui.py")
+    assert done.returncode == 0, done.stderr
+    assert "The final score is Player 0:" in done.stdout
+    assert "Player 0 rolls 5 dice:" in done.stdout
+
+
+def test_text_interface_with_a_person_and_bad_input():
+    folder = load_edition().solution_dir
+    done = run_in(folder, "-B", "hog_ui.py", "-n", "1", stdin="eleven\n0\n" * 200)
+    assert done.returncode == 0, done.stderr
+    assert "Please type a whole number from 0 to 10." in done.stdout
+    assert "The final score is" in done.stdout
+    ended = run_in(folder, "-B", "hog_ui.py", "-n", "2", stdin="3\n")
+    assert ended.returncode == 1 and "No more input" in ended.stdout
+
+
+def test_hog_command_line_help():
+    done = run_in(load_edition().solution_dir, "-B", "hog.py", "--help")
+    assert done.returncode == 0 and "--run_experiments" in done.stdout
+
+
+def test_final_strategy_beats_sus_strategy_head_to_head():
+    """A seeded match of 2000 games, 1000 in each seat: the reference final strategy must win most."""
+    folder = load_edition().solution_dir
+    code = (
+        "import random\nfrom hog import *\nrandom.seed(2026)\n"
+        "wins = 0\n"
+        "for k in range(1000):\n"
+        "    a, b = play(final_strategy, sus_strategy, sus_update)\n"
+        "    wins += a > b\n"
+        "    a, b = play(sus_strategy, final_strategy, sus_update)\n"
+        "    wins += b > a\n"
+        "print(wins)\n"
+    )
+    done = run_in(folder, "-B", "-c", code)
+    assert done.returncode == 0, done.stderr
+    wins = int(done.stdout)
+    assert wins > 1040, f"final_strategy won only {wins} of 2000 games against sus_strategy"
+
+
+def test_dice_module_behaves_as_documented():
+    sys.path.insert(0, str(load_edition().solution_dir))
+    try:
+        import dice
+    finally:
+        sys.path.pop(0)
+    test_dice = dice.make_test_dice(4, 1, 2)
+    assert [test_dice() for _ in range(5)] == [4, 1, 2, 4, 1]
+    random.seed(3)
+    assert {dice.six_sided() for _ in range(500)} == set(range(1, 7))
+    assert {dice.four_sided() for _ in range(300)} == set(range(1, 5))
+    with pytest.raises(AssertionError):
+        dice.make_test_dice()
