@@ -44,21 +44,52 @@ def describe(rule: Rule) -> str:
 
 
 def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
-    """Every name bound at module level, with the nodes that bind it (defs, classes, assignments)."""
+    """Every name bound at module level, with the nodes that bind it (defs, classes, assignments,
+    imports), including names bound inside top-level ``if``, ``try``, ``with`` and loop blocks."""
     bound: dict[str, list[ast.AST]] = {}
-    for node in tree.body:
+
+    def bind(name: str, node: ast.AST) -> None:
+        bound.setdefault(name, []).append(node)
+
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop(0)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            bound.setdefault(node.name, []).append(node)
-        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                for name in ast.walk(target):
-                    if isinstance(name, ast.Name):
-                        bound.setdefault(name.id, []).append(node)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
+            bind(node.name, node)
+            continue  # what a def binds inside itself is not module level
+        if isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
-                bound.setdefault((alias.asname or alias.name).split(".")[0], []).append(node)
+                bind((alias.asname or alias.name).split(".")[0], node)
+            continue
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+            targets = [node.target]
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bind(node.name, node)
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    bind(name.id, node)
+        for sub in ast.walk(node) if not targets else []:
+            if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
+                bind(sub.target.id, node)
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo.extend(getattr(node, field, []) or [])
     return bound
+
+
+def text_names(tree: ast.Module) -> set[str]:
+    """Module-level names bound to a text constant, so ``FMT % n`` counts as formatting text."""
+    return {
+        name
+        for name, nodes in top_level_bindings(tree).items()
+        for node in nodes
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    }
 
 
 def reachable(tree: ast.Module, function: str) -> list[ast.AST] | None:
@@ -83,30 +114,46 @@ def reachable(tree: ast.Module, function: str) -> list[ast.AST] | None:
 
 
 def _names(node: ast.AST) -> list[tuple[str, int]]:
+    """Every name NODE mentions: names, attributes, and what imports bring in (and from where)."""
     found = []
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name):
             found.append((sub.id, sub.lineno))
         elif isinstance(sub, ast.Attribute):
             found.append((sub.attr, sub.lineno))
+        elif isinstance(sub, ast.Import | ast.ImportFrom):
+            modules = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else []
+            for name in modules + [a.name for a in sub.names]:
+                found.append((name.split(".")[0], sub.lineno))
     return found
 
 
-def _violations(word: str, node: ast.AST) -> list[tuple[int, str]]:
+TEXT_ATTRIBUTES = ("str", "format", "__str__", "__repr__", "__format__", "__mod__", "__rmod__")
+
+
+def _violations(word: str, node: ast.AST, texts: set[str] = frozenset()) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for sub in ast.walk(node):
         line = getattr(sub, "lineno", 0)
+        if isinstance(sub, ast.alias) and sub.name == word:
+            out.append((getattr(node, "lineno", 0), f"imports {word}"))
         if word == "str":
             if isinstance(sub, ast.Name) and sub.id in ("str", "repr", "format", "ascii"):
                 out.append((line, f"uses {sub.id}"))
-            elif isinstance(sub, ast.Attribute) and sub.attr in ("str", "format", "__str__", "__repr__"):
+            elif isinstance(sub, ast.Attribute) and sub.attr in TEXT_ATTRIBUTES:
                 out.append((line, f"uses .{sub.attr}"))
             elif isinstance(sub, ast.JoinedStr):
                 out.append((line, "uses an f-string"))
             elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod) and (
-                isinstance(sub.left, ast.Constant) and isinstance(sub.left.value, str)
+                (isinstance(sub.left, ast.Constant) and isinstance(sub.left.value, str))
+                or (isinstance(sub.left, ast.Name) and sub.left.id in texts)
             ):
                 out.append((line, "formats text with %"))
+            elif (
+                isinstance(sub, ast.Call) and isinstance(sub.func, ast.Call)
+                and isinstance(sub.func.func, ast.Name) and sub.func.func.id == "type"
+            ):
+                out.append((line, "calls a type it looked up with type(...)"))
         elif word == "lists":
             if isinstance(sub, ast.Name) and sub.id == "list":
                 out.append((line, "uses list"))
@@ -156,9 +203,10 @@ def check_rule(tree: ast.Module | None, rule: Rule) -> RuleResult:
                     rule.problem, text, False,
                     f"{where(line)} uses {name}, which could hide code from this check", line,
                 )
+    texts = text_names(tree)
     for word in rule.names:
         for node in nodes:
-            hits = sorted(_violations(word, node))
+            hits = sorted(_violations(word, node, texts))
             if hits:
                 line, what = hits[0]
                 meaning = FORBIDDEN_WORDS.get(word, word)

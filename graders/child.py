@@ -1,7 +1,8 @@
 """The child side of the sandbox: runs untrusted submission code and reports plain data.
 
-Contract (this file is started as ``python3 -I -S -B child.py CONFIG_JSON`` and imports only the
-standard library):
+Contract (a copy of this file is started from the submission's private folder as
+``python3 -I -S -B child.py IN_FD OUT_FD``, reads its settings as the first frame on IN_FD, and
+imports only the standard library):
 
 * It applies the resource limits it is given before it reads a byte of student code.
 * It imports the submission one top-level statement at a time, announcing each statement first,
@@ -183,8 +184,10 @@ def import_submission(config, out_fd):
 
 
 def main():
-    config = _loads(sys.argv[1])
-    in_fd, out_fd = config["in_fd"], config["out_fd"]
+    in_fd, out_fd = int(sys.argv[1]), int(sys.argv[2])
+    config = receive(in_fd)
+    if config is None:
+        return
     apply_limits(config.get("limits", {}))
     os.chdir(config["workdir"])
     sys.path[:0] = [config["workdir"]]

@@ -44,6 +44,8 @@ def split_debug(output: str) -> tuple[str, list[str]]:
 def displayed(reply: StepReply) -> tuple[str, list[str]]:
     """What the step showed, as a Python session would (DEBUG lines apart)."""
     text, debug = split_debug(reply.output)
+    if reply.truncated and not text.endswith("\n"):
+        text += "\n"  # the cut fell mid-line; keep the value on a line of its own
     if reply.value_kind == "plain":
         text += repr(reply.value) + "\n"
     elif reply.value_kind == "function":

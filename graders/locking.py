@@ -123,7 +123,12 @@ def load_progress(folder: Path) -> dict:
         return {"unlocked": []}
     if not isinstance(data, dict) or not isinstance(data.get("unlocked"), list):
         return {"unlocked": []}
-    return data
+    # Keep only well-formed entries: a hand-edited file must not crash the unlocker.
+    clean: dict = {"unlocked": [k for k in data["unlocked"] if isinstance(k, str)]}
+    answers = data.get("answers")
+    if isinstance(answers, dict):
+        clean["answers"] = {k: v for k, v in answers.items() if isinstance(k, str) and isinstance(v, str)}
+    return clean
 
 
 def save_progress(folder: Path, progress: dict) -> None:
@@ -131,9 +136,15 @@ def save_progress(folder: Path, progress: dict) -> None:
     path = folder / PROGRESS
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".progress-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(progress, f, indent=1, sort_keys=True)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(progress, f, indent=1, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def prompts_of(record: dict) -> list[Prompt]:

@@ -57,7 +57,8 @@ def wrong_output(expected: str | None, got: str | None) -> str:
 
 def raised(error: dict) -> str:
     where = f" (hog.py line {error['line']})" if error.get("line") else ""
-    return f"raised {error.get('type', 'an error')}: {error.get('message', '')}{where}".rstrip(": ")
+    message = str(error.get("message", "")).strip()
+    return f"raised {error.get('type', 'an error')}{': ' + message if message else ''}{where}"
 
 
 def expected_error_but_none(got: str | None) -> str:
@@ -187,7 +188,8 @@ def too_large(path: str, limit: int) -> str:
 UNLOCK_INTRO = (
     "Unlocking {title}.\n"
     "At each '?' type what Python would display. Special answers: Error, Function, Nothing, "
-    "Infinite Loop.\nType exit() to stop; what you have unlocked so far is kept."
+    "Infinite Loop.\nFor a multiple-choice question type the choice or its letter.\n"
+    "Type exit() to stop; what you have unlocked so far is kept."
 )
 
 
@@ -227,8 +229,12 @@ def interactive_try(line: str) -> str:
     return f"Try the failing line yourself: {line}" if line else "Try your functions here."
 
 
-def choice_prompt(number: int, text: str) -> str:
-    return f"  {number}) {text}"
+def not_a_choice(count: int) -> str:
+    return f"Type one of the choices, or its letter from a to {'abcdefghij'[count - 1]}."
+
+
+def choice_prompt(letter: str, text: str) -> str:
+    return f"  {letter}) {text}"
 
 
 HINTS = {

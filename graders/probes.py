@@ -22,14 +22,15 @@ def plain(value):
 
 
 class counted:
-    """Wrap FN and count its calls: ``.calls`` and the argument tuples in ``.args``."""
+    """Wrap FN and count its calls: ``.calls``, positional arguments in ``.args``, keywords in ``.kwargs``."""
 
     def __init__(self, fn):
-        self.fn, self.calls, self.args = fn, 0, []
+        self.fn, self.calls, self.args, self.kwargs = fn, 0, [], []
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
         self.args.append(args)
+        self.kwargs.append(kwargs)
         return self.fn(*args, **kwargs)
 
 

@@ -26,8 +26,12 @@ def text(
     student: bool = False,
     path: str = "",
     show_hidden: bool = True,
+    compact: bool = False,
 ) -> str:
-    """The report a person reads: each phase, its problems under it, reasons for every failure."""
+    """The report a person reads: each phase, its problems under it, reasons for every failure.
+
+    ``compact`` keeps only the score lines (what ``python3 ok --score`` prints).
+    """
     lines = [f"{report.title} — {report.submission}"]
     for note in report.notes:
         lines.append(f"  note: {note}")
@@ -35,7 +39,8 @@ def text(
         lines.append("")
         lines.append(f"Phase {phase.number}: {phase.name}  {_score(phase.score, phase.max)}")
         for p in (r for r in report.problems if r.phase == phase.number):
-            lines.extend(_problem_lines(p, report, verbose, student, path, show_hidden))
+            problem_lines = _problem_lines(p, report, verbose, student, path, show_hidden)
+            lines.extend(problem_lines[:1] if compact else problem_lines)
     lines.append("")
     if report.checkpoint is not None:
         cp = report.checkpoint

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 MAX_REPAIRS = 20
 _TOP = re.compile(r"^(?:@|async\s+def\s|def\s|class\s|[A-Za-z_])")
+_ON_LINE = re.compile(r"on line (\d+)")
 _DEF = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)|^class\s+([A-Za-z_]\w*)")
 
 
@@ -34,6 +35,11 @@ def _block_bounds(lines: list[str], index: int) -> tuple[int, int]:
     end = index + 1
     while end < len(lines) and not _TOP.match(lines[end]):
         end += 1
+    # A decorator belongs with the def or class under it: take them together.
+    while end < len(lines) and all(ln.startswith("@") or not ln.strip() for ln in lines[start:end]):
+        end += 1
+        while end < len(lines) and not _TOP.match(lines[end]):
+            end += 1
     return start, end
 
 
@@ -45,7 +51,11 @@ def repair(source: str) -> tuple[str, ast.Module | None, list[Removal]]:
             return source, ast.parse(source), removals
         except SyntaxError as exc:
             lines = source.split("\n")
-            line = max(1, min(exc.lineno or 1, len(lines)))
+            # "expected an indented block after 'if' statement on line 12" is reported on the line
+            # after the empty block; the block to remove is the one holding line 12.
+            named = _ON_LINE.search(exc.msg or "")
+            line = int(named.group(1)) if named else (exc.lineno or 1)
+            line = max(1, min(line, len(lines)))
             start, end = _block_bounds(lines, line - 1)
             header = next((m for m in (_DEF.match(ln) for ln in lines[start:end]) if m), None)
             name = (header.group(1) or header.group(2)) if header else ""
@@ -60,7 +70,10 @@ def repair(source: str) -> tuple[str, ast.Module | None, list[Removal]]:
             # One line for the stub and blank lines for the rest keep every later line number.
             new_lines = lines[:start] + [stub] + [""] * (end - start - 1)
             new_lines += lines[end:]
-            removals.append(Removal(line, message, name or "a top-level statement"))
+            removal = Removal(line, message, name or "a top-level statement")
+            if removal in removals or new_lines == lines:  # no progress: stop rather than loop
+                return source, None, removals
+            removals.append(removal)
             source = "\n".join(new_lines)
         except (RecursionError, MemoryError, ValueError) as exc:
             return source, None, removals + [Removal(0, f"{type(exc).__name__}: {exc}", "everything")]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -21,6 +22,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from graders import reaper
 
 CHILD = Path(__file__).with_name("child.py")
 PROBES = Path(__file__).with_name("probes.py")
@@ -82,6 +85,7 @@ class Session:
     _from_child: int = -1
     _skip: set[int] = field(default_factory=set)
     _stmt_lines: dict[int, int] = field(default_factory=dict)
+    _token: str = field(default_factory=lambda: secrets.token_hex(8))
     starts: int = 0
 
     # -- life cycle -------------------------------------------------------------------------
@@ -102,19 +106,30 @@ class Session:
         self.starts += 1
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
+        # The child runs from copies inside the private folder and learns its settings over the
+        # pipe, so neither its own file nor its command line points back at the kit.
+        runner = self.workdir / ".hogkit" / "child.py"
+        if not runner.exists():
+            runner.parent.mkdir(exist_ok=True)
+            shutil.copyfile(CHILD, runner)
+            shutil.copyfile(PROBES, runner.with_name("probes.py"))
         config = {
-            "in_fd": to_child_r,
-            "out_fd": from_child_w,
             "workdir": str(self.workdir),
             "submission": str(self.submission),
             "module": self.module,
-            "probes": str(PROBES),
+            "probes": str(runner.with_name("probes.py")),
             "skip": sorted(self._skip),
             "limits": self.limits.as_dict(),
         }
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": "0", "LANG": "C.UTF-8"}
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONHASHSEED": "0",
+            "LANG": "C.UTF-8",
+            reaper.TOKEN_NAME: self._token,
+        }
+        reaper.adopt_orphans()
         self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", str(CHILD), json.dumps(config)],
+            [sys.executable, "-I", "-S", "-B", str(runner), str(to_child_r), str(from_child_w)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -126,6 +141,7 @@ class Session:
         os.close(to_child_r)
         os.close(from_child_w)
         self._to_child, self._from_child = to_child_w, from_child_r
+        self._send(config)
         deadline = time.monotonic() + self.limits.import_seconds
         current = -1
         while True:
@@ -146,7 +162,7 @@ class Session:
                     self.notes.append(
                         ImportNote(
                             int(n.get("line", 0)),
-                            f"{err.get('type', 'Error')}: {err.get('message', '')}".strip(),
+                            f"{err.get('type', 'Error')}: {err.get('message', '')}".strip().rstrip(":"),
                             str(err.get("traceback", "")),
                         )
                     )
@@ -167,6 +183,7 @@ class Session:
                 pass
             self._proc.wait()
             self._proc = None
+            reaper.kill_strays(self._token)  # descendants that left the process group
         for fd in (self._to_child, self._from_child):
             if fd >= 0:
                 try:
@@ -260,6 +277,8 @@ def decode_value(data: object) -> tuple[str, object, str]:
         except ValueError:
             return "object", None, "float"
     if t == "str" and type(data.get("v")) is str:
+        if data.get("cut"):
+            return "object", None, "str (too long to show)"
         return "plain", data["v"], ""
     if t in ("tuple", "list") and isinstance(data.get("v"), list):
         items = []

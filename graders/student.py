@@ -17,6 +17,7 @@ from pathlib import Path
 from graders import locking, messages, render
 from graders.edition import Edition, EditionError, load_student_edition
 from graders.grading import Report, SubmissionError, grade, load_submission
+from graders.sandbox import PROBES
 
 RULE = "=" * 69
 THIN = "-" * 69
@@ -103,15 +104,17 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
         print(f"ok: {exc}", file=sys.stderr)
         return 2
     unlocked = unlocked_problems(edition, progress)
-    report = grade(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
+    chosen = None if args.score else numbers
+    report = grade(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
     print(RULE)
-    print(render.text(report, verbose=args.verbose, student=True, show_hidden=False))
+    print(render.text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score))
     if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
-        following = [p for p in edition.problems if p.number not in unlocked]
+        last = max(p.number for p in report.problems)
+        following = [p for p in edition.problems if p.number > last and p.number not in unlocked]
         if following:
             print(messages.next_problem(following[0].label))
     if args.interactive:
-        interact(folder, report)
+        interact(folder, report, edition.setup)
     return 0
 
 
@@ -160,8 +163,8 @@ def ask_record(record: dict, progress: dict, folder: Path) -> bool:
     if "choices" in record:
         prompt = locking.prompts_of(record)[0]
         print(record["question"])
-        for n, choice in enumerate(record["choices"], start=1):
-            print(messages.choice_prompt(n, choice))
+        for letter, choice in zip(LETTERS, record["choices"], strict=False):
+            print(messages.choice_prompt(letter, choice))
         if locking.prompt_key(prompt) in done:
             print(f"? {answers.get(locking.prompt_key(prompt), '(unlocked)')}")
             return True
@@ -189,8 +192,12 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
         answer = _ask("? ")
         if answer is None:
             return False
-        if choices is not None and answer.strip().isdigit() and 1 <= int(answer) <= len(choices):
-            answer = choices[int(answer) - 1]
+        if choices is not None:
+            picked = pick_choice(answer, choices)
+            if picked is None:
+                print(messages.not_a_choice(len(choices)))
+                continue
+            answer = picked
         if locking.check(prompt.salt, prompt.hashes[line], answer):
             typed_lines.append(locking.normalise(answer))
             line += 1
@@ -207,17 +214,43 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
     return True
 
 
-def interact(folder: Path, report: Report) -> None:
+LETTERS = "abcdefghij"
+
+
+def pick_choice(answer: str, choices: list[str]) -> str | None:
+    """The choice ANSWER names: its text (compared after normalising) first, else its letter.
+
+    Letters, not numbers, label the choices, so a choice that is itself a number is never ambiguous.
+    """
+    wanted = locking.normalise(answer)
+    for choice in choices:
+        if locking.normalise(choice) == wanted:
+            return choice
+    letter = answer.strip().lower()
+    if len(letter) == 1 and letter in LETTERS[: len(choices)]:
+        return choices[LETTERS.index(letter)]
+    return None
+
+
+def interact(folder: Path, report: Report, setup: str) -> None:
     """Open ``python3 -i`` with hog.py loaded and the first failed case's earlier lines already run."""
     failed = next((c for p in report.problems for c in p.cases if not c.passed and not c.hidden), None)
     if failed is None:
         return
-    lines = [ln[4:] for ln in failed.transcript.split("\n") if ln.startswith((">>> ", "... "))]
-    earlier = "\n".join(lines[:-1])
-    last = lines[-1] if lines else ""
-    banner = (
-        f"print({messages.interactive_banner(failed.name)!r})\n"
-        f"print({messages.interactive_try(last)!r})\n"
-    )
-    code = "from hog import *\n" + earlier + "\n" + banner
+    statements: list[str] = []
+    for line in failed.transcript.split("\n"):
+        if line.startswith(">>> "):
+            statements.append(line[4:])
+        elif line.startswith("... ") and statements:
+            statements[-1] += "\n" + line[4:]
+    earlier, last = statements[:-1], (statements[-1] if statements else "")
+    # The probes the case may use, the case's set-up, then each earlier line on its own, so that a
+    # line meant to raise does not stop the rest.
+    code = f"exec(compile(open({str(PROBES)!r}).read(), 'probes', 'exec'))\n{setup}\n"
+    for statement in earlier:
+        code += (
+            f"try:\n    exec(compile({statement + chr(10)!r}, '<case>', 'single'))\n"
+            f"except Exception as error:\n    print(type(error).__name__ + ':', error)\n"
+        )
+    code += f"print({messages.interactive_banner(failed.name)!r})\nprint({messages.interactive_try(last)!r})\n"
     subprocess.call([sys.executable, "-i", "-c", code], cwd=folder)

@@ -1,0 +1,141 @@
+"""Code written for the course: correct code in other styles earns every point, and the mistakes
+students really make lose exactly the problem they are in, with a reason that points at them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import grade_source, problem, replace_function
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+
+
+@pytest.mark.parametrize("path", sorted(SUBMISSIONS.glob("*_hog.py")), ids=lambda p: p.stem)
+def test_correct_code_in_other_styles_earns_every_point(edition, path):
+    report = grade_source(path.read_text(encoding="utf-8"), edition)
+    failed = {p.number: p.reason for p in report.problems if p.score < p.max}
+    assert failed == {}
+    assert report.total == 24
+
+
+MISTAKES = {
+    "stops rolling after a 1": (
+        "roll_dice",
+        """
+        def roll_dice(num_rolls, dice=six_sided):
+            total = 0
+            while num_rolls > 0:
+                outcome = dice()
+                if outcome == 1:
+                    return 1
+                total, num_rolls = total + outcome, num_rolls - 1
+            return total
+        """,
+        1, "dice is rolled exactly num_rolls times",
+    ),
+    "uses the opponent's ones digit": (
+        "boar_brawl",
+        """
+        def boar_brawl(player_score, opponent_score):
+            return max(3 * abs(opponent_score // 10 % 10 - opponent_score % 10), 1)
+        """,
+        2, "expected",
+    ),
+    "forgets the minimum of 1": (
+        "boar_brawl",
+        """
+        def boar_brawl(player_score, opponent_score):
+            return 3 * abs(opponent_score // 10 % 10 - player_score % 10)
+        """,
+        2, "expected 1 but got 0",
+    ),
+    "calls strategy0 for both players": (
+        "play",
+        """
+        def play(strategy0, strategy1, update, score0=0, score1=0, dice=six_sided, goal=GOAL):
+            who = 0
+            while score0 < goal and score1 < goal:
+                if who == 0:
+                    score0 = update(strategy0(score0, score1), score0, score1, dice)
+                else:
+                    score1 = update(strategy0(score1, score0), score1, score0, dice)
+                who = 1 - who
+            return score0, score1
+        """,
+        5, "",
+    ),
+    "passes the scores to the strategy in the wrong order": (
+        "play",
+        """
+        def play(strategy0, strategy1, update, score0=0, score1=0, dice=six_sided, goal=GOAL):
+            who = 0
+            while score0 < goal and score1 < goal:
+                if who == 0:
+                    score0 = update(strategy0(score0, score1), score0, score1, dice)
+                else:
+                    score1 = update(strategy1(score0, score1), score1, score0, dice)
+                who = 1 - who
+            return score0, score1
+        """,
+        5, "",
+    ),
+    "checks only pairs where both scores are equal": (
+        "is_always_roll",
+        """
+        def is_always_roll(strategy, goal=GOAL):
+            k = 0
+            while k < goal:
+                if strategy(k, k) != strategy(0, 0):
+                    return False
+                k += 1
+            return True
+        """,
+        7, "",
+    ),
+    "averages over a fixed 1000 samples": (
+        "make_averaged",
+        """
+        def make_averaged(original_function, samples_count=1000):
+            def averaged(*args):
+                return sum([original_function(*args) for _ in range(1000)]) / 1000
+            return averaged
+        """,
+        8, "",
+    ),
+    "tries ten dice down to one": (
+        "max_scoring_num_rolls",
+        """
+        def max_scoring_num_rolls(dice=six_sided, samples_count=1000):
+            averaged = make_averaged(roll_dice, samples_count)
+            best, best_rolls = 0, 10
+            for n in range(10, 0, -1):
+                value = averaged(n, dice)
+                if value >= best:
+                    best, best_rolls = value, n
+            return best_rolls
+        """,
+        9, "",
+    ),
+    "uses > where >= is needed": (
+        "boar_strategy",
+        """
+        def boar_strategy(score, opponent_score, threshold=11, num_rolls=6):
+            return 0 if boar_brawl(score, opponent_score) > threshold else num_rolls
+        """,
+        10, "",
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES), ids=list(MISTAKES))
+def test_common_mistakes_lose_exactly_their_problem(edition, reference_source, mistake):
+    function, code, number, words = MISTAKES[mistake]
+    source = replace_function(reference_source, function, code)
+    needed = sorted({number, *edition.problem(number).depends})
+    report = grade_source(source, edition, problems=needed)
+    wrong = problem(report, number)
+    assert wrong.score == 0 and wrong.status == "failed"
+    assert words in wrong.reason
+    assert all(problem(report, n).score == problem(report, n).max for n in needed if n != number)

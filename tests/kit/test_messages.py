@@ -1,0 +1,195 @@
+"""Every message: each public function of graders.messages is called and carries its names, numbers, commands."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+
+import pytest
+
+from graders import messages as m
+
+# (function, arguments, texts the result must contain). Every public function must appear here.
+EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
+    (m.visible, ("3 ",), ["3·"]),
+    (m.indent, ("a\nb", "  "), ["  a\n  b"]),
+    (m.student_command, ("05",), ["python3 ok -q 05"]),
+    (m.student_command, ("05", "-u"), ["python3 ok -q 05 -u"]),
+    (m.instructor_command, ("sub/hog.py", "05", "boar_brawl"),
+     ["hogkit grade sub/hog.py", "--edition boar_brawl", "-q 05", "--verbose"]),
+    (m.wrong_output, ("3", "3 "), ["3·", "expected 3"]),
+    (m.raised, ({"type": "ZeroDivisionError", "message": "division by zero", "line": 12},),
+     ["ZeroDivisionError", "division by zero", "hog.py line 12"]),
+    (m.expected_error_but_none, ("7",), ["expected an error", "7"]),
+    (m.wrong_error_type, ("TypeError", {"type": "ValueError", "message": "bad"}), ["TypeError", "ValueError", "bad"]),
+    (m.timed_out, (5.0,), ["5 s"]),
+    (m.expected_loop_but_finished, (), ["endless loop", "finished"]),
+    (m.crashed, (), ["ended"]),
+    (m.not_a_function, ("12",), ["function", "12"]),
+    (m.object_value, ("Widget",), ["Widget"]),
+    (m.function_value, ("roll_dice",), ["<function roll_dice>"]),
+    (m.output_cut, (), ["cut short"]),
+    (m.not_run, (), ["not run"]),
+    (m.unreadable_submission, (), ["hog.py"]),
+    (m.missing_function, ("take_turn",), ["take_turn", "hog.py"]),
+    (m.skipped_for, (["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)"],),
+     ["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)", "skipped"]),
+    (m.locked, ("01",), ["python3 ok -q 01 -u", "locked"]),
+    (m.case_failed, ("the handout's examples", "expected 10 but got 11"),
+     ["the handout's examples", "expected 10 but got 11"]),
+    (m.hidden_case_failed, (3,), ["3 hidden cases failed"]),
+    (m.rule_broken, ("boar_brawl uses no str", "str on line 40"), ["boar_brawl uses no str", "str on line 40"]),
+    (m.cases_passed, (3, 24), ["3/24"]),
+    (m.rerun_student, ("05",), ["python3 ok -q 05", "-i"]),
+    (m.rerun_instructor, ("sub/hog.py", "05", "boar_brawl"), ["hogkit grade", "-q 05", "sub/hog.py", "boar_brawl"]),
+    (m.import_note, (7, "print at the top level was skipped"), ["hog.py line 7", "print at the top level"]),
+    (m.syntax_repaired, (14, "invalid syntax", "roll_dice"), ["line 14", "SyntaxError", "invalid syntax", "roll_dice"]),
+    (m.syntax_unrepairable, (3, "unexpected indent"), ["line 3", "SyntaxError", "unexpected indent"]),
+    (m.debug_lines_note, (2,), ["2 DEBUG lines", "never part of the comparison"]),
+    (m.no_such_path, ("nowhere/hog.py",), ["nowhere/hog.py"]),
+    (m.no_hog_in_folder, ("student7", "hog.py"), ["student7", "hog.py"]),
+    (m.not_python, ("notes.txt", "its name does not end in .py"), ["notes.txt", "does not end in .py"]),
+    (m.too_large, ("big/hog.py", 1024 * 1024), ["big/hog.py", "1024 KiB"]),
+    (m.unlock_intro, ("Problem 01: roll_dice",),
+     ["Problem 01: roll_dice", "exit()", "Error", "Function", "Nothing", "Infinite Loop"]),
+    (m.unlock_correct, (), ["OK"]),
+    (m.unlock_wrong, (), ["Not quite"]),
+    (m.unlock_done, ("01",), ["01", "unlocked", "python3 ok -q 01"]),
+    (m.unlock_stopped, ("01",), ["python3 ok -q 01 -u"]),
+    (m.next_problem, ("02",), ["python3 ok -q 02 -u"]),
+    (m.relocked, ("01",), ["01", "locked again", "python3 ok -q 01 -u"]),
+    (m.interactive_banner, ("the handout's examples",), ["the handout's examples", "failed", "hog.py"]),
+    (m.interactive_try, ("roll_dice(2, make_test_dice(4, 6, 1))",), ["roll_dice(2, make_test_dice(4, 6, 1))"]),
+    (m.choice_prompt, ("c", "It returns 3"), ["c)", "It returns 3"]),
+    (m.not_a_choice, (4,), ["letter", "a to d"]),
+]
+
+
+def public_functions() -> set[str]:
+    return {
+        name for name, fn in inspect.getmembers(m, inspect.isfunction)
+        if fn.__module__ == m.__name__ and not name.startswith("_")
+    }
+
+
+def test_every_message_function_is_exercised() -> None:
+    exercised = {fn.__name__ for fn, _, _ in EXPECTATIONS}
+    missing = public_functions() - exercised
+    assert not missing, f"messages without a test in EXPECTATIONS: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(("fn", "args", "needles"), EXPECTATIONS,
+                         ids=[f"{fn.__name__}-{k}" for k, (fn, _, _) in enumerate(EXPECTATIONS)])
+def test_message_carries_what_it_must(fn: Callable[..., str], args: tuple, needles: list[str]) -> None:
+    text = fn(*args)
+    assert isinstance(text, str) and text.strip()
+    for needle in needles:
+        assert needle in text, f"{fn.__name__}{args!r} -> {text!r} lacks {needle!r}"
+
+
+# -- visible whitespace --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("3 ", "3·"),
+        ("3   ", "3···"),
+        ("a\tb", "a→b"),
+        ("\t3", "→3"),
+        ("3\t", "3→"),
+        ("", "(nothing)"),
+        (None, "(nothing)"),
+        ("a\n\nb", "a\n⏎\nb"),
+        ("plain", "plain"),
+    ],
+)
+def test_visible(text: str | None, shown: str) -> None:
+    assert m.visible(text) == shown
+
+
+def test_indent_leaves_blank_lines_without_trailing_spaces() -> None:
+    assert m.indent("a\n\nb") == "    a\n\n    b"
+
+
+# -- wrong output --------------------------------------------------------------------------------
+
+
+def test_wrong_output_shows_a_trailing_space() -> None:
+    text = m.wrong_output("3", "3 ")
+    assert "3·" in text
+    assert text == "expected 3 but got 3·"
+
+
+def test_wrong_output_shows_tabs() -> None:
+    assert "a→b" in m.wrong_output("a b", "a\tb")
+
+
+@pytest.mark.parametrize("got", ["", None])
+def test_wrong_output_says_nothing_was_displayed(got: str | None) -> None:
+    text = m.wrong_output("10", got)
+    assert "nothing was displayed" in text
+    assert "10" in text
+    assert "None" in text  # the usual cause: a function without a return
+
+
+@pytest.mark.parametrize(
+    ("expected", "got", "line", "exp_shown", "got_shown"),
+    [
+        ("a\nb\nc", "a\nX\nc", 2, "b", "X"),
+        ("asked with 0 10\n(20, 4)", "asked with 0 10\n(20, 5)", 2, "(20, 4)", "(20, 5)"),
+        ("a\nb", "a", 2, "b", "(nothing)"),
+        ("a", "a\nextra", 2, "(nothing)", "extra"),
+        ("x \ny", "x\ny", 1, "x·", "x"),
+    ],
+)
+def test_wrong_output_names_the_differing_line(expected: str, got: str, line: int, exp_shown: str,
+                                               got_shown: str) -> None:
+    text = m.wrong_output(expected, got)
+    assert f"line {line}" in text
+    assert f"expected {exp_shown} but got {got_shown}" in text
+
+
+def test_timed_out_mentions_the_seconds() -> None:
+    assert "10 s" in m.timed_out(10.0)
+    assert "2.5 s" in m.timed_out(2.5)
+
+
+def test_raised_without_details() -> None:
+    text = m.raised({})
+    assert text.startswith("raised")
+    assert not text.endswith((":", " "))
+    assert "line" not in m.raised({"type": "ValueError", "message": "bad", "line": 0})
+
+
+# -- singular and plural -------------------------------------------------------------------------
+
+
+def test_counts_agree_in_number() -> None:
+    assert "1 hidden case failed" in m.hidden_case_failed(1)
+    assert "2 hidden cases failed" in m.hidden_case_failed(2)
+    assert m.debug_lines_note(1).startswith("1 DEBUG line printed")
+    assert m.debug_lines_note(3).startswith("3 DEBUG lines printed")
+
+
+def test_import_note_without_a_line() -> None:
+    assert m.import_note(0, "loading took too long") == "hog.py: loading took too long"
+
+
+def test_interactive_try_without_a_line() -> None:
+    assert m.interactive_try("")
+
+
+def test_skipped_for_lists_every_dependency_once() -> None:
+    deps = ["Problem 03 (take_turn)", "Problem 04 (sus_update)"]
+    text = m.skipped_for(deps)
+    assert all(text.count(d) == 1 for d in deps)
+
+
+# -- hints ---------------------------------------------------------------------------------------
+
+
+def test_hints_are_hints_not_answers() -> None:
+    assert set(m.HINTS) == {"quotes", "no_quotes", "float", "case", "special", "tuple"}
+    for text in m.HINTS.values():
+        assert text.startswith("Close")

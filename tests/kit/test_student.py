@@ -1,0 +1,361 @@
+"""The student loop end to end: a copy of the skeleton, the launcher `ok` run as a subprocess."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from graders import messages
+from graders.cases import load_questions
+from graders.edition import kit_root
+
+OK_LINE = messages.unlock_correct()
+WRONG_LINE = messages.unlock_wrong()
+
+# A roll_dice that stops rolling at the first 1: right on the handout's examples, wrong on how often it rolls.
+EARLY_RETURN_ROLL_DICE = '''
+
+def roll_dice(num_rolls, dice=six_sided):
+    total = 0
+    for _ in range(num_rolls):
+        outcome = dice()
+        if outcome == 1:
+            return 1
+        total = total + outcome
+    return total
+'''
+
+# The reference roll_dice, wrapped so that it prints a DEBUG line every call.
+DEBUG_ROLL_DICE = '''
+
+_reference_roll_dice = roll_dice
+
+
+def roll_dice(num_rolls, dice=six_sided):
+    print("DEBUG: x")
+    return _reference_roll_dice(num_rolls, dice){extra}
+'''
+
+
+def run_ok(folder: Path, *args: str, stdin: str = "", pythonpath: bool = True,
+           flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    if pythonpath:
+        env["PYTHONPATH"] = str(kit_root())
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return subprocess.run(
+        [sys.executable, *flags, "ok", *args],
+        cwd=folder, input=stdin, capture_output=True, text=True, timeout=120, env=env,
+    )
+
+
+def answer_lines(edition, number: int, choice: str = "text") -> list[str]:
+    """Everything a student types to unlock problem NUMBER: WWPD lines in order, choices as text or number."""
+    out: list[str] = []
+    for q in load_questions(edition, number):
+        if q.is_choice:
+            out.append("abcdefghij"[q.choices.index(q.answer)] if choice == "letter" else q.answer)
+        else:
+            out += [line for s in q.steps if s.expected is not None for line in s.expected.split("\n")]
+    return out
+
+
+def prompt_count(edition, number: int) -> int:
+    return sum(1 if q.is_choice else sum(s.expected is not None for s in q.steps)
+               for q in load_questions(edition, number))
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted((folder / "tests").rglob("*")) if p.is_file()}
+
+
+def problem_line(output: str, label: str) -> str:
+    return next(line for line in output.splitlines() if f"Problem {label} " in line and "/" in line)
+
+
+@pytest.fixture
+def project(tmp_path: Path, edition) -> Path:
+    folder = tmp_path / "hog"
+    shutil.copytree(edition.skeleton_dir, folder)
+    return folder
+
+
+def unlock(project: Path, edition, number: int, choice: str = "text") -> subprocess.CompletedProcess:
+    result = run_ok(project, "-q", f"{number:02d}", "-u", stdin="\n".join(answer_lines(edition, number, choice)) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert messages.unlock_done(f"{number:02d}") in result.stdout, result.stdout
+    return result
+
+
+def use_reference(project: Path, edition) -> None:
+    shutil.copyfile(edition.solution_dir / "hog.py", project / "hog.py")
+
+
+# -- the launcher --------------------------------------------------------------------------------
+
+
+def test_launcher_finds_the_engine_through_pythonpath_outside_the_kit(project: Path) -> None:
+    # -S keeps site-packages (and so an editable install of the kit) out of the picture.
+    without = run_ok(project, "--help", pythonpath=False, flags=("-S",))
+    assert without.returncode != 0
+    assert "No module named 'graders'" in without.stderr
+    with_path = run_ok(project, "--help", flags=("-S",))
+    assert with_path.returncode == 0, with_path.stderr
+
+
+def test_launcher_finds_an_engine_bundled_beside_it(project: Path) -> None:
+    shutil.copytree(kit_root() / "graders", project / "graders", ignore=shutil.ignore_patterns("__pycache__"))
+    result = run_ok(project, "-q", "01", pythonpath=False, flags=("-S",))
+    assert result.returncode == 0, result.stderr
+    assert messages.locked("01") in result.stdout
+
+
+def test_help_mentions_the_flags(project: Path) -> None:
+    result = run_ok(project, "--help")
+    assert result.returncode == 0
+    for flag in ("-q", "-u", "-i", "--score", "--lock"):
+        assert flag in result.stdout
+
+
+@pytest.mark.parametrize("args", [("-q", "99"), ("-q", "abc")])
+def test_an_unknown_problem_exits_2_with_a_clear_message(project: Path, args: tuple[str, ...]) -> None:
+    result = run_ok(project, *args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert args[1] in result.stderr
+    if args[1] == "99":
+        assert "no problem 99" in result.stderr and "01" in result.stderr
+
+
+def test_lock_needs_a_problem(project: Path) -> None:
+    result = run_ok(project, "--lock")
+    assert result.returncode == 2
+    assert "python3 ok -q 01 --lock" in result.stderr
+
+
+# -- locked, unlocked, checked -------------------------------------------------------------------
+
+
+def test_a_problem_is_locked_before_unlocking(project: Path) -> None:
+    result = run_ok(project, "-q", "01")
+    assert result.returncode == 0, result.stderr
+    assert messages.locked("01") in result.stdout
+    assert "python3 ok -q 01 -u" in result.stdout
+    assert "cases passed" not in result.stdout
+    assert "0/2" in problem_line(result.stdout, "01")
+
+
+def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
+    answers = answer_lines(edition, 1)
+    # The last choice question is answered by its letter, the others by their text.
+    last_choice = max(k for k, q in enumerate(load_questions(edition, 1)) if q.is_choice)
+    question = load_questions(edition, 1)[last_choice]
+    index = answers.index(question.answer)
+    answers[index] = "abcdefghij"[question.choices.index(question.answer)]
+    result = run_ok(project, "-q", "01", "-u", stdin="\n".join(answers) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(OK_LINE) == prompt_count(edition, 1)
+    assert WRONG_LINE not in result.stdout
+    assert messages.unlock_done("01") in result.stdout
+    assert (project / ".hogkit" / "progress.json").is_file()
+
+    stub = run_ok(project, "-q", "01")
+    assert stub.returncode == 0, stub.stderr
+    assert messages.locked("01") not in stub.stdout
+    line = problem_line(stub.stdout, "01")
+    assert "0/2" in line and "✗" in line
+    assert "Case " in stub.stdout and ">>> roll_dice(" in stub.stdout
+    assert "expected:" in stub.stdout and "got:" in stub.stdout
+    assert messages.rerun_student("01") in stub.stdout
+
+    use_reference(project, edition)
+    solved = run_ok(project, "-q", "01")
+    assert solved.returncode == 0, solved.stderr
+    line = problem_line(solved.stdout, "01")
+    assert "2/2" in line and "✓" in line
+    assert re.search(r"\((\d+)/\1 cases passed\)", line)
+    assert "expected:" not in solved.stdout
+    # Everything asked for passed, so the runner points at a problem that is still locked.
+    assert "All passed. Next: `python3 ok -q " in solved.stdout
+
+
+def test_a_wrong_answer_then_the_right_one(project: Path) -> None:
+    # The first prompt of problem 01 is roll_dice(3, make_test_dice(2, 4, 6)), which displays 12.
+    result = run_ok(project, "-q", "01", "-u", stdin="7\n12.0\n12\nexit()\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(WRONG_LINE) == 2
+    assert result.stdout.count(messages.HINTS["float"]) == 1
+    assert result.stdout.count(OK_LINE) == 1
+    assert messages.unlock_stopped("01") in result.stdout
+    # The hint comes right after the near miss, not after the unrelated answer.
+    after_first = result.stdout.split(WRONG_LINE, 2)
+    assert messages.HINTS["float"] not in after_first[1]
+    assert messages.HINTS["float"] in after_first[2]
+
+
+def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, edition) -> None:
+    before = snapshot(project)
+    answers = answer_lines(edition, 1)
+    first = run_ok(project, "-q", "01", "-u", stdin=f"{answers[0]}\n{answers[1]}\nexit()\n")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.count(OK_LINE) == 2
+    assert messages.unlock_stopped("01") in first.stdout
+    assert "cases passed" not in first.stdout  # stopping does not run the tests
+    progress = json.loads((project / ".hogkit" / "progress.json").read_text(encoding="utf-8"))
+    assert len(progress["unlocked"]) == 2
+    assert sorted(p.name for p in (project / ".hogkit").iterdir()) == ["progress.json"]
+
+    # Again: the two answered prompts are shown with their answers and not asked.
+    second = run_ok(project, "-q", "01", "-u", stdin="\n".join(answers[2:]) + "\n")
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.count(OK_LINE) == prompt_count(edition, 1) - 2
+    assert f">>> roll_dice(3, make_test_dice(2, 4, 6))\n{answers[0]}\n" in second.stdout
+    assert WRONG_LINE not in second.stdout
+    assert messages.unlock_done("01") in second.stdout
+
+    # Once everything is unlocked, -u says so and asks nothing.
+    third = run_ok(project, "-q", "01", "-u", stdin="")
+    assert messages.unlock_done("01") in third.stdout
+    assert OK_LINE not in third.stdout and "Unlocking Problem" not in third.stdout
+    assert snapshot(project) == before
+
+
+def test_end_of_input_stops_the_unlocker_cleanly(project: Path) -> None:
+    result = run_ok(project, "-q", "01", "-u", stdin="12\n")
+    assert result.returncode == 0
+    assert "Traceback" not in result.stderr
+    assert messages.unlock_stopped("01") in result.stdout
+
+
+def test_lock_again(project: Path, edition) -> None:
+    unlock(project, edition, 1)
+    assert messages.locked("01") not in run_ok(project, "-q", "01").stdout
+    relock = run_ok(project, "-q", "01", "--lock")
+    assert relock.returncode == 0, relock.stderr
+    assert messages.relocked("01") in relock.stdout
+    again = run_ok(project, "-q", "01")
+    assert messages.locked("01") in again.stdout
+    assert "cases passed" not in again.stdout
+    progress = json.loads((project / ".hogkit" / "progress.json").read_text(encoding="utf-8"))
+    assert progress["unlocked"] == [] and progress.get("answers", {}) == {}
+    # Unlocking asks every question again.
+    redo = unlock(project, edition, 1)
+    assert redo.stdout.count(OK_LINE) == prompt_count(edition, 1)
+
+
+def test_score_with_the_reference_and_everything_unlocked(project: Path, edition) -> None:
+    # Choice questions are answered by letter here; test_typing_a_numeric_choice_as_text types the text.
+    everything = [line for p in edition.problems for line in answer_lines(edition, p.number, choice="letter")]
+    result = run_ok(project, "-u", stdin="\n".join(everything) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert WRONG_LINE not in result.stdout
+    for p in edition.problems:
+        if load_questions(edition, p.number):
+            assert messages.unlock_done(p.label) in result.stdout
+    use_reference(project, edition)
+    score = run_ok(project, "--score")
+    assert score.returncode == 0, score.stderr
+    out = score.stdout
+    assert "🔒" not in out and "✗" not in out
+    assert re.search(r"Phase 1: .*\s12/12$", out, re.M), out
+    assert re.search(r"Phase 2: .*\s12/12$", out, re.M), out
+    assert "Total: 24/24" in out
+    assert "Next:" not in out  # nothing is left to unlock
+    assert re.search(r"checkpoint: 1/1$", out, re.M | re.I), out
+
+
+def test_typing_the_answer_text_of_a_choice_works(project: Path, edition) -> None:
+    result = run_ok(project, "-q", "01", "-u", stdin="\n".join(answer_lines(edition, 1, choice="text")) + "\n")
+    assert WRONG_LINE not in result.stdout
+    assert messages.unlock_done("01") in result.stdout
+
+
+def test_typing_a_numeric_choice_as_text(project: Path, edition) -> None:
+    result = run_ok(project, "-q", "00", "-u", stdin="\n".join(answer_lines(edition, 0, choice="text")) + "\n")
+    assert WRONG_LINE not in result.stdout
+    assert messages.unlock_done("00") in result.stdout
+
+
+def test_a_unicode_digit_at_a_choice_prompt_does_not_crash(project: Path, edition) -> None:
+    first_choice = next(q for q in load_questions(edition, 1) if q.is_choice)
+    answers = answer_lines(edition, 1)
+    before = answers[: answers.index(first_choice.answer)]
+    result = run_ok(project, "-q", "01", "-u", stdin="\n".join([*before, "²", "exit()"]) + "\n")
+    assert "Traceback" not in result.stderr
+    assert messages.not_a_choice(len(first_choice.choices)) in result.stdout
+    assert messages.unlock_stopped("01") in result.stdout
+
+
+# -- -i and DEBUG --------------------------------------------------------------------------------
+
+
+def test_interactive_opens_python_after_a_failure(project: Path, edition) -> None:
+    unlock(project, edition, 1)
+    result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
+    assert result.returncode == 0, result.stderr
+    assert "0/2" in problem_line(result.stdout, "01")
+    assert messages.interactive_banner("the handout's examples") in result.stdout
+    assert messages.interactive_try("roll_dice(2, make_test_dice(4, 6, 1))") in result.stdout
+    assert "hello from -i" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_interactive_does_nothing_when_everything_passes(project: Path, edition) -> None:
+    unlock(project, edition, 1)
+    use_reference(project, edition)
+    result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
+    assert result.returncode == 0, result.stderr
+    assert "hello from -i" not in result.stdout
+
+
+def test_interactive_replays_a_case_that_uses_probes(project: Path, edition) -> None:
+    unlock(project, edition, 1)
+    source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
+    (project / "hog.py").write_text(source + EARLY_RETURN_ROLL_DICE, encoding="utf-8")
+    result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
+    assert "counting_dice(" in result.stdout  # the first failed case uses the probe
+    assert "hello from -i" in result.stdout
+    assert "NameError" not in result.stderr
+    assert messages.interactive_banner("dice is rolled exactly num_rolls times, even after a 1") in result.stdout
+
+
+def test_debug_lines_never_fail_a_test(project: Path, edition) -> None:
+    unlock(project, edition, 1)
+    source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
+    (project / "hog.py").write_text(source + DEBUG_ROLL_DICE.format(extra=""), encoding="utf-8")
+    plain = run_ok(project, "-q", "01")
+    assert plain.returncode == 0, plain.stderr
+    line = problem_line(plain.stdout, "01")
+    assert "2/2" in line and "✓" in line
+    assert "expected:" not in plain.stdout
+
+    verbose = run_ok(project, "-q", "01", "-v")
+    assert "2/2" in problem_line(verbose.stdout, "01")
+    assert "DEBUG: x" in verbose.stdout
+    # The handout's examples call roll_dice four times.
+    assert messages.debug_lines_note(4) in verbose.stdout
+    assert "expected:" not in verbose.stdout
+
+
+def test_debug_lines_are_shown_apart_in_a_failure(project: Path, edition) -> None:
+    unlock(project, edition, 1)
+    source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
+    broken = DEBUG_ROLL_DICE.format(extra=" + 1")
+    (project / "hog.py").write_text(source + broken, encoding="utf-8")
+    result = run_ok(project, "-q", "01")
+    assert "0/2" in problem_line(result.stdout, "01")
+    got = next(line for line in result.stdout.splitlines() if line.strip().startswith("got:"))
+    assert "DEBUG" not in got
+    assert got.split("got:")[1].strip() == "11"  # roll_dice(2, make_test_dice(4, 6, 1)) + 1, no DEBUG text
+    assert messages.debug_lines_note(1) in result.stdout
+    assert re.search(r"^\s+DEBUG: x$", result.stdout, re.M)
