@@ -158,6 +158,7 @@ def grade(
     depends on have finished, so a dependant can still be skipped when a dependency failed.
     """
     started = time.monotonic()
+    deadline = started + edition.run_timeout  # the whole run's budget, on top of each case's
     wanted = set(problems) if problems is not None else None
     chosen = [p for p in edition.problems if wanted is None or p.number in wanted]
     source, tree, removals = repair(submission.source)
@@ -186,7 +187,7 @@ def grade(
                 if len(sessions) == 1:
                     notes.extend(messages.import_note(n.line, n.message) for n in session.notes)
         try:
-            return run_cases(session, chunk)
+            return run_cases(session, chunk, deadline)
         finally:
             with lock:
                 idle.append(session)
@@ -284,14 +285,18 @@ def split(cases: list[Case], most: int) -> list[list[Case]]:
     return [cases[k:k + size] for k in range(0, len(cases), size)] or [[]]
 
 
-def run_cases(session: Session, cases: list[Case]) -> list[CaseResult]:
+def run_cases(session: Session, cases: list[Case], deadline: float = float("inf")) -> list[CaseResult]:
+    """Run CASES in order; stop at the first endless loop or crash, or when the run's DEADLINE passes."""
     outcomes: list[CaseResult] = []
     for case in cases:
-        outcome = run_case(session, case)
+        if time.monotonic() >= deadline:
+            return outcomes + [not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
+        outcome = run_case(session, case, deadline)
         outcomes.append(outcome)
         if outcome.status in ("timeout", "crashed"):
             # The problem has failed already; more endless loops would only cost time.
-            return outcomes + [not_run(c) for c in cases[len(outcomes):]]
+            why = messages.run_out_of_time() if time.monotonic() >= deadline else ""
+            return outcomes + [not_run(c, why) for c in cases[len(outcomes):]]
     return outcomes
 
 

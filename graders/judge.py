@@ -8,6 +8,7 @@ for the student and left out of the comparison. A case stops at its first wrong 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from graders import messages
@@ -89,19 +90,22 @@ def judge_step(step: Step, reply: StepReply, timeout: float) -> tuple[bool, str,
     return False, got, messages.wrong_output(want, got)
 
 
-def not_run(case: Case) -> CaseResult:
-    return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=messages.not_run())
+def not_run(case: Case, reason: str = "") -> CaseResult:
+    return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=reason or messages.not_run())
 
 
-def run_case(session: Session, case: Case) -> CaseResult:
+def run_case(session: Session, case: Case, deadline: float = float("inf")) -> CaseResult:
     debug: list[str] = []
     seconds = 0.0
     for k, step in enumerate(case.steps):
-        reply = session.step(step.source, fresh=(k == 0), setup=case.setup, timeout=case.timeout)
+        timeout = max(0.0, min(case.timeout, deadline - time.monotonic()))
+        reply = session.step(step.source, fresh=(k == 0), setup=case.setup, timeout=timeout)
         seconds += reply.seconds
         if reply.status in ("ok", "error"):
             debug += split_debug(reply.output)[1]
-        passed, got, reason = judge_step(step, reply, case.timeout)
+        passed, got, reason = judge_step(step, reply, timeout)
+        if reply.status == "timeout" and timeout < case.timeout:
+            reason = messages.run_out_of_time()  # the run's budget ran out, not this case's
         if not passed:
             status = {"ok": "failed"}.get(reply.status, reply.status)
             shown = render_steps(case.steps[:k])

@@ -104,6 +104,10 @@ def not_run() -> str:
     return "not run: an earlier case of this problem never finished or ended the program"
 
 
+def run_out_of_time() -> str:
+    return "the whole grading run reached its time limit"
+
+
 def unreadable_submission() -> str:
     return "hog.py could not be read as Python"
 

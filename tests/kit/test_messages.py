@@ -61,6 +61,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.interactive_banner, ("the handout's examples",), ["the handout's examples", "failed", "hog.py"]),
     (m.interactive_try, ("roll_dice(2, make_test_dice(4, 6, 1))",), ["roll_dice(2, make_test_dice(4, 6, 1))"]),
     (m.choice_prompt, ("c", "It returns 3"), ["c)", "It returns 3"]),
+    (m.run_out_of_time, (), ["whole grading run", "time limit"]),
     (m.not_a_choice, (4,), ["letter", "a to d"]),
 ]
 

@@ -1,0 +1,39 @@
+"""Time limits: each case has its own deadline, and the whole run has one on top of them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from graders import messages
+
+from .conftest import grade_source, problem, replace_function
+
+SLOW_BOAR_BRAWL = """
+def boar_brawl(player_score, opponent_score):
+    k = 0
+    while k < 3000000:
+        k += 1
+    return max(3 * abs(opponent_score // 10 % 10 - player_score % 10), 1)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_the_whole_run_stops_at_its_own_deadline(edition, reference_source):
+    """Slow but correct code still cannot keep the grader busy past the run's budget."""
+    short = dataclasses.replace(edition, run_timeout=1.5)
+    report = grade_source(replace_function(reference_source, "boar_brawl", SLOW_BOAR_BRAWL), short, problems=[2])
+    p2 = problem(report, 2)
+    assert p2.score == 0
+    assert any(c.reason == messages.run_out_of_time() for c in p2.cases)
+    assert p2.cases[-1].status == "not run"
+    assert report.seconds < 60
+
+
+def test_case_timeouts_come_from_the_manifest(edition):
+    assert edition.problem(1).timeout == 5.0
+    assert edition.problem(5).timeout == 10.0  # case_timeout in the [[problems]] table
+    from graders.cases import load_problem_cases
+
+    assert {c.timeout for c in load_problem_cases(edition, 5)} == {10.0}
