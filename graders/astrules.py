@@ -92,7 +92,7 @@ def text_names(tree: ast.Module) -> set[str]:
     }
 
 
-def reachable(tree: ast.Module, function: str) -> list[ast.AST] | None:
+def find_reachable(tree: ast.Module, function: str) -> list[ast.AST] | None:
     """The nodes of FUNCTION and every top-level binding its code names, transitively."""
     bound = top_level_bindings(tree)
     roots = [n for n in bound.get(function, []) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
@@ -178,7 +178,7 @@ def check_rule(tree: ast.Module | None, rule: Rule) -> RuleResult:
     text = describe(rule)
     if tree is None:
         return RuleResult(rule.problem, text, False, "hog.py could not be read as Python")
-    nodes = reachable(tree, rule.function)
+    nodes = find_reachable(tree, rule.function)
     if nodes is None:
         return RuleResult(rule.problem, text, False, f"hog.py has no function named {rule.function}")
 

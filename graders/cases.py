@@ -16,7 +16,7 @@ A case file is TOML with three kinds of tables, all optional:
                   prompt) or a multiple-choice question (``question``, ``choices``, ``answer``).
 
 ``[[generate]]``  a transcript template whose outputs come from the reference solution; the
-                  filled-in cases live in ``qNN.generated.toml`` (see :mod:`graders.generate`).
+                  filled-in cases live in ``qNN.generated.toml`` (see :mod:`graders.templates`).
 
 Expected output may be one of the special answers ``Error`` (the line raises; ``Error: TypeError``
 names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.

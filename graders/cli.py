@@ -19,12 +19,12 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from graders import render
+from graders import reports
 from graders.cases import load_questions, render_steps
 from graders.edition import DEFAULT_EDITION, Edition, EditionError, edition_names, load_edition
-from graders.generate import GenerationError
 from graders.grading import ProblemResult, Report, SubmissionError, grade, load_submission
 from graders.markers import MarkerError
+from graders.templates import GenerationError
 
 
 def _add_edition(p: argparse.ArgumentParser) -> None:
@@ -108,7 +108,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
     report = grade(submission, edition, problems=numbers, on_problem=_progress)
     if sys.stderr.isatty():
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
-    print(render.as_json(report) if args.json else render.text(report, verbose=args.verbose, path=args.path))
+    if args.json:
+        print(reports.render_json(report))
+    else:
+        print(reports.render_text(report, verbose=args.verbose, path=args.path))
     return 0
 
 
@@ -124,18 +127,18 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
                 (name, pool.submit(grade, load_submission(path, edition), edition, problems=numbers))
                 for name, path in made
             ]
-            reports: list[tuple[str, Report]] = []
+            graded: list[tuple[str, Report]] = []
             if not as_json:
                 print(f"Demo class for {edition.title}: {len(made)} submissions derived from the reference")
             for name, future in futures:
                 report = future.result()
-                reports.append((name, report))
+                graded.append((name, report))
                 if not as_json:
-                    print(render.summary_row(name, report), flush=True)
+                    print(reports.render_summary_row(name, report), flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if as_json:
-        print(json.dumps([{"submission": n, **r.as_dict()} for n, r in reports], indent=2))
+        print(json.dumps([{"submission": n, **r.as_dict()} for n, r in graded], indent=2))
     else:
         print("\nGrade one submission in detail with: hogkit grade PATH")
     return 0
@@ -163,7 +166,7 @@ def cmd_answers(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from graders.build import build
+    from graders.artifacts import build
 
     names = edition_names() if args.all else [args.edition]
     stale = []

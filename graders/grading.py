@@ -5,7 +5,7 @@ Contract: :func:`grade` never raises for anything a submission does. Bad input t
 a message from :mod:`graders.messages`. Everything else becomes a record: a problem passes when
 every case it runs passes and every shape rule holds; it earns all its points or none. Problems
 whose dependencies did not pass in this run are skipped, not failed. Rendering lives in
-:mod:`graders.render`; nothing here prints.
+:mod:`graders.reports`; nothing here prints.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from graders import messages
 from graders.astrules import RuleResult, check_rules
 from graders.cases import Case, load_problem_cases
 from graders.edition import Edition, Problem
-from graders.judge import CaseResult, not_run, run_case
-from graders.repair import repair
+from graders.judge import CaseResult, mark_not_run, run_case
+from graders.repairs import repair
 from graders.sandbox import Limits, Session, prepare_workdir
 
 MAX_SOURCE_BYTES = 1024 * 1024
@@ -290,13 +290,13 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
     outcomes: list[CaseResult] = []
     for case in cases:
         if time.monotonic() >= deadline:
-            return outcomes + [not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
+            return outcomes + [mark_not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
         outcome = run_case(session, case, deadline)
         outcomes.append(outcome)
         if outcome.status in ("timeout", "crashed"):
             # The problem has failed already; more endless loops would only cost time.
             why = messages.run_out_of_time() if time.monotonic() >= deadline else ""
-            return outcomes + [not_run(c, why) for c in cases[len(outcomes):]]
+            return outcomes + [mark_not_run(c, why) for c in cases[len(outcomes):]]
     return outcomes
 
 

@@ -1,6 +1,6 @@
 """The judge: run a case's steps in a session and compare what came back, in the parent.
 
-Contract: comparison happens here and only here, on decoded plain data. A value is displayed with
+Contract: comparison happens here and only here, on decoded plain data. A value is display with
 ``repr`` of an exact-typed copy, so an object that claims to equal everything, or a ``__repr__``
 that prints the expected text, never matches. Lines printed that start with ``DEBUG:`` are kept
 for the student and left out of the comparison. A case stops at its first wrong step.
@@ -42,7 +42,7 @@ def split_debug(output: str) -> tuple[str, list[str]]:
     return "\n".join(kept), debug
 
 
-def displayed(reply: StepReply) -> tuple[str, list[str]]:
+def display(reply: StepReply) -> tuple[str, list[str]]:
     """What the step showed, as a Python session would (DEBUG lines apart)."""
     text, debug = split_debug(reply.output)
     if reply.truncated and not text.endswith("\n"):
@@ -63,7 +63,7 @@ def displayed(reply: StepReply) -> tuple[str, list[str]]:
 def judge_step(step: Step, reply: StepReply, timeout: float) -> tuple[bool, str, str]:
     """(passed, got, reason) for one step, from the expected text and the child's reply."""
     expected = step.expected
-    got, _ = displayed(reply) if reply.status in ("ok", "error") else ("", [])
+    got, _ = display(reply) if reply.status in ("ok", "error") else ("", [])
     if expected == "Infinite Loop":
         if reply.status == "timeout":
             return True, "Infinite Loop", ""
@@ -90,7 +90,7 @@ def judge_step(step: Step, reply: StepReply, timeout: float) -> tuple[bool, str,
     return False, got, messages.wrong_output(want, got)
 
 
-def not_run(case: Case, reason: str = "") -> CaseResult:
+def mark_not_run(case: Case, reason: str = "") -> CaseResult:
     return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=reason or messages.not_run())
 
 

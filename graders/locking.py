@@ -41,11 +41,11 @@ def normalise(answer: str) -> str:
     return text
 
 
-def salt(edition: str, question_id: str, prompt: int) -> str:
+def make_salt(edition: str, question_id: str, prompt: int) -> str:
     return hashlib.sha256(f"hogkit|{edition}|{question_id}|{prompt}".encode()).hexdigest()[:16]
 
 
-def digest(salt_text: str, answer: str) -> str:
+def hash_answer(salt_text: str, answer: str) -> str:
     return hashlib.sha256((salt_text + "\x00" + normalise(answer)).encode("utf-8")).hexdigest()
 
 
@@ -63,23 +63,23 @@ def lock_question(edition: str, q: Question) -> dict:
     """The student-copy record of Q: everything needed to ask it, answers only as hashes."""
     record: dict = {"id": q.id, "name": q.name}
     if q.is_choice:
-        s = salt(edition, q.id, 0)
-        record.update(question=q.question, choices=list(q.choices), salt=s, hashes=[digest(s, q.answer)])
+        s = make_salt(edition, q.id, 0)
+        record.update(question=q.question, choices=list(q.choices), salt=s, hashes=[hash_answer(s, q.answer)])
         return record
     steps = []
     for k, step in enumerate(q.steps):
         entry: dict = {"source": step.source}
         if step.expected is not None:
-            s = salt(edition, q.id, k)
+            s = make_salt(edition, q.id, k)
             entry["salt"] = s
-            entry["hashes"] = [digest(s, line) for line in step.expected.split("\n")]
+            entry["hashes"] = [hash_answer(s, line) for line in step.expected.split("\n")]
         steps.append(entry)
     record["steps"] = steps
     return record
 
 
 def check(salt_text: str, expected_hash: str, answer: str) -> bool:
-    return digest(salt_text, answer) == expected_hash
+    return hash_answer(salt_text, answer) == expected_hash
 
 
 def _variants(answer: str) -> list[tuple[str, str]]:

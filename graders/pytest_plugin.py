@@ -25,7 +25,7 @@ from graders.cases import Case, Question, load_problem_cases, load_questions
 from graders.edition import Edition, load_edition
 from graders.grading import load_submission
 from graders.judge import judge_step, run_case
-from graders.repair import repair
+from graders.repairs import repair
 from graders.sandbox import Limits, Session, prepare_workdir
 
 QUESTION_TIMEOUT = 2.0

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders import locking, messages, render
+from graders import locking, messages, reports
 from graders.edition import Edition, EditionError, load_student_edition
 from graders.grading import Report, SubmissionError, grade, load_submission
 from graders.sandbox import PROBES
@@ -107,7 +107,7 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     chosen = None if args.score else numbers
     report = grade(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
     print(RULE)
-    print(render.text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score))
+    print(reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score))
     if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
         last = max(p.number for p in report.problems)
         following = [p for p in edition.problems if p.number > last and p.number not in unlocked]

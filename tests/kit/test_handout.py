@@ -9,7 +9,7 @@ import pytest
 from graders.cases import Case, parse_transcript
 from graders.edition import edition_names, load_edition
 from graders.judge import run_case
-from graders.repair import repair
+from graders.repairs import repair
 from graders.sandbox import Limits, Session, prepare_workdir
 
 BLOCK = re.compile(r"^```pycon\n(.*?)^```", re.S | re.M)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages, render
+from graders import messages, reports
 from graders.cases import Case, load_problem_cases
 from graders.edition import Edition
 from graders.grading import Report
@@ -565,7 +565,7 @@ def test_a_file_that_is_not_python_scores_zero_with_a_note(edition):
     assert report.notes[0].startswith("hog.py line 1: SyntaxError: ")
     assert report.notes[0].endswith("Nothing could be graded; fix this line first")
     assert report.checkpoint is not None and report.checkpoint.score == 0
-    assert "Nothing could be graded" in render.text(report)
+    assert "Nothing could be graded" in reports.render_text(report)
 
 
 # -- 7. an import that fails ---------------------------------------------------------------------
@@ -724,8 +724,8 @@ def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
     assert "hog.py line 2: SystemExit: bye" in report.notes
     # average_win_rate's default argument calls always_roll, so that def ends the program on load.
     assert any("ended the program while hog.py was loading" in note for note in report.notes)
-    text = render.text(report)
+    text = reports.render_text(report)
     assert text.splitlines()[-1] == f"Total: {report.total}/{report.max}"
     for p in report.problems:
         assert f"Problem {p.label}" in text
-    assert json.loads(render.as_json(report))["total"] == report.total
+    assert json.loads(reports.render_json(report))["total"] == report.total

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graders import locking, messages
-from graders.build import student_suite
+from graders.artifacts import student_suite
 from graders.cases import load_problem_cases, load_questions, render_steps
 from graders.edition import DEFAULT_EDITION, load_edition
 
@@ -70,12 +70,12 @@ def test_normalise_keeps_different_values_apart() -> None:
 
 
 def test_the_same_answer_under_two_prompts_gets_two_hashes() -> None:
-    first = locking.salt(DEFAULT_EDITION, "q01.unlock.u1", 0)
-    second = locking.salt(DEFAULT_EDITION, "q01.unlock.u1", 3)
-    other_question = locking.salt(DEFAULT_EDITION, "q02.unlock.u1", 0)
-    other_edition = locking.salt("another_edition", "q01.unlock.u1", 0)
+    first = locking.make_salt(DEFAULT_EDITION, "q01.unlock.u1", 0)
+    second = locking.make_salt(DEFAULT_EDITION, "q01.unlock.u1", 3)
+    other_question = locking.make_salt(DEFAULT_EDITION, "q02.unlock.u1", 0)
+    other_edition = locking.make_salt("another_edition", "q01.unlock.u1", 0)
     assert len({first, second, other_question, other_edition}) == 4
-    hashes = {locking.digest(s, "12") for s in (first, second, other_question, other_edition)}
+    hashes = {locking.hash_answer(s, "12") for s in (first, second, other_question, other_edition)}
     assert len(hashes) == 4
 
 
@@ -89,9 +89,9 @@ def test_repeated_answers_in_a_real_question_get_different_hashes(edition) -> No
 
 
 def test_salt_is_stable_and_short_hex() -> None:
-    assert locking.salt("e", "q", 0) == locking.salt("e", "q", 0)
-    assert HEX16.match(locking.salt("e", "q", 0))
-    assert HEX64.match(locking.digest("abc", "12"))
+    assert locking.make_salt("e", "q", 0) == locking.make_salt("e", "q", 0)
+    assert HEX16.match(locking.make_salt("e", "q", 0))
+    assert HEX64.match(locking.hash_answer("abc", "12"))
 
 
 @pytest.mark.parametrize(
@@ -100,8 +100,8 @@ def test_salt_is_stable_and_short_hex() -> None:
      ("Infinite Loop", "infinite loop"), ("Nothing", "NOTHING"), ("12", " 12 "), ("Function", "function")],
 )
 def test_check_accepts_equivalent_spellings(answer: str, typed: str) -> None:
-    s = locking.salt(DEFAULT_EDITION, "q99.unlock.u1", 0)
-    assert locking.check(s, locking.digest(s, answer), typed)
+    s = locking.make_salt(DEFAULT_EDITION, "q99.unlock.u1", 0)
+    assert locking.check(s, locking.hash_answer(s, answer), typed)
 
 
 @pytest.mark.parametrize(
@@ -110,14 +110,14 @@ def test_check_accepts_equivalent_spellings(answer: str, typed: str) -> None:
      ("True", "true"), ("Nothing", "None"), ("Error", "Function"), ("12", "")],
 )
 def test_check_rejects_wrong_answers(answer: str, typed: str) -> None:
-    s = locking.salt(DEFAULT_EDITION, "q99.unlock.u1", 0)
-    assert not locking.check(s, locking.digest(s, answer), typed)
+    s = locking.make_salt(DEFAULT_EDITION, "q99.unlock.u1", 0)
+    assert not locking.check(s, locking.hash_answer(s, answer), typed)
 
 
 def test_check_depends_on_the_salt() -> None:
-    s1 = locking.salt(DEFAULT_EDITION, "q99.unlock.u1", 0)
-    s2 = locking.salt(DEFAULT_EDITION, "q99.unlock.u1", 1)
-    assert not locking.check(s2, locking.digest(s1, "12"), "12")
+    s1 = locking.make_salt(DEFAULT_EDITION, "q99.unlock.u1", 0)
+    s2 = locking.make_salt(DEFAULT_EDITION, "q99.unlock.u1", 1)
+    assert not locking.check(s2, locking.hash_answer(s1, "12"), "12")
 
 
 # -- near misses ---------------------------------------------------------------------------------
@@ -137,16 +137,16 @@ NEAR_MISSES = [
 
 @pytest.mark.parametrize(("answer", "typed", "why"), NEAR_MISSES)
 def test_near_miss_names_the_hint(answer: str, typed: str, why: str) -> None:
-    s = locking.salt(DEFAULT_EDITION, "q99.unlock.u2", 0)
-    expected_hash = locking.digest(s, answer)
+    s = locking.make_salt(DEFAULT_EDITION, "q99.unlock.u2", 0)
+    expected_hash = locking.hash_answer(s, answer)
     assert not locking.check(s, expected_hash, typed)
     assert locking.near_miss(s, expected_hash, typed) == why
 
 
 @pytest.mark.parametrize(("answer", "typed"), [("12", "7"), ("'hi'", "bye"), ("(1, 2)", "(3, 4)"), ("True", "12")])
 def test_near_miss_is_none_for_an_unrelated_answer(answer: str, typed: str) -> None:
-    s = locking.salt(DEFAULT_EDITION, "q99.unlock.u2", 0)
-    assert locking.near_miss(s, locking.digest(s, answer), typed) is None
+    s = locking.make_salt(DEFAULT_EDITION, "q99.unlock.u2", 0)
+    assert locking.near_miss(s, locking.hash_answer(s, answer), typed) is None
 
 
 def test_every_near_miss_has_a_hint_message() -> None:

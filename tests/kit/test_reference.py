@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from graders import render
-from graders.build import stale_files
+from graders import reports
+from graders.artifacts import stale_files
 from graders.demo import demo_stages
 from graders.edition import edition_names, load_edition
 from graders.grading import Submission, grade
@@ -76,7 +76,7 @@ def test_checkpoint_needs_the_whole_phase_in_the_run(edition, reference_source):
 
 def test_text_report_lists_phases_problems_and_denominators(edition, skeleton_source):
     report = grade_source(skeleton_source, edition, problems=[1, 2, 3])
-    out = render.text(report, path="sub/hog.py")
+    out = reports.render_text(report, path="sub/hog.py")
     assert "Phase 1: Rules of the Game  0/6" in out
     assert "Problem 01 roll_dice" in out and "0/2" in out
     assert "boar_brawl uses no str, no lists, no square brackets" in out
@@ -86,7 +86,7 @@ def test_text_report_lists_phases_problems_and_denominators(edition, skeleton_so
 
 
 def test_json_report_follows_the_contract(edition, reference_source):
-    data = json.loads(render.as_json(grade_source(reference_source, edition)))
+    data = json.loads(reports.render_json(grade_source(reference_source, edition)))
     assert {"edition", "total", "max", "phases", "problems"} <= set(data)
     assert data["edition"] == "boar_brawl" and data["total"] == 24 and data["max"] == 24
     assert all({"name", "score", "max"} <= set(ph) for ph in data["phases"])
@@ -96,8 +96,8 @@ def test_json_report_follows_the_contract(edition, reference_source):
 
 def test_markdown_feedback_is_pure_and_hides_hidden_case_sources(edition, skeleton_source):
     report = grade_source(skeleton_source, edition, problems=[1])
-    md = render.markdown(report)
-    assert md == render.markdown(report)
+    md = reports.render_markdown(report)
+    assert md == reports.render_markdown(report)
     assert "| 01 roll_dice | failed | 0/2 |" in md
 
 

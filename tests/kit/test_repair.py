@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from graders.edition import Edition
-from graders.repair import MAX_REPAIRS, repair
+from graders.repairs import MAX_REPAIRS, repair
 from tests.kit.conftest import grade_source, problem  # the root conftest owns the name `conftest`
 
 

@@ -13,7 +13,7 @@ from graders import tomlw
 from graders.cases import Template, load_templates, parse_transcript, render_steps
 from graders.edition import Edition
 from graders.grading import load_submission
-from graders.judge import displayed
+from graders.judge import display
 from graders.sandbox import Limits, Session, prepare_workdir
 
 HEADER = (
@@ -61,7 +61,7 @@ def _fill_template(session: Session, edition: Edition, t: Template) -> list[dict
             if reply.status != "ok":
                 why = (reply.error or {}).get("message", reply.status)
                 raise GenerationError(f"template {t.id} ({t.name}) with {params}: the reference failed: {why}")
-            text, _ = displayed(reply)
+            text, _ = display(reply)
             filled.append(type(step)(step.source, text or None, step.line))
         label = ", ".join(f"{k}={v}" for k, v in params.items())
         cases.append({

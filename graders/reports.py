@@ -19,7 +19,7 @@ def _score(score: int, most: int) -> str:
     return f"{score}/{most}"
 
 
-def text(
+def render_text(
     report: Report,
     *,
     verbose: bool = False,
@@ -68,7 +68,7 @@ def _problem_lines(
     for case in shown:
         if case.hidden and not show_hidden:
             continue
-        out.extend(case_lines(case, report, verbose))
+        out.extend(render_case(case, report, verbose))
     if failed or p.rules and not all(r.passed for r in p.rules):
         hint = (
             messages.rerun_student(p.label) if student
@@ -83,7 +83,7 @@ def _debug_lines(case: CaseResult) -> str:
     return messages.indent(messages.debug_lines_note(len(case.debug)) + "\n" + body, "      ")
 
 
-def case_lines(case: CaseResult, report: Report, verbose: bool) -> list[str]:
+def render_case(case: CaseResult, report: Report, verbose: bool) -> list[str]:
     """A failed case: its transcript up to the wrong line, expected vs got, and the traceback."""
     out = [f"      Case {case.name!r}{' (hidden)' if case.hidden else ''}:"]
     transcript = case.transcript
@@ -111,18 +111,18 @@ def _clip(transcript: str, most: int = 30) -> str:
     return "\n".join(lines[: most // 2] + [f"... ({len(lines) - most} lines not shown) ..."] + lines[-most // 2:])
 
 
-def as_json(report: Report) -> str:
+def render_json(report: Report) -> str:
     """One JSON object: edition, total, max, phases, problems (with cases and rules), checkpoint, notes."""
     return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
 
 
-def summary_row(name: str, report: Report) -> str:
+def render_summary_row(name: str, report: Report) -> str:
     phases = "  ".join(f"P{ph.number} {_score(ph.score, ph.max):>5}" for ph in report.phases)
     cp = f"  {report.checkpoint.label.split()[-1]} {report.checkpoint.score}" if report.checkpoint else ""
     return f"{name:<28} {phases}  total {_score(report.total, report.max):>5}{cp}"
 
 
-def markdown(report: Report, *, show_hidden: bool = False) -> str:
+def render_markdown(report: Report, *, show_hidden: bool = False) -> str:
     """Feedback as Markdown: a table of problems, then each failure with its reason."""
     lines = [f"# {report.title}", "", "| Problem | Status | Score |", "|---|---|---|"]
     for p in report.problems:

@@ -14,9 +14,9 @@ from pathlib import Path
 from graders import tomlw
 from graders.cases import load_problem_cases, load_questions, render_steps
 from graders.edition import Edition
-from graders.generate import generated_files
 from graders.locking import lock_question
 from graders.markers import strip_solutions
+from graders.templates import generated_files
 
 LAUNCHER = '''#!/usr/bin/env python3
 """Unlock questions, run tests and check your score for this project.
