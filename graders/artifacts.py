@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graders import tomlw
+from graders import messages, tomlw
 from graders.cases import load_problem_cases, load_questions, render_steps
 from graders.edition import Edition
 from graders.locking import lock_question
@@ -38,16 +38,13 @@ for place in (HERE, os.path.join(HERE, os.pardir, os.pardir)):
         sys.path.insert(0, os.path.abspath(place))
         break
 
-from graders.student import main  # noqa: E402
+try:
+    from graders.student import main
+except ImportError:
+    sys.exit({missing!r})
 
 sys.exit(main(HERE))
 '''
-
-STUDENT_HEADER = (
-    "The tests of problem {label} for your project folder: do not edit.\n"
-    "Unlock the questions with `python3 ok -q {label} -u`, then run `python3 ok -q {label}`."
-)
-
 
 def student_suite(edition: Edition, number: int) -> str:
     """Problem NUMBER's file in the student copy: public cases in the clear, questions locked."""
@@ -62,16 +59,16 @@ def student_suite(edition: Edition, number: int) -> str:
         doc["case"] = cases
     if locked:
         doc["locked"] = locked
-    return tomlw.dumps(doc, STUDENT_HEADER.format(label=f"{number:02d}"))
+    return tomlw.dumps(doc, messages.student_suite_header(f"{number:02d}"))
 
 
 def skeleton_files(edition: Edition) -> dict[str, str]:
     """``{relative path: text}`` of ``skeleton/<edition>/``."""
     files: dict[str, str] = {}
-    for name in edition.extra.get("student_files", [edition.submission]):
+    for name in edition.student_files:
         text = (edition.solution_dir / name).read_text(encoding="utf-8")
         files[name] = strip_solutions(text) if name == edition.submission else text
-    files["ok"] = LAUNCHER
+    files["ok"] = LAUNCHER.replace("{missing!r}", repr(messages.engine_missing()))
     manifest = (edition.suite_dir / "edition.toml").read_text(encoding="utf-8")
     files["tests/edition.toml"] = f'name = "{edition.name}"\n' + manifest
     for p in edition.problems:
@@ -79,23 +76,34 @@ def skeleton_files(edition: Edition) -> dict[str, str]:
     return files
 
 
-def expected_files(edition: Edition) -> dict[Path, str]:
-    out = {edition.suite_dir / name: text for name, text in generated_files(edition).items()}
-    # The skeleton's suites include the generated public cases, so write those first (see build).
-    return out
-
-
 def build(edition: Edition, write: bool = True) -> list[Path]:
-    """Regenerate; return the files that were (or, with ``write=False``, would be) changed."""
-    changed: list[Path] = []
-    for path, text in expected_files(edition).items():
-        changed += _put(path, text, write)
+    """Regenerate; return the files that were (or, with ``write=False``, would be) changed or removed.
+
+    Files a build would not write (a generated case file whose templates are gone, a skeleton file
+    of a removed problem) are removed, so nothing stale is ever graded.
+    """
+    generated = {edition.suite_dir / name: text for name, text in generated_files(edition).items()}
+    changed = [p for path, text in generated.items() for p in _put(path, text, write)]
+    changed += _prune(set(edition.suite_dir.glob("q*.generated.toml")) - set(generated), write)
     if not write and changed:
-        # The skeleton depends on the generated cases; judge it against the files as they should be.
+        # The skeleton holds the generated public cases; judge it once they are up to date.
         return changed + [edition.skeleton_dir]
-    for rel, text in skeleton_files(edition).items():
-        changed += _put(edition.skeleton_dir / rel, text, write)
+    skeleton = {edition.skeleton_dir / rel: text for rel, text in skeleton_files(edition).items()}
+    changed += [p for path, text in skeleton.items() for p in _put(path, text, write)]
+    present = {
+        p for p in edition.skeleton_dir.rglob("*")
+        if p.is_file() and not any(part.startswith(".") or part == "__pycache__"
+                                   for part in p.relative_to(edition.skeleton_dir).parts)
+    }
+    changed += _prune(present - set(skeleton), write)
     return changed
+
+
+def _prune(extra: set[Path], write: bool) -> list[Path]:
+    if write:
+        for path in extra:
+            path.unlink()
+    return sorted(extra)
 
 
 def stale_files(edition: Edition) -> list[Path]:

@@ -2,30 +2,35 @@
 
 Contract: a rule names a function and either things it must not use (``forbid``) or functions it
 must use (``uses``). Both look at the function *and every module-level helper it reaches*, directly
-or not: a function, lambda, class or value bound at the top level of the submission and named
-inside the code being checked is checked too. A forbidden construct cannot be smuggled in through
-``eval``, ``exec``, ``getattr``, ``__import__`` and their kin: using any of them in the checked code
-breaks every ``forbid`` rule. Each rule yields its own :class:`RuleResult` with a sentence a
-student can act on and the line that broke it.
+or not: a function, lambda, class, import or value bound at the top level of the submission (also
+inside top-level ``if``/``try``/``with`` blocks) and named inside the code being checked is checked
+too. A forbidden construct cannot be smuggled in through ``eval``, ``exec``, ``getattr``,
+``__import__`` and their kin: using any of them in the checked code breaks every ``forbid`` rule.
+``print("DEBUG: ...")`` calls are left out of ``forbid`` checks, since debugging output never
+decides a result. Each rule yields its own :class:`RuleResult` with a sentence from
+:mod:`graders.messages` and the line that broke it.
+
+The forbidden words an edition may declare: ``str``, ``lists``, ``square brackets``, ``for loops``,
+or any other name, which then may not appear as a name or attribute.
 """
 
 from __future__ import annotations
 
 import ast
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from graders import messages
 from graders.edition import Rule
 
-# What each forbidden word means, as node tests. Names cover aliases such as ``s = str``.
 ESCAPES = frozenset({
     "eval", "exec", "getattr", "__import__", "compile", "globals", "locals", "vars",
     "__builtins__", "builtins", "importlib", "__dict__", "__getattribute__", "setattr",
 })
-FORBIDDEN_WORDS = {
-    "str": "str (or another way of turning a number into text: repr, format, an f-string or %)",
-    "lists": "lists (list(), a list display or a comprehension)",
-    "square brackets": "square brackets (indexing, slicing, list displays or list comprehensions)",
-}
+TEXT_NAMES = ("str", "repr", "format", "ascii")
+TEXT_ATTRIBUTES = ("str", "format", "__str__", "__repr__", "__format__", "__mod__", "__rmod__")
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 @dataclass(frozen=True)
@@ -39,8 +44,8 @@ class RuleResult:
 
 def describe(rule: Rule) -> str:
     if rule.kind == "forbid":
-        return f"{rule.function} uses no " + ", no ".join(rule.names)
-    return f"{rule.function} uses " + " and ".join(rule.names)
+        return messages.rule_forbids(rule.function, rule.names)
+    return messages.rule_uses(rule.function, rule.names)
 
 
 def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
@@ -54,7 +59,7 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
     todo: list[ast.AST] = list(tree.body)
     while todo:
         node = todo.pop(0)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        if isinstance(node, DEFS):
             bind(node.name, node)
             continue  # what a def binds inside itself is not module level
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -82,19 +87,9 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
     return bound
 
 
-def text_names(tree: ast.Module) -> set[str]:
-    """Module-level names bound to a text constant, so ``FMT % n`` counts as formatting text."""
-    return {
-        name
-        for name, nodes in top_level_bindings(tree).items()
-        for node in nodes
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-    }
-
-
-def find_reachable(tree: ast.Module, function: str) -> list[ast.AST] | None:
+def find_reachable(tree: ast.Module, function: str, bound: dict | None = None) -> list[ast.AST] | None:
     """The nodes of FUNCTION and every top-level binding its code names, transitively."""
-    bound = top_level_bindings(tree)
+    bound = top_level_bindings(tree) if bound is None else bound
     roots = [n for n in bound.get(function, []) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     if not roots:
         return None
@@ -113,10 +108,35 @@ def find_reachable(tree: ast.Module, function: str) -> list[ast.AST] | None:
     return seen_nodes
 
 
-def _names(node: ast.AST) -> list[tuple[str, int]]:
+def _is_debug_print(node: ast.AST) -> bool:
+    """``print("DEBUG: ...", ...)`` or ``print(f"DEBUG: ...")``, with no assignment hidden inside."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"):
+        return False
+    if not node.args or any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(node)):
+        return False
+    first = node.args[0]
+    if isinstance(first, ast.JoinedStr) and first.values:
+        first = first.values[0]
+    if isinstance(first, ast.BinOp) and isinstance(first.op, ast.Mod):
+        first = first.left
+    return isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("DEBUG")
+
+
+def _walk(node: ast.AST, skip_debug: bool) -> Iterator[ast.AST]:
+    """Like ``ast.walk`` (same order), leaving out DEBUG prints when asked."""
+    todo = deque([node])
+    while todo:
+        current = todo.popleft()
+        if skip_debug and _is_debug_print(current):
+            continue
+        yield current
+        todo.extend(ast.iter_child_nodes(current))
+
+
+def _names(node: ast.AST, skip_debug: bool = False) -> list[tuple[str, int]]:
     """Every name NODE mentions: names, attributes, and what imports bring in (and from where)."""
     found = []
-    for sub in ast.walk(node):
+    for sub in _walk(node, skip_debug):
         if isinstance(sub, ast.Name):
             found.append((sub.id, sub.lineno))
         elif isinstance(sub, ast.Attribute):
@@ -128,103 +148,124 @@ def _names(node: ast.AST) -> list[tuple[str, int]]:
     return found
 
 
-TEXT_ATTRIBUTES = ("str", "format", "__str__", "__repr__", "__format__", "__mod__", "__rmod__")
-
-
-def _violations(word: str, node: ast.AST, texts: set[str] = frozenset()) -> list[tuple[int, str]]:
+def _violations(word: str, node: ast.AST, texts: set[str]) -> list[tuple[int, str]]:
+    """(line, what) for every use of WORD's constructs under NODE; TEXTS are names bound to text."""
+    what = messages.RULE_FRAGMENTS
     out: list[tuple[int, str]] = []
-    for sub in ast.walk(node):
+    for sub in _walk(node, skip_debug=True):
         line = getattr(sub, "lineno", 0)
         if isinstance(sub, ast.alias) and sub.name == word:
-            out.append((getattr(node, "lineno", 0), f"imports {word}"))
+            out.append((getattr(node, "lineno", 0), what["imports"].format(word)))
         if word == "str":
-            if isinstance(sub, ast.Name) and sub.id in ("str", "repr", "format", "ascii"):
-                out.append((line, f"uses {sub.id}"))
+            if isinstance(sub, ast.Name) and sub.id in TEXT_NAMES:
+                out.append((line, what["uses"].format(sub.id)))
             elif isinstance(sub, ast.Attribute) and sub.attr in TEXT_ATTRIBUTES:
-                out.append((line, f"uses .{sub.attr}"))
+                out.append((line, what["uses"].format("." + sub.attr)))
             elif isinstance(sub, ast.JoinedStr):
-                out.append((line, "uses an f-string"))
+                out.append((line, what["f-string"]))
             elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod) and (
                 (isinstance(sub.left, ast.Constant) and isinstance(sub.left.value, str))
                 or (isinstance(sub.left, ast.Name) and sub.left.id in texts)
             ):
-                out.append((line, "formats text with %"))
+                out.append((line, what["percent"]))
             elif (
                 isinstance(sub, ast.Call) and isinstance(sub.func, ast.Call)
                 and isinstance(sub.func.func, ast.Name) and sub.func.func.id == "type"
             ):
-                out.append((line, "calls a type it looked up with type(...)"))
+                out.append((line, what["type-call"]))
         elif word == "lists":
             if isinstance(sub, ast.Name) and sub.id == "list":
-                out.append((line, "uses list"))
+                out.append((line, what["uses"].format("list")))
             elif isinstance(sub, ast.List):
-                out.append((line, "builds a list"))
+                out.append((line, what["list-display"]))
             elif isinstance(sub, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
-                out.append((line, "uses a comprehension"))
+                out.append((line, what["comprehension"]))
         elif word == "square brackets":
             if isinstance(sub, ast.Subscript):
-                out.append((line, "uses square brackets to index or slice"))
+                out.append((line, what["subscript"]))
             elif isinstance(sub, ast.List | ast.ListComp):
-                out.append((line, "uses square brackets to build a list"))
-        else:
-            if isinstance(sub, ast.Name) and sub.id == word:
-                out.append((line, f"uses {word}"))
-            elif isinstance(sub, ast.Attribute) and sub.attr == word:
-                out.append((line, f"uses .{word}"))
+                out.append((line, what["bracket-list"]))
+        elif word == "for loops":
+            if isinstance(sub, ast.For | ast.AsyncFor):
+                out.append((line, what["for"]))
+            elif isinstance(sub, ast.comprehension):
+                out.append((getattr(sub.target, "lineno", line), what["for-comprehension"]))
+        elif isinstance(sub, ast.Name) and sub.id == word:
+            out.append((line, what["uses"].format(word)))
+        elif isinstance(sub, ast.Attribute) and sub.attr == word:
+            out.append((line, what["uses"].format("." + word)))
     return out
-
-
-def check_rule(tree: ast.Module | None, rule: Rule) -> RuleResult:
-    text = describe(rule)
-    if tree is None:
-        return RuleResult(rule.problem, text, False, "hog.py could not be read as Python")
-    nodes = find_reachable(tree, rule.function)
-    if nodes is None:
-        return RuleResult(rule.problem, text, False, f"hog.py has no function named {rule.function}")
-
-    def where(line: int) -> str:
-        owner = _owner(nodes, line)
-        via = "" if owner in (None, rule.function) else f" (in {owner}, which {rule.function} uses)"
-        return f"line {line}{via}"
-
-    if rule.kind == "uses":
-        named = {name for node in nodes for name, _ in _names(node)}
-        missing = [n for n in rule.names if n not in named]
-        if missing:
-            return RuleResult(
-                rule.problem, text, False,
-                f"{rule.function} should call {' and '.join(missing)} instead of repeating their work",
-            )
-        return RuleResult(rule.problem, text, True)
-    for node in nodes:
-        for name, line in _names(node):
-            if name in ESCAPES:
-                return RuleResult(
-                    rule.problem, text, False,
-                    f"{where(line)} uses {name}, which could hide code from this check", line,
-                )
-    texts = text_names(tree)
-    for word in rule.names:
-        for node in nodes:
-            hits = sorted(_violations(word, node, texts))
-            if hits:
-                line, what = hits[0]
-                meaning = FORBIDDEN_WORDS.get(word, word)
-                return RuleResult(
-                    rule.problem, text, False, f"{where(line)} {what}; {rule.function} must not use {meaning}", line
-                )
-    return RuleResult(rule.problem, text, True)
 
 
 def _owner(nodes: list[ast.AST], line: int) -> str | None:
     best = None
     for n in nodes:
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        if isinstance(n, DEFS):
             end = getattr(n, "end_lineno", n.lineno)
             if n.lineno <= line <= end:
                 best = n.name
     return best
 
 
+class RuleChecker:
+    """Checks rules against one parsed submission; the module's bindings are worked out once.
+
+    ``removed`` maps functions that were left out for a syntax error to that error's line, so
+    their rules say so instead of blaming the stub that stands in for them.
+    """
+
+    def __init__(self, tree: ast.Module | None, filename: str = "hog.py", removed: dict[str, int] | None = None):
+        self.tree, self.filename, self.removed = tree, filename, removed or {}
+        self.bound = top_level_bindings(tree) if tree is not None else {}
+        self.texts = {
+            name
+            for name, nodes in self.bound.items()
+            for node in nodes
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        }
+
+    def check(self, rule: Rule) -> RuleResult:
+        text = describe(rule)
+        if self.tree is None:
+            return RuleResult(rule.problem, text, False, messages.unreadable_submission(self.filename))
+        if rule.function in self.removed:
+            detail = messages.removed_for_syntax(rule.function, self.filename, self.removed[rule.function])
+            return RuleResult(rule.problem, text, False, detail)
+        nodes = find_reachable(self.tree, rule.function, self.bound)
+        if nodes is None:
+            return RuleResult(rule.problem, text, False, messages.missing_function(self.filename, rule.function, []))
+
+        def where(line: int) -> str:
+            return messages.rule_where(line, _owner(nodes, line), rule.function)
+
+        if rule.kind == "uses":
+            named = {name for node in nodes for name, _ in _names(node)}
+            missing = [n for n in rule.names if n not in named]
+            if missing:
+                return RuleResult(rule.problem, text, False, messages.rule_missing_calls(rule.function, missing))
+            return RuleResult(rule.problem, text, True)
+        for node in nodes:
+            for name, line in _names(node, skip_debug=True):
+                if name in ESCAPES:
+                    return RuleResult(rule.problem, text, False, messages.rule_escape(where(line), name), line)
+        for word in rule.names:
+            for node in nodes:
+                hits = sorted(_violations(word, node, self.texts))
+                if hits:
+                    line, what = hits[0]
+                    detail = messages.rule_violation(where(line), what, rule.function, word)
+                    return RuleResult(rule.problem, text, False, detail, line)
+        return RuleResult(rule.problem, text, True)
+
+    def check_all(self, rules: list[Rule] | tuple[Rule, ...]) -> list[RuleResult]:
+        return [self.check(r) for r in rules]
+
+
+def check_rule(tree: ast.Module | None, rule: Rule) -> RuleResult:
+    return RuleChecker(tree).check(rule)
+
+
 def check_rules(tree: ast.Module | None, rules: list[Rule] | tuple[Rule, ...]) -> list[RuleResult]:
-    return [check_rule(tree, r) for r in rules]
+    return RuleChecker(tree).check_all(rules)

@@ -24,11 +24,10 @@ names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.edition import Edition, EditionError
+from graders.edition import Edition, EditionError, read_toml
 
 SPECIAL_ANSWERS = ("Error", "Function", "Nothing", "Infinite Loop")
 PROMPT, MORE = ">>> ", "... "
@@ -53,10 +52,6 @@ class Case:
     path: Path
     timeout: float
     setup: str  # code run before the first step, e.g. "from hog import *"
-
-    def transcript(self, upto: int | None = None) -> str:
-        """The case as a student would read it, up to and including step UPTO."""
-        return render_steps(self.steps if upto is None else self.steps[: upto + 1])
 
 
 @dataclass(frozen=True)
@@ -127,20 +122,13 @@ def parse_transcript(text: str, where: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _read(path: Path) -> dict:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise EditionError(f"{path}: not valid TOML: {exc}") from exc
-
-
 def load_problem_cases(edition: Edition, number: int) -> list[Case]:
     """Every graded case of problem NUMBER, public and hidden, in file order."""
     problem = edition.problem(number)
     cases: list[Case] = []
     for path in edition.case_files(number):
         stem = path.name.removesuffix(".toml")
-        for i, raw in enumerate(_read(path).get("case", []), start=1):
+        for i, raw in enumerate(read_toml(path).get("case", []), start=1):
             where = f"{path} [[case]] #{i}"
             if "transcript" not in raw:
                 raise EditionError(f"{where}: missing key 'transcript'")
@@ -164,7 +152,7 @@ def load_questions(edition: Edition, number: int) -> list[Question]:
     questions: list[Question] = []
     for path in edition.case_files(number):
         stem = path.name.removesuffix(".toml")
-        for i, raw in enumerate(_read(path).get("unlock", []), start=1):
+        for i, raw in enumerate(read_toml(path).get("unlock", []), start=1):
             where = f"{path} [[unlock]] #{i}"
             choices = tuple(str(c) for c in raw.get("choices", []))
             answer = str(raw.get("answer", ""))
@@ -191,7 +179,7 @@ def load_templates(edition: Edition, number: int) -> list[Template]:
     templates: list[Template] = []
     for path in edition.case_files(number):
         stem = path.name.removesuffix(".toml")
-        for i, raw in enumerate(_read(path).get("generate", []), start=1):
+        for i, raw in enumerate(read_toml(path).get("generate", []), start=1):
             where = f"{path} [[generate]] #{i}"
             templates.append(
                 Template(

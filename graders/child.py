@@ -16,6 +16,8 @@ imports only the standard library):
   a forged or missing reply only loses them.
 """
 
+from __future__ import annotations
+
 import ast
 import io
 import json
@@ -35,10 +37,11 @@ _MAX_INT_DIGITS = 4000
 class CappedText(io.TextIOBase):
     """A stdout stand-in that keeps at most ``_MAX_TEXT`` characters and remembers it overflowed."""
 
-    def __init__(self):
-        self.parts, self.size, self.truncated = [], 0, False
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size, self.truncated = 0, False
 
-    def write(self, s):
+    def write(self, s: str) -> int:
         if type(s) is not str:
             raise TypeError("write() argument must be str")
         room = _MAX_TEXT - self.size
@@ -49,21 +52,21 @@ class CappedText(io.TextIOBase):
             self.truncated = True
         return len(s)
 
-    def writable(self):
+    def writable(self) -> bool:
         return True
 
-    def text(self):
+    def text(self) -> str:
         return "".join(self.parts)
 
 
-def send(fd, message):
+def send(fd: int, message: dict) -> None:
     data = _dumps(message, allow_nan=True).encode("utf-8", "replace")
     frame = len(data).to_bytes(4, "big") + data
     while frame:
         frame = frame[_write(fd, frame):]
 
 
-def receive(fd):
+def receive(fd: int) -> dict | None:
     header = _read_exact(fd, 4)
     if header is None:
         return None
@@ -71,8 +74,9 @@ def receive(fd):
     return None if body is None else _loads(body.decode("utf-8"))
 
 
-def _read_exact(fd, n):
-    chunks, got = [], 0
+def _read_exact(fd: int, n: int) -> bytes | None:
+    chunks: list[bytes] = []
+    got = 0
     while got < n:
         chunk = _read(fd, n - got)
         if not chunk:
@@ -82,7 +86,7 @@ def _read_exact(fd, n):
     return b"".join(chunks)
 
 
-def type_name(obj):
+def type_name(obj: object) -> str:
     try:
         name = type.__getattribute__(type(obj), "__qualname__")
         return name if type(name) is str else "?"
@@ -90,7 +94,7 @@ def type_name(obj):
         return "?"
 
 
-def encode(value, depth=0):
+def encode(value: object, depth: int = 0) -> dict:
     """Tagged plain data for VALUE. Exact types only: a subclass of int is an 'object'."""
     t = type(value)
     if value is None:
@@ -99,7 +103,7 @@ def encode(value, depth=0):
         return {"t": "bool", "v": value}
     if t is int:
         if abs(value).bit_length() > _MAX_INT_DIGITS * 3:
-            return {"t": "object", "type": "int", "note": "a whole number too large to show"}
+            return {"t": "object", "type": "int", "note": "big_int"}
         return {"t": "int", "v": value}
     if t is float:
         return {"t": "float", "v": float.__repr__(value)}
@@ -107,7 +111,7 @@ def encode(value, depth=0):
         return {"t": "str", "v": value[:_MAX_TEXT], "cut": len(value) > _MAX_TEXT}
     if t is tuple or t is list:
         if depth > 20:
-            return {"t": "object", "type": t.__name__, "note": "nested too deeply to show"}
+            return {"t": "object", "type": t.__name__, "note": "deep"}
         items = [encode(v, depth + 1) for v in value[:_MAX_ITEMS]]
         return {"t": t.__name__, "v": items, "cut": len(value) > _MAX_ITEMS}
     if callable(value):
@@ -118,14 +122,14 @@ def encode(value, depth=0):
     return {"t": "object", "type": type_name(value)}
 
 
-def describe_error(exc, filename):
+def describe_error(exc: BaseException, filename: str) -> dict:
     """The exception's type and message, and a traceback trimmed to the submission's own frames."""
     try:
         message = str(exc)
     except BaseException:
-        message = "(the error message could not be shown)"
+        message = None  # the parent says the message could not be shown
     if type(message) is not str:
-        message = "(the error message could not be shown)"
+        message = None
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in (filename, "<case>")]
     lines = ["Traceback (most recent call last):"]
     for f in frames[-8:]:
@@ -137,11 +141,12 @@ def describe_error(exc, filename):
         if f.filename == filename:
             where = f.lineno
             break
-    lines.append(f"{type_name(exc)}: {message[:2000]}")
-    return {"type": type_name(exc), "message": message[:2000], "traceback": "\n".join(lines), "line": where}
+    lines.append(f"{type_name(exc)}: {message[:2000] if message else ''}")
+    short = message[:2000] if message is not None else None
+    return {"type": type_name(exc), "message": short, "traceback": "\n".join(lines), "line": where}
 
 
-def apply_limits(limits):
+def apply_limits(limits: dict) -> None:
     try:
         import resource
     except ImportError:  # not on POSIX: the parent's deadline still applies
@@ -159,7 +164,7 @@ def apply_limits(limits):
             resource.setrlimit(which, (int(value), int(value)))
 
 
-def import_submission(config, out_fd):
+def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list[dict]]:
     """Run the submission's top-level statements one by one into a fresh module; report problems."""
     path, module_name = config["submission"], config["module"]
     skip = set(config.get("skip", []))
@@ -168,7 +173,7 @@ def import_submission(config, out_fd):
     module = types.ModuleType(module_name)
     module.__file__ = path
     sys.modules[module_name] = module
-    notes = []
+    notes: list[dict] = []
     tree = ast.parse(source, path)
     for i, node in enumerate(tree.body):
         send(out_fd, {"op": "stmt", "i": i, "line": node.lineno})
@@ -183,7 +188,7 @@ def import_submission(config, out_fd):
     return module, notes
 
 
-def main():
+def main() -> None:
     in_fd, out_fd = int(sys.argv[1]), int(sys.argv[2])
     config = receive(in_fd)
     if config is None:
@@ -194,9 +199,9 @@ def main():
     sys.argv = [config["submission"]]
     sys.dont_write_bytecode = True
     real_stdout = sys.stdout
-    probes = None
+    probes: dict | None = None
     if config.get("probes"):
-        spec_globals = {"__name__": "hogkit_probes"}
+        spec_globals: dict = {"__name__": "hogkit_probes"}
         with open(config["probes"], encoding="utf-8") as f:
             exec(compile(f.read(), config["probes"], "exec"), spec_globals)
         probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
@@ -208,7 +213,7 @@ def main():
     snapshot = dict(module.__dict__)
     send(out_fd, {"op": "ready", "notes": notes, "output": capture.text()})
 
-    namespace = {}
+    namespace: dict = {}
     path = config["submission"]
     while True:
         request = receive(in_fd)

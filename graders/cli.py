@@ -19,12 +19,13 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from graders import reports
+from graders import messages, reports
 from graders.cases import load_questions, render_steps
 from graders.edition import DEFAULT_EDITION, Edition, EditionError, edition_names, load_edition
 from graders.grading import ProblemResult, Report, SubmissionError, grade, load_submission
 from graders.markers import MarkerError
 from graders.templates import GenerationError
+from graders.terminal import prepare_streams
 
 
 def _add_edition(p: argparse.ArgumentParser) -> None:
@@ -67,31 +68,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show ✓ still gets the report
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
+    prepare_streams()
     try:
         return COMMANDS[args.command](args)
     except (EditionError, SubmissionError, GenerationError, MarkerError) as exc:
         print(f"hogkit: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("hogkit: interrupted", file=sys.stderr)
+        print(f"hogkit: {messages.interrupted()}", file=sys.stderr)
         return 130
-
-
-def _numbers(edition: Edition, raw: list[str] | None) -> list[int] | None:
-    if not raw:
-        return None
-    out = []
-    for text in raw:
-        try:
-            n = int(text.lstrip("qQ"))
-        except ValueError as exc:
-            raise EditionError(f"-q expects a problem number such as 05, not {text!r}") from exc
-        edition.problem(n)
-        out.append(n)
-    return out
+    except BrokenPipeError:  # the reader (say, `| head`) stopped early: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _progress(result: ProblemResult) -> None:
@@ -101,7 +89,7 @@ def _progress(result: ProblemResult) -> None:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
-    numbers = _numbers(edition, args.question)
+    numbers = edition.parse_numbers(args.question)
     if args.path is None:
         return grade_demo(edition, numbers, args.json)
     submission = load_submission(Path(args.path), edition)
@@ -111,7 +99,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.json:
         print(reports.render_json(report))
     else:
-        print(reports.render_text(report, verbose=args.verbose, path=args.path))
+        print(reports.render_text(report, verbose=args.verbose, path=args.path, default_edition=DEFAULT_EDITION))
     return 0
 
 
@@ -129,7 +117,7 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
             ]
             graded: list[tuple[str, Report]] = []
             if not as_json:
-                print(f"Demo class for {edition.title}: {len(made)} submissions derived from the reference")
+                print(messages.demo_heading(edition.title, len(made)))
             for name, future in futures:
                 report = future.result()
                 graded.append((name, report))
@@ -140,13 +128,13 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
     if as_json:
         print(json.dumps([{"submission": n, **r.as_dict()} for n, r in graded], indent=2))
     else:
-        print("\nGrade one submission in detail with: hogkit grade PATH")
+        print("\n" + messages.demo_next())
     return 0
 
 
 def cmd_answers(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
-    numbers = _numbers(edition, args.question) or [p.number for p in edition.problems]
+    numbers = edition.parse_numbers(args.question) or [p.number for p in edition.problems]
     for n in numbers:
         problem = edition.problem(n)
         questions = load_questions(edition, n)
@@ -176,20 +164,21 @@ def cmd_build(args: argparse.Namespace) -> int:
         stale += changed
         verb = "stale" if args.check else "written"
         for path in changed:
-            print(f"{verb}: {path.relative_to(edition.root) if path.is_relative_to(edition.root) else path}")
+            shown = path.relative_to(edition.root) if path.is_relative_to(edition.root) else path
+            print(messages.build_changed(verb, str(shown)))
     if args.check and stale:
-        print("Run `hogkit build` to regenerate them.", file=sys.stderr)
+        print(messages.build_stale_hint(), file=sys.stderr)
         return 1
     if not stale:
-        print("everything is up to date")
+        print(messages.build_fresh())
     return 0
 
 
 def cmd_editions(args: argparse.Namespace) -> int:
     for name in edition_names():
         ed = load_edition(name)
-        default = "  (default)" if name == DEFAULT_EDITION else ""
-        print(f"{name:<14} {ed.title}: {len(ed.phases)} phases, {ed.max_points} points{default}")
+        checkpoint = ed.checkpoint.points if ed.checkpoint else 0
+        print(messages.edition_line(name, ed.title, len(ed.phases), ed.max_points, checkpoint, name == DEFAULT_EDITION))
     return 0
 
 

@@ -3,18 +3,27 @@
 Contract: an edition named ``NAME`` is the folder ``tests/NAME/`` holding ``edition.toml`` (phases,
 problems, points, dependencies, shape rules), the case files ``qNN*.toml``, plus
 ``solution/NAME/`` (the marked reference), ``skeleton/NAME/`` (generated) and ``handouts/NAME/``.
-Loading never guesses: a manifest that names an unknown phase, repeats a problem number or points
-at a missing file is rejected with a message that names the file and the key.
+Loading never guesses: a manifest with an unknown key, an undeclared phase, a repeated problem
+number or a dependency on a later problem is rejected with a message naming the file and the key.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+from graders import messages
 
 DEFAULT_EDITION = "boar_brawl"
+TOP_KEYS = {"name", "title", "submission", "module", "support", "student_files", "setup", "case_timeout",
+            "run_timeout", "checkpoint", "phases", "problems"}
+PROBLEM_KEYS = {"number", "title", "phase", "points", "functions", "depends", "rules", "case_timeout", "optional"}
+RULE_KEYS = {"kind", "function", "names"}
+RULE_KINDS = ("forbid", "uses")
 
 
 class EditionError(Exception):
@@ -41,6 +50,7 @@ class Problem:
     depends: tuple[int, ...]
     rules: tuple[Rule, ...]
     timeout: float
+    optional: bool = False
 
     @property
     def label(self) -> str:
@@ -64,10 +74,11 @@ class Checkpoint:
 class Edition:
     name: str
     title: str
-    root: Path  # the kit's root folder
+    root: Path  # the kit's root folder (a student's project folder for a student copy)
     submission: str  # the one file a student changes, e.g. "hog.py"
     module: str  # its module name, e.g. "hog"
-    support: tuple[str, ...]  # files copied next to the submission from the edition's solution
+    support: tuple[str, ...]  # files copied next to the submission from SUPPORT_DIR
+    student_files: tuple[str, ...]  # what a student's folder holds besides tests/ and the runner
     setup: str  # code run before every case
     phases: tuple[Phase, ...]
     problems: tuple[Problem, ...]
@@ -75,7 +86,6 @@ class Edition:
     run_timeout: float
     suite_dir: Path  # where edition.toml and the case files are
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def solution_dir(self) -> Path:
@@ -97,14 +107,7 @@ class Edition:
         for p in self.problems:
             if p.number == number:
                 return p
-        known = ", ".join(p.label for p in self.problems)
-        raise EditionError(f"edition {self.name!r} has no problem {number:02d} (it has {known})")
-
-    def phase(self, number: int) -> Phase:
-        for ph in self.phases:
-            if ph.number == number:
-                return ph
-        raise EditionError(f"edition {self.name!r} has no phase {number}")
+        raise EditionError(messages.unknown_problem(number, self.problems[0].label, self.problems[-1].label))
 
     def case_files(self, number: int) -> list[Path]:
         """The case files of problem NUMBER: ``qNN.toml`` then ``qNN.*.toml`` in name order."""
@@ -112,9 +115,29 @@ class Edition:
         extra = sorted(self.suite_dir.glob(f"q{number:02d}.*.toml"))
         return ([main] if main.exists() else []) + extra
 
+    def parse_numbers(self, raw: list[str] | None) -> list[int] | None:
+        """Problem numbers from ``-q`` values such as ``01``, ``1`` or ``q01``; None for all."""
+        if not raw:
+            return None
+        numbers = []
+        for text in raw:
+            match = re.fullmatch(r"[qQ]?(\d+)", text.strip())
+            if not match:
+                raise EditionError(messages.problem_number_expected(text))
+            numbers.append(self.problem(int(match.group(1))).number)
+        return numbers
+
+
+def read_toml(path: Path) -> dict:
+    """A TOML file's data, or an :class:`EditionError` naming the file and what is wrong."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise EditionError(messages.broken_spec(str(path), str(exc))) from exc
+
 
 def kit_root() -> Path:
-    """The folder holding ``tests/`` and ``solution/``: ``$HOGKIT_ROOT``, the package's parent, or cwd."""
+    """The folder holding ``tests/`` and ``graders/``: ``$HOGKIT_ROOT``, the package's parent, or cwd."""
     env = os.environ.get("HOGKIT_ROOT")
     candidates = [Path(env)] if env else []
     candidates += [Path(__file__).resolve().parent.parent, Path.cwd()]
@@ -137,28 +160,23 @@ def load_edition(name: str = DEFAULT_EDITION, root: Path | None = None) -> Editi
     root = root or kit_root()
     path = root / "tests" / name / "edition.toml"
     if not path.is_file():
-        known = ", ".join(edition_names(root)) or "none"
-        raise EditionError(f"unknown edition {name!r} (known editions: {known})")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise EditionError(f"{path}: not valid TOML: {exc}") from exc
-    return parse_manifest(data, name, root, path)
+        raise EditionError(messages.unknown_edition(name, edition_names(root)))
+    return parse_manifest(read_toml(path), name, root, path)
 
 
 def load_student_edition(folder: Path) -> Edition:
     """The edition of a student's project folder: ``FOLDER/tests/edition.toml``, support files beside it."""
     path = folder / "tests" / "edition.toml"
     if not path.is_file():
-        raise EditionError(f"{folder} has no tests/edition.toml; run this from your project folder")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise EditionError(f"{path}: not valid TOML: {exc}") from exc
+        raise EditionError(messages.not_a_project_folder(str(folder)))
+    data = read_toml(path)
     return parse_manifest(data, str(data.get("name", folder.name)), folder, path, folder / "tests", folder)
 
 
-def _need(table: dict, key: str, where: str, kind: type):
+T = TypeVar("T")
+
+
+def _need(table: dict, key: str, where: str, kind: type[T]) -> T:
     if key not in table:
         raise EditionError(f"{where}: missing key {key!r}")
     value = table[key]
@@ -167,10 +185,17 @@ def _need(table: dict, key: str, where: str, kind: type):
     return value
 
 
+def _known(table: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise EditionError(f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(sorted(allowed))})")
+
+
 def parse_manifest(
     data: dict, name: str, root: Path, path: Path, suite_dir: Path | None = None, support_dir: Path | None = None
 ) -> Edition:
     where = str(path)
+    _known(data, TOP_KEYS, where)
     phases = tuple(
         Phase(_need(ph, "number", f"{where} [[phases]]", int), _need(ph, "name", f"{where} [[phases]]", str))
         for ph in _need(data, "phases", where, list)
@@ -180,6 +205,7 @@ def parse_manifest(
     problems: list[Problem] = []
     for raw in _need(data, "problems", where, list):
         pwhere = f"{where} [[problems]] number={raw.get('number', '?')}"
+        _known(raw, PROBLEM_KEYS, pwhere)
         number = _need(raw, "number", pwhere, int)
         phase = _need(raw, "phase", pwhere, int)
         if phase not in phase_numbers:
@@ -188,17 +214,12 @@ def parse_manifest(
             raise EditionError(f"{pwhere}: problem number {number} appears twice")
         rules = []
         for r in raw.get("rules", []):
-            kind = _need(r, "kind", f"{pwhere} [[problems.rules]]", str)
-            if kind not in ("forbid", "uses"):
-                raise EditionError(f"{pwhere} [[problems.rules]]: kind must be 'forbid' or 'uses', not {kind!r}")
-            rules.append(
-                Rule(
-                    kind=kind,
-                    function=_need(r, "function", f"{pwhere} [[problems.rules]]", str),
-                    names=tuple(_need(r, "names", f"{pwhere} [[problems.rules]]", list)),
-                    problem=number,
-                )
-            )
+            rwhere = f"{pwhere} [[problems.rules]]"
+            _known(r, RULE_KEYS, rwhere)
+            kind = _need(r, "kind", rwhere, str)
+            if kind not in RULE_KINDS:
+                raise EditionError(f"{rwhere}: kind must be 'forbid' or 'uses', not {kind!r}")
+            rules.append(Rule(kind, _need(r, "function", rwhere, str), tuple(_need(r, "names", rwhere, list)), number))
         problems.append(
             Problem(
                 number=number,
@@ -209,6 +230,7 @@ def parse_manifest(
                 depends=tuple(raw.get("depends", [])),
                 rules=tuple(rules),
                 timeout=float(raw.get("case_timeout", default_timeout)),
+                optional=bool(raw.get("optional", False)),
             )
         )
     numbers = {p.number for p in problems}
@@ -219,24 +241,26 @@ def parse_manifest(
     cp = data.get("checkpoint")
     checkpoint = None
     if cp is not None:
+        _known(cp, {"phase", "points", "label"}, f"{where} [checkpoint]")
         checkpoint = Checkpoint(
             phase=_need(cp, "phase", f"{where} [checkpoint]", int),
             points=_need(cp, "points", f"{where} [checkpoint]", int),
             label=cp.get("label", "Checkpoint"),
         )
+    submission = data.get("submission", "hog.py")
     return Edition(
         name=name,
         title=_need(data, "title", where, str),
         root=root,
-        submission=data.get("submission", "hog.py"),
-        module=data.get("module", "hog"),
+        submission=submission,
+        module=data.get("module", Path(submission).stem),
         support=tuple(data.get("support", [])),
-        setup=data.get("setup", "from hog import *"),
+        student_files=tuple(data.get("student_files", [submission])),
+        setup=data.get("setup", f"from {Path(submission).stem} import *"),
         phases=phases,
         problems=tuple(sorted(problems, key=lambda p: p.number)),
         checkpoint=checkpoint,
         run_timeout=float(data.get("run_timeout", 120.0)),
         suite_dir=suite_dir or root / "tests" / name,
         support_dir=support_dir or root / "solution" / name,
-        extra={k: v for k, v in data.items() if k not in {"phases", "problems", "checkpoint"}},
     )

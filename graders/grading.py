@@ -11,6 +11,7 @@ whose dependencies did not pass in this run are skipped, not failed. Rendering l
 from __future__ import annotations
 
 import ast
+import difflib
 import os
 import threading
 import time
@@ -20,12 +21,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import messages
-from graders.astrules import RuleResult, check_rules
+from graders.astrules import RuleChecker, RuleResult
 from graders.cases import Case, load_problem_cases
 from graders.edition import Edition, Problem
 from graders.judge import CaseResult, mark_not_run, run_case
 from graders.repairs import repair
-from graders.sandbox import Limits, Session, prepare_workdir
+from graders.sandbox import Limits, LoadError, Session, prepare_workdir
 
 MAX_SOURCE_BYTES = 1024 * 1024
 
@@ -45,6 +46,7 @@ class ProblemResult:
     reason: str = ""
     cases: list[CaseResult] = field(default_factory=list)
     rules: list[RuleResult] = field(default_factory=list)
+    optional: bool = False
 
     @property
     def label(self) -> str:
@@ -113,7 +115,7 @@ def load_submission(path: Path, edition: Edition) -> Submission:
     if b"\x00" in data:
         raise SubmissionError(messages.not_python(str(target), "it holds binary data"))
     try:
-        source = data.decode("utf-8")
+        source = data.decode("utf-8-sig")  # editors on some systems start files with a byte-order mark
     except UnicodeDecodeError as exc:
         raise SubmissionError(messages.not_python(str(target), f"it is not UTF-8 text: {exc.reason}")) from exc
     return Submission(path, source)
@@ -159,15 +161,19 @@ def grade(
     """
     started = time.monotonic()
     deadline = started + edition.run_timeout  # the whole run's budget, on top of each case's
+    filename = edition.submission
     wanted = set(problems) if problems is not None else None
     chosen = [p for p in edition.problems if wanted is None or p.number in wanted]
-    source, tree, removals = repair(submission.source)
+    source, tree, removals = repair(submission.source, filename)
     notes = [
-        messages.syntax_repaired(r.line, r.message, r.name) if tree is not None
-        else messages.syntax_unrepairable(r.line, r.message)
+        messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
+        else messages.syntax_unrepairable(filename, r.line, r.message)
         for r in removals
     ]
-    names = defined_names(tree)
+    removed = {r.name: r.line for r in removals}
+    checker = RuleChecker(tree, filename, removed)
+    rules = {p.number: checker.check_all(p.rules) for p in chosen}
+    names = defined_names(tree) - set(removed)
     cases = {p.number: [c for c in load_problem_cases(edition, p.number) if include_hidden or not c.hidden]
              for p in chosen}
     results: dict[int, ProblemResult] = {}
@@ -176,16 +182,26 @@ def grade(
     idle: list[Session] = []
     pending = {p.number: p for p in chosen}
     running: dict[Future, tuple[int, int]] = {}
+    unloadable: list[str] = []  # set once when the submission cannot be loaded at all
 
     def run(chunk: list[Case]) -> list[CaseResult]:
         with lock:
             session = idle.pop() if idle else None
+            if unloadable:
+                return [mark_not_run(c, unloadable[0]) for c in chunk]
         if session is None:
-            session = _open_session(source, edition, limits or Limits())
+            try:
+                session = open_session(source, edition, limits or Limits())
+            except LoadError:
+                with lock:
+                    if not unloadable:
+                        unloadable.append(messages.could_not_load(filename))
+                        notes.append(unloadable[0])
+                return [mark_not_run(c, unloadable[0]) for c in chunk]
             with lock:
                 sessions.append(session)
                 if len(sessions) == 1:
-                    notes.extend(messages.import_note(n.line, n.message) for n in session.notes)
+                    notes.extend(sorted_notes(filename, session))
         try:
             return run_cases(session, chunk, deadline)
         finally:
@@ -211,7 +227,8 @@ def grade(
                     if not ready(problem):
                         continue
                     del pending[number]
-                    result = _settle(problem, tree, names, results, unlocked, cases[number])
+                    result = _settle(problem, tree, names, results, unlocked, cases[number], rules[number],
+                                     filename, removed)
                     if result is not None:
                         finish(number, result)
                         continue
@@ -228,20 +245,38 @@ def grade(
                     parts[number][index] = future.result()
                     if all(part is not None for part in parts[number]):
                         outcomes = [c for part in parts[number] for c in part or []]
-                        finish(number, _conclude(edition.problem(number), tree, outcomes))
+                        finish(number, _conclude(edition.problem(number), rules[number], outcomes))
     finally:
         for session in sessions:
-            session.__exit__(None, None, None)
+            session.dispose()
     ordered = [results[p.number] for p in chosen]
     return _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
 
 
-def _open_session(source: str, edition: Edition, limits: Limits) -> Session:
+def sorted_notes(filename: str, session: Session) -> list[str]:
+    """The session's loading notes in line order, as sentences."""
+    return [messages.import_note(filename, n.line, n.message) for n in sorted(session.notes, key=lambda n: n.line)]
+
+
+def open_session(source: str, edition: Edition, limits: Limits | None = None) -> Session:
+    """A started child holding SOURCE as the edition's submission file, next to its support files.
+
+    Raises :class:`~graders.sandbox.LoadError` (after cleaning up) when it cannot be loaded at all.
+    """
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
-    session = Session(target, edition.module, workdir, limits)
-    session.start()
+    session = Session(target, edition.module, workdir, limits or Limits())
+    try:
+        session.start()
+    except LoadError:
+        session.dispose()
+        raise
     return session
+
+
+def _blank(problem: Problem, rules: list[RuleResult]) -> ProblemResult:
+    return ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed",
+                         rules=list(rules), optional=problem.optional)
 
 
 def _settle(
@@ -251,24 +286,31 @@ def _settle(
     done: dict[int, ProblemResult],
     unlocked: set[int] | None,
     cases: list[Case],
+    rules: list[RuleResult],
+    filename: str,
+    removed: dict[str, int],
 ) -> ProblemResult | None:
     """A result that needs no code run (locked, skipped, missing function), or None to run cases."""
-    base = ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed")
+    base = _blank(problem, [])
     if unlocked is not None and problem.number not in unlocked:
         base.status, base.reason = "locked", messages.locked(problem.label)
         return base
     blocked = [d for d in problem.depends if d in done and done[d].status not in ("passed", "ungraded")]
     if blocked:
         base.status = "skipped"
-        base.reason = messages.skipped_for([f"Problem {d:02d} ({done[d].name})" for d in blocked])
+        base.reason = messages.skipped_for([messages.dependency(f"{d:02d}", done[d].name) for d in blocked])
         return base
+    base.rules = list(rules)
     if tree is None:
-        base.reason = messages.unreadable_submission()
+        base.reason = messages.unreadable_submission(filename)
         return base
-    base.rules = check_rules(tree, problem.rules)
     missing = [f for f in problem.functions if f not in names]
+    if missing and missing[0] in removed:
+        base.reason = messages.removed_for_syntax(missing[0], filename, removed[missing[0]])
+        return base
     if missing:
-        base.reason = messages.missing_function(missing[0])
+        close = difflib.get_close_matches(missing[0], sorted(names), n=2)
+        base.reason = messages.missing_function(filename, missing[0], close)
         return base
     if not cases:
         base.status = "ungraded"
@@ -300,9 +342,8 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
     return outcomes
 
 
-def _conclude(problem: Problem, tree: ast.Module | None, outcomes: list[CaseResult]) -> ProblemResult:
-    result = ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed")
-    result.rules = check_rules(tree, problem.rules)
+def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResult]) -> ProblemResult:
+    result = _blank(problem, rules)
     result.cases = outcomes
     broken = [r for r in result.rules if not r.passed]
     failed = [c for c in result.cases if not c.passed]

@@ -60,34 +60,34 @@ def display(reply: StepReply) -> tuple[str, list[str]]:
     return text, debug
 
 
-def judge_step(step: Step, reply: StepReply, timeout: float) -> tuple[bool, str, str]:
-    """(passed, got, reason) for one step, from the expected text and the child's reply."""
+def judge_step(step: Step, reply: StepReply, timeout: float, filename: str) -> tuple[bool, str, str, list[str]]:
+    """(passed, got, reason, DEBUG lines) for one step, from the expected text and the child's reply."""
     expected = step.expected
-    got, _ = display(reply) if reply.status in ("ok", "error") else ("", [])
+    got, debug = display(reply) if reply.status in ("ok", "error") else ("", [])
     if expected == "Infinite Loop":
         if reply.status == "timeout":
-            return True, "Infinite Loop", ""
-        return False, got, messages.expected_loop_but_finished()
+            return True, "Infinite Loop", "", debug
+        return False, got, messages.expected_loop_but_finished(), debug
     if reply.status == "timeout":
-        return False, "Infinite Loop", messages.timed_out(timeout)
+        return False, messages.still_running(timeout), messages.timed_out(timeout), debug
     if reply.status == "crashed":
-        return False, "", messages.crashed()
+        return False, "", messages.crashed(), debug
     if expected is not None and (expected == "Error" or expected.startswith("Error: ")):
         if reply.status != "error":
-            return False, got, messages.expected_error_but_none(got)
+            return False, got, messages.expected_error_but_none(got), debug
         wanted = expected[len("Error: "):].strip() if expected.startswith("Error: ") else ""
         if wanted and reply.error and reply.error.get("type") != wanted:
-            return False, "Error", messages.wrong_error_type(wanted, reply.error)
-        return True, "Error", ""
+            return False, "Error", messages.wrong_error_type(wanted, reply.error, filename), debug
+        return True, "Error", "", debug
     if reply.status == "error":
-        return False, "Error", messages.raised(reply.error or {})
+        return False, "Error", messages.raised(reply.error or {}, filename), debug
     if expected == "Function":
         ok = reply.value_kind == "function" and got.count("\n") == 0
-        return ok, ("Function" if ok else got), "" if ok else messages.not_a_function(got)
+        return ok, ("Function" if ok else got), "" if ok else messages.not_a_function(got), debug
     want = "" if expected in (None, "Nothing") else expected
     if got == want:
-        return True, got, ""
-    return False, got, messages.wrong_output(want, got)
+        return True, got, "", debug
+    return False, got, messages.wrong_output(want, got), debug
 
 
 def mark_not_run(case: Case, reason: str = "") -> CaseResult:
@@ -95,16 +95,20 @@ def mark_not_run(case: Case, reason: str = "") -> CaseResult:
 
 
 def run_case(session: Session, case: Case, deadline: float = float("inf")) -> CaseResult:
+    """Run CASE's steps in SESSION until the first wrong one, within the case's own time limit
+    (``case.timeout`` for all its steps together) and the run's DEADLINE, whichever comes first."""
     debug: list[str] = []
     seconds = 0.0
+    case_deadline = time.monotonic() + case.timeout
+    filename = session.submission.name
     for k, step in enumerate(case.steps):
-        timeout = max(0.0, min(case.timeout, deadline - time.monotonic()))
+        ends = min(case_deadline, deadline)
+        timeout = max(0.0, ends - time.monotonic())
         reply = session.step(step.source, fresh=(k == 0), setup=case.setup, timeout=timeout)
         seconds += reply.seconds
-        if reply.status in ("ok", "error"):
-            debug += split_debug(reply.output)[1]
-        passed, got, reason = judge_step(step, reply, timeout)
-        if reply.status == "timeout" and timeout < case.timeout:
+        passed, got, reason, step_debug = judge_step(step, reply, case.timeout, filename)
+        debug += step_debug
+        if reply.status == "timeout" and deadline < case_deadline:
             reason = messages.run_out_of_time()  # the run's budget ran out, not this case's
         if not passed:
             status = {"ok": "failed"}.get(reply.status, reply.status)

@@ -2,10 +2,13 @@
 
 Each function returns text and nothing else; tests call each one and look for the names, numbers
 and commands it must carry. A message names the problem and the function, shows expected and
-got with whitespace made visible, and says what to run next.
+got with whitespace made visible, and says what to run next. The submission's file name is a
+parameter (``filename``), never assumed.
 """
 
 from __future__ import annotations
+
+MOST_SHOWN = 400  # characters of one expected or got value before it is clipped
 
 # -- making text visible -------------------------------------------------------------------------
 
@@ -14,6 +17,7 @@ def visible(text: str | None) -> str:
     """TEXT with its invisible parts shown: trailing spaces as '·', tabs as '→', nothing as '(nothing)'."""
     if text is None or text == "":
         return "(nothing)"
+    text = clip(text)
     lines = []
     for line in text.split("\n"):
         body = line.rstrip(" ")
@@ -22,8 +26,31 @@ def visible(text: str | None) -> str:
     return "\n".join(lines)
 
 
+def clip(text: str, most: int = MOST_SHOWN) -> str:
+    if len(text) <= most:
+        return text
+    return text[:most] + f"… ({len(text) - most} more characters)"
+
+
 def indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line if line else prefix.rstrip() for line in text.split("\n"))
+
+
+# -- labels of the text report -------------------------------------------------------------------
+
+LABEL_EXPECTED = "expected: "
+LABEL_GOT = "got:      "
+LABEL_NOTE = "note: "
+LABEL_HIDDEN = " (hidden)"
+LABEL_OPTIONAL = " (optional)"
+
+
+def total_line(score: int, most: int) -> str:
+    return f"Total: {score}/{most}"
+
+
+def case_heading(name: str, hidden: bool) -> str:
+    return f"Case {name!r}{LABEL_HIDDEN if hidden else ''}:"
 
 
 # -- commands ------------------------------------------------------------------------------------
@@ -33,8 +60,10 @@ def student_command(label: str, flag: str = "") -> str:
     return f"python3 ok -q {label}{' ' + flag if flag else ''}"
 
 
-def instructor_command(path: str, label: str, edition: str) -> str:
-    return f"hogkit grade {path} --edition {edition} -q {label} --verbose"
+def instructor_command(path: str, label: str, edition: str | None) -> str:
+    """EDITION is None for the default edition, so the command stays short."""
+    ed = f" --edition {edition}" if edition else ""
+    return f"hogkit grade {path}{ed} -q {label} --verbose"
 
 
 # -- one step ------------------------------------------------------------------------------------
@@ -44,9 +73,16 @@ def wrong_output(expected: str | None, got: str | None) -> str:
     exp, g = expected or "", got or ""
     if exp and not g:
         return f"expected {visible(exp)} but nothing was displayed (a function without a return gives None)"
+    exp_lines, got_lines = exp.split("\n"), g.split("\n")
+    if len(got_lines) > len(exp_lines) and got_lines[-len(exp_lines):] == exp_lines:
+        return (
+            f"printed {len(got_lines) - len(exp_lines)} extra line(s) before the expected {visible(exp)}; "
+            "only lines that start with DEBUG: are ignored (remove the print or @trace, or start it with DEBUG:)"
+        )
+    if g == repr(exp) or g == repr(exp).replace("'", '"'):
+        return f"expected {visible(exp)} but got {visible(g)}: the quotes show a str was returned, not a number"
     if "\n" not in exp and "\n" not in g:
         return f"expected {visible(exp)} but got {visible(g)}"
-    exp_lines, got_lines = exp.split("\n"), g.split("\n")
     for n in range(max(len(exp_lines), len(got_lines))):
         e = exp_lines[n] if n < len(exp_lines) else None
         o = got_lines[n] if n < len(got_lines) else None
@@ -55,9 +91,9 @@ def wrong_output(expected: str | None, got: str | None) -> str:
     return "the output differs"
 
 
-def raised(error: dict) -> str:
-    where = f" (hog.py line {error['line']})" if error.get("line") else ""
-    message = str(error.get("message", "")).strip()
+def raised(error: dict, filename: str) -> str:
+    where = f" ({filename} line {error['line']})" if error.get("line") else ""
+    message = clip(str(error.get("message", "")).strip())
     return f"raised {error.get('type', 'an error')}{': ' + message if message else ''}{where}"
 
 
@@ -65,12 +101,16 @@ def expected_error_but_none(got: str | None) -> str:
     return f"expected an error, but the line finished and displayed {visible(got)}"
 
 
-def wrong_error_type(expected_type: str, error: dict) -> str:
-    return f"expected {expected_type} but {raised(error)}"
+def wrong_error_type(expected_type: str, error: dict, filename: str) -> str:
+    return f"expected {expected_type} but {raised(error, filename)}"
 
 
 def timed_out(seconds: float) -> str:
     return f"did not finish within {seconds:g} s; look for a loop that never ends"
+
+
+def still_running(seconds: float) -> str:
+    return f"(still running after {seconds:g} s)"
 
 
 def expected_loop_but_finished() -> str:
@@ -83,6 +123,18 @@ def crashed() -> str:
 
 def not_a_function(got: str) -> str:
     return f"expected a function but got {visible(got)}"
+
+
+VALUE_NOTES = {
+    "big_int": "a whole number too large to show",
+    "deep": "nested too deeply to show",
+    "long": "too long to show",
+    "no_message": "(the error message could not be shown)",
+}
+
+
+def value_note(code: str) -> str:
+    return VALUE_NOTES.get(code, code)
 
 
 def object_value(note: str) -> str:
@@ -108,16 +160,29 @@ def run_out_of_time() -> str:
     return "the whole grading run reached its time limit"
 
 
-def unreadable_submission() -> str:
-    return "hog.py could not be read as Python"
+def unreadable_submission(filename: str) -> str:
+    return f"{filename} could not be read as Python"
 
 
-def missing_function(name: str) -> str:
-    return f"hog.py has no function named {name}"
+def could_not_load(filename: str) -> str:
+    return f"{filename} could not be loaded: every attempt to run its top-level code hung or ended the program"
+
+
+def missing_function(filename: str, name: str, close: list[str]) -> str:
+    hint = f" (found {', '.join(close)}; names must match exactly)" if close else ""
+    return f"{filename} has no function named {name}{hint}"
+
+
+def removed_for_syntax(name: str, filename: str, line: int) -> str:
+    return f"{name} has a syntax error at {filename} line {line}, so it could not be checked"
 
 
 def skipped_for(dependencies: list[str]) -> str:
     return f"skipped: needs {', '.join(dependencies)} to pass first"
+
+
+def dependency(label: str, name: str) -> str:
+    return f"Problem {label} ({name})"
 
 
 def locked(label: str) -> str:
@@ -144,30 +209,95 @@ def rerun_student(label: str) -> str:
     return f"Run `{student_command(label)}` to check this problem again (add -i to explore on failure)."
 
 
-def rerun_instructor(path: str, label: str, edition: str) -> str:
+def rerun_instructor(path: str, label: str, edition: str | None) -> str:
     return f"Rerun just this problem with `{instructor_command(path, label, edition)}`."
 
 
-def import_note(line: int, message: str) -> str:
-    return f"hog.py line {line}: {message}" if line else f"hog.py: {message}"
+def import_note(filename: str, line: int, message: str) -> str:
+    return f"{filename} line {line}: {message}" if line else f"{filename}: {message}"
 
 
-def syntax_repaired(line: int, message: str, name: str) -> str:
+def skipped_statement(what: str) -> str:
+    """WHAT is 'never finished' or 'ended the program'."""
+    return f"this top-level statement {what} while the file was loading, so it was skipped"
+
+
+def exited_while_loading(kind: str, detail: str) -> str:
+    code = f"({detail})" if detail else "()"
+    return f"{kind}{code} ran while the file was loading; that statement was skipped"
+
+
+def syntax_repaired(filename: str, line: int, message: str, name: str) -> str:
     return (
-        f"hog.py line {line}: SyntaxError: {message}. {name} was left out so that the rest could be graded; "
+        f"{filename} line {line}: SyntaxError: {message}. {name} was left out so that the rest could be graded; "
         f"problems that need it fail"
     )
 
 
-def syntax_unrepairable(line: int, message: str) -> str:
-    return f"hog.py line {line}: SyntaxError: {message}. Nothing could be graded; fix this line first"
+def syntax_unrepairable(filename: str, line: int, message: str) -> str:
+    return f"{filename} line {line}: SyntaxError: {message}. Nothing could be graded; fix this line first"
+
+
+def syntax_stub(name: str, filename: str, line: int, message: str) -> str:
+    """What calling a function that was left out for a syntax error raises."""
+    return f"{name} has a syntax error at {filename} line {line}: {message}"
 
 
 def debug_lines_note(count: int) -> str:
     return f"{count} DEBUG line{'s' if count != 1 else ''} printed (never part of the comparison):"
 
 
-# -- submissions ---------------------------------------------------------------------------------
+# -- shape rules ---------------------------------------------------------------------------------
+
+FORBIDDEN_WORDS = {
+    "str": "str (or another way of turning a number into text: repr, format, an f-string or %)",
+    "lists": "lists (list(), a list display or a comprehension)",
+    "square brackets": "square brackets (indexing, slicing, list displays or list comprehensions)",
+    "for loops": "for loops (use a while loop)",
+}
+
+
+RULE_FRAGMENTS = {
+    "uses": "uses {0}",
+    "imports": "imports {0}",
+    "f-string": "uses an f-string",
+    "percent": "formats text with %",
+    "type-call": "calls a type it looked up with type(...)",
+    "list-display": "builds a list",
+    "comprehension": "uses a comprehension",
+    "subscript": "uses square brackets to index or slice",
+    "bracket-list": "uses square brackets to build a list",
+    "for": "uses a for loop",
+    "for-comprehension": "uses for inside a comprehension",
+}
+
+
+def rule_forbids(function: str, words: tuple[str, ...]) -> str:
+    return f"{function} uses no " + ", no ".join(words)
+
+
+def rule_uses(function: str, names: tuple[str, ...]) -> str:
+    return f"{function} uses " + " and ".join(names)
+
+
+def rule_where(line: int, owner: str | None, function: str) -> str:
+    via = "" if owner in (None, function) else f" (in {owner}, which {function} uses)"
+    return f"line {line}{via}"
+
+
+def rule_escape(where: str, name: str) -> str:
+    return f"{where} uses {name}, which could hide code from this check"
+
+
+def rule_violation(where: str, what: str, function: str, word: str) -> str:
+    return f"{where} {what}; {function} must not use {FORBIDDEN_WORDS.get(word, word)}"
+
+
+def rule_missing_calls(function: str, missing: list[str]) -> str:
+    return f"{function} should call {' and '.join(missing)} instead of repeating their work"
+
+
+# -- submissions and command lines ---------------------------------------------------------------
 
 
 def no_such_path(path: str) -> str:
@@ -183,7 +313,78 @@ def not_python(path: str, why: str) -> str:
 
 
 def too_large(path: str, limit: int) -> str:
-    return f"{path} is larger than {limit // 1024} KiB, which no hog.py needs"
+    return f"{path} is larger than {limit // 1024} KiB, which no submission needs"
+
+
+def unknown_problem(number: int, first: str, last: str) -> str:
+    return f"there is no problem {number:02d}; problems are {first} to {last}"
+
+
+def problem_number_expected(text: str) -> str:
+    return f"-q expects a problem number such as 01, not {text!r}"
+
+
+def unknown_edition(name: str, known: list[str]) -> str:
+    return f"unknown edition {name!r} (known editions: {', '.join(known) or 'none'})"
+
+
+def not_a_project_folder(folder: str) -> str:
+    return f"{folder} has no tests/edition.toml; run this from your project folder"
+
+
+def broken_spec(path: str, why: str) -> str:
+    return f"{path} is damaged ({why}); get a fresh copy of the project's tests folder"
+
+
+def lock_needs_problem() -> str:
+    return "say which problem to lock again, for example: python3 ok -q 01 --lock"
+
+
+def lock_or_unlock() -> str:
+    return "choose either --lock or -u, not both"
+
+
+def interrupted() -> str:
+    return "interrupted; nothing was lost"
+
+
+def demo_heading(title: str, count: int) -> str:
+    return f"Demo class for {title}: {count} submissions derived from the reference"
+
+
+def demo_next() -> str:
+    return "Grade one submission in detail with: hogkit grade PATH"
+
+
+def edition_line(name: str, title: str, phases: int, points: int, checkpoint: int, default: bool) -> str:
+    extra = f" + {checkpoint} checkpoint" if checkpoint else ""
+    return f"{name:<14} {title}: {phases} phases, {points} points{extra}{'  (default)' if default else ''}"
+
+
+def build_changed(verb: str, path: str) -> str:
+    return f"{verb}: {path}"
+
+
+def build_fresh() -> str:
+    return "everything is up to date"
+
+
+def build_stale_hint() -> str:
+    return "Run `hogkit build` to regenerate them."
+
+
+def student_suite_header(label: str) -> str:
+    return (
+        f"The tests of problem {label} for your project folder: do not edit.\n"
+        f"Unlock the questions with `python3 ok -q {label} -u`, then run `python3 ok -q {label}`."
+    )
+
+
+def generated_header(source: str) -> str:
+    return (
+        f"Generated by `hogkit build` from the [[generate]] templates in {source}: do not edit.\n"
+        "Each expected output is what the reference solution displays."
+    )
 
 
 # -- unlocking -----------------------------------------------------------------------------------
@@ -201,8 +402,16 @@ def unlock_intro(title: str) -> str:
     return UNLOCK_INTRO.format(title=title)
 
 
+def unlock_question(label: str, number: int, count: int, name: str) -> str:
+    return f"Problem {label} > Question {number} of {count}: {name}"
+
+
 def unlock_correct() -> str:
     return "-- OK! --"
+
+
+def unlock_line_correct(done: int, total: int) -> str:
+    return f"-- line {done} of {total} correct; what comes next? --"
 
 
 def unlock_wrong() -> str:
@@ -225,8 +434,8 @@ def relocked(label: str) -> str:
     return f"Problem {label} is locked again. Run `{student_command(label, '-u')}` to unlock it."
 
 
-def interactive_banner(case_name: str) -> str:
-    return f"Case {case_name!r} failed. hog.py is loaded and the lines before the failing one have run."
+def interactive_banner(case_name: str, filename: str) -> str:
+    return f"Case {case_name!r} failed. {filename} is loaded and the lines before the failing one have run."
 
 
 def interactive_try(line: str) -> str:
@@ -241,6 +450,13 @@ def choice_prompt(letter: str, text: str) -> str:
     return f"  {letter}) {text}"
 
 
+def engine_missing() -> str:
+    return (
+        "ok: cannot find the kit's engine (the graders package). Run ok from the project folder you were "
+        "given, or install the kit."
+    )
+
+
 HINTS = {
     "quotes": "Close: check the quotation marks; Python shows strings with quotes.",
     "no_quotes": "Close: that value is not a string, so Python shows it without quotes.",
@@ -248,4 +464,5 @@ HINTS = {
     "case": "Close: check upper and lower case (True, False, None, Error, Function ...).",
     "special": "Close: when nothing is displayed, type Nothing; when a line raises, type Error.",
     "tuple": "Close: check the brackets; a tuple is shown with parentheses.",
+    "order": "Close: printed lines come before the value, in the order they are printed.",
 }

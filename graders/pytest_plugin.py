@@ -16,6 +16,7 @@ pytest failures. pytest runs the suites; it is not the sandbox.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,12 +24,13 @@ import pytest
 
 from graders.cases import Case, Question, load_problem_cases, load_questions
 from graders.edition import Edition, load_edition
-from graders.grading import load_submission
+from graders.grading import load_submission, open_session
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
-from graders.sandbox import Limits, Session, prepare_workdir
+from graders.sandbox import Session
 
-QUESTION_TIMEOUT = 2.0
+LOOP_SECONDS = 2.0  # how long a line answered "Infinite Loop" must run to count as one
+LINE_SECONDS = 10.0  # for any other line of an unlock question, run by the reference
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -51,14 +53,19 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 class SuiteFile(pytest.File):
     """One case file; its items share one sandboxed child, started on first use."""
 
-    session_child: Session | None = None
+    _edition: Edition | None = None
 
     def edition(self) -> Edition:
-        return load_edition(self.path.parent.name, self.path.parent.parent.parent)
+        if self._edition is None:
+            self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
+        return self._edition
 
     def collect(self) -> Iterator[pytest.Item]:
         edition = self.edition()
-        number = int(self.path.name[1:3])
+        match = re.match(r"q(\d+)", self.path.name)
+        if match is None:
+            return
+        number = int(match.group(1))
         for case in load_problem_cases(edition, number):
             if case.path == self.path:
                 yield CaseItem.from_parent(self, name=f"{case.id} {case.name}", case=case)
@@ -75,11 +82,8 @@ class SuiteFile(pytest.File):
         edition = self.edition()
         option = self.config.getoption("--hog-submission")
         path = edition.solution_dir if reference or option is None else Path(option)
-        source, _tree, _removed = repair(load_submission(path, edition).source)
-        support = [edition.support_dir / name for name in edition.support]
-        workdir, target = prepare_workdir(source, edition.submission, support)
-        session = Session(target, edition.module, workdir, Limits())
-        session.start()
+        source, _tree, _removed = repair(load_submission(path, edition).source, edition.submission)
+        session = open_session(source, edition)
         setattr(self, attr, session)
         return session
 
@@ -87,7 +91,7 @@ class SuiteFile(pytest.File):
         for attr in ("_reference_child", "_submission_child"):
             session = getattr(self, attr, None)
             if session is not None:
-                session.__exit__(None, None, None)
+                session.dispose()
                 setattr(self, attr, None)
 
 
@@ -133,10 +137,10 @@ class QuestionItem(pytest.Item):
         session = self.parent.child(reference=True)
         setup = self.parent.edition().setup
         for k, step in enumerate(q.steps):
-            timeout = QUESTION_TIMEOUT if step.expected == "Infinite Loop" else 10.0
+            timeout = LOOP_SECONDS if step.expected == "Infinite Loop" else LINE_SECONDS
             reply = session.step(step.source, fresh=(k == 0), setup=setup, timeout=timeout)
             # A line the student is not asked about must display nothing: they never see its output.
-            passed, got, reason = judge_step(step, reply, timeout)
+            passed, got, reason, _debug = judge_step(step, reply, timeout, session.submission.name)
             assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \
                            f"  reference: {got}\n  → {reason}"
 

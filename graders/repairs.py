@@ -12,6 +12,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from graders import messages
+
 MAX_REPAIRS = 20
 _TOP = re.compile(r"^(?:@|async\s+def\s|def\s|class\s|[A-Za-z_])")
 _ON_LINE = re.compile(r"on line (\d+)")
@@ -43,8 +45,11 @@ def _block_bounds(lines: list[str], index: int) -> tuple[int, int]:
     return start, end
 
 
-def repair(source: str) -> tuple[str, ast.Module | None, list[Removal]]:
-    """(source that parses, its tree, what was removed); the tree is None if repair failed."""
+def repair(source: str, filename: str = "hog.py") -> tuple[str, ast.Module | None, list[Removal]]:
+    """(source that parses, its tree, what was removed); the tree is None if repair failed.
+
+    FILENAME only names the file in the message the stub raises.
+    """
     removals: list[Removal] = []
     for _ in range(MAX_REPAIRS):
         try:
@@ -61,7 +66,7 @@ def repair(source: str) -> tuple[str, ast.Module | None, list[Removal]]:
             name = (header.group(1) or header.group(2)) if header else ""
             message = exc.msg
             if name:
-                why = f"{name} has a syntax error at hog.py line {line}: {message}"
+                why = messages.syntax_stub(name, filename, line, message)
                 stub = f"def {name}(*args, **kwargs): raise SyntaxError({why!r})"
             else:
                 stub = "pass"

@@ -10,6 +10,7 @@ nothing from the child is ever compared by the child itself.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import secrets
@@ -23,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders import reaper
+from graders import messages, reaper
 
 CHILD = Path(__file__).with_name("child.py")
 PROBES = Path(__file__).with_name("probes.py")
@@ -37,16 +38,18 @@ class Limits:
     cpu_seconds: int = 120
     memory_bytes: int = 1024 * 1024 * 1024
     file_bytes: int = 8 * 1024 * 1024
-    processes: int = 0  # 0: leave as is (a per-user count; meaningful for an unprivileged user)
-    import_seconds: float = 10.0
+    processes: int = 64  # a per-user count, enforced for users other than root
+    import_seconds: float = 5.0  # for one top-level statement of the submission
+    import_budget: float = 30.0  # for loading the submission, all attempts together
+    most_skipped: int = 20  # top-level statements skipped before the submission counts as unloadable
 
     def as_dict(self) -> dict:
-        return {
-            "cpu_seconds": self.cpu_seconds,
-            "memory_bytes": self.memory_bytes,
-            "file_bytes": self.file_bytes,
-            "processes": self.processes,
-        }
+        """The limits the child applies to itself (the others are the parent's)."""
+        return {k: v for k, v in dataclasses.asdict(self).items() if not k.startswith(("import", "most"))}
+
+
+class LoadError(Exception):
+    """The submission could not be loaded at all: every attempt hung or ended the program."""
 
 
 @dataclass
@@ -79,31 +82,33 @@ class Session:
     workdir: Path
     limits: Limits = field(default_factory=Limits)
     notes: list[ImportNote] = field(default_factory=list)
-    import_output: str = ""
     _proc: subprocess.Popen | None = None
     _to_child: int = -1
     _from_child: int = -1
     _skip: set[int] = field(default_factory=set)
     _stmt_lines: dict[int, int] = field(default_factory=dict)
     _token: str = field(default_factory=lambda: secrets.token_hex(8))
-    starts: int = 0
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> None:
-        """Start the child and import the submission, skipping statements that hang or exit."""
-        for _attempt in range(12):
+        """Start the child and import the submission, skipping statements that hang or exit.
+
+        Raises :class:`LoadError` when the child cannot even start, or after ``most_skipped``
+        skipped statements or ``import_budget`` seconds.
+        """
+        budget_ends = time.monotonic() + self.limits.import_budget
+        while len(self._skip) <= self.limits.most_skipped and time.monotonic() < budget_ends:
             outcome = self._spawn_and_import()
             if outcome is None:
                 return
             index, why = outcome
-            line = self._stmt_lines.get(index, 0)
             self._skip.add(index)
-            self.notes.append(ImportNote(line, why))
-        raise RuntimeError("the submission could not be imported even after skipping statements")
+            self.notes.append(ImportNote(self._stmt_lines.get(index, 0), why))
+        self.close()
+        raise LoadError(f"{len(self._skip)} top-level statements hung or ended the program")
 
     def _spawn_and_import(self) -> tuple[int, str] | None:
         self.close()
-        self.starts += 1
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         # The child runs from copies inside the private folder and learns its settings over the
@@ -149,31 +154,25 @@ class Session:
             if isinstance(message, str):  # "timeout" or "crashed"
                 if current < 0:
                     self.close()
-                    raise RuntimeError(f"the grading process could not start ({message})")
+                    raise LoadError(f"the grading process could not start ({message})")
                 what = "never finished" if message == "timeout" else "ended the program"
-                return current, f"this top-level statement {what} while hog.py was loading, so it was skipped"
+                return current, messages.skipped_statement(what)
             if message.get("op") == "stmt":
                 current = int(message["i"])
                 self._stmt_lines[current] = int(message.get("line", 0))
                 deadline = time.monotonic() + self.limits.import_seconds
             elif message.get("op") == "ready":
                 for n in message.get("notes", []):
-                    err = n.get("error", {})
-                    self.notes.append(
-                        ImportNote(
-                            int(n.get("line", 0)),
-                            f"{err.get('type', 'Error')}: {err.get('message', '')}".strip().rstrip(":"),
-                            str(err.get("traceback", "")),
-                        )
-                    )
-                self.import_output = str(message.get("output", ""))
+                    err = n.get("error", {}) if isinstance(n.get("error"), dict) else {}
+                    self.notes.append(ImportNote(int(n.get("line", 0)), describe_load_error(err),
+                                                 str(err.get("traceback", ""))))
                 return None
 
     def _restart(self) -> None:
         """A fresh child after a timeout or crash; the import notes are already known."""
-        notes, output = list(self.notes), self.import_output
+        notes = list(self.notes)
         self.start()
-        self.notes, self.import_output = notes, output
+        self.notes = notes
 
     def close(self) -> None:
         if self._proc is not None:
@@ -192,19 +191,30 @@ class Session:
                     pass
         self._to_child = self._from_child = -1
 
+    def dispose(self) -> None:
+        """Stop the child and delete the private folder."""
+        self.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
     def __enter__(self) -> Session:
-        self.start()
+        try:
+            self.start()
+        except LoadError:
+            self.dispose()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.close()
-        shutil.rmtree(self.workdir, ignore_errors=True)
+        self.dispose()
 
     # -- requests ---------------------------------------------------------------------------
     def step(self, source: str, fresh: bool, setup: str, timeout: float) -> StepReply:
         """Run one statement; ``fresh`` starts a new case namespace (module state restored)."""
         if self._proc is None:
-            self._restart()
+            try:
+                self._restart()
+            except LoadError:
+                return StepReply("crashed")
         started = time.monotonic()
         request = {"op": "step", "source": source, "fresh": fresh, "setup": setup if fresh else ""}
         try:
@@ -278,7 +288,7 @@ def decode_value(data: object) -> tuple[str, object, str]:
             return "object", None, "float"
     if t == "str" and type(data.get("v")) is str:
         if data.get("cut"):
-            return "object", None, "str (too long to show)"
+            return "object", None, f"str ({messages.value_note('long')})"
         return "plain", data["v"], ""
     if t in ("tuple", "list") and isinstance(data.get("v"), list):
         items = []
@@ -288,11 +298,22 @@ def decode_value(data: object) -> tuple[str, object, str]:
                 return "object", None, f"a {t} holding a {note or kind}"
             items.append(value)
         if data.get("cut"):
-            return "object", None, f"a {t} too long to show"
+            return "object", None, f"{t} ({messages.value_note('long')})"
         return "plain", (tuple(items) if t == "tuple" else items), ""
     if t == "function":
         return "function", None, str(data.get("name", "?"))[:80]
-    return "object", None, str(data.get("type", "?"))[:80] + (f" ({data['note']})" if data.get("note") else "")
+    note = f" ({messages.value_note(str(data['note']))})" if data.get("note") else ""
+    return "object", None, str(data.get("type", "?"))[:80] + note
+
+
+def describe_load_error(err: dict) -> str:
+    """One line for an error raised by a top-level statement while the submission loaded."""
+    kind = str(err.get("type", "Error"))
+    raw = err.get("message")
+    detail = (raw if isinstance(raw, str) else messages.value_note("no_message")).strip()
+    if kind == "SystemExit":
+        return messages.exited_while_loading("sys.exit", detail)
+    return f"{kind}: {detail}" if detail else kind
 
 
 def decode_reply(message: dict, elapsed: float) -> StepReply:
@@ -300,6 +321,8 @@ def decode_reply(message: dict, elapsed: float) -> StepReply:
     error = message.get("error")
     if error is not None and not isinstance(error, dict):
         error = {"type": "Error", "message": str(error)[:200], "traceback": ""}
+    if error is not None and not isinstance(error.get("message"), str):
+        error["message"] = messages.value_note("no_message")
     output = message.get("output", "")
     return StepReply(
         status="error" if error else "ok",

@@ -15,21 +15,20 @@ import sys
 from pathlib import Path
 
 from graders import locking, messages, reports
-from graders.edition import Edition, EditionError, load_student_edition
+from graders.edition import Edition, EditionError, load_student_edition, read_toml
 from graders.grading import Report, SubmissionError, grade, load_submission
 from graders.sandbox import PROBES
+from graders.terminal import prepare_streams
 
 RULE = "=" * 69
 THIN = "-" * 69
 
 
 def locked_records(edition: Edition, number: int) -> list[dict]:
-    import tomllib
-
     path = edition.suite_dir / f"q{number:02d}.toml"
     if not path.is_file():
         return []
-    return list(tomllib.loads(path.read_text(encoding="utf-8")).get("locked", []))
+    return list(read_toml(path).get("locked", []))
 
 
 def unlocked_problems(edition: Edition, progress: dict) -> set[int]:
@@ -57,64 +56,52 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _problem_numbers(edition: Edition, raw: list[str] | None) -> list[int] | None:
-    if not raw:
-        return None
-    numbers = []
-    for text in raw:
-        try:
-            number = int(text.lstrip("q"))
-        except ValueError as exc:
-            raise EditionError(f"-q expects a problem number such as 01, not {text!r}") from exc
-        edition.problem(number)  # raises a clear error for an unknown problem
-        numbers.append(number)
-    return numbers
-
-
 def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show ✓ still gets the report
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
-    folder = Path(folder)
+    prepare_streams()
     try:
-        edition = load_student_edition(folder)
-        numbers = _problem_numbers(edition, args.question)
-    except EditionError as exc:
+        return run(Path(folder), args)
+    except (EditionError, SubmissionError) as exc:
         print(f"ok: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nok: {messages.interrupted()}", file=sys.stderr)
+        return 130
+
+
+def run(folder: Path, args: argparse.Namespace) -> int:
+    edition = load_student_edition(folder)
+    numbers = edition.parse_numbers(args.question)
     progress = locking.load_progress(folder)
+    if args.lock and args.unlock:
+        raise EditionError(messages.lock_or_unlock())
     if args.lock:
         if not numbers:
-            print("ok: say which problem to lock again, for example: python3 ok -q 01 --lock", file=sys.stderr)
-            return 2
+            raise EditionError(messages.lock_needs_problem())
         for n in numbers:
             relock(edition, folder, progress, n)
         return 0
     if args.unlock:
         targets = numbers or [p.number for p in edition.problems]
         for n in targets:
-            if not unlock(edition, folder, progress, n):
+            if not unlock(edition, folder, progress, n, quiet=not numbers):
                 return 0
         if not numbers:
             return 0
-    try:
-        submission = load_submission(folder, edition)
-    except SubmissionError as exc:
-        print(f"ok: {exc}", file=sys.stderr)
-        return 2
+    submission = load_submission(folder, edition)
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
     report = grade(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
     print(RULE)
-    print(reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score))
+    text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
+    print(text)
     if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
         last = max(p.number for p in report.problems)
         following = [p for p in edition.problems if p.number > last and p.number not in unlocked]
         if following:
             print(messages.next_problem(following[0].label))
     if args.interactive:
-        interact(folder, report, edition.setup)
+        interact(folder, report, edition)
     return 0
 
 
@@ -136,20 +123,22 @@ def _ask(prompt: str) -> str | None:
     return None if answer.strip() in ("exit()", "quit()") else answer
 
 
-def unlock(edition: Edition, folder: Path, progress: dict, number: int) -> bool:
-    """Ask problem NUMBER's locked questions; False if the student stopped."""
+def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: bool = False) -> bool:
+    """Ask problem NUMBER's locked questions; False if the student stopped. QUIET says nothing
+    about a problem that is already unlocked (when going through every problem)."""
     problem = edition.problem(number)
     records = locked_records(edition, number)
     if not records:
         return True
     if all(locking.is_unlocked(r, progress) for r in records):
-        print(messages.unlock_done(problem.label))
+        if not quiet:
+            print(messages.unlock_done(problem.label))
         return True
     print(RULE)
     print(messages.unlock_intro(f"Problem {problem.label}: {problem.title}"))
     for k, record in enumerate(records, start=1):
         print(THIN)
-        print(f"Problem {problem.label} > Question {k} of {len(records)}: {record['name']}")
+        print(messages.unlock_question(problem.label, k, len(records), record["name"]))
         if not ask_record(record, progress, folder):
             print(messages.unlock_stopped(problem.label))
             return False
@@ -201,8 +190,12 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
         if locking.check(prompt.salt, prompt.hashes[line], answer):
             typed_lines.append(locking.normalise(answer))
             line += 1
+            if line < len(prompt.hashes):
+                print(messages.unlock_line_correct(line, len(prompt.hashes)))
             continue
         hint = locking.near_miss(prompt.salt, prompt.hashes[line], answer)
+        if hint is None and any(locking.check(prompt.salt, h, answer) for h in prompt.hashes[line + 1:]):
+            hint = "order"
         print(messages.unlock_wrong())
         if hint:
             print(messages.HINTS[hint])
@@ -232,7 +225,7 @@ def pick_choice(answer: str, choices: list[str]) -> str | None:
     return None
 
 
-def interact(folder: Path, report: Report, setup: str) -> None:
+def interact(folder: Path, report: Report, edition: Edition) -> None:
     """Open ``python3 -i`` with hog.py loaded and the first failed case's earlier lines already run."""
     failed = next((c for p in report.problems for c in p.cases if not c.passed and not c.hidden), None)
     if failed is None:
@@ -246,11 +239,12 @@ def interact(folder: Path, report: Report, setup: str) -> None:
     earlier, last = statements[:-1], (statements[-1] if statements else "")
     # The probes the case may use, the case's set-up, then each earlier line on its own, so that a
     # line meant to raise does not stop the rest.
-    code = f"exec(compile(open({str(PROBES)!r}).read(), 'probes', 'exec'))\n{setup}\n"
+    code = f"exec(compile(open({str(PROBES)!r}).read(), 'probes', 'exec'))\n{edition.setup}\n"
     for statement in earlier:
         code += (
             f"try:\n    exec(compile({statement + chr(10)!r}, '<case>', 'single'))\n"
             f"except Exception as error:\n    print(type(error).__name__ + ':', error)\n"
         )
-    code += f"print({messages.interactive_banner(failed.name)!r})\nprint({messages.interactive_try(last)!r})\n"
+    banner = messages.interactive_banner(failed.name, edition.submission)
+    code += f"print({banner!r})\nprint({messages.interactive_try(last)!r})\n"
     subprocess.call([sys.executable, "-i", "-c", code], cwd=folder)

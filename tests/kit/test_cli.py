@@ -61,9 +61,9 @@ def test_grade_without_path_grades_the_demo_class(capsys):
         (["grade", "README.md"], "is not a Python file"),
         (["grade", "graders"], "without hog.py"),
         (["grade", "solution/boar_brawl", "--edition", "chess"], "unknown edition 'chess'"),
-        (["grade", "solution/boar_brawl", "-q", "99"], "has no problem 99"),
+        (["grade", "solution/boar_brawl", "-q", "99"], "there is no problem 99; problems are 00 to 12"),
         (["grade", "solution/boar_brawl", "-q", "two"], "-q expects a problem number"),
-        (["answers", "-q", "42"], "has no problem 42"),
+        (["answers", "-q", "42"], "there is no problem 42"),
         (["answers", "--edition", "nope"], "unknown edition 'nope'"),
     ],
 )

@@ -64,5 +64,31 @@ def test_broken_manifests_are_rejected_clearly(change, message):
 
 
 def test_unknown_problem_is_a_clear_error():
-    with pytest.raises(EditionError, match="has no problem 42"):
+    with pytest.raises(EditionError, match="there is no problem 42; problems are 00 to 12"):
         load_edition().problem(42)
+
+
+def test_unknown_keys_are_rejected_not_ignored():
+    import copy
+
+    data = copy.deepcopy(GOOD)
+    data["problems"][1]["depend"] = [1]
+    with pytest.raises(EditionError, match="unknown key 'depend'"):
+        parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+    data = copy.deepcopy(GOOD)
+    data["goal"] = 100
+    with pytest.raises(EditionError, match="unknown key 'goal'"):
+        parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+
+
+def test_problem_numbers_are_read_the_way_people_type_them():
+    ed = load_edition()
+    assert ed.parse_numbers(["01", "2", "q03", "Q04"]) == [1, 2, 3, 4]
+    assert ed.parse_numbers(None) is None
+    with pytest.raises(EditionError, match="-q expects a problem number"):
+        ed.parse_numbers(["one"])
+
+
+def test_optional_problems_are_marked():
+    assert load_edition().problem(12).optional
+    assert not load_edition().problem(11).optional

@@ -150,7 +150,8 @@ def test_near_miss_is_none_for_an_unrelated_answer(answer: str, typed: str) -> N
 
 
 def test_every_near_miss_has_a_hint_message() -> None:
-    assert {why for _, _, why in NEAR_MISSES} == set(messages.HINTS)
+    # "order" comes from the unlocker itself, when an answer matches a later line of the output.
+    assert {why for _, _, why in NEAR_MISSES} | {"order"} == set(messages.HINTS)
 
 
 # -- the student suites hold no plain answers ----------------------------------------------------

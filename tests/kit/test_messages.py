@@ -18,10 +18,11 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.instructor_command, ("sub/hog.py", "05", "boar_brawl"),
      ["hogkit grade sub/hog.py", "--edition boar_brawl", "-q 05", "--verbose"]),
     (m.wrong_output, ("3", "3 "), ["3·", "expected 3"]),
-    (m.raised, ({"type": "ZeroDivisionError", "message": "division by zero", "line": 12},),
+    (m.raised, ({"type": "ZeroDivisionError", "message": "division by zero", "line": 12}, "hog.py"),
      ["ZeroDivisionError", "division by zero", "hog.py line 12"]),
     (m.expected_error_but_none, ("7",), ["expected an error", "7"]),
-    (m.wrong_error_type, ("TypeError", {"type": "ValueError", "message": "bad"}), ["TypeError", "ValueError", "bad"]),
+    (m.wrong_error_type, ("TypeError", {"type": "ValueError", "message": "bad"}, "hog.py"),
+     ["TypeError", "ValueError", "bad"]),
     (m.timed_out, (5.0,), ["5 s"]),
     (m.expected_loop_but_finished, (), ["endless loop", "finished"]),
     (m.crashed, (), ["ended"]),
@@ -30,8 +31,45 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.function_value, ("roll_dice",), ["<function roll_dice>"]),
     (m.output_cut, (), ["cut short"]),
     (m.not_run, (), ["not run"]),
-    (m.unreadable_submission, (), ["hog.py"]),
-    (m.missing_function, ("take_turn",), ["take_turn", "hog.py"]),
+    (m.unreadable_submission, ("hog.py",), ["hog.py"]),
+    (m.missing_function, ("hog.py", "take_turn", []), ["take_turn", "hog.py"]),
+    (m.missing_function, ("hog.py", "take_turn", ["take_trun"]), ["take_turn", "found take_trun", "exactly"]),
+    (m.could_not_load, ("pig.py",), ["pig.py", "could not be loaded"]),
+    (m.removed_for_syntax, ("take_turn", "hog.py", 40), ["take_turn", "syntax error", "hog.py line 40"]),
+    (m.dependency, ("03", "take_turn"), ["Problem 03 (take_turn)"]),
+    (m.skipped_statement, ("never finished",), ["never finished", "skipped"]),
+    (m.exited_while_loading, ("sys.exit", "3"), ["sys.exit(3)", "loading", "skipped"]),
+    (m.syntax_stub, ("roll_dice", "hog.py", 9, "invalid syntax"), ["roll_dice", "hog.py line 9", "invalid syntax"]),
+    (m.still_running, (5.0,), ["still running", "5 s"]),
+    (m.value_note, ("big_int",), ["too large"]),
+    (m.clip, ("x" * 1000,), ["more characters"]),
+    (m.total_line, (3, 24), ["Total: 3/24"]),
+    (m.case_heading, ("worked examples", True), ["worked examples", "hidden"]),
+    (m.rule_forbids, ("boar_brawl", ("str", "lists")), ["boar_brawl uses no str, no lists"]),
+    (m.rule_uses, ("take_turn", ("roll_dice", "boar_brawl")), ["take_turn uses roll_dice and boar_brawl"]),
+    (m.rule_where, (12, "digits", "boar_brawl"), ["line 12", "in digits, which boar_brawl uses"]),
+    (m.rule_escape, ("line 3", "eval"), ["line 3 uses eval", "hide code"]),
+    (m.rule_violation, ("line 3", "uses str", "boar_brawl", "str"), ["line 3 uses str", "boar_brawl must not use str"]),
+    (m.rule_missing_calls, ("take_turn", ["roll_dice"]), ["take_turn should call roll_dice"]),
+    (m.unknown_problem, (99, "00", "12"), ["no problem 99", "00 to 12"]),
+    (m.problem_number_expected, ("two",), ["-q", "'two'"]),
+    (m.unknown_edition, ("chess", ["boar_brawl"]), ["'chess'", "boar_brawl"]),
+    (m.not_a_project_folder, ("/tmp/x",), ["/tmp/x", "tests/edition.toml"]),
+    (m.broken_spec, ("tests/q01.toml", "bad"), ["tests/q01.toml", "damaged", "fresh copy"]),
+    (m.lock_needs_problem, (), ["python3 ok -q 01 --lock"]),
+    (m.lock_or_unlock, (), ["--lock", "-u"]),
+    (m.interrupted, (), ["interrupted"]),
+    (m.demo_heading, ("Hog", 4), ["Hog", "4 submissions"]),
+    (m.demo_next, (), ["hogkit grade PATH"]),
+    (m.edition_line, ("boar_brawl", "Hog", 2, 24, 1, True), ["boar_brawl", "24 points + 1 checkpoint", "(default)"]),
+    (m.build_changed, ("stale", "skeleton/x/hog.py"), ["stale: skeleton/x/hog.py"]),
+    (m.build_fresh, (), ["up to date"]),
+    (m.build_stale_hint, (), ["hogkit build"]),
+    (m.student_suite_header, ("03",), ["python3 ok -q 03 -u", "do not edit"]),
+    (m.generated_header, ("q05.toml",), ["q05.toml", "hogkit build", "reference"]),
+    (m.unlock_question, ("01", 2, 6, "sums"), ["Problem 01 > Question 2 of 6: sums"]),
+    (m.unlock_line_correct, (1, 2), ["line 1 of 2"]),
+    (m.engine_missing, (), ["graders", "install"]),
     (m.skipped_for, (["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)"],),
      ["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)", "skipped"]),
     (m.locked, ("01",), ["python3 ok -q 01 -u", "locked"]),
@@ -42,9 +80,10 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.cases_passed, (3, 24), ["3/24"]),
     (m.rerun_student, ("05",), ["python3 ok -q 05", "-i"]),
     (m.rerun_instructor, ("sub/hog.py", "05", "boar_brawl"), ["hogkit grade", "-q 05", "sub/hog.py", "boar_brawl"]),
-    (m.import_note, (7, "print at the top level was skipped"), ["hog.py line 7", "print at the top level"]),
-    (m.syntax_repaired, (14, "invalid syntax", "roll_dice"), ["line 14", "SyntaxError", "invalid syntax", "roll_dice"]),
-    (m.syntax_unrepairable, (3, "unexpected indent"), ["line 3", "SyntaxError", "unexpected indent"]),
+    (m.import_note, ("hog.py", 7, "print at the top level was skipped"), ["hog.py line 7", "print at the top level"]),
+    (m.syntax_repaired, ("hog.py", 14, "invalid syntax", "roll_dice"),
+     ["line 14", "SyntaxError", "invalid syntax", "roll_dice"]),
+    (m.syntax_unrepairable, ("hog.py", 3, "unexpected indent"), ["line 3", "SyntaxError", "unexpected indent"]),
     (m.debug_lines_note, (2,), ["2 DEBUG lines", "never part of the comparison"]),
     (m.no_such_path, ("nowhere/hog.py",), ["nowhere/hog.py"]),
     (m.no_hog_in_folder, ("student7", "hog.py"), ["student7", "hog.py"]),
@@ -58,7 +97,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.unlock_stopped, ("01",), ["python3 ok -q 01 -u"]),
     (m.next_problem, ("02",), ["python3 ok -q 02 -u"]),
     (m.relocked, ("01",), ["01", "locked again", "python3 ok -q 01 -u"]),
-    (m.interactive_banner, ("the handout's examples",), ["the handout's examples", "failed", "hog.py"]),
+    (m.interactive_banner, ("the handout's examples", "hog.py"), ["the handout's examples", "failed", "hog.py"]),
     (m.interactive_try, ("roll_dice(2, make_test_dice(4, 6, 1))",), ["roll_dice(2, make_test_dice(4, 6, 1))"]),
     (m.choice_prompt, ("c", "It returns 3"), ["c)", "It returns 3"]),
     (m.run_out_of_time, (), ["whole grading run", "time limit"]),
@@ -157,10 +196,10 @@ def test_timed_out_mentions_the_seconds() -> None:
 
 
 def test_raised_without_details() -> None:
-    text = m.raised({})
+    text = m.raised({}, "hog.py")
     assert text.startswith("raised")
     assert not text.endswith((":", " "))
-    assert "line" not in m.raised({"type": "ValueError", "message": "bad", "line": 0})
+    assert "line" not in m.raised({"type": "ValueError", "message": "bad", "line": 0}, "hog.py")
 
 
 # -- singular and plural -------------------------------------------------------------------------
@@ -174,7 +213,7 @@ def test_counts_agree_in_number() -> None:
 
 
 def test_import_note_without_a_line() -> None:
-    assert m.import_note(0, "loading took too long") == "hog.py: loading took too long"
+    assert m.import_note("hog.py", 0, "loading took too long") == "hog.py: loading took too long"
 
 
 def test_interactive_try_without_a_line() -> None:
@@ -191,6 +230,6 @@ def test_skipped_for_lists_every_dependency_once() -> None:
 
 
 def test_hints_are_hints_not_answers() -> None:
-    assert set(m.HINTS) == {"quotes", "no_quotes", "float", "case", "special", "tuple"}
+    assert set(m.HINTS) == {"quotes", "no_quotes", "float", "case", "special", "tuple", "order"}
     for text in m.HINTS.values():
         assert text.startswith("Close")

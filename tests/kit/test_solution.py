@@ -25,7 +25,7 @@ def run_in(folder, *argv, stdin=""):
 def test_student_files_have_no_type_hints_and_plain_imports(name, kind):
     edition = load_edition(name)
     folder = edition.solution_dir if kind == "solution" else edition.skeleton_dir
-    for filename in edition.extra.get("student_files", STUDENT_FILES):
+    for filename in edition.student_files:
         tree = ast.parse((folder / filename).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef):

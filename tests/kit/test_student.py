@@ -108,7 +108,7 @@ def test_launcher_finds_the_engine_through_pythonpath_outside_the_kit(project: P
     # -S keeps site-packages (and so an editable install of the kit) out of the picture.
     without = run_ok(project, "--help", pythonpath=False, flags=("-S",))
     assert without.returncode != 0
-    assert "No module named 'graders'" in without.stderr
+    assert messages.engine_missing() in without.stderr
     with_path = run_ok(project, "--help", flags=("-S",))
     assert with_path.returncode == 0, with_path.stderr
 
@@ -134,7 +134,7 @@ def test_an_unknown_problem_exits_2_with_a_clear_message(project: Path, args: tu
     assert "Traceback" not in result.stderr
     assert args[1] in result.stderr
     if args[1] == "99":
-        assert "no problem 99" in result.stderr and "01" in result.stderr
+        assert messages.unknown_problem(99, "00", "12") in result.stderr
 
 
 def test_lock_needs_a_problem(project: Path) -> None:
@@ -304,7 +304,7 @@ def test_interactive_opens_python_after_a_failure(project: Path, edition) -> Non
     result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
     assert result.returncode == 0, result.stderr
     assert "0/2" in problem_line(result.stdout, "01")
-    assert messages.interactive_banner("the handout's examples") in result.stdout
+    assert messages.interactive_banner("the handout's examples", "hog.py") in result.stdout
     assert messages.interactive_try("roll_dice(2, make_test_dice(4, 6, 1))") in result.stdout
     assert "hello from -i" in result.stdout
     assert "Traceback" not in result.stderr
@@ -326,7 +326,8 @@ def test_interactive_replays_a_case_that_uses_probes(project: Path, edition) -> 
     assert "counting_dice(" in result.stdout  # the first failed case uses the probe
     assert "hello from -i" in result.stdout
     assert "NameError" not in result.stderr
-    assert messages.interactive_banner("dice is rolled exactly num_rolls times, even after a 1") in result.stdout
+    case = "dice is rolled exactly num_rolls times, even after a 1"
+    assert messages.interactive_banner(case, "hog.py") in result.stdout
 
 
 def test_debug_lines_never_fail_a_test(project: Path, edition) -> None:
@@ -359,3 +360,41 @@ def test_debug_lines_are_shown_apart_in_a_failure(project: Path, edition) -> Non
     assert got.split("got:")[1].strip() == "11"  # roll_dice(2, make_test_dice(4, 6, 1)) + 1, no DEBUG text
     assert messages.debug_lines_note(1) in result.stdout
     assert re.search(r"^\s+DEBUG: x$", result.stdout, re.M)
+
+
+def test_lock_and_unlock_together_is_refused(project: Path) -> None:
+    result = run_ok(project, "-q", "01", "--lock", "-u")
+    assert result.returncode == 2 and messages.lock_or_unlock() in result.stderr
+
+
+def test_a_damaged_spec_file_gets_a_clear_message(project: Path) -> None:
+    (project / "tests" / "q01.toml").write_text("[[locked]\nbroken", encoding="utf-8")
+    result = run_ok(project, "-q", "01", "-u", stdin="exit()\n")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and "damaged" in result.stderr and "q01.toml" in result.stderr
+
+
+def test_a_multi_line_answer_is_asked_line_by_line(project: Path, edition) -> None:
+    question = next(q for q in load_questions(edition, 8) if any(s.expected and "\n" in s.expected for s in q.steps))
+    step = next(s for s in question.steps if s.expected and "\n" in s.expected)
+    lines = step.expected.split("\n")
+    before = []
+    for q in load_questions(edition, 8):
+        if q.id == question.id:
+            break
+        before += [q.answer] if q.is_choice else [x for s in q.steps if s.expected for x in s.expected.split("\n")]
+    typed = before + [lines[-1], lines[0], "exit()"]
+    result = run_ok(project, "-q", "08", "-u", stdin="\n".join(typed) + "\n")
+    assert messages.HINTS["order"] in result.stdout  # the value typed first: printed lines come before it
+    assert messages.unlock_line_correct(1, len(lines)) in result.stdout
+
+
+def test_interrupting_the_runner_is_quiet(monkeypatch, capsys, project: Path) -> None:
+    from graders import student
+
+    def interrupt(folder, args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(student, "run", interrupt)
+    assert student.main(project, ["-q", "01"]) == 130
+    assert messages.interrupted() in capsys.readouterr().err

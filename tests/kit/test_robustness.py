@@ -1,0 +1,121 @@
+"""What real submissions and real kits throw at the grader: byte-order marks, files that cannot be
+loaded at all, debugging prints, printing instead of returning, stale generated files."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+from graders import messages
+from graders.artifacts import build
+from graders.edition import kit_root, load_edition
+from graders.sandbox import Limits
+
+from .conftest import grade_source, problem, replace_function
+
+
+def test_a_byte_order_mark_changes_nothing(edition, reference_source, tmp_path):
+    from graders.grading import grade, load_submission
+
+    path = tmp_path / "hog.py"
+    path.write_bytes(b"\xef\xbb\xbf" + reference_source.encode("utf-8"))
+    report = grade(load_submission(tmp_path, edition), edition, problems=[1, 2])
+    assert report.total == 4 and report.notes == []
+
+
+def test_a_file_that_cannot_be_loaded_still_gets_a_report(edition, reference_source):
+    """Every attempt ends the program: after the allowed number of skips the grader gives up on
+    loading, says so once, and every problem that needs code fails without an exception."""
+    exits = "\n".join(f"import os\nos._exit({k})" for k in range(1, 6))
+    report = grade_source(reference_source + "\n" + exits + "\n", edition, problems=[1, 2],
+                          limits=Limits(most_skipped=2))
+    assert report.total == 0
+    assert messages.could_not_load("hog.py") in report.notes
+    for n in (1, 2):
+        assert {c.status for c in problem(report, n).cases} == {"not run"}
+        assert problem(report, n).cases[0].reason == messages.could_not_load("hog.py")
+
+
+def test_many_skipped_statements_within_the_limit_are_each_noted(edition, reference_source):
+    exits = "\n".join(f"import os\nos._exit({k})" for k in range(1, 4))
+    report = grade_source(reference_source + "\n" + exits + "\n", edition, problems=[2])
+    assert report.total == 2
+    assert sum(messages.skipped_statement("ended the program") in n for n in report.notes) == 3
+    lines = [int(n.split("line ")[1].split(":")[0]) for n in report.notes]
+    assert lines == sorted(lines)
+
+
+def test_debug_prints_inside_a_shaped_function_keep_the_shape_rule(edition, reference_source):
+    source = replace_function(reference_source, "boar_brawl", """
+        def boar_brawl(player_score, opponent_score):
+            tens = opponent_score // 10 % 10
+            print(f"DEBUG: tens is {tens}")
+            print("DEBUG: ones is %d" % (player_score % 10))
+            return max(3 * abs(tens - player_score % 10), 1)
+        """)
+    report = grade_source(source, edition, problems=[2])
+    assert problem(report, 2).score == 2
+    assert all(r.passed for r in problem(report, 2).rules)
+
+
+def test_a_print_that_is_not_debug_still_counts_for_the_shape_rule(edition, reference_source):
+    source = replace_function(reference_source, "boar_brawl", """
+        def boar_brawl(player_score, opponent_score):
+            print(f"tens is {opponent_score // 10 % 10}")
+            return max(3 * abs(opponent_score // 10 % 10 - player_score % 10), 1)
+        """)
+    rule = problem(grade_source(source, edition, problems=[2]), 2).rules[0]
+    assert not rule.passed and "f-string" in rule.detail
+
+
+def test_printing_instead_of_returning_fails_the_public_cases(edition, reference_source):
+    source = replace_function(reference_source, "boar_brawl", """
+        def boar_brawl(player_score, opponent_score):
+            print(max(3 * abs(opponent_score // 10 % 10 - player_score % 10), 1))
+        """)
+    report = grade_source(source, edition, problems=[2], include_hidden=False)
+    assert problem(report, 2).score == 0
+    failed = [c for c in problem(report, 2).cases if not c.passed]
+    assert any(c.name == "boar_brawl returns its result instead of printing it" for c in failed)
+
+
+def test_a_function_with_a_syntax_error_is_named_in_its_rules(edition, reference_source):
+    source = replace_function(reference_source, "take_turn", """
+        def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
+            return roll_dice(num_rolls, dice
+        """)
+    report = grade_source(source, edition, problems=[1, 2, 3])
+    p3 = problem(report, 3)
+    line = next(n for n, text in enumerate(source.split("\n"), 1) if "return roll_dice(num_rolls, dice" in text)
+    assert p3.rules[0].detail == messages.removed_for_syntax("take_turn", "hog.py", line)
+    assert p3.reason == messages.removed_for_syntax("take_turn", "hog.py", line)
+
+
+def test_a_misspelt_function_gets_a_suggestion(edition, reference_source):
+    source = reference_source.replace("def roll_dice(", "def rol_dice(")
+    report = grade_source(source, edition, problems=[1])
+    assert problem(report, 1).reason == messages.missing_function("hog.py", "roll_dice", ["rol_dice"])
+
+
+def test_build_removes_what_it_would_not_write(tmp_path, monkeypatch):
+    copy = tmp_path / "kit"
+    shutil.copytree(kit_root(), copy, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
+    edition = load_edition("boar_brawl", copy)
+    leftover = edition.suite_dir / "q07.generated.toml"
+    leftover.write_text("[[case]]\nname = 'old'\ntranscript = '>>> 1\\n1\\n'\n", encoding="utf-8")
+    extra = edition.skeleton_dir / "tests" / "q13.toml"
+    extra.write_text("problem = 13\n", encoding="utf-8")
+    stale = build(edition, write=False)
+    assert leftover in stale
+    changed = build(edition)
+    assert leftover in changed and extra in changed
+    assert not leftover.exists() and not extra.exists()
+    assert build(edition, write=False) == []
+
+
+def test_answers_into_a_closed_pipe_is_quiet():
+    done = subprocess.run(f"{sys.executable} -m graders.cli answers | head -1", shell=True, cwd=kit_root(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("Problem 00")
+    assert "Traceback" not in done.stderr
