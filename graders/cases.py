@@ -24,6 +24,7 @@ names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +66,7 @@ class Question:
     question: str
     choices: tuple[str, ...]
     answer: str  # multiple choice only
+    path: Path | None = None  # the case file that holds (or includes) it
 
     @property
     def is_choice(self) -> bool:
@@ -122,76 +124,112 @@ def parse_transcript(text: str, where: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
+PREFIX = {"case": "", "unlock": "u", "generate": "g"}
+INCLUDE_KEYS = {"file", "tables", "rename"}
+
+
+def _rename(value: object, renames: dict[str, str]) -> object:
+    if isinstance(value, str):
+        for old, new in renames.items():
+            value = re.sub(rf"\b{re.escape(old)}\b", new, value)
+        return value
+    if isinstance(value, list):
+        return [_rename(v, renames) for v in value]
+    if isinstance(value, dict):
+        return {k: _rename(v, renames) for k, v in value.items()}
+    return value
+
+
+def _tables(edition: Edition, number: int, kind: str) -> list[tuple[str, Path, dict, str]]:
+    """(id, file, table, where) for every ``[[KIND]]`` table of problem NUMBER, in file order.
+
+    An ``[[include]]`` table brings in another file's tables (``file``, relative to the including
+    file; ``tables``, default all kinds; ``rename``, whole words to replace in their text), so two
+    editions with the same problem share one source of cases instead of two copies.
+    """
+    found: list[tuple[str, Path, dict, str]] = []
+    for path in edition.case_files(number):
+        stem = path.name.removesuffix(".toml")
+        data = read_toml(path)
+        for i, raw in enumerate(data.get(kind, []), start=1):
+            found.append((f"{stem}.{PREFIX[kind]}{i}", path, raw, f"{path} [[{kind}]] #{i}"))
+        for j, inc in enumerate(data.get("include", []), start=1):
+            where = f"{path} [[include]] #{j}"
+            unknown = sorted(set(inc) - INCLUDE_KEYS)
+            if unknown or "file" not in inc:
+                raise EditionError(f"{where}: needs 'file' and allows only {', '.join(sorted(INCLUDE_KEYS))}")
+            if kind not in inc.get("tables", list(PREFIX)):
+                continue
+            source = (path.parent / inc["file"]).resolve()
+            if not source.is_file():
+                raise EditionError(f"{where}: no such file {inc['file']!r}")
+            renames = dict(inc.get("rename", {}))
+            for i, raw in enumerate(read_toml(source).get(kind, []), start=1):
+                found.append((f"{stem}.i{j}.{PREFIX[kind]}{i}", path, _rename(raw, renames),
+                              f"{source} [[{kind}]] #{i} (included by {path.name})"))
+    return found
+
+
 def load_problem_cases(edition: Edition, number: int) -> list[Case]:
     """Every graded case of problem NUMBER, public and hidden, in file order."""
     problem = edition.problem(number)
     cases: list[Case] = []
-    for path in edition.case_files(number):
-        stem = path.name.removesuffix(".toml")
-        for i, raw in enumerate(read_toml(path).get("case", []), start=1):
-            where = f"{path} [[case]] #{i}"
-            if "transcript" not in raw:
-                raise EditionError(f"{where}: missing key 'transcript'")
-            cases.append(
-                Case(
-                    id=f"{stem}.{i}",
-                    problem=number,
-                    name=str(raw.get("name", f"case {i}")),
-                    hidden=bool(raw.get("hidden", False)),
-                    steps=parse_transcript(raw["transcript"], where),
-                    path=path,
-                    timeout=float(raw.get("timeout", problem.timeout)),
-                    setup=str(raw.get("setup", edition.setup)),
-                )
+    for case_id, path, raw, where in _tables(edition, number, "case"):
+        if "transcript" not in raw:
+            raise EditionError(f"{where}: missing key 'transcript'")
+        cases.append(
+            Case(
+                id=case_id,
+                problem=number,
+                name=str(raw.get("name", case_id)),
+                hidden=bool(raw.get("hidden", False)),
+                steps=parse_transcript(raw["transcript"], where),
+                path=path,
+                timeout=float(raw.get("timeout", problem.timeout)),
+                setup=str(raw.get("setup", edition.setup)),
             )
+        )
     return cases
 
 
 def load_questions(edition: Edition, number: int) -> list[Question]:
     """The unlock questions of problem NUMBER, checked for shape (a choice answer must be a choice)."""
     questions: list[Question] = []
-    for path in edition.case_files(number):
-        stem = path.name.removesuffix(".toml")
-        for i, raw in enumerate(read_toml(path).get("unlock", []), start=1):
-            where = f"{path} [[unlock]] #{i}"
-            choices = tuple(str(c) for c in raw.get("choices", []))
-            answer = str(raw.get("answer", ""))
-            if choices and answer not in choices:
-                raise EditionError(f"{where}: the answer {answer!r} is not one of the choices")
-            steps = parse_transcript(raw["transcript"], where) if "transcript" in raw else ()
-            if not choices and not any(s.expected is not None for s in steps):
-                raise EditionError(f"{where}: needs either choices or a transcript with at least one output")
-            questions.append(
-                Question(
-                    id=f"{stem}.u{i}",
-                    problem=number,
-                    name=str(raw.get("name", f"question {i}")),
-                    steps=steps,
-                    question=str(raw.get("question", "")),
-                    choices=choices,
-                    answer=answer,
-                )
+    for question_id, path, raw, where in _tables(edition, number, "unlock"):
+        choices = tuple(str(c) for c in raw.get("choices", []))
+        answer = str(raw.get("answer", ""))
+        if choices and answer not in choices:
+            raise EditionError(f"{where}: the answer {answer!r} is not one of the choices")
+        steps = parse_transcript(raw["transcript"], where) if "transcript" in raw else ()
+        if not choices and not any(s.expected is not None for s in steps):
+            raise EditionError(f"{where}: needs either choices or a transcript with at least one output")
+        questions.append(
+            Question(
+                id=question_id,
+                problem=number,
+                name=str(raw.get("name", question_id)),
+                steps=steps,
+                question=str(raw.get("question", "")),
+                choices=choices,
+                answer=answer,
+                path=path,
             )
+        )
     return questions
 
 
 def load_templates(edition: Edition, number: int) -> list[Template]:
-    templates: list[Template] = []
-    for path in edition.case_files(number):
-        stem = path.name.removesuffix(".toml")
-        for i, raw in enumerate(read_toml(path).get("generate", []), start=1):
-            where = f"{path} [[generate]] #{i}"
-            templates.append(
-                Template(
-                    id=f"{stem}.g{i}",
-                    problem=number,
-                    name=str(raw.get("name", f"generated {i}")),
-                    hidden=bool(raw.get("hidden", False)),
-                    transcript=_need_str(raw, "transcript", where),
-                    params=tuple(expand_params(raw, where)),
-                )
-            )
-    return templates
+    return [
+        Template(
+            id=template_id,
+            problem=number,
+            name=str(raw.get("name", template_id)),
+            hidden=bool(raw.get("hidden", False)),
+            transcript=_need_str(raw, "transcript", where),
+            params=tuple(expand_params(raw, where)),
+        )
+        for template_id, _path, raw, where in _tables(edition, number, "generate")
+    ]
 
 
 def _need_str(raw: dict, key: str, where: str) -> str:

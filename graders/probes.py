@@ -9,7 +9,8 @@ record arguments and build seeded dice and strategies.
 
 import random
 
-__all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_strategy", "check_strategy"]
+__all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_strategy", "check_strategy",
+           "commentary_log"]
 
 
 def plain(value):
@@ -132,3 +133,26 @@ def check_strategy(strategy, goal=100):
                 print("strategy(" + str(score) + ", " + str(opp) + ") gave two different answers")
                 return
     print("valid")
+
+
+class commentary_log:
+    """A chain of commentary functions that records every call.
+
+    ``first`` is the commentary to give ``play``; each call records (link, score0, score1) and
+    returns the *next* link, so a ``play`` that keeps calling the first commentary instead of the
+    one it got back shows up in ``trace()`` as the same link number again and again.
+    """
+
+    def __init__(self):
+        self.calls = []
+        self.first = self._link(0)
+
+    def _link(self, k):
+        def say(score0, score1):
+            self.calls.append((k, score0, score1))
+            return self._link(k + 1)
+        return say
+
+    def trace(self):
+        for k, score0, score1 in self.calls:
+            print("commentary", k, "given", plain(score0), plain(score1))

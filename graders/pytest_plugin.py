@@ -70,7 +70,7 @@ class SuiteFile(pytest.File):
             if case.path == self.path:
                 yield CaseItem.from_parent(self, name=f"{case.id} {case.name}", case=case)
         for q in load_questions(edition, number):
-            if q.id.startswith(self.path.name.removesuffix(".toml") + "."):
+            if q.path == self.path:
                 yield QuestionItem.from_parent(self, name=f"{q.id} {q.name}", question=q)
 
     def child(self, reference: bool = False) -> Session:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.edition import DEFAULT_EDITION, Edition, kit_root, load_edition
+from graders.edition import DEFAULT_EDITION, Edition, edition_names, kit_root, load_edition
 from graders.grading import Report, Submission, grade
 
 ROOT = kit_root()
@@ -17,6 +17,12 @@ ROOT = kit_root()
 @pytest.fixture(scope="session")
 def edition() -> Edition:
     return load_edition(DEFAULT_EDITION)
+
+
+@pytest.fixture(scope="session", params=edition_names())
+def any_edition(request: pytest.FixtureRequest) -> Edition:
+    """Every edition in turn: the tests that use it hold for all of them, with no edition-specific code."""
+    return load_edition(request.param)
 
 
 @pytest.fixture(scope="session")

@@ -45,12 +45,16 @@ def test_hog_imports_only_dice_and_ucb_at_top_level():
     assert top == {"dice", "ucb"}
 
 
-def test_text_interface_plays_a_game():
-    folder = load_edition().solution_dir
+@pytest.mark.parametrize("name", edition_names())
+def test_text_interface_plays_a_game(name):
+    folder = load_edition(name).solution_dir
     done = run_in(folder, "-B", "hog_ui.py")
     assert done.returncode == 0, done.stderr
     assert "The final score is Player 0:" in done.stdout
     assert "Player 0 rolls 5 dice:" in done.stdout
+    people = run_in(folder, "-B", "hog_ui.py", "-n", "1", stdin="eleven\n0\n" * 200)
+    assert people.returncode == 0, people.stderr
+    assert "Please type a whole number from 0 to 10." in people.stdout
 
 
 def test_text_interface_with_a_person_and_bad_input():
@@ -63,8 +67,9 @@ def test_text_interface_with_a_person_and_bad_input():
     assert ended.returncode == 1 and "No more input" in ended.stdout
 
 
-def test_hog_command_line_help():
-    done = run_in(load_edition().solution_dir, "-B", "hog.py", "--help")
+@pytest.mark.parametrize("name", edition_names())
+def test_hog_command_line_help(name):
+    done = run_in(load_edition(name).solution_dir, "-B", "hog.py", "--help")
     assert done.returncode == 0 and "--run_experiments" in done.stdout
 
 
