@@ -164,6 +164,45 @@ def apply_limits(limits: dict) -> None:
             resource.setrlimit(which, (int(value), int(value)))
 
 
+PRELOADED = ("random", "functools", "math", "itertools", "operator", "string", "collections")
+
+
+CLONE_NEWNS, MS_REC, MS_PRIVATE, MS_RDONLY = 0x00020000, 0x4000, 0x40000, 0x1
+
+
+def hide_folders(folders: list) -> bool:
+    """Cover FOLDERS with empty read-only file systems in a mount namespace of this process alone,
+    so the code that runs next cannot read them. Needs root (Linux); False when not possible."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(CLONE_NEWNS) != 0:
+            return False
+        if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+            return False
+        for folder in folders:
+            if libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", MS_RDONLY, None) != 0:
+                return False
+        return True
+    except (OSError, AttributeError):
+        return False
+
+
+def drop_privileges(user: str) -> None:
+    """Become USER (and only their group) for good, after loading what the submission's own files
+    import: the interpreter's files may not be readable by USER."""
+    import importlib
+    import pwd
+
+    for name in PRELOADED:
+        importlib.import_module(name)
+    entry = pwd.getpwnam(user)
+    os.setgroups([])
+    os.setgid(entry.pw_gid)
+    os.setuid(entry.pw_uid)
+
+
 def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list[dict]]:
     """Run the submission's top-level statements one by one into a fresh module; report problems."""
     path, module_name = config["submission"], config["module"]
@@ -194,6 +233,9 @@ def main() -> None:
     if config is None:
         return
     apply_limits(config.get("limits", {}))
+    hidden = hide_folders(config["hide"]) if config.get("hide") else False
+    if config.get("user"):
+        drop_privileges(config["user"])
     os.chdir(config["workdir"])
     sys.path[:0] = [config["workdir"]]
     sys.argv = [config["submission"]]
@@ -211,7 +253,7 @@ def main() -> None:
     module, notes = import_submission(config, out_fd)
     sys.stdout = real_stdout
     snapshot = dict(module.__dict__)
-    send(out_fd, {"op": "ready", "notes": notes, "output": capture.text()})
+    send(out_fd, {"op": "ready", "notes": notes, "output": capture.text(), "hidden": hidden})
 
     namespace: dict = {}
     path = config["submission"]

@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,14 +42,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    g = sub.add_parser("grade", help="grade one submission, or the built-in demo class when no PATH is given",
-                       description="Grade a submission (a folder holding hog.py, or a .py file), running every "
-                                   "case, hidden ones included. Without PATH, grade the built-in demo class.")
-    g.add_argument("path", nargs="?", help="a folder holding hog.py, or a hog.py file")
+    g = sub.add_parser(
+        "grade", help="grade one submission, a whole class (--out), or the built-in demo class (no PATH)",
+        description="Grade a submission (a folder holding hog.py, or a .py file), running every case, hidden "
+                    "ones included. With --out, PATH is a class folder holding one submission per student (a "
+                    "folder, a .py file, a .ipynb notebook or a .zip, named by the student's id) and the results "
+                    "go to OUTDIR: grades.csv, records.jsonl, summary.md, histogram.svg, and per student "
+                    "feedback/ID.md and gradescope/ID/results.json. Without PATH, grade the built-in demo class.")
+    g.add_argument("path", nargs="?", help="a folder holding hog.py, a hog.py file, or (with --out) a class folder")
     _add_edition(g)
     g.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
     g.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     g.add_argument("--verbose", "-v", action="store_true", help="every failed case, with tracebacks")
+    g.add_argument("--out", metavar="OUTDIR", help="grade PATH as a class folder and write the results here")
+    g.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: the machine's cores)")
+    g.add_argument("--force", action="store_true", help="regrade submissions already graded with the same code")
 
     a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
                        description="Print the answer key of the unlock questions, for teaching them in section.")
@@ -61,6 +69,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(b)
     b.add_argument("--all", action="store_true", help="every edition")
     b.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything is stale")
+
+    r = sub.add_parser("release", help="write the folder (and zip) a student downloads for an edition",
+                       description="Write the student bundle: the skeleton, public cases with hashed unlock answers "
+                                   "(no hidden case, no solution), the runner `python3 ok` with the engine it needs, "
+                                   "the handout as Markdown and as a notebook, and a README; then zip it.")
+    r.add_argument("edition_name", metavar="EDITION", help="the edition to release (see `hogkit editions`)")
+    r.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder; DIR.zip is written beside it")
+
+    z = sub.add_parser("gradescope", help="build the Gradescope autograder zip for an edition",
+                       description="Build the autograder zip (setup.sh and run_autograder at its root) that runs "
+                                   "this engine on Gradescope and writes /autograder/results/results.json. It holds "
+                                   "every case, hidden ones included, but not the reference solution.")
+    z.add_argument("edition_name", metavar="EDITION", help="the edition to grade (see `hogkit editions`)")
+    z.add_argument("--out", default="autograder.zip", metavar="ZIP", help="where to write it (default: %(default)s)")
 
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
@@ -92,6 +114,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     numbers = edition.parse_numbers(args.question)
     if args.path is None:
         return grade_demo(edition, numbers, args.json)
+    if args.out:
+        return grade_a_class(Path(args.path), edition, Path(args.out), args.jobs, args.force)
     submission = load_submission(Path(args.path), edition)
     report = grade(submission, edition, problems=numbers, on_problem=_progress)
     if sys.stderr.isatty():
@@ -100,6 +124,25 @@ def cmd_grade(args: argparse.Namespace) -> int:
         print(reports.render_json(report))
     else:
         print(reports.render_text(report, verbose=args.verbose, path=args.path, default_edition=DEFAULT_EDITION))
+    return 0
+
+
+def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool) -> int:
+    from graders.classroom import grade_class, kit_is_readable_by_others, print_progress, sandbox_limits
+
+    if jobs is not None and jobs < 1:
+        raise EditionError(messages.jobs_expected(jobs))
+    limits = sandbox_limits(edition)
+    if limits.user and kit_is_readable_by_others(edition):
+        print(messages.kit_hidden_note(str(edition.root)), file=sys.stderr)
+    started = time.monotonic()
+    records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress, limits=limits)
+    graded = sum(r["status"] == "graded" for r in records)
+    reused = sum(1 for r in records if r.get("reused"))
+    if reused:
+        print(messages.class_reused(reused))
+    print(messages.class_summary_line(graded, len(records), len(edition.problems), time.monotonic() - started,
+                                      str(out)))
     return 0
 
 
@@ -182,7 +225,29 @@ def cmd_editions(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"grade": cmd_grade, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions}
+def cmd_release(args: argparse.Namespace) -> int:
+    from graders.bundle import release
+
+    edition = load_edition(args.edition_name)
+    out = Path(args.out)
+    try:
+        archive = release(edition, out)
+    except FileExistsError as exc:
+        raise EditionError(str(exc)) from exc
+    print(messages.released(str(out), str(archive)))
+    return 0
+
+
+def cmd_gradescope(args: argparse.Namespace) -> int:
+    from graders.gradescope import build_autograder
+
+    out = build_autograder(load_edition(args.edition_name), Path(args.out))
+    print(messages.autograder_written(str(out)))
+    return 0
+
+
+COMMANDS = {"grade": cmd_grade, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
+            "release": cmd_release, "gradescope": cmd_gradescope}
 
 if __name__ == "__main__":
     sys.exit(main())

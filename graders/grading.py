@@ -27,8 +27,7 @@ from graders.edition import Edition, Problem
 from graders.judge import CaseResult, mark_not_run, run_case
 from graders.repairs import repair
 from graders.sandbox import Limits, LoadError, Session, prepare_workdir
-
-MAX_SOURCE_BYTES = 1024 * 1024
+from graders.submissions import SUFFIXES, read_entry
 
 
 class SubmissionError(Exception):
@@ -101,23 +100,17 @@ class Submission:
 
 
 def load_submission(path: Path, edition: Edition) -> Submission:
-    """Read PATH (a folder holding the submission file, or the file itself) or say clearly why not."""
+    """Read PATH (a folder holding the submission file, the file itself, a notebook or a zip) or
+    say clearly why not, with the same reading rules as a class folder's entries."""
     if not path.exists():
         raise SubmissionError(messages.no_such_path(str(path)))
-    target = path / edition.submission if path.is_dir() else path
-    if path.is_dir() and not target.is_file():
+    if path.is_dir() and not (path / edition.submission).is_file():
         raise SubmissionError(messages.no_hog_in_folder(str(path), edition.submission))
-    if target.suffix != ".py":
-        raise SubmissionError(messages.not_python(str(target), "its name does not end in .py"))
-    data = target.read_bytes()
-    if len(data) > MAX_SOURCE_BYTES:
-        raise SubmissionError(messages.too_large(str(target), MAX_SOURCE_BYTES))
-    if b"\x00" in data:
-        raise SubmissionError(messages.not_python(str(target), "it holds binary data"))
-    try:
-        source = data.decode("utf-8-sig")  # editors on some systems start files with a byte-order mark
-    except UnicodeDecodeError as exc:
-        raise SubmissionError(messages.not_python(str(target), f"it is not UTF-8 text: {exc.reason}")) from exc
+    if path.is_file() and path.suffix not in SUFFIXES:
+        raise SubmissionError(messages.not_python(str(path), "its name does not end in .py, .ipynb or .zip"))
+    source, _status, reason = read_entry(path, edition.submission)
+    if source is None:
+        raise SubmissionError(reason)
     return Submission(path, source)
 
 

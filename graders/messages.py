@@ -305,7 +305,10 @@ def no_such_path(path: str) -> str:
 
 
 def no_hog_in_folder(path: str, filename: str) -> str:
-    return f"{path} is a folder without {filename}; pass the folder that holds {filename}, or the file itself"
+    return (
+        f"{path} is a folder without {filename}; pass the folder that holds {filename} or the file itself, "
+        f"or grade a class folder with --out OUTDIR"
+    )
 
 
 def not_python(path: str, why: str) -> str:
@@ -314,6 +317,78 @@ def not_python(path: str, why: str) -> str:
 
 def too_large(path: str, limit: int) -> str:
     return f"{path} is larger than {limit // 1024} KiB, which no submission needs"
+
+
+def unreadable_notebook(path: str, why: str) -> str:
+    return f"{path} is not a notebook that can be read ({why})"
+
+
+def zip_without(path: str, filename: str) -> str:
+    return f"{path} holds no {filename}"
+
+
+def unreadable_zip(path: str, why: str) -> str:
+    return f"{path} is not a zip file that can be read ({why})"
+
+
+def unsupported_entry(path: str) -> str:
+    return f"{path} is not a submission: hand in a folder holding the file, a .py file, a .ipynb notebook or a .zip"
+
+
+def unreadable_entry(path: str, why: str) -> str:
+    return f"{path} could not be read ({why})"
+
+
+def duplicate_student(student: str, names: str) -> str:
+    return f"two submissions have the id {student!r} ({names}); keep one and grade again"
+
+
+def empty_class(path: str) -> str:
+    return f"{path} holds no submissions (folders, .py, .ipynb or .zip files)"
+
+
+def class_progress(done: int, total: int, eta: str) -> str:
+    width = 30
+    filled = width * done // total if total else width
+    return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  ETA {eta}"
+
+
+def class_summary_line(graded: int, total: int, problems: int, seconds: float, out: str) -> str:
+    return (
+        f"Graded {graded} of {total} submissions ({total - graded} could not be graded; see grades.csv) "
+        f"in {seconds:.1f} s. Results are in {out}"
+    )
+
+
+def class_reused(count: int) -> str:
+    return f"{count} unchanged submission{'s' if count != 1 else ''} kept from the last run (use --force to regrade)"
+
+
+def kit_hidden_note(root: str) -> str:
+    return (
+        f"note: student code runs as the user nobody, and {root} (readable by other users) is covered from it "
+        f"where the system allows; `chmod -R o-rwx {root}` makes sure"
+    )
+
+
+def notebook_provided() -> str:
+    return "## Provided functions\n\nThese come with the project; leave them as they are and run this cell too."
+
+
+def autograder_written(path: str) -> str:
+    return f"Wrote the Gradescope autograder to {path}: upload it as the assignment's autograder zip"
+
+
+def release_target_not_empty(path: str) -> str:
+    return f"{path} already holds files; choose an empty or new folder for the bundle"
+
+
+def released(path: str, archive: str) -> str:
+    return f"Wrote the student bundle to {path} and {archive}"
+
+
+def jobs_expected(jobs: int) -> str:
+    return f"--jobs needs a number of 1 or more, not {jobs}"
 
 
 def unknown_problem(number: int, first: str, last: str) -> str:

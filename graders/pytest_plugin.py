@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from graders.cases import Case, Question, load_problem_cases, load_questions
-from graders.edition import Edition, load_edition
+from graders.edition import Edition, load_edition, load_student_edition
 from graders.grading import load_submission, open_session
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
@@ -40,11 +40,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """``tests/<edition>/qNN*.toml`` in the kit, or ``tests/qNN.toml`` in a student's folder."""
     if (
         file_path.suffix == ".toml"
         and file_path.name.startswith("q")
         and (file_path.parent / "edition.toml").is_file()
-        and file_path.parent.parent.name == "tests"
+        and "tests" in (file_path.parent.name, file_path.parent.parent.name)
     ):
         return SuiteFile.from_parent(parent, path=file_path)
     return None
@@ -55,9 +56,16 @@ class SuiteFile(pytest.File):
 
     _edition: Edition | None = None
 
+    @property
+    def in_student_folder(self) -> bool:
+        return self.path.parent.name == "tests"
+
     def edition(self) -> Edition:
         if self._edition is None:
-            self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
+            if self.in_student_folder:
+                self._edition = load_student_edition(self.path.parent.parent)
+            else:
+                self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
         return self._edition
 
     def collect(self) -> Iterator[pytest.Item]:
@@ -81,7 +89,10 @@ class SuiteFile(pytest.File):
             return existing
         edition = self.edition()
         option = self.config.getoption("--hog-submission")
-        path = edition.solution_dir if reference or option is None else Path(option)
+        if self.in_student_folder:  # a student's own code, next to its tests
+            path = Path(option) if option else self.path.parent.parent
+        else:
+            path = edition.solution_dir if reference or option is None else Path(option)
         source, _tree, _removed = repair(load_submission(path, edition).source, edition.submission)
         session = open_session(source, edition)
         setattr(self, attr, session)

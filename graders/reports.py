@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from graders import messages
+from graders.edition import Edition
 from graders.grading import ProblemResult, Report
 from graders.judge import CaseResult
 
@@ -135,3 +136,192 @@ def render_markdown(report: Report, *, show_hidden: bool = False) -> str:
         if p.status == "failed" and p.reason:
             lines.append(f"- Problem {p.label}: {p.reason}")
     return "\n".join(lines) + "\n"
+
+
+# -- class grading: records are plain dicts (Report.as_dict() plus student, status, reason) ------
+
+
+def _public_failures(problem: dict) -> list[dict]:
+    return [c for c in problem.get("cases", []) if not c["passed"] and not c["hidden"]]
+
+
+def render_record_markdown(record: dict) -> str:
+    """A student's feedback: scores per phase and problem, and each public failure with its
+    transcript; hidden cases only as a count, never their source."""
+    lines = [f"# {record.get('title', record['edition'])}: feedback for {record['student']}", ""]
+    if record["status"] != "graded":
+        lines += [f"**Not graded ({record['status']}):** {record['reason']}", "",
+                  messages.total_line(0, record["max"]), ""]
+        return "\n".join(lines)
+    for note in record.get("notes", []):
+        lines.append(f"> {note}")
+    if record.get("notes"):
+        lines.append("")
+    lines += ["| Problem | Status | Score |", "|---|---|---|"]
+    for p in record["problems"]:
+        lines.append(f"| {p['label']} {p['name']} | {p['status']} | {p['score']}/{p['max']} |")
+    lines.append("")
+    for ph in record["phases"]:
+        lines.append(f"- Phase {ph['number']}, {ph['name']}: {ph['score']}/{ph['max']}")
+    if record.get("checkpoint"):
+        cp = record["checkpoint"]
+        lines.append(f"- {cp['label']}: {cp['score']}/{cp['max']}")
+    lines += ["", f"**{messages.total_line(record['total'], record['max'])}**", ""]
+    for p in record["problems"]:
+        if p["status"] in ("passed", "ungraded"):
+            continue
+        lines += [f"## Problem {p['label']}: {p['name']}", ""]
+        broken = [r for r in p.get("rules", []) if not r["passed"]]
+        lines += [f"- {r['text']}: {r['detail']}" for r in broken]
+        failures = _public_failures(p)
+        if p.get("reason") and not failures and not broken:
+            lines.append(f"- {p['reason']}")
+        hidden = sum(1 for c in p.get("cases", []) if c["hidden"] and not c["passed"])
+        if hidden:
+            lines.append(f"- {messages.hidden_case_failed(hidden)}")
+        for case in failures[:1]:
+            lines += ["", messages.case_heading(case["name"], False), "", "```pycon", case["transcript"], "```", "",
+                      f"- {messages.LABEL_EXPECTED.strip()} `{messages.visible(case['expected'])}`",
+                      f"- {messages.LABEL_GOT.strip()} `{messages.visible(case['got'])}`",
+                      f"- {case['reason']}"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_gradescope(record: dict) -> dict:
+    """Gradescope's results.json for one record: a test per problem (public failures in its
+    output), a test per problem's hidden cases shown only after publishing, and the checkpoint."""
+    out: dict = {"score": record["total"], "execution_time": round(float(record.get("seconds", 0.0)), 3),
+                 "output_format": "md", "visibility": "visible", "stdout_visibility": "hidden"}
+    if record["status"] != "graded":
+        out["output"] = f"Not graded ({record['status']}): {record['reason']}"
+        out["tests"] = []
+        return out
+    tests = []
+    for p in record["problems"]:
+        public = [c for c in p.get("cases", []) if not c["hidden"]]
+        hidden = [c for c in p.get("cases", []) if c["hidden"]]
+        body = []
+        body += [f"{r['text']}: {r['detail']}" for r in p.get("rules", []) if not r["passed"]]
+        for case in _public_failures(p)[:1]:
+            body += [f"```pycon\n{case['transcript']}\n```",
+                     f"expected `{messages.visible(case['expected'])}`, got `{messages.visible(case['got'])}`: "
+                     f"{case['reason']}"]
+        if not body and p.get("reason") and p["status"] != "passed":
+            body.append(p["reason"])
+        tests.append({
+            "name": f"Problem {p['label']}: {p['name']}",
+            "number": p["label"],
+            "score": p["score"],
+            "max_score": p["max"],
+            "status": "passed" if p["status"] in ("passed", "ungraded") else "failed",
+            "output": "\n\n".join(body) or messages.cases_passed(sum(c["passed"] for c in public), len(public)),
+            "output_format": "md",
+            "visibility": "visible",
+        })
+        if hidden:
+            failed = [c for c in hidden if not c["passed"]]
+            detail = "\n".join(f"- {c['name']}: {c['reason']}" for c in failed[:5])
+            tests.append({
+                "name": f"Problem {p['label']}: hidden cases",
+                "number": f"{p['label']}.hidden",
+                "score": 0,
+                "max_score": 0,
+                "status": "failed" if failed else "passed",
+                "output": (messages.hidden_case_failed(len(failed)) + ("\n" + detail if detail else "")) if failed
+                else messages.cases_passed(len(hidden), len(hidden)),
+                "output_format": "md",
+                "visibility": "after_published",
+            })
+    if record.get("checkpoint"):
+        cp = record["checkpoint"]
+        tests.append({"name": cp["label"], "number": "checkpoint", "score": cp["score"], "max_score": cp["max"],
+                      "status": "passed" if cp["score"] == cp["max"] else "failed",
+                      "output": f"{cp['label']}: {cp['score']}/{cp['max']}", "visibility": "visible"})
+        out["score"] = record["total"] + cp["score"]
+    out["tests"] = tests
+    out["output"] = messages.total_line(record["total"], record["max"])
+    return out
+
+
+def render_grades_csv(records: list[dict], edition: Edition) -> str:
+    """One row per submission: id, status, each phase, each problem, checkpoint, total, reason."""
+    import csv
+    import io
+
+    phases = [ph.number for ph in edition.phases]
+    problems = [p.label for p in edition.problems]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", "status", *[f"phase {n}" for n in phases], *[f"problem {p}" for p in problems],
+                     "checkpoint", "total", "max", "reason"])
+    for r in records:
+        phase_scores = {ph["number"]: ph["score"] for ph in r.get("phases", [])}
+        problem_scores = {p["label"]: p["score"] for p in r.get("problems", [])}
+        checkpoint = (r.get("checkpoint") or {}).get("score", "")
+        writer.writerow([r["student"], r["status"], *[phase_scores.get(n, 0) for n in phases],
+                         *[problem_scores.get(p, 0) for p in problems], checkpoint, r["total"], r["max"],
+                         r.get("reason", "")])
+    return buffer.getvalue()
+
+
+def render_class_summary(records: list[dict], edition: Edition) -> str:
+    """The class at a glance: pass rate per problem and per case, common failure reasons, scores."""
+    from collections import Counter
+
+    graded = [r for r in records if r["status"] == "graded"]
+    lines = [f"# {edition.title}: class summary", "",
+             f"{len(graded)} of {len(records)} submissions graded.", ""]
+    not_graded = Counter(r["status"] for r in records if r["status"] != "graded")
+    if not_graded:
+        lines += ["Not graded: " + ", ".join(f"{n} {s}" for s, n in sorted(not_graded.items())), ""]
+    lines += ["## Problems", "", "| Problem | Passed | Rate |", "|---|---|---|"]
+    cases: Counter = Counter()
+    case_passed: Counter = Counter()
+    reasons: Counter = Counter()
+    for p in edition.problems:
+        results = [q for r in graded for q in r["problems"] if q["number"] == p.number]
+        passed = sum(q["status"] in ("passed", "ungraded") for q in results)
+        rate = f"{100 * passed / len(results):.0f}%" if results else "-"
+        lines.append(f"| {p.label} {p.title} | {passed}/{len(results)} | {rate} |")
+        for q in results:
+            for c in q.get("cases", []):
+                cases[(p.label, c["name"])] += 1
+                case_passed[(p.label, c["name"])] += c["passed"]
+            if q["status"] == "failed" and q.get("reason"):
+                reasons[f"Problem {q['label']}: {q['reason'][:160]}"] += 1
+    lines += ["", "## Cases that fail most", "", "| Problem | Case | Pass rate |", "|---|---|---|"]
+    hardest = sorted(cases, key=lambda k: (case_passed[k] / cases[k], k))[:15]
+    for label, name in hardest:
+        key = (label, name)
+        lines.append(f"| {label} | {name} | {100 * case_passed[key] / cases[key]:.0f}% |")
+    lines += ["", "## Most common failure reasons", ""]
+    lines += [f"- {n} × {reason}" for reason, n in reasons.most_common(10)] or ["- none"]
+    lines += ["", "## Scores", "", "![score histogram](histogram.svg)", ""]
+    return "\n".join(lines)
+
+
+def render_histogram_svg(records: list[dict], edition: Edition) -> str:
+    """A bar chart of total scores, one bar per possible score, as a standalone SVG picture."""
+    from collections import Counter
+
+    most = edition.max_points
+    counts = Counter(min(max(r["total"], 0), most) for r in records if r["status"] == "graded")
+    tallest = max(counts.values(), default=1)
+    bar, gap, height, left, bottom = 18, 4, 200, 40, 30
+    width = left + (most + 1) * (bar + gap) + 10
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + bottom + 30}" '
+             f'font-family="sans-serif" font-size="11">',
+             f'<text x="{left}" y="16">Total scores ({sum(counts.values())} submissions)</text>']
+    for score in range(most + 1):
+        n = counts.get(score, 0)
+        h = round(height * n / tallest) if tallest else 0
+        x = left + score * (bar + gap)
+        y = 24 + height - h
+        parts.append(f'<rect x="{x}" y="{y}" width="{bar}" height="{h}" fill="#4a7ab5">'
+                     f'<title>{score}: {n}</title></rect>')
+        if n:
+            parts.append(f'<text x="{x + bar / 2}" y="{y - 3}" text-anchor="middle">{n}</text>')
+        parts.append(f'<text x="{x + bar / 2}" y="{24 + height + 14}" text-anchor="middle">{score}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

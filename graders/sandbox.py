@@ -39,13 +39,16 @@ class Limits:
     memory_bytes: int = 1024 * 1024 * 1024
     file_bytes: int = 8 * 1024 * 1024
     processes: int = 64  # a per-user count, enforced for users other than root
+    user: str = ""  # run student code as this user (the grader must be root); "" keeps the grader's user
+    hide: tuple[str, ...] = ()  # folders the child must not see (the kit), covered when the grader is root
     import_seconds: float = 5.0  # for one top-level statement of the submission
     import_budget: float = 30.0  # for loading the submission, all attempts together
     most_skipped: int = 20  # top-level statements skipped before the submission counts as unloadable
 
     def as_dict(self) -> dict:
         """The limits the child applies to itself (the others are the parent's)."""
-        return {k: v for k, v in dataclasses.asdict(self).items() if not k.startswith(("import", "most"))}
+        own = ("cpu_seconds", "memory_bytes", "file_bytes", "processes")
+        return {k: v for k, v in dataclasses.asdict(self).items() if k in own}
 
 
 class LoadError(Exception):
@@ -82,6 +85,7 @@ class Session:
     workdir: Path
     limits: Limits = field(default_factory=Limits)
     notes: list[ImportNote] = field(default_factory=list)
+    hidden: bool = False  # whether the child could cover the folders in ``limits.hide``
     _proc: subprocess.Popen | None = None
     _to_child: int = -1
     _from_child: int = -1
@@ -118,7 +122,11 @@ class Session:
             runner.parent.mkdir(exist_ok=True)
             shutil.copyfile(CHILD, runner)
             shutil.copyfile(PROBES, runner.with_name("probes.py"))
+        if self.limits.user:
+            share_with_others(self.workdir)
         config = {
+            "user": self.limits.user,
+            "hide": list(self.limits.hide),
             "workdir": str(self.workdir),
             "submission": str(self.submission),
             "module": self.module,
@@ -162,6 +170,7 @@ class Session:
                 self._stmt_lines[current] = int(message.get("line", 0))
                 deadline = time.monotonic() + self.limits.import_seconds
             elif message.get("op") == "ready":
+                self.hidden = bool(message.get("hidden"))
                 for n in message.get("notes", []):
                     err = n.get("error", {}) if isinstance(n.get("error"), dict) else {}
                     self.notes.append(ImportNote(int(n.get("line", 0)), describe_load_error(err),
@@ -334,6 +343,13 @@ def decode_reply(message: dict, elapsed: float) -> StepReply:
         truncated=bool(message.get("truncated")),
         seconds=elapsed,
     )
+
+
+def share_with_others(folder: Path) -> None:
+    """Let another user read FOLDER (and its files) and nothing more: it is the child's working folder."""
+    folder.chmod(0o755)
+    for path in folder.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 def prepare_workdir(submission_source: str, filename: str, support: list[Path]) -> tuple[Path, Path]:

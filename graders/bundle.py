@@ -1,0 +1,136 @@
+"""Bundle: the folder (and zip) a student downloads for one edition.
+
+Contract: :func:`release` writes OUT holding the edition's skeleton (``hog.py`` with stubs, the
+support files, the text interface), its ``tests/`` (public cases, unlock answers only as salted
+hashes, no hidden case), the runner ``ok`` with the part of the engine it imports (standard
+library only, so nothing needs installing to unlock and test), a ``conftest.py`` so that
+``python3 -m pytest`` runs the public cases too, ``requirements.txt`` naming pytest and
+pytest-timeout for that, the handout as Markdown and as a Jupyter notebook (each problem's text
+followed by a code cell holding its stub), and a README. It never copies anything from the
+solution folder but the support files a student also gets.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+from pathlib import Path
+
+from graders import messages
+from graders.edition import Edition
+
+ENGINE = Path(__file__).parent
+STUDENT_README = """# {title}
+
+Everything you need for the project is in this folder. You change only `{submission}`.
+
+1. Read `HANDOUT.md` (or open `handout.ipynb` in Jupyter).
+2. Unlock a problem's questions: `python3 ok -q 01 -u`
+3. Write the code in `{submission}`, then run its tests: `python3 ok -q 01`
+4. See your points per phase: `python3 ok --score`
+
+`python3 ok --help` lists every option. Print debugging lines with `print("DEBUG:", x)`: they are
+shown and never make a test fail. Play the game with `python3 hog_ui.py` once `play` works.
+
+The runner needs only Python 3.11 or newer. To run the public tests with pytest as well:
+`python3 -m pip install -r requirements.txt` then `python3 -m pytest`.
+"""
+REQUIREMENTS = "pytest>=8\npytest-timeout>=2.2\n"
+CONFTEST = '''"""Lets `python3 -m pytest` run this project's public cases."""
+
+pytest_plugins = ["graders.pytest_plugin"]
+'''
+
+
+def engine_modules(start: str = "student") -> list[str]:
+    """The engine modules START needs, following ``graders.*`` imports (the pytest plugin too)."""
+    needed: set[str] = set()
+    todo = [start, "pytest_plugin"]
+    while todo:
+        name = todo.pop()
+        if name in needed:
+            continue
+        needed.add(name)
+        tree = ast.parse((ENGINE / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graders"):
+                parts = node.module.split(".")
+                if len(parts) > 1:
+                    todo.append(parts[1])
+                else:
+                    todo.extend(a.name for a in node.names if (ENGINE / f"{a.name}.py").is_file())
+    # The sandbox starts these by file name rather than importing them.
+    return sorted(needed | {"child", "probes", "__init__"})
+
+
+def notebook(edition: Edition, handout: str, skeleton: str) -> str:
+    """The handout as a notebook that is also a complete submission: the skeleton's opening lines,
+    then each section of the handout, each problem's text followed by a code cell with its stubs,
+    and last the functions the project provides (the command-line entry point left out)."""
+    import nbformat
+
+    tree = ast.parse(skeleton)
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    stubs = {n.name: ast.get_source_segment(skeleton, n, padded=True) or "" for n in defs}
+    for n in defs:  # keep decorators with their function
+        if n.decorator_list:
+            start = n.decorator_list[0].lineno - 1
+            stubs[n.name] = "\n".join(skeleton.split("\n")[start:n.end_lineno])
+    asked = {f for p in edition.problems for f in p.functions}
+    opening = "\n".join(skeleton.split("\n")[: (defs[0].lineno - 1) if defs else None]).strip("\n")
+    provided = [stubs[n.name] for n in defs if n.name not in asked and not n.decorator_list]
+    cells = [nbformat.v4.new_code_cell(opening)] if opening else []
+    section: list[str] = []
+    current: int | None = None
+
+    def flush() -> None:
+        if section:
+            cells.append(nbformat.v4.new_markdown_cell("\n".join(section).strip("\n")))
+        if current is not None:
+            code = "\n\n\n".join(stubs[f] for f in edition.problem(current).functions if f in stubs)
+            if code:
+                cells.append(nbformat.v4.new_code_cell(code))
+
+    for line in handout.split("\n"):
+        number = _problem_heading(line)
+        if line.startswith("#") and (number is not None or current is not None):
+            flush()
+            section, current = [], number
+        section.append(line)
+    flush()
+    if provided:
+        cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))
+        cells.append(nbformat.v4.new_code_cell("\n\n\n".join(provided)))
+    book = nbformat.v4.new_notebook()
+    book.cells = cells
+    book.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nbformat.writes(book)
+
+
+def _problem_heading(line: str) -> int | None:
+    words = line.lstrip("#").split()
+    if line.startswith("#") and len(words) >= 2 and words[0] == "Problem" and words[1].rstrip(":").isdigit():
+        return int(words[1].rstrip(":"))
+    return None
+
+
+def release(edition: Edition, out: Path) -> Path:
+    """Write the student bundle to OUT and OUT.zip; return the zip's path."""
+    if out.exists() and any(out.iterdir()):
+        raise FileExistsError(messages.release_target_not_empty(str(out)))
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(edition.skeleton_dir, out, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".hogkit", "__pycache__", "*.pyc"))
+    (out / "graders").mkdir()
+    for name in engine_modules():
+        shutil.copyfile(ENGINE / f"{name}.py", out / "graders" / f"{name}.py")
+    handout = (edition.handout_dir / "handout.md").read_text(encoding="utf-8")
+    (out / "HANDOUT.md").write_text(handout, encoding="utf-8")
+    skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+    (out / "handout.ipynb").write_text(notebook(edition, handout, skeleton), encoding="utf-8")
+    (out / "README.md").write_text(STUDENT_README.format(title=edition.title, submission=edition.submission),
+                                   encoding="utf-8")
+    (out / "requirements.txt").write_text(REQUIREMENTS, encoding="utf-8")
+    (out / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    (out / "ok").chmod(0o755)
+    return Path(shutil.make_archive(str(out), "zip", root_dir=out.parent, base_dir=out.name))

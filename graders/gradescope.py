@@ -1,0 +1,126 @@
+"""Gradescope: the autograder zip, and the entry point it runs on Gradescope's workers.
+
+Contract: :func:`build_autograder` writes a zip with ``setup.sh`` and ``run_autograder`` at its root,
+the engine, and the edition's manifest, every case file (hidden ones included) and support files;
+never the reference ``hog.py``. ``run_autograder`` calls :func:`main`, which finds the submission
+under ``$AUTOGRADER_ROOT/submission`` (``/autograder`` on Gradescope), grades it with the same
+engine as ``hogkit grade`` (student code as the user ``nobody``, the kit covered or unreadable),
+and writes ``results/results.json`` in Gradescope's format (see
+:func:`graders.reports.render_gradescope`). Whatever the submission does, a results file is
+written; a missing or unreadable submission gets a score of 0 with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from graders import messages, reports
+from graders.edition import Edition, load_edition
+
+ENGINE = Path(__file__).parent
+
+SETUP_SH = """#!/usr/bin/env bash
+# Runs once when Gradescope builds the image: a Python of 3.11 or newer, and a source folder that
+# the user running student code cannot read.
+set -euo pipefail
+if ! command -v python3.11 >/dev/null && ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    apt-get update
+    apt-get install -y python3.11
+fi
+chmod -R go-rwx /autograder/source
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every submission; it always leaves results/results.json behind.
+cd /autograder/source
+PYTHON=python3.11
+command -v "$PYTHON" >/dev/null || PYTHON=python3
+exec "$PYTHON" -m graders.gradescope --edition {edition}
+"""
+
+
+def build_autograder(edition: Edition, out: Path) -> Path:
+    """Write the autograder zip for EDITION to OUT."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        _add_text(archive, "setup.sh", SETUP_SH)
+        _add_text(archive, "run_autograder", RUN_AUTOGRADER.format(edition=edition.name))
+        for path in sorted(ENGINE.glob("*.py")):
+            archive.write(path, f"graders/{path.name}")
+        for path in sorted(edition.suite_dir.glob("*.toml")):
+            archive.write(path, f"tests/{edition.name}/{path.name}")
+        for path in _included_files(edition):
+            archive.write(path, path.relative_to(edition.root).as_posix())
+        for name in edition.support:
+            archive.write(edition.support_dir / name, f"solution/{edition.name}/{name}")
+    return out
+
+
+def _included_files(edition: Edition) -> list[Path]:
+    """Case files of other editions that this edition's files bring in with [[include]]."""
+    from graders.edition import read_toml
+
+    found = set()
+    for path in edition.suite_dir.glob("q*.toml"):
+        for inc in read_toml(path).get("include", []):
+            target = (path.parent / inc["file"]).resolve()
+            if target.parent != edition.suite_dir.resolve():
+                found.add(target)
+    return sorted(found)
+
+
+def _add_text(archive: zipfile.ZipFile, name: str, text: str) -> None:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = 0o755 << 16  # executable, as Gradescope expects
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, text)
+
+
+def find_submission(folder: Path, filename: str) -> Path | None:
+    """The submission file, or the one .py / .ipynb / .zip handed in under another name."""
+    if (folder / filename).is_file():
+        return folder / filename
+    found = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".py", ".ipynb", ".zip"))
+    named = [p for p in found if p.name == filename]
+    if named:
+        return min(named, key=lambda p: len(p.parts))
+    return found[0] if len(found) == 1 else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    from graders.classroom import record_for, sandbox_limits
+    from graders.submissions import Entry, read_entry
+
+    parser = argparse.ArgumentParser(prog="run_autograder", description="Grade one Gradescope submission.")
+    parser.add_argument("--edition", required=True)
+    args = parser.parse_args(argv)
+    root = Path(os.environ.get("AUTOGRADER_ROOT", "/autograder"))
+    kit = Path(__file__).resolve().parent.parent
+    edition = load_edition(args.edition, kit)
+    found = find_submission(root / "submission", edition.submission)
+    if found is None:
+        entry = Entry("submission", root / "submission", None, "missing",
+                      messages.no_hog_in_folder(str(root / "submission"), edition.submission))
+    else:
+        source, status, reason = read_entry(found, edition.submission)
+        entry = Entry("submission", found, source, status, reason)
+    record = record_for(entry, edition, sandbox_limits(edition))
+    results = root / "results" / "results.json"
+    results.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=results.parent, prefix=".results-")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(reports.render_gradescope(record), f, indent=2)
+    os.replace(tmp, results)
+    print(messages.total_line(record["total"], record["max"]), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Submissions: finding each student's code in a class folder, whatever shape it was handed in.
+
+Contract: :func:`discover` turns a class folder into one :class:`Entry` per student, never raising
+for what a student handed in. The student id is the folder or file name (without its suffix). An
+entry is a folder holding the submission file (or exactly one ``.py`` or ``.ipynb``), a bare
+``.py`` file, a Jupyter notebook (its code cells are joined; no kernel is started; IPython magics
+and shell lines become comments), or a ``.zip`` holding the submission file. Anything else, two
+entries with one id, a notebook that cannot be read or a zip bomb becomes an entry with a status
+and a reason from :mod:`graders.messages`. Only the source text is read into memory: nothing a
+student handed in is unpacked onto the disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders import messages
+
+MAX_BYTES = 1024 * 1024
+SUFFIXES = (".py", ".ipynb", ".zip")
+
+
+@dataclass(frozen=True)
+class Entry:
+    student: str
+    path: Path
+    source: str | None  # the code to grade, or None when it could not be had
+    status: str  # "ok", or why there is nothing to grade: missing, unsupported, duplicate, not python, ...
+    reason: str = ""
+
+    @property
+    def digest(self) -> str:
+        """What identifies this version of the submission (its code), for skipping unchanged reruns."""
+        return hashlib.sha256((self.source or self.status + self.reason).encode("utf-8")).hexdigest()
+
+
+def _decode(data: bytes, where: str) -> tuple[str | None, str]:
+    if len(data) > MAX_BYTES:
+        return None, messages.too_large(where, MAX_BYTES)
+    if b"\x00" in data:
+        return None, messages.not_python(where, "it holds binary data")
+    try:
+        return data.decode("utf-8-sig"), ""
+    except UnicodeDecodeError as exc:
+        return None, messages.not_python(where, f"it is not UTF-8 text: {exc.reason}")
+
+
+def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
+    """The code cells of a notebook, in order, as one file; magics and shell lines commented out."""
+    import nbformat
+
+    text, why = _decode(data, where)
+    if text is None:
+        return None, why
+    try:
+        notebook = nbformat.reads(text, as_version=4)
+    except Exception as exc:  # nbformat raises several kinds for a broken file
+        return None, messages.unreadable_notebook(where, str(exc).split("\n")[0][:200])
+    cells = []
+    for cell in notebook.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        lines = str(cell.get("source", "")).split("\n")
+        cells.append("\n".join("# " + ln if ln.lstrip().startswith(("%", "!")) else ln for ln in lines))
+    return "\n\n".join(cells) + "\n", ""
+
+
+def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
+    """FILENAME from inside a zip (the shallowest one, if several), read with a size check first."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [m for m in archive.infolist() if Path(m.filename).name == filename and not m.is_dir()]
+            if not members:
+                return None, messages.zip_without(str(path), filename)
+            member = min(members, key=lambda m: (m.filename.count("/"), m.filename))
+            if member.file_size > MAX_BYTES:
+                return None, messages.too_large(f"{path}:{member.filename}", MAX_BYTES)
+            with archive.open(member) as f:
+                data = f.read(MAX_BYTES + 1)
+    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
+        return None, messages.unreadable_zip(str(path), str(exc)[:200])
+    return _decode(data, f"{path}:{member.filename}")
+
+
+def read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
+    """(source, status, reason) for one thing in a class folder."""
+    if path.is_dir():
+        target = path / filename
+        if not target.is_file():
+            inside = sorted(p for p in path.iterdir() if p.suffix in (".py", ".ipynb") and p.is_file())
+            if len(inside) != 1:
+                return None, "missing", messages.no_hog_in_folder(str(path), filename)
+            target = inside[0]
+        return read_entry(target, filename)
+    try:
+        if path.suffix == ".py":
+            source, why = _decode(path.read_bytes(), str(path))
+        elif path.suffix == ".ipynb":
+            source, why = notebook_source(path.read_bytes(), str(path))
+        elif path.suffix == ".zip":
+            source, why = zip_source(path, filename)
+        else:
+            return None, "unsupported", messages.unsupported_entry(str(path))
+    except OSError as exc:
+        return None, "unreadable", messages.unreadable_entry(str(path), exc.strerror or str(exc))
+    if source is None:
+        status = "not python" if "not a Python file" in why else "unreadable"
+        return None, status, why
+    return source, "ok", ""
+
+
+def discover(folder: Path, filename: str) -> list[Entry]:
+    """Every student's entry in FOLDER, in name order; hidden files and folders are ignored."""
+    candidates = sorted(p for p in folder.iterdir() if not p.name.startswith((".", "__")))
+    ids: dict[str, list[Path]] = {}
+    for p in candidates:
+        ids.setdefault(p.stem if p.is_file() else p.name, []).append(p)
+    entries = []
+    for student, paths in sorted(ids.items()):
+        if len(paths) > 1:
+            names = ", ".join(p.name for p in paths)
+            entries += [Entry(student, p, None, "duplicate", messages.duplicate_student(student, names)) for p in paths]
+            continue
+        source, status, reason = read_entry(paths[0], filename)
+        entries.append(Entry(student, paths[0], source, status, reason))
+    return entries

@@ -1,0 +1,130 @@
+"""The student bundle: what it holds, what it never holds, and that a student can use it as is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+import zipfile
+
+import pytest
+
+from graders import messages
+from graders.bundle import engine_modules, release
+from graders.cases import load_problem_cases, load_questions
+from graders.cli import main as hogkit
+from graders.edition import EditionError, edition_names, load_edition
+from graders.markers import BEGIN, END
+
+
+@pytest.fixture(scope="module", params=edition_names())
+def bundle(request, tmp_path_factory):
+    edition = load_edition(request.param)
+    out = tmp_path_factory.mktemp("release") / f"{edition.name}-student"
+    archive = release(edition, out)
+    return edition, out, archive
+
+
+def solution_windows(edition) -> list[str]:
+    """Every run of three solution lines (inside a problem's markers), whitespace-trimmed."""
+    windows, block = [], []
+    for line in (edition.solution_dir / edition.submission).read_text(encoding="utf-8").split("\n"):
+        if BEGIN.match(line):
+            block = []
+        elif END.match(line):
+            code = [ln.strip() for ln in block if ln.strip() and not ln.strip().startswith("#")]
+            windows += ["\n".join(code[k:k + 3]) for k in range(len(code) - 2)]
+        else:
+            block.append(line)
+    return windows
+
+
+def bundle_text(out) -> str:
+    """Every file of the bundle, each line trimmed (notebook cells decoded), as one text."""
+    texts = []
+    for p in sorted(out.rglob("*")):
+        if p.is_file():
+            text = p.read_text(encoding="utf-8", errors="replace")
+            if p.suffix == ".ipynb":
+                text = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"])
+            texts.append("\n".join(line.strip() for line in text.split("\n") if line.strip()))
+    return "\n".join(texts)
+
+
+def test_the_bundle_holds_what_a_student_needs(bundle):
+    edition, out, archive = bundle
+    for name in (*edition.student_files, "ok", "README.md", "HANDOUT.md", "handout.ipynb", "requirements.txt",
+                 "conftest.py", "tests/edition.toml"):
+        assert (out / name).is_file(), name
+    assert {f"{m}.py" for m in engine_modules()} == {p.name for p in (out / "graders").iterdir()}
+    requirements = (out / "requirements.txt").read_text()
+    assert "pytest" in requirements and "pytest-timeout" in requirements
+    with zipfile.ZipFile(archive) as z:
+        assert f"{out.name}/hog.py" in z.namelist() and f"{out.name}/graders/student.py" in z.namelist()
+
+
+def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle):
+    edition, out, _ = bundle
+    text = bundle_text(out)
+    assert (out / edition.submission).read_text() == (edition.skeleton_dir / edition.submission).read_text()
+    leaked = [window for window in solution_windows(edition) if window in text]
+    assert leaked == [], leaked
+    for p in edition.problems:
+        for case in load_problem_cases(edition, p.number):
+            if case.hidden:
+                assert case.name not in text or not any(
+                    step.source in text for step in case.steps if len(step.source) > 30), case.name
+        for q in load_questions(edition, p.number):
+            for step in q.steps:
+                if step.expected and len(step.expected) > 3 and step.expected not in ("Error", "Nothing", "Function"):
+                    data = tomllib.loads((out / "tests" / f"q{p.number:02d}.toml").read_text(encoding="utf-8"))
+                    for record in data.get("locked", []):
+                        for s in record.get("steps", []):
+                            assert step.expected not in s.get("hashes", [])
+    assert not (out / "graders" / "artifacts.py").exists()  # no tool that could rebuild from a solution
+
+
+def test_the_notebook_is_a_submission(bundle):
+    edition, out, _ = bundle
+    book = json.loads((out / "handout.ipynb").read_text(encoding="utf-8"))
+    code = [c for c in book["cells"] if c["cell_type"] == "code"]
+    assert len(code) >= len([p for p in edition.problems if p.functions])
+    for p in edition.problems:
+        for f in p.functions:
+            assert any(f"def {f}(" in "".join(c["source"]) for c in code), f
+    done = subprocess.run([sys.executable, "-m", "graders.cli", "grade", str(out / "handout.ipynb"), "--edition",
+                           edition.name, "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["total"] == 0  # the stubs, as handed out
+
+
+@pytest.mark.timeout(600)
+def test_a_student_uses_the_bundle_in_a_fresh_virtual_environment(bundle, tmp_path):
+    edition, out, _ = bundle
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = str(venv / "bin" / "python")
+    answers = []
+    for q in load_questions(edition, 1):
+        answers += [q.answer] if q.is_choice else [x for s in q.steps if s.expected for x in s.expected.split("\n")]
+    env = {"PATH": "/usr/bin:/bin"}
+    unlock = subprocess.run([python, "ok", "-q", "01", "-u"], cwd=out, input="\n".join(answers) + "\n",
+                            capture_output=True, text=True, timeout=300, env=env)
+    assert unlock.returncode == 0, unlock.stderr
+    assert messages.unlock_done("01") in unlock.stdout
+    run = subprocess.run([python, "ok", "-q", "01"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
+    assert "Problem 01 roll_dice" in run.stdout and "0/2" in run.stdout
+    score = subprocess.run([python, "ok", "--score"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
+    assert score.returncode == 0 and f"Total: 0/{edition.max_points}" in score.stdout
+    assert "Phase 1" in score.stdout
+
+
+def test_release_refuses_a_folder_that_holds_files(tmp_path, capsys):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    assert hogkit(["release", "boar_brawl", "--out", str(tmp_path / "full")]) == 2
+    assert "already holds files" in capsys.readouterr().err
+    assert hogkit(["release", "chess", "--out", str(tmp_path / "new")]) == 2
+    with pytest.raises(EditionError):
+        load_edition("chess")

@@ -1,0 +1,150 @@
+"""Grading a class folder: every kind of entry, nothing lost, reruns skip what did not change."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import zipfile
+
+import nbformat
+import pytest
+
+from graders import messages
+from graders.classroom import grade_class
+from graders.cli import main as hogkit
+from graders.edition import EditionError
+from graders.submissions import discover
+
+
+@pytest.fixture
+def classroom(tmp_path, edition, reference_source, skeleton_source):
+    folder = tmp_path / "class"
+    (folder / "alice").mkdir(parents=True)
+    (folder / "alice" / "hog.py").write_text(reference_source, encoding="utf-8")
+    (folder / "bob.py").write_text(skeleton_source, encoding="utf-8")
+    (folder / "carol.py").write_text("this is not python ((((", encoding="utf-8")
+    (folder / "erin.py").write_bytes(b"\x7fELF\x00\x01")
+    (folder / "notes.txt").write_text("hello", encoding="utf-8")
+    book = nbformat.v4.new_notebook()
+    book.cells = [nbformat.v4.new_markdown_cell("# mine"), nbformat.v4.new_code_cell("%load_ext autoreload"),
+                  nbformat.v4.new_code_cell(reference_source)]
+    nbformat.write(book, str(folder / "frank.ipynb"))
+    (folder / "hank.ipynb").write_text("{not a notebook", encoding="utf-8")
+    with zipfile.ZipFile(folder / "gina.zip", "w") as archive:
+        archive.writestr("project/hog.py", reference_source)
+    with zipfile.ZipFile(folder / "ivan.zip", "w") as archive:
+        archive.writestr("readme.txt", "no code here")
+    (folder / "judy.py").write_text(reference_source.replace("def roll_dice(", "def roll_dice_(") + "\n"
+                                    "while True:\n    pass\n", encoding="utf-8")
+    (folder / "dup").mkdir()
+    (folder / "dup" / "hog.py").write_text(reference_source, encoding="utf-8")
+    (folder / "dup.py").write_text(reference_source, encoding="utf-8")
+    return folder
+
+
+EXPECTED = {
+    "alice": ("graded", 24), "bob": ("graded", 0), "carol": ("graded", 0), "erin": ("not python", 0),
+    "notes": ("unsupported", 0), "frank": ("graded", 24), "hank": ("unreadable", 0), "gina": ("graded", 24),
+    "ivan": ("unreadable", 0), "dup": ("duplicate", 0),
+}
+
+
+@pytest.mark.timeout(300)
+def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
+    out = tmp_path / "out"
+    records = grade_class(classroom, edition, out, jobs=2)
+    by_student = {}
+    for r in records:
+        by_student.setdefault(r["student"], []).append(r)
+    for student, (status, total) in EXPECTED.items():
+        assert [(r["status"], r["total"]) for r in by_student[student]][0] == (status, total), student
+    assert len(by_student["dup"]) == 2
+    assert "two submissions have the id 'dup'" in by_student["dup"][0]["reason"]
+    judy = by_student["judy"][0]
+    assert judy["status"] == "graded" and 0 < judy["total"] < 24  # the loop at the end is skipped, not fatal
+    rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
+    assert [r["student"] for r in rows] == sorted(r["student"] for r in records)
+    assert {"phase 1", "phase 2", "problem 05", "checkpoint", "total", "status", "reason"} <= set(rows[0])
+    assert len((out / "records.jsonl").read_text(encoding="utf-8").splitlines()) == len(records)
+    assert "class summary" in (out / "summary.md").read_text(encoding="utf-8")
+    assert (out / "histogram.svg").read_text(encoding="utf-8").startswith("<svg")
+    feedback = (out / "feedback" / "bob.md").read_text(encoding="utf-8")
+    assert "hidden cases failed" in feedback
+    results = json.loads((out / "gradescope" / "alice" / "results.json").read_text(encoding="utf-8"))
+    assert results["score"] == 25 and isinstance(results["execution_time"], float)
+    for test in results["tests"]:
+        assert {"name", "number", "score", "max_score", "status", "visibility"} <= set(test)
+    assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}
+
+
+def test_feedback_never_shows_a_hidden_case_source(classroom, tmp_path, edition):
+    from graders.cases import load_problem_cases
+
+    out = tmp_path / "out"
+    grade_class(classroom, edition, out, jobs=2)
+    feedback = (out / "feedback" / "bob.md").read_text(encoding="utf-8")
+    public = (out / "gradescope" / "bob" / "results.json").read_text(encoding="utf-8")
+    visible = "\n".join(t["output"] for t in json.loads(public)["tests"] if t["visibility"] == "visible")
+    for p in edition.problems:
+        for case in load_problem_cases(edition, p.number):
+            if case.hidden:
+                for step in case.steps:
+                    if len(step.source) > 25:
+                        assert step.source not in feedback and step.source not in visible, step.source
+
+
+@pytest.mark.timeout(300)
+def test_a_rerun_keeps_unchanged_submissions_and_regrades_changed_ones(classroom, tmp_path, edition, skeleton_source):
+    out = tmp_path / "out"
+    grade_class(classroom, edition, out, jobs=2)
+    first = (out / "records" / "alice.json").stat().st_mtime_ns
+    (classroom / "bob.py").write_text(skeleton_source + "\n# changed\n", encoding="utf-8")
+    records = grade_class(classroom, edition, out, jobs=2)
+    assert (out / "records" / "alice.json").stat().st_mtime_ns == first
+    reused = {r["student"] for r in records if r.get("reused")}
+    assert "alice" in reused and "bob" not in reused
+    forced = grade_class(classroom, edition, out, jobs=2, force=True)
+    assert not any(r.get("reused") for r in forced)
+    assert (out / "records" / "alice.json").stat().st_mtime_ns != first
+
+
+def test_bad_class_folders_get_clear_messages(tmp_path, edition):
+    with pytest.raises(EditionError, match="no such file or folder"):
+        grade_class(tmp_path / "missing", edition, tmp_path / "out")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(EditionError, match="holds no submissions"):
+        grade_class(tmp_path / "empty", edition, tmp_path / "out")
+
+
+def test_discovery_reads_each_shape(classroom):
+    entries = {e.student: e for e in discover(classroom, "hog.py") if e.student != "dup"}
+    assert entries["frank"].source is not None and "# %load_ext autoreload" in entries["frank"].source
+    assert entries["gina"].status == "ok" and "def roll_dice" in entries["gina"].source
+    assert entries["ivan"].reason == messages.zip_without(str(classroom / "ivan.zip"), "hog.py")
+    assert entries["notes"].status == "unsupported"
+
+
+def test_a_zip_bomb_is_refused_without_unpacking(tmp_path):
+    from graders.submissions import MAX_BYTES, read_entry
+
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("hog.py", "#" * (MAX_BYTES * 4))
+    source, status, reason = read_entry(bomb, "hog.py")
+    assert source is None and "larger than" in reason
+
+
+@pytest.mark.timeout(300)
+def test_the_command_line_grades_a_class(classroom, tmp_path, capsys):
+    out = tmp_path / "cli-out"
+    shutil.rmtree(classroom / "dup")
+    assert hogkit(["grade", str(classroom), "--out", str(out), "--jobs", "2"]) == 0
+    printed = capsys.readouterr()
+    assert "Graded" in printed.out and str(out) in printed.out
+    assert "ETA" in printed.err
+    assert hogkit(["grade", str(classroom), "--out", str(out)]) == 0
+    assert "kept from the last run" in capsys.readouterr().out
+    assert hogkit(["grade", str(classroom), "--out", str(out), "--jobs", "0"]) == 2
+    assert "--jobs needs a number" in capsys.readouterr().err
