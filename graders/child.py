@@ -261,36 +261,47 @@ def main() -> None:
         request = receive(in_fd)
         if request is None or request.get("op") == "quit":
             return
-        if request.get("fresh"):
+        # A "case" request runs several steps in a fresh namespace and streams one reply per step;
+        # a "step" request runs one, in a fresh namespace when asked.
+        steps = request.get("steps") if request.get("op") == "case" else [request.get("source", "")]
+        if request.get("op") == "case" or request.get("fresh"):
             module.__dict__.clear()
             module.__dict__.update(snapshot)
             sys.modules[config["module"]] = module
             namespace = {"__name__": "__case__"}
             if probes:
                 namespace.update(probes)
-        capture = CappedText()
-        sys.stdout = capture
-        reply = {"op": "step", "value": None, "error": None}
+        setup = request.get("setup", "")
+        for source in steps:
+            send(out_fd, run_step(source, setup, namespace, path, real_stdout))
+            setup = ""
+        if request.get("op") == "case":
+            send(out_fd, {"op": "done"})
+
+
+def run_step(source: str, setup: str, namespace: dict, path: str, real_stdout: object) -> dict:
+    """Run one statement (after SETUP, if any) and describe what it did as plain data."""
+    capture = CappedText()
+    sys.stdout = capture
+    reply: dict = {"op": "step", "value": None, "error": None}
+    try:
+        if setup:
+            exec(compile(setup, "<setup>", "exec"), namespace)
         try:
-            if request.get("setup"):
-                exec(compile(request["setup"], "<setup>", "exec"), namespace)
-            source = request["source"]
-            try:
-                code = compile(source, "<case>", "eval")
-            except SyntaxError:
-                code = None
-            if code is not None:
-                value = eval(code, namespace)
-                reply["value"] = encode(value)
-            else:
-                exec(compile(source + "\n", "<case>", "exec"), namespace)
-        except BaseException as exc:
-            reply["error"] = describe_error(exc, path)
-        finally:
-            sys.stdout = real_stdout
-        reply["output"] = capture.text()
-        reply["truncated"] = capture.truncated
-        send(out_fd, reply)
+            code = compile(source, "<case>", "eval")
+        except SyntaxError:
+            code = None
+        if code is not None:
+            reply["value"] = encode(eval(code, namespace))
+        else:
+            exec(compile(source + "\n", "<case>", "exec"), namespace)
+    except BaseException as exc:
+        reply["error"] = describe_error(exc, path)
+    finally:
+        sys.stdout = real_stdout
+    reply["output"] = capture.text()
+    reply["truncated"] = capture.truncated
+    return reply
 
 
 if __name__ == "__main__":

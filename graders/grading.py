@@ -328,8 +328,10 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
             return outcomes + [mark_not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
         outcome = run_case(session, case, deadline)
         outcomes.append(outcome)
-        if outcome.status in ("timeout", "crashed"):
-            # The problem has failed already; more endless loops would only cost time.
+        if outcome.error_type == "MemoryError":
+            session.close()  # a fresh child for what comes next, not one whose memory ran out
+        if outcome.status in ("timeout", "crashed") or outcome.error_type == "MemoryError":
+            # The problem has failed already; more endless loops or exhausted memory would only cost time.
             why = messages.run_out_of_time() if time.monotonic() >= deadline else ""
             return outcomes + [mark_not_run(c, why) for c in cases[len(outcomes):]]
     return outcomes

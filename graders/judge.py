@@ -33,6 +33,7 @@ class CaseResult:
     debug: list[str] = field(default_factory=list)
     seconds: float = 0.0
     transcript: str = ""  # the case up to the wrong line, that line's expected output left out
+    error_type: str = ""  # the exception the wrong line raised, if it raised one
 
 
 def split_debug(output: str) -> tuple[str, list[str]]:
@@ -95,27 +96,30 @@ def mark_not_run(case: Case, reason: str = "") -> CaseResult:
 
 
 def run_case(session: Session, case: Case, deadline: float = float("inf")) -> CaseResult:
-    """Run CASE's steps in SESSION until the first wrong one, within the case's own time limit
-    (``case.timeout`` for all its steps together) and the run's DEADLINE, whichever comes first."""
+    """Run CASE's steps in SESSION and judge them in order until the first wrong one, within the
+    case's own time limit (``case.timeout`` for all its steps together) and the run's DEADLINE."""
     debug: list[str] = []
     seconds = 0.0
     case_deadline = time.monotonic() + case.timeout
+    ends = min(case_deadline, deadline)
     filename = session.submission.name
-    for k, step in enumerate(case.steps):
-        ends = min(case_deadline, deadline)
-        timeout = max(0.0, ends - time.monotonic())
-        reply = session.step(step.source, fresh=(k == 0), setup=case.setup, timeout=timeout)
-        seconds += reply.seconds
-        passed, got, reason, step_debug = judge_step(step, reply, case.timeout, filename)
-        debug += step_debug
-        if reply.status == "timeout" and deadline < case_deadline:
-            reason = messages.run_out_of_time()  # the run's budget ran out, not this case's
-        if not passed:
-            status = {"ok": "failed"}.get(reply.status, reply.status)
-            shown = render_steps(case.steps[:k])
-            shown += ("\n" if shown else "") + render_steps(case.steps[k : k + 1], hide_expected=True)
-            return CaseResult(
-                case.id, case.name, case.hidden, False, status, k, step.expected, got, reason,
-                (reply.error or {}).get("traceback", ""), debug, seconds, shown,
-            )
+    replies = session.steps([s.source for s in case.steps], case.setup, ends)
+    try:
+        for k, (step, reply) in enumerate(zip(case.steps, replies, strict=False)):
+            seconds += reply.seconds
+            passed, got, reason, step_debug = judge_step(step, reply, case.timeout, filename)
+            debug += step_debug
+            if reply.status == "timeout" and deadline < case_deadline:
+                reason = messages.run_out_of_time()  # the run's budget ran out, not this case's
+            if not passed:
+                status = {"ok": "failed"}.get(reply.status, reply.status)
+                shown = render_steps(case.steps[:k])
+                shown += ("\n" if shown else "") + render_steps(case.steps[k : k + 1], hide_expected=True)
+                return CaseResult(
+                    case.id, case.name, case.hidden, False, status, k, step.expected, got, reason,
+                    (reply.error or {}).get("traceback", ""), debug, seconds, shown,
+                    str((reply.error or {}).get("type", "")),
+                )
+    finally:
+        replies.close()  # stops the child's remaining steps, if any, before the next case
     return CaseResult(case.id, case.name, case.hidden, True, "passed", debug=debug, seconds=seconds)

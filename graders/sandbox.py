@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -237,6 +238,51 @@ class Session:
             self.close()
             return StepReply(message, seconds=elapsed)
         return decode_reply(message, elapsed)
+
+    def steps(self, sources: list[str], setup: str, deadline: float) -> Iterator[StepReply]:
+        """Run SOURCES as one case (fresh namespace, SETUP first), yielding each step's reply as it
+        comes; every step together must finish by DEADLINE. Stopping early is safe: the child is
+        then stopped, so no stale reply is left for the next case."""
+        if self._proc is None:
+            try:
+                self._restart()
+            except LoadError:
+                yield StepReply("crashed")
+                return
+        try:
+            self._send({"op": "case", "steps": sources, "setup": setup})
+        except OSError:
+            self.close()
+            yield StepReply("crashed")
+            return
+        finished = False
+        try:
+            for _ in sources:
+                started = time.monotonic()
+                message = self._receive(deadline)
+                if isinstance(message, str):
+                    self.close()
+                    yield StepReply(message, seconds=time.monotonic() - started)
+                    return
+                yield decode_reply(message, time.monotonic() - started)
+            done = self._receive(deadline)
+            if isinstance(done, str) or done.get("op") != "done":
+                self.close()
+            finished = True
+        finally:
+            if not finished and self._proc is not None:
+                self.drain(deadline)
+
+    def drain(self, deadline: float) -> None:
+        """Read and drop the replies of the case in progress, up to its "done"; stop the child if
+        it does not get there by DEADLINE."""
+        while True:
+            message = self._receive(deadline)
+            if isinstance(message, str):
+                self.close()
+                return
+            if message.get("op") == "done":
+                return
 
     def _send(self, message: dict) -> None:
         data = json.dumps(message).encode("utf-8")
