@@ -30,25 +30,36 @@ import types
 _dumps, _loads = json.dumps, json.loads
 _write, _read = os.write, os.read
 _MAX_TEXT = 64 * 1024
+_MAX_LINES = 2000
 _MAX_ITEMS = 2000
 _MAX_INT_DIGITS = 4000
 
 
 class CappedText(io.TextIOBase):
-    """A stdout stand-in that keeps at most ``_MAX_TEXT`` characters and remembers it overflowed."""
+    """A stdout stand-in that keeps at most ``_MAX_TEXT`` characters and ``_MAX_LINES`` lines, and
+    remembers that it overflowed."""
 
     def __init__(self) -> None:
         self.parts: list[str] = []
-        self.size, self.truncated = 0, False
+        self.size, self.lines, self.truncated = 0, 0, False
 
     def write(self, s: str) -> int:
         if type(s) is not str:
             raise TypeError("write() argument must be str")
-        room = _MAX_TEXT - self.size
+        room = min(_MAX_TEXT - self.size, len(s))
+        if self.lines >= _MAX_LINES:
+            room = 0
+        elif self.lines + s.count("\n", 0, room) > _MAX_LINES:
+            cut = -1
+            for _ in range(_MAX_LINES - self.lines):
+                cut = s.index("\n", cut + 1)
+            room = cut + 1
         if room > 0:
-            self.parts.append(s[:room])
-            self.size += min(len(s), room)
-        if len(s) > max(room, 0):
+            kept = s[:room]
+            self.parts.append(kept)
+            self.size += len(kept)
+            self.lines += kept.count("\n")
+        if len(s) > room:
             self.truncated = True
         return len(s)
 

@@ -37,3 +37,19 @@ def test_case_timeouts_come_from_the_manifest(edition):
     from graders.cases import load_problem_cases
 
     assert {c.timeout for c in load_problem_cases(edition, 5)} == {10.0}
+
+
+def test_printed_output_is_capped_by_lines_as_well_as_bytes(edition, reference_source):
+    """Many short lines stop being kept after the line cap; the case fails saying so."""
+    source = replace_function(reference_source, "boar_brawl", """
+        def boar_brawl(player_score, opponent_score):
+            k = 0
+            while k < 5000:
+                print(k)
+                k += 1
+            return max(3 * abs(opponent_score // 10 % 10 - player_score % 10), 1)
+        """)
+    report = grade_source(source, edition, problems=[2])
+    first = problem(report, 2).cases[0]
+    assert not first.passed
+    assert first.got.count("\n") < 2100 and messages.output_cut() in first.got
