@@ -84,6 +84,24 @@ def build_parser() -> argparse.ArgumentParser:
     z.add_argument("edition_name", metavar="EDITION", help="the edition to grade (see `hogkit editions`)")
     z.add_argument("--out", default="autograder.zip", metavar="ZIP", help="where to write it (default: %(default)s)")
 
+    w = sub.add_parser("winrate", help="the exact chance one strategy beats another, without sampling",
+                       description="Tabulate two strategies of a submission (expressions evaluated in its hog.py, "
+                                   "in the sandbox) and compute the exact probability that the first wins, going "
+                                   "first, going second, and on average.")
+    w.add_argument("path", help="a folder holding hog.py, or a hog.py file")
+    w.add_argument("--strategy", required=True, metavar="EXPR", help="for example final_strategy or always_roll(4)")
+    w.add_argument("--against", metavar="EXPR", help="the opponent (default: the edition's baseline)")
+    _add_edition(w)
+    w.add_argument("--json", action="store_true", help='print {"first", "second", "average"}')
+
+    o = sub.add_parser("optimal", help="the exact best response to a strategy, and the minimax strategy",
+                       description="Compute, from the edition's reference rules, the strategy that wins most "
+                                   "often against a given one (default: the baseline) and the minimax strategy, "
+                                   "with their exact win rates.")
+    _add_edition(o)
+    o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
+    o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
+
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
 
@@ -246,8 +264,52 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_winrate(args: argparse.Namespace) -> int:
+    from graders import analysis
+    from graders.grading import open_session
+
+    edition = load_edition(args.edition)
+    submission = load_submission(Path(args.path), edition)
+    try:
+        model = analysis.build_model(edition)
+        against = args.against or analysis.analysis_settings(edition)["baseline"]
+        session = open_session(submission.source, edition)
+        try:
+            mine = analysis.tabulate(session, args.strategy, model.goal)
+            theirs = analysis.tabulate(session, against, model.goal)
+        finally:
+            session.dispose()
+    except analysis.AnalysisError as exc:
+        raise EditionError(str(exc)) from exc
+    rates = analysis.win_rates(model, mine, theirs)
+    print(json.dumps(rates) if args.json else messages.win_rate_lines(args.strategy, against, rates))
+    return 0
+
+
+def cmd_optimal(args: argparse.Namespace) -> int:
+    from graders import analysis
+
+    edition = load_edition(args.edition)
+    try:
+        model = analysis.build_model(edition)
+        against_text = args.against or analysis.analysis_settings(edition)["baseline"]
+        against = analysis.reference_table(edition, against_text)
+    except (analysis.AnalysisError, NameError, SyntaxError) as exc:
+        raise EditionError(str(exc)) from exc
+    best = analysis.best_response(model, against)
+    minimax = analysis.optimal(model)
+    print(messages.win_rate_lines(f"the best response to {against_text}", against_text,
+                                  analysis.win_rates(model, best, against)))
+    print(messages.win_rate_lines("the minimax strategy", against_text, analysis.win_rates(model, minimax, against)))
+    print(messages.win_rate_lines("the minimax strategy", "itself", analysis.win_rates(model, minimax, minimax)))
+    if args.table:
+        Path(args.table).write_text(analysis.table_source(best) + "\n", encoding="utf-8")
+        print(messages.table_written(args.table))
+    return 0
+
+
 COMMANDS = {"grade": cmd_grade, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
-            "release": cmd_release, "gradescope": cmd_gradescope}
+            "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -20,7 +20,7 @@ from graders import messages
 
 DEFAULT_EDITION = "boar_brawl"
 TOP_KEYS = {"name", "title", "submission", "module", "support", "student_files", "setup", "case_timeout",
-            "run_timeout", "checkpoint", "phases", "problems"}
+            "run_timeout", "checkpoint", "phases", "problems", "analysis"}
 PROBLEM_KEYS = {"number", "title", "phase", "points", "functions", "depends", "rules", "case_timeout", "optional"}
 RULE_KEYS = {"kind", "function", "names"}
 RULE_KINDS = ("forbid", "uses")

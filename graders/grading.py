@@ -46,6 +46,7 @@ class ProblemResult:
     cases: list[CaseResult] = field(default_factory=list)
     rules: list[RuleResult] = field(default_factory=list)
     optional: bool = False
+    note: str = ""  # something worth knowing beyond the score, such as an exact win rate
 
     @property
     def label(self) -> str:
@@ -239,11 +240,38 @@ def grade(
                     if all(part is not None for part in parts[number]):
                         outcomes = [c for part in parts[number] for c in part or []]
                         finish(number, _conclude(edition.problem(number), rules[number], outcomes))
+        if sessions and not unloadable:
+            _report_exact_rate(edition, results, sessions[0])
     finally:
         for session in sessions:
             session.dispose()
     ordered = [results[p.number] for p in chosen]
     return _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
+
+
+def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], session: Session) -> None:
+    """The edition's chosen strategy problem gets its exact win rate against the baseline, as the
+    course's calculator gave it: ``[analysis] report = {problem = N, strategy = "NAME"}``."""
+    from graders.edition import read_toml
+
+    settings = read_toml(edition.suite_dir / "edition.toml").get("analysis", {})
+    report = settings.get("report")
+    result = results.get(report["problem"]) if report else None
+    if result is None or result.status not in ("passed", "ungraded"):
+        return
+    if not (edition.solution_dir / edition.submission).is_file():
+        return  # a student's own copy has no reference to compare with
+    from graders import analysis  # numpy only when it is needed
+
+    try:
+        model = analysis.build_model(edition)
+        mine = analysis.tabulate(session, report["strategy"], model.goal)
+        baseline = analysis.reference_table(edition, settings["baseline"])
+    except analysis.AnalysisError as exc:
+        result.note = str(exc)
+        return
+    rate = analysis.win_rates(model, mine, baseline)["average"]
+    result.note = messages.final_strategy_rate(rate, settings["baseline"])
 
 
 def sorted_notes(filename: str, session: Session) -> list[str]:

@@ -379,6 +379,61 @@ def autograder_written(path: str) -> str:
     return f"Wrote the Gradescope autograder to {path}: upload it as the assignment's autograder zip"
 
 
+def no_analysis(edition: str) -> str:
+    return f"edition {edition!r} has no [analysis] table in its manifest, so it cannot be analysed exactly"
+
+
+def turn_must_gain(edition: str) -> str:
+    return (f"edition {edition!r} has a turn that does not raise the mover's score, so its game is not "
+            "finite in the scores alone and cannot be analysed exactly")
+
+
+def roll_depends_on_opponent() -> str:
+    return ("a roll's effect depends on the opponent's score in this edition, which the exact analysis "
+            "does not model")
+
+
+def strategy_bad_value(score: int, opponent: int, got: str) -> str:
+    return f"strategy({score}, {opponent}) returned {got}; a strategy returns an int from 0 to 10"
+
+
+def strategy_unsteady(score: int, opponent: int) -> str:
+    return f"strategy({score}, {opponent}) gave two different answers; a strategy must be deterministic"
+
+
+def strategy_not_a_table() -> str:
+    return "the strategy could not be tabulated"
+
+
+def strategy_too_slow(expression: str, seconds: float) -> str:
+    return f"{expression} did not answer for every pair of scores within {seconds:g} s"
+
+
+def strategy_crashed(expression: str) -> str:
+    return f"{expression} ended the program while it was being tabulated"
+
+
+def strategy_raised(expression: str, error: dict, filename: str) -> str:
+    return f"{expression} {raised(error, filename)}"
+
+
+def win_rate_lines(strategy: str, against: str, rates: dict) -> str:
+    return (
+        f"{strategy} against {against}, exactly:\n"
+        f"  going first   {100 * rates['first']:.2f}%\n"
+        f"  going second  {100 * rates['second']:.2f}%\n"
+        f"  average       {100 * rates['average']:.2f}%"
+    )
+
+
+def final_strategy_rate(rate: float, baseline: str) -> str:
+    return f"exact win rate against {baseline}: {100 * rate:.2f}% (averaged over going first and second)"
+
+
+def table_written(path: str) -> str:
+    return f"Wrote the best response to {path}: one string per score, one character per opponent score (X = 10)"
+
+
 def release_target_not_empty(path: str) -> str:
     return f"{path} already holds files; choose an empty or new folder for the bundle"
 

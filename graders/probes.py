@@ -10,7 +10,7 @@ record arguments and build seeded dice and strategies.
 import random
 
 __all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_strategy", "check_strategy",
-           "commentary_log"]
+           "commentary_log", "tabulate"]
 
 
 def plain(value):
@@ -156,3 +156,22 @@ class commentary_log:
     def trace(self):
         for k, score0, score1 in self.calls:
             print("commentary", k, "given", plain(score0), plain(score1))
+
+
+def tabulate(strategy, goal=100):
+    """STRATEGY's choice for every pair of scores below GOAL, as GOAL strings of GOAL characters
+    (0-9, X for 10); or ("bad", score, opponent, what it returned) for the first pair where it does
+    not return an int from 0 to 10, or ("unsteady", score, opponent) where two calls disagree."""
+    rows = []
+    for score in range(goal):
+        row = []
+        for opp in range(goal):
+            first = strategy(score, opp)
+            if type(first) is not int or not 0 <= first <= 10:
+                return ("bad", score, opp, plain(first))
+            again = strategy(score, opp)
+            if type(again) is not int or again != first:
+                return ("unsteady", score, opp)
+            row.append("0123456789X"[first])
+        rows.append("".join(row))
+    return tuple(rows)

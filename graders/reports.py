@@ -62,6 +62,8 @@ def _problem_lines(
     out = [f"  {mark} Problem {p.label} {name:<40} {_score(p.score, p.max):>5}{counts}"]
     for rule in p.rules:
         out.append(f"      {'✓' if rule.passed else '✗'} {rule.text}" + ("" if rule.passed else f": {rule.detail}"))
+    if p.note:
+        out.append(f"      {p.note}")
     if p.status in ("passed", "ungraded"):
         if verbose:
             out.extend(_debug_lines(c) for c in p.cases if c.debug)
@@ -161,6 +163,7 @@ def render_record_markdown(record: dict) -> str:
     for p in record["problems"]:
         lines.append(f"| {p['label']} {p['name']} | {p['status']} | {p['score']}/{p['max']} |")
     lines.append("")
+    lines += [f"- Problem {p['label']}: {p['note']}" for p in record["problems"] if p.get("note")]
     for ph in record["phases"]:
         lines.append(f"- Phase {ph['number']}, {ph['name']}: {ph['score']}/{ph['max']}")
     if record.get("checkpoint"):
@@ -209,6 +212,8 @@ def render_gradescope(record: dict) -> dict:
                      f"{case['reason']}"]
         if not body and p.get("reason") and p["status"] != "passed":
             body.append(p["reason"])
+        if p.get("note"):
+            body.append(p["note"])
         tests.append({
             "name": f"Problem {p['label']}: {p['name']}",
             "number": p["label"],

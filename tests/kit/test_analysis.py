@@ -1,0 +1,144 @@
+"""Exact analysis: the published cross-checks, agreement with a large seeded simulation, best
+responses and minimax, tabulating untrusted strategies in the sandbox, and the commands."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from graders import analysis
+from graders.cli import main as hogkit
+from graders.edition import edition_names, kit_root, load_edition
+from graders.grading import open_session
+
+from .conftest import grade_source, problem
+
+
+@pytest.fixture(scope="module")
+def boar():
+    edition = load_edition("boar_brawl")
+    return edition, analysis.build_model(edition)
+
+
+def test_the_published_cross_checks(boar):
+    edition, model = boar
+    six = analysis.constant(model, 6)
+    assert round(analysis.win_rates(model, six, six)["first"], 4) == 0.5379
+    for name, expected in (("boar_strategy", 0.6763), ("sus_strategy", 0.6783)):
+        rates = analysis.win_rates(model, analysis.reference_table(edition, name), six)
+        assert round(rates["average"], 4) == expected, name
+
+
+@pytest.mark.timeout(300)
+def test_exact_values_agree_with_a_large_seeded_simulation(boar):
+    """20,000 games of the reference's own play: the exact value lies within four standard errors."""
+    edition, model = boar
+    exact = analysis.win_rates(model, analysis.reference_table(edition, "sus_strategy"),
+                               analysis.constant(model, 6))["first"]
+    code = (
+        "import random\nfrom hog import *\nrandom.seed(61)\nwins = 0\n"
+        "for _ in range(20000):\n"
+        "    a, b = play(sus_strategy, always_roll(6), sus_update)\n"
+        "    wins += a > b\n"
+        "print(wins / 20000)\n"
+    )
+    done = subprocess.run([sys.executable, "-B", "-c", code], cwd=edition.solution_dir, capture_output=True,
+                          text=True, timeout=280)
+    simulated = float(done.stdout)
+    error = math.sqrt(exact * (1 - exact) / 20000)
+    assert abs(simulated - exact) < 4 * error, (simulated, exact)
+
+
+def test_best_response_and_minimax(boar):
+    edition, model = boar
+    six = analysis.constant(model, 6)
+    best = analysis.best_response(model, six)
+    minimax = analysis.optimal(model)
+    best_rate = analysis.win_rates(model, best, six)["average"]
+    for name in ("boar_strategy", "sus_strategy", "final_strategy"):
+        assert best_rate >= analysis.win_rates(model, analysis.reference_table(edition, name), six)["average"]
+    assert analysis.win_rates(model, minimax, minimax)["average"] == pytest.approx(0.5)
+    assert analysis.win_rates(model, best, six)["average"] >= analysis.win_rates(model, minimax, six)["average"]
+    assert best.min() >= 0 and best.max() <= 10
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_every_edition_can_be_analysed(name):
+    edition = load_edition(name)
+    model = analysis.build_model(edition)
+    six = analysis.constant(model, 6)
+    assert analysis.win_rates(model, six, six)["average"] == pytest.approx(0.5)
+    final = analysis.reference_table(edition, "final_strategy")
+    assert analysis.win_rates(model, final, six)["average"] > 0.5
+
+
+def test_roll_classes_are_exact():
+    for k in (1, 2, 5, 10):
+        classes = analysis.roll_classes(k)
+        assert sum(p for p, _ in classes) == pytest.approx(1.0)
+        for _p, faces in classes:
+            assert len(faces) == k and all(1 <= f <= 6 for f in faces)
+    ones = sum(p for p, faces in analysis.roll_classes(3) if 1 in faces)
+    assert ones == pytest.approx(1 - (5 / 6) ** 3)
+
+
+def test_untrusted_strategies_are_tabulated_in_the_sandbox(boar, reference_source):
+    edition, model = boar
+    extra = (
+        "\n\ndef eleven(score, opponent_score):\n    return 11 if score == 3 and opponent_score == 4 else 1\n"
+        "\n\nflip = [0]\n\ndef restless(score, opponent_score):\n    flip[0] += 1\n    return flip[0] % 2\n"
+        "\n\ndef endless(score, opponent_score):\n    while True:\n        pass\n"
+    )
+    session = open_session(reference_source + extra, edition)
+    try:
+        assert (analysis.tabulate(session, "always_roll(3)", model.goal) == 3).all()
+        with pytest.raises(analysis.AnalysisError, match=r"strategy\(3, 4\) returned 11"):
+            analysis.tabulate(session, "eleven", model.goal)
+        with pytest.raises(analysis.AnalysisError, match="two different answers"):
+            analysis.tabulate(session, "restless", model.goal)
+        with pytest.raises(analysis.AnalysisError, match="raised NameError"):
+            analysis.tabulate(session, "no_such_strategy", model.goal)
+    finally:
+        session.dispose()
+
+
+def test_the_final_strategy_is_graded_with_its_exact_win_rate(edition, reference_source):
+    report = grade_source(reference_source, edition, problems=[12])
+    assert problem(report, 12).note.startswith("exact win rate against always_roll(6): 69.85%")
+
+
+def test_winrate_command(capsys):
+    path = str(kit_root() / "solution" / "boar_brawl")
+    assert hogkit(["winrate", path, "--strategy", "boar_strategy", "--json"]) == 0
+    rates = json.loads(capsys.readouterr().out)
+    assert set(rates) == {"first", "second", "average"} and round(rates["average"], 4) == 0.6763
+    assert hogkit(["winrate", path, "--strategy", "lambda s, o: 12"]) == 2
+    assert "strategy(0, 0) returned 12" in capsys.readouterr().err
+
+
+def test_optimal_command_writes_a_readable_table(tmp_path, capsys):
+    table = tmp_path / "best.py"
+    assert hogkit(["optimal", "--edition", "boar_brawl", "--table", str(table)]) == 0
+    out = capsys.readouterr().out
+    assert "the best response to always_roll(6)" in out and "the minimax strategy" in out
+    rows = eval(table.read_text())  # the table is a Python literal
+    assert len(rows) == 100 and all(len(r) == 100 for r in rows)
+    best = np.array([["0123456789X".index(c) for c in r] for r in rows])
+    model = analysis.build_model(load_edition())
+    assert analysis.win_rates(model, best, analysis.constant(model, 6))["average"] > 0.76
+
+
+def test_a_random_strategy_table_is_never_better_than_the_best_response(boar):
+    _edition, model = boar
+    rng = random.Random(5)
+    six = analysis.constant(model, 6)
+    best = analysis.win_rates(model, analysis.best_response(model, six), six)["average"]
+    for _ in range(3):
+        table = np.array([[rng.randint(0, 10) for _ in range(100)] for _ in range(100)])
+        assert analysis.win_rates(model, table, six)["average"] <= best
