@@ -102,6 +102,16 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
     o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
 
+    v = sub.add_parser("picture", help="draw a strategy: dice per pair of scores, or the chance to win",
+                       description="Write an SVG heat map of a strategy: the number of dice it rolls for every "
+                                   "pair of scores (--kind dice) or its exact chance to win from each of them "
+                                   "against the baseline (--kind win).")
+    v.add_argument("--strategy", required=True, metavar="EXPR", help="a strategy (of PATH's hog.py, or the reference)")
+    v.add_argument("--path", help="a submission whose strategy to draw (default: the reference)")
+    v.add_argument("--kind", choices=["dice", "win"], default="dice")
+    v.add_argument("--out", required=True, metavar="FILE.svg")
+    _add_edition(v)
+
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
 
@@ -308,8 +318,38 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_picture(args: argparse.Namespace) -> int:
+    from graders import analysis
+    from graders.grading import open_session
+
+    edition = load_edition(args.edition)
+    try:
+        model = analysis.build_model(edition)
+        baseline_text = analysis.analysis_settings(edition)["baseline"]
+        baseline = analysis.reference_table(edition, baseline_text)
+        if args.path:
+            session = open_session(load_submission(Path(args.path), edition).source, edition)
+            try:
+                table = analysis.tabulate(session, args.strategy, model.goal)
+            finally:
+                session.dispose()
+        else:
+            table = analysis.reference_table(edition, args.strategy)
+    except (analysis.AnalysisError, NameError, SyntaxError) as exc:
+        raise EditionError(str(exc)) from exc
+    if args.kind == "dice":
+        picture = reports.render_dice_svg(args.strategy, table.tolist())
+    else:
+        win, _ = analysis.win_tables(model, table, baseline)
+        picture = reports.render_win_svg(args.strategy, baseline_text, win.tolist())
+    Path(args.out).write_text(picture, encoding="utf-8")
+    print(messages.picture_written(args.out))
+    return 0
+
+
 COMMANDS = {"grade": cmd_grade, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
-            "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal}
+            "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
+            "picture": cmd_picture}
 
 if __name__ == "__main__":
     sys.exit(main())

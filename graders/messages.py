@@ -434,6 +434,10 @@ def table_written(path: str) -> str:
     return f"Wrote the best response to {path}: one string per score, one character per opponent score (X = 10)"
 
 
+def picture_written(path: str) -> str:
+    return f"Wrote the picture to {path}"
+
+
 def release_target_not_empty(path: str) -> str:
     return f"{path} already holds files; choose an empty or new folder for the bundle"
 

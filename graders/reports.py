@@ -330,3 +330,48 @@ def render_histogram_svg(records: list[dict], edition: Edition) -> str:
         parts.append(f'<text x="{x + bar / 2}" y="{24 + height + 14}" text-anchor="middle">{score}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+# -- pictures of strategies ------------------------------------------------------------------------
+
+
+def _heat(value: float) -> str:
+    """A colour from light yellow (0) to dark blue (1)."""
+    v = min(max(value, 0.0), 1.0)
+    low, high = (255, 248, 196), (22, 62, 140)
+    red, green, blue = (round(lo + (hi - lo) * v) for lo, hi in zip(low, high, strict=True))
+    return f"#{red:02x}{green:02x}{blue:02x}"
+
+
+def render_grid_svg(title: str, values: list[list[float]], labels: list[list[str]], legend: str) -> str:
+    """A square heat map: row = the player's score (top to bottom), column = the opponent's score."""
+    size = len(values)
+    cell, left, top = 6, 40, 40
+    width, height = left + size * cell + 20, top + size * cell + 40
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'font-family="sans-serif" font-size="11">',
+             f'<text x="{left}" y="16">{title}</text>',
+             f'<text x="{left}" y="32">opponent score →</text>',
+             f'<text x="12" y="{top + 40}" transform="rotate(-90 12 {top + 40})">← your score</text>']
+    for a, row in enumerate(values):
+        for b, v in enumerate(row):
+            parts.append(f'<rect x="{left + b * cell}" y="{top + a * cell}" width="{cell}" height="{cell}" '
+                         f'fill="{_heat(v)}"><title>{a}, {b}: {labels[a][b]}</title></rect>')
+    for tick in range(0, size, 10):
+        parts.append(f'<text x="{left + tick * cell}" y="{top - 3}">{tick}</text>')
+        parts.append(f'<text x="{left - 22}" y="{top + tick * cell + 9}">{tick}</text>')
+    parts.append(f'<text x="{left}" y="{height - 12}">{legend}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def render_dice_svg(name: str, table: list[list[int]]) -> str:
+    values = [[k / 10 for k in row] for row in table]
+    labels = [[f"{k} dice" for k in row] for row in table]
+    return render_grid_svg(f"{name}: dice rolled", values, labels, "light: 0 dice … dark: 10 dice")
+
+
+def render_win_svg(name: str, against: str, win: list[list[float]]) -> str:
+    labels = [[f"{100 * w:.1f}% to win" for w in row] for row in win]
+    return render_grid_svg(f"{name} against {against}: chance to win when about to move", win, labels,
+                           "light: 0% … dark: 100%")

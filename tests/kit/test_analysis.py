@@ -142,3 +142,18 @@ def test_a_random_strategy_table_is_never_better_than_the_best_response(boar):
     for _ in range(3):
         table = np.array([[rng.randint(0, 10) for _ in range(100)] for _ in range(100)])
         assert analysis.win_rates(model, table, six)["average"] <= best
+
+
+def test_pictures_of_a_strategy(tmp_path, capsys):
+    import xml.etree.ElementTree as ElementTree
+
+    for kind in ("dice", "win"):
+        out = tmp_path / f"{kind}.svg"
+        assert hogkit(["picture", "--strategy", "sus_strategy", "--kind", kind, "--out", str(out)]) == 0
+        root = ElementTree.fromstring(out.read_text(encoding="utf-8"))
+        cells = [e for e in root if e.tag.endswith("rect")]
+        assert len(cells) == 100 * 100
+        assert len({c.get("fill") for c in cells}) > 1
+    path = str(kit_root() / "skeleton" / "boar_brawl")
+    assert hogkit(["picture", "--strategy", "always_roll", "--path", path, "--out", str(tmp_path / "x.svg")]) == 2
+    assert "raised TypeError" in capsys.readouterr().err

@@ -99,6 +99,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
      ["a against b", "50.00%", "25.00%", "37.50%"]),
     (m.final_strategy_rate, (0.6985, "always_roll(6)"), ["69.85%", "always_roll(6)"]),
     (m.table_written, ("best.py",), ["best.py"]),
+    (m.picture_written, ("x.svg",), ["x.svg"]),
     (m.skipped_for, (["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)"],),
      ["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)", "skipped"]),
     (m.locked, ("01",), ["python3 ok -q 01 -u", "locked"]),
