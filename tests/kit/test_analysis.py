@@ -110,7 +110,7 @@ def test_untrusted_strategies_are_tabulated_in_the_sandbox(boar, reference_sourc
 
 def test_the_final_strategy_is_graded_with_its_exact_win_rate(edition, reference_source):
     report = grade_source(reference_source, edition, problems=[12])
-    assert problem(report, 12).note.startswith("exact win rate against always_roll(6): 69.85%")
+    assert problem(report, 12).note.startswith("exact win rate against always_roll(6): 76.53%")
 
 
 def test_winrate_command(capsys):
