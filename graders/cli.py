@@ -112,6 +112,15 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--out", required=True, metavar="FILE.svg")
     _add_edition(v)
 
+    c = sub.add_parser("contest", help="every submission's final strategy against every other, exactly",
+                       description="Tabulate each submission's final strategy in the sandbox, solve every pair "
+                                   "exactly (both seats), and write OUTDIR/leaderboard.csv and OUTDIR/contest.html "
+                                   "(the win-rate matrix as a heat map). Invalid entries are listed with the reason.")
+    c.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
+    c.add_argument("--out", required=True, metavar="OUTDIR")
+    _add_edition(c)
+    c.add_argument("--jobs", type=int, metavar="N", help="submissions tabulated at once (default: the cores)")
+
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
 
@@ -347,9 +356,23 @@ def cmd_picture(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_contest(args: argparse.Namespace) -> int:
+    from graders.classroom import print_progress
+    from graders.contest import run_contest
+
+    edition = load_edition(args.edition)
+    if args.jobs is not None and args.jobs < 1:
+        raise EditionError(messages.jobs_expected(args.jobs))
+    board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
+    for row in board[:10]:
+        print(messages.leaderboard_line(row["rank"], row["student"], row["points"], row["average"]))
+    print(messages.contest_written(str(Path(args.out))))
+    return 0
+
+
 COMMANDS = {"grade": cmd_grade, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
-            "picture": cmd_picture}
+            "picture": cmd_picture, "contest": cmd_contest}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -438,6 +438,14 @@ def picture_written(path: str) -> str:
     return f"Wrote the picture to {path}"
 
 
+def leaderboard_line(rank: int, student: str, points: int, average: float) -> str:
+    return f"{rank:>4}. {student:<24} {points:>4} match points   {100 * average:6.2f}% on average"
+
+
+def contest_written(path: str) -> str:
+    return f"The leaderboard and the win-rate matrix are in {path} (leaderboard.csv, contest.html)"
+
+
 def release_target_not_empty(path: str) -> str:
     return f"{path} already holds files; choose an empty or new folder for the bundle"
 

@@ -157,3 +157,33 @@ def test_pictures_of_a_strategy(tmp_path, capsys):
     path = str(kit_root() / "skeleton" / "boar_brawl")
     assert hogkit(["picture", "--strategy", "always_roll", "--path", path, "--out", str(tmp_path / "x.svg")]) == 2
     assert "raised TypeError" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(300)
+def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_source, capsys):
+    start = reference_source.index("def final_strategy(")
+    end = reference_source.index("    # END PROBLEM 12", start)
+
+    def entry(body: str) -> str:
+        return reference_source[:start] + "def final_strategy(score, opponent_score):\n" + body + "\n" + \
+            reference_source[end:]
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "best.py").write_text(reference_source)
+    (folder / "sus.py").write_text(entry("    return sus_strategy(score, opponent_score)"))
+    (folder / "six.py").write_text(entry("    return 6"))
+    (folder / "twin.py").write_text(entry("    return 6"))
+    (folder / "bad.py").write_text(entry("    return -1"))
+    (folder / "notes.txt").write_text("hello")
+    out = tmp_path / "out"
+    assert hogkit(["contest", str(folder), "--out", str(out), "--jobs", "2"]) == 0
+    assert "1. best" in capsys.readouterr().out
+    rows = (out / "leaderboard.csv").read_text().splitlines()
+    assert rows[1].startswith("1,best,3,")
+    assert rows[2].startswith("2,sus,2,")
+    assert {rows[3].split(",")[1], rows[4].split(",")[1]} == {"six", "twin"}  # equal: no match point between them
+    assert any(r.startswith(",bad,") and "returned -1" in r for r in rows)
+    assert any(r.startswith(",notes,") for r in rows)
+    html = (out / "contest.html").read_text()
+    assert html.startswith("<!doctype html>") and "http" not in html and html.count("<tr>") == 5

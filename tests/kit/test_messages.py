@@ -100,6 +100,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.final_strategy_rate, (0.6985, "always_roll(6)"), ["69.85%", "always_roll(6)"]),
     (m.table_written, ("best.py",), ["best.py"]),
     (m.picture_written, ("x.svg",), ["x.svg"]),
+    (m.leaderboard_line, (1, "alice", 3, 0.61), ["1.", "alice", "3 match points", "61.00%"]),
+    (m.contest_written, ("out",), ["out", "leaderboard.csv", "contest.html"]),
     (m.skipped_for, (["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)"],),
      ["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)", "skipped"]),
     (m.locked, ("01",), ["python3 ok -q 01 -u", "locked"]),

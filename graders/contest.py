@@ -1,0 +1,138 @@
+"""Contest: every submission's strategy against every other, exactly, going first and second.
+
+Contract: each entry's strategy (the edition's ``[analysis] report`` strategy, ``final_strategy``)
+is tabulated in the sandbox, as the submission's own code; an entry that cannot be read, loaded or
+tabulated (a value that is not an int from 0 to 10, answers that change, too slow) is listed with
+its reason and takes no part. Every pair of valid entries is solved once, which gives both seats.
+An entry earns a match point for each opponent it beats with a win rate above 50.0001% (averaged
+over the seats); the ranking is by match points, then average win rate, then id. Outputs:
+``leaderboard.csv`` and a self-contained ``contest.html`` with the win-rate matrix as a heat map.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from html import escape
+from pathlib import Path
+
+import numpy as np
+
+from graders import analysis, messages
+from graders.classroom import Progress, sandbox_limits, write_atomically
+from graders.edition import Edition, EditionError
+from graders.grading import open_session
+from graders.sandbox import LoadError
+from graders.submissions import Entry, discover
+
+THRESHOLD = 0.500001
+
+
+def tabulate_entry(entry: Entry, edition: Edition, strategy: str, goal: int) -> np.ndarray | str:
+    """The entry's strategy as a table, or why it cannot take part."""
+    if entry.source is None:
+        return entry.reason
+    try:
+        session = open_session(entry.source, edition, sandbox_limits(edition))
+    except LoadError:
+        return messages.could_not_load(edition.submission)
+    try:
+        return analysis.tabulate(session, strategy, goal)
+    except analysis.AnalysisError as exc:
+        return str(exc)
+    finally:
+        session.dispose()
+
+
+def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None = None,
+                progress: Progress | None = None) -> list[dict]:
+    """Play the contest of FOLDER's entries into OUT; return the leaderboard rows, best first."""
+    if not folder.is_dir():
+        raise EditionError(messages.no_such_path(str(folder)))
+    entries = [e for e in discover(folder, edition.submission)]
+    if not entries:
+        raise EditionError(messages.empty_class(str(folder)))
+    model = analysis.build_model(edition)
+    strategy = analysis.analysis_settings(edition)["report"]["strategy"]
+    with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
+        tables = list(pool.map(lambda e: tabulate_entry(e, edition, strategy, model.goal), entries))
+    valid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if not isinstance(t, str)]
+    invalid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if isinstance(t, str)]
+    n = len(valid)
+    rates = np.full((n, n), 0.5)
+    pairs = n * (n - 1) // 2
+    started, done = time.monotonic(), 0
+    solved: dict[tuple[bytes, bytes], float] = {}  # identical strategies are solved once
+    for i in range(n):
+        for j in range(i + 1, n):
+            key = (valid[i][1].tobytes(), valid[j][1].tobytes())
+            if key not in solved:
+                mine, theirs = analysis.win_tables(model, valid[i][1], valid[j][1])
+                solved[key] = (float(mine[0, 0]) + 1.0 - float(theirs[0, 0])) / 2
+            rates[i, j], rates[j, i] = solved[key], 1.0 - solved[key]
+            done += 1
+            if progress and (done % 50 == 0 or done == pairs):
+                progress(done, pairs, started)
+    board = []
+    for i, (student, _table) in enumerate(valid):
+        others = [rates[i, j] for j in range(n) if j != i]
+        board.append({"student": student, "points": sum(r > THRESHOLD for r in others),
+                      "average": float(np.mean(others)) if others else 0.5})
+    board.sort(key=lambda r: (-r["points"], -r["average"], r["student"]))
+    for rank, row in enumerate(board, start=1):
+        row["rank"] = rank
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomically(out / "leaderboard.csv", render_leaderboard_csv(board, invalid))
+    order = [next(k for k, (s, _) in enumerate(valid) if s == row["student"]) for row in board]
+    write_atomically(out / "contest.html", render_contest_html(edition.title, board, rates[np.ix_(order, order)],
+                                                               invalid))
+    return board
+
+
+def render_leaderboard_csv(board: list[dict], invalid: list[tuple[str, str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["rank", "student", "match points", "average win rate", "status"])
+    for row in board:
+        writer.writerow([row["rank"], row["student"], row["points"], f"{row['average']:.6f}", "valid"])
+    for student, reason in invalid:
+        writer.writerow(["", student, "", "", f"invalid: {reason}"])
+    return buffer.getvalue()
+
+
+def render_contest_html(title: str, board: list[dict], rates: np.ndarray, invalid: list[tuple[str, str]]) -> str:
+    """One page, no outside files: the leaderboard, the win-rate matrix as a heat map, invalid entries."""
+    from graders.reports import _heat
+
+    names = [escape(row["student"]) for row in board]
+    head = "".join(f'<th title="{n}">{k + 1}</th>' for k, n in enumerate(names))
+    body = []
+    for i, row in enumerate(board):
+        cells = "".join(
+            f'<td style="background:{_heat(rates[i, j])}" title="{names[i]} vs {names[j]}: '
+            f'{100 * rates[i, j]:.2f}%"></td>' if i != j else "<td></td>"
+            for j in range(len(board))
+        )
+        body.append(f"<tr><th>{row['rank']}</th><td>{names[i]}</td><td>{row['points']}</td>"
+                    f"<td>{100 * row['average']:.2f}%</td>{cells}</tr>")
+    bad = "".join(f"<li>{escape(s)}: {escape(r)}</li>" for s, r in invalid) or "<li>none</li>"
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: contest</title>
+<style>
+body {{ font-family: sans-serif; margin: 1em; }}
+table {{ border-collapse: collapse; font-size: 12px; }}
+td, th {{ padding: 2px 4px; }}
+td[title] {{ width: 12px; height: 12px; padding: 0; }}
+</style></head><body>
+<h1>{escape(title)}: contest</h1>
+<p>Each cell is the row entry's exact chance to beat the column entry, averaged over going first and
+second (dark: the row wins). A match point is a win rate above 50.0001%.</p>
+<table><tr><th>rank</th><th>entry</th><th>points</th><th>average</th>{head}</tr>
+{chr(10).join(body)}
+</table>
+<h2>Entries that could not take part</h2><ul>{bad}</ul>
+</body></html>
+"""
