@@ -15,7 +15,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -25,22 +24,10 @@ from graders import messages, reports
 from graders.edition import Edition, EditionError
 from graders.grading import Submission, grade
 from graders.sandbox import Limits
+from graders.storage import write_atomically
 from graders.submissions import Entry, discover
 
 RECORD_VERSION = 1
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write TEXT to PATH so that a reader sees the old file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def sandbox_limits(edition: Edition) -> Limits:

@@ -37,7 +37,8 @@ def _add_edition(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hogkit",
-        description="The Hog teaching kit: grade submissions, print answer keys, rebuild skeletons.",
+        description="The Hog teaching kit: grade a submission or a class, print answer keys, hand out the "
+                    "project, build a Gradescope autograder, and analyse strategies exactly.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

@@ -22,10 +22,11 @@ from pathlib import Path
 import numpy as np
 
 from graders import analysis, messages
-from graders.classroom import Progress, sandbox_limits, write_atomically
+from graders.classroom import Progress, sandbox_limits
 from graders.edition import Edition, EditionError
 from graders.grading import open_session
 from graders.sandbox import LoadError
+from graders.storage import write_atomically
 from graders.submissions import Entry, discover
 
 THRESHOLD = 0.500001

@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 
 from graders import messages, reports
 from graders.edition import Edition, load_edition
+from graders.storage import write_atomically
 
 ENGINE = Path(__file__).parent
 
@@ -112,12 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         source, status, reason = read_entry(found, edition.submission)
         entry = Entry("submission", found, source, status, reason)
     record = record_for(entry, edition, sandbox_limits(edition))
-    results = root / "results" / "results.json"
-    results.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=results.parent, prefix=".results-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(reports.render_gradescope(record), f, indent=2)
-    os.replace(tmp, results)
+    write_atomically(root / "results" / "results.json", json.dumps(reports.render_gradescope(record), indent=2))
     print(messages.total_line(record["total"], record["max"]), file=sys.stderr)
     return 0
 

@@ -13,12 +13,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from graders.cases import SPECIAL_ANSWERS, Question
+from graders.storage import write_atomically
 
 PROGRESS = Path(".hogkit") / "progress.json"
 
@@ -133,18 +132,7 @@ def load_progress(folder: Path) -> dict:
 
 def save_progress(folder: Path, progress: dict) -> None:
     """Write atomically, so an interrupted unlock never leaves a half-written file."""
-    path = folder / PROGRESS
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".progress-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(progress, f, indent=1, sort_keys=True)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_atomically(folder / PROGRESS, json.dumps(progress, indent=1, sort_keys=True))
 
 
 def prompts_of(record: dict) -> list[Prompt]:

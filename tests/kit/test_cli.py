@@ -19,7 +19,11 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-@pytest.mark.parametrize("command", ["grade", "answers", "build", "editions"])
+COMMANDS = ["grade", "answers", "build", "editions", "release", "gradescope", "winrate", "optimal", "picture",
+            "contest"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_has_help(capsys, command):
     with pytest.raises(SystemExit) as exit_info:
         main([command, "--help"])
