@@ -119,8 +119,11 @@ def _cache_file(edition: Edition) -> Path:
     for path in (Path(__file__), edition.suite_dir / "edition.toml", edition.solution_dir / edition.submission,
                  *(edition.solution_dir / name for name in edition.support)):
         digest.update(path.read_bytes())
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hogkit"
-    return base / f"{edition.name}-{digest.hexdigest()[:16]}.npz"
+    return _cache_base() / f"{edition.name}-{digest.hexdigest()[:16]}.npz"
+
+
+def _cache_base() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hogkit"
 
 
 @lru_cache(maxsize=8)
@@ -321,3 +324,73 @@ def tabulate(session: Session, expression: str, goal: int) -> np.ndarray:
 
 def session_setup(session: Session) -> str:
     return f"from {session.module} import *"
+
+
+# -- a compiled loop for the contest's many pairs ------------------------------------------------
+
+KERNEL = Path(__file__).with_name("kernel.c")
+
+
+@lru_cache(maxsize=1)
+def compiled_kernel() -> object | None:
+    """The C loop of ``kernel.c``, built once per version into the cache folder with the system's C
+    compiler; None when there is none (the numpy solver then does the same work, more slowly)."""
+    import ctypes
+    import shutil
+    import subprocess
+
+    source = KERNEL.read_bytes()
+    library = _cache_base() / f"kernel-{hashlib.sha256(source).hexdigest()[:16]}.so"
+    if not library.exists():
+        compiler = shutil.which("cc") or shutil.which("gcc")
+        if compiler is None:
+            return None
+        library.parent.mkdir(parents=True, exist_ok=True)
+        tmp = library.with_suffix(f".{os.getpid()}.tmp")
+        done = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(tmp), str(KERNEL)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            return None
+        os.replace(tmp, library)
+    try:
+        kernel = ctypes.CDLL(str(library))
+    except OSError:
+        return None
+    pointer = np.ctypeslib.ndpointer
+    kernel.win_pair.restype = None
+    kernel.win_pair.argtypes = [
+        ctypes.c_int, ctypes.c_int, ctypes.c_int,
+        pointer(np.int64, flags="C"), pointer(np.float64, flags="C"), pointer(np.int64, flags="C"),
+        ctypes.c_void_p, pointer(np.int64, flags="C"), pointer(np.int64, flags="C"),
+        pointer(np.float64, flags="C"), pointer(np.float64, flags="C"),
+    ]
+    return kernel
+
+
+_LAYOUTS: dict[int, tuple[GameModel, tuple]] = {}
+
+
+def _kernel_arrays(model: GameModel) -> tuple:
+    """The model's arrays in the exact layout the C loop reads, made once per model."""
+    known = _LAYOUTS.get(id(model))
+    if known is None or known[0] is not model:
+        extra = None if model.extra is None else np.ascontiguousarray(model.extra, dtype=np.uint8)
+        arrays = (np.ascontiguousarray(model.nexts, dtype=np.int64), np.ascontiguousarray(model.probs),
+                  np.ascontiguousarray(model.zero, dtype=np.int64), extra)
+        known = _LAYOUTS[id(model)] = (model, arrays)
+    return known[1]
+
+
+def pair_rate(model: GameModel, first: np.ndarray, second: np.ndarray) -> float:
+    """FIRST's exact chance to beat SECOND, averaged over both seats: compiled when possible.
+    The compiled loop releases the interpreter, so threads solve pairs side by side."""
+    kernel = compiled_kernel()
+    if kernel is None:
+        return win_rates(model, first, second)["average"]
+    nexts, probs, zero, extra = _kernel_arrays(model)
+    mine, theirs = np.zeros((model.size, model.size)), np.zeros((model.size, model.size))
+    kernel.win_pair(model.goal, model.size, nexts.shape[2], nexts, probs, zero,
+                    None if extra is None else extra.ctypes.data,
+                    np.ascontiguousarray(first, dtype=np.int64), np.ascontiguousarray(second, dtype=np.int64),
+                    mine, theirs)
+    return (float(mine[0, 0]) + 1.0 - float(theirs[0, 0])) / 2

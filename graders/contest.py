@@ -15,7 +15,7 @@ import csv
 import io
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from html import escape
 from pathlib import Path
 
@@ -64,19 +64,24 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     invalid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if isinstance(t, str)]
     n = len(valid)
     rates = np.full((n, n), 0.5)
-    pairs = n * (n - 1) // 2
-    started, done = time.monotonic(), 0
-    solved: dict[tuple[bytes, bytes], float] = {}  # identical strategies are solved once
+    keys = [table.tobytes() for _student, table in valid]
+    unique: dict[tuple[bytes, bytes], tuple[int, int]] = {}  # identical strategies are solved once
     for i in range(n):
         for j in range(i + 1, n):
-            key = (valid[i][1].tobytes(), valid[j][1].tobytes())
-            if key not in solved:
-                mine, theirs = analysis.win_tables(model, valid[i][1], valid[j][1])
-                solved[key] = (float(mine[0, 0]) + 1.0 - float(theirs[0, 0])) / 2
-            rates[i, j], rates[j, i] = solved[key], 1.0 - solved[key]
-            done += 1
-            if progress and (done % 50 == 0 or done == pairs):
-                progress(done, pairs, started)
+            unique.setdefault((keys[i], keys[j]), (i, j))
+    solved: dict[tuple[bytes, bytes], float] = {}
+    started = time.monotonic()
+    with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
+        futures = {pool.submit(analysis.pair_rate, model, valid[i][1], valid[j][1]): key
+                   for key, (i, j) in unique.items()}
+        for done, future in enumerate(as_completed(futures), start=1):
+            solved[futures[future]] = future.result()
+            if progress and (done % 200 == 0 or done == len(futures)):
+                progress(done, len(futures), started)
+    for i in range(n):
+        for j in range(i + 1, n):
+            rate = solved[(keys[i], keys[j])]
+            rates[i, j], rates[j, i] = rate, 1.0 - rate
     board = []
     for i, (student, _table) in enumerate(valid):
         others = [rates[i, j] for j in range(n) if j != i]

@@ -187,3 +187,18 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     assert any(r.startswith(",notes,") for r in rows)
     html = (out / "contest.html").read_text()
     assert html.startswith("<!doctype html>") and "http" not in html and html.count("<tr>") == 5
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_the_compiled_pair_solver_agrees_with_numpy(name, monkeypatch):
+    edition = load_edition(name)
+    model = analysis.build_model(edition)
+    rng = np.random.default_rng(11)
+    tables = [rng.integers(0, 11, size=(model.goal, model.goal)) for _ in range(3)]
+    tables.append(analysis.reference_table(edition, "final_strategy"))
+    assert analysis.compiled_kernel() is not None, "no C compiler found on this machine"
+    compiled = [analysis.pair_rate(model, a, b) for a in tables for b in tables]
+    monkeypatch.setattr(analysis, "compiled_kernel", lambda: None)  # as on a machine with no C compiler
+    fallback = [analysis.pair_rate(model, a, b) for a in tables for b in tables]
+    exact = [analysis.win_rates(model, a, b)["average"] for a in tables for b in tables]
+    assert compiled == pytest.approx(exact, abs=1e-12) and fallback == pytest.approx(exact, abs=1e-12)
