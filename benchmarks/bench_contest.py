@@ -53,7 +53,7 @@ def main() -> None:
         run_contest(folder, edition, Path(tmp) / "out",
                     progress=lambda done, total, began: marks.append((time.monotonic(), began)))
         total = time.monotonic() - started
-    solving = marks[-1][0] - marks[-1][1] if marks else 0.0
+    solving = marks[-1][0] - marks[-1][1] if marks else 0.0  # the last bar is the pairs'; it began then
     tabulating = total - solving
     pairs = args.count * (args.count - 1) // 2
     per_entry, per_pair = tabulating / args.count, solving / max(1, pairs)

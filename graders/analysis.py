@@ -27,6 +27,7 @@ import hashlib
 import importlib.util
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -143,6 +144,9 @@ def build_model(edition: Edition) -> GameModel:
         np.savez(tmp, goal=model.goal, size=model.size, nexts=model.nexts, probs=model.probs, zero=model.zero,
                  extra=model.extra if model.extra is not None else np.zeros(0, dtype=bool))
         os.replace(tmp, cache)
+        for old in cache.parent.glob(f"{edition.name}-*.npz"):  # models of earlier versions are never read
+            if old != cache:
+                old.unlink(missing_ok=True)
     except OSError:  # a read-only home: the model is simply derived again next time
         pass
     return model
@@ -331,10 +335,18 @@ def session_setup(session: Session) -> str:
 KERNEL = Path(__file__).with_name("kernel.c")
 
 
+_BUILDING = threading.Lock()
+
+
 @lru_cache(maxsize=1)
 def compiled_kernel() -> object | None:
     """The C loop of ``kernel.c``, built once per version into the cache folder with the system's C
     compiler; None when there is none (the numpy solver then does the same work, more slowly)."""
+    with _BUILDING:  # threads that ask at once wait for one build instead of racing on the file
+        return _build_kernel()
+
+
+def _build_kernel() -> object | None:
     import ctypes
     import shutil
     import subprocess
@@ -347,7 +359,7 @@ def compiled_kernel() -> object | None:
             return None
         library.parent.mkdir(parents=True, exist_ok=True)
         tmp = library.with_suffix(f".{os.getpid()}.tmp")
-        done = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", str(tmp), str(KERNEL)],
+        done = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-o", str(tmp), str(KERNEL)],
                               capture_output=True, text=True)
         if done.returncode != 0:
             return None
@@ -359,7 +371,7 @@ def compiled_kernel() -> object | None:
     pointer = np.ctypeslib.ndpointer
     kernel.win_pair.restype = None
     kernel.win_pair.argtypes = [
-        ctypes.c_int, ctypes.c_int, ctypes.c_int,
+        ctypes.c_int, ctypes.c_int, ctypes.c_int, pointer(np.int64, flags="C"),
         pointer(np.int64, flags="C"), pointer(np.float64, flags="C"), pointer(np.int64, flags="C"),
         ctypes.c_void_p, pointer(np.int64, flags="C"), pointer(np.int64, flags="C"),
         pointer(np.float64, flags="C"), pointer(np.float64, flags="C"),
@@ -375,7 +387,8 @@ def _kernel_arrays(model: GameModel) -> tuple:
     known = _LAYOUTS.get(id(model))
     if known is None or known[0] is not model:
         extra = None if model.extra is None else np.ascontiguousarray(model.extra, dtype=np.uint8)
-        arrays = (np.ascontiguousarray(model.nexts, dtype=np.int64), np.ascontiguousarray(model.probs),
+        counts = np.ascontiguousarray((model.probs > 0).sum(axis=1), dtype=np.int64)
+        arrays = (counts, np.ascontiguousarray(model.nexts, dtype=np.int64), np.ascontiguousarray(model.probs),
                   np.ascontiguousarray(model.zero, dtype=np.int64), extra)
         known = _LAYOUTS[id(model)] = (model, arrays)
     return known[1]
@@ -387,9 +400,9 @@ def pair_rate(model: GameModel, first: np.ndarray, second: np.ndarray) -> float:
     kernel = compiled_kernel()
     if kernel is None:
         return win_rates(model, first, second)["average"]
-    nexts, probs, zero, extra = _kernel_arrays(model)
+    counts, nexts, probs, zero, extra = _kernel_arrays(model)
     mine, theirs = np.zeros((model.size, model.size)), np.zeros((model.size, model.size))
-    kernel.win_pair(model.goal, model.size, nexts.shape[2], nexts, probs, zero,
+    kernel.win_pair(model.goal, model.size, nexts.shape[2], counts, nexts, probs, zero,
                     None if extra is None else extra.ctypes.data,
                     np.ascontiguousarray(first, dtype=np.int64), np.ascontiguousarray(second, dtype=np.int64),
                     mine, theirs)

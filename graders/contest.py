@@ -53,13 +53,19 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     """Play the contest of FOLDER's entries into OUT; return the leaderboard rows, best first."""
     if not folder.is_dir():
         raise EditionError(messages.no_such_path(str(folder)))
-    entries = [e for e in discover(folder, edition.submission)]
+    entries = discover(folder, edition.submission)
     if not entries:
         raise EditionError(messages.empty_class(str(folder)))
     model = analysis.build_model(edition)
     strategy = analysis.analysis_settings(edition)["report"]["strategy"]
+    tables: list[np.ndarray | str] = [""] * len(entries)
+    started = time.monotonic()
     with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
-        tables = list(pool.map(lambda e: tabulate_entry(e, edition, strategy, model.goal), entries))
+        futures = {pool.submit(tabulate_entry, e, edition, strategy, model.goal): k for k, e in enumerate(entries)}
+        for done, future in enumerate(as_completed(futures), start=1):
+            tables[futures[future]] = future.result()
+            if progress:
+                progress(done, len(entries), started)
     valid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if not isinstance(t, str)]
     invalid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if isinstance(t, str)]
     n = len(valid)
