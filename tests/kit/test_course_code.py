@@ -12,12 +12,16 @@ from .conftest import grade_source, problem, replace_function
 SUBMISSIONS = Path(__file__).parent / "submissions"
 
 
-@pytest.mark.parametrize("path", sorted(SUBMISSIONS.glob("*_hog.py")), ids=lambda p: p.stem)
-def test_correct_code_in_other_styles_earns_every_point(edition, path):
+@pytest.mark.parametrize("path", sorted(SUBMISSIONS.glob("*/*_hog.py")), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_correct_code_in_other_styles_earns_every_point(path):
+    """Files under submissions/<edition>/ are graded with that edition."""
+    from graders.edition import load_edition
+
+    edition = load_edition(path.parent.name)
     report = grade_source(path.read_text(encoding="utf-8"), edition)
     failed = {p.number: p.reason for p in report.problems if p.score < p.max}
     assert failed == {}
-    assert report.total == 24
+    assert report.total == edition.max_points
 
 
 MISTAKES = {
