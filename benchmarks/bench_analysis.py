@@ -15,6 +15,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -23,7 +24,7 @@ from graders import analysis  # noqa: E402
 from graders.edition import load_edition  # noqa: E402
 
 
-def clock(fn, repeat: int) -> float:  # noqa: ANN001
+def clock(fn: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
         started = time.perf_counter()

@@ -7,13 +7,16 @@ put into each case's namespace. Nothing here knows about any edition: the probes
 record arguments and build seeded dice and strategies.
 """
 
+from __future__ import annotations
+
 import random
+from collections.abc import Callable
 
 __all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_strategy", "check_strategy",
            "commentary_log", "tabulate"]
 
 
-def plain(value):
+def plain(value: object) -> str:
     """``repr`` of a value of an exact plain type; a placeholder for anything else."""
     if type(value) in (int, bool, float, str) or value is None:
         return repr(value)
@@ -25,10 +28,12 @@ def plain(value):
 class counted:
     """Wrap FN and count its calls: ``.calls``, positional arguments in ``.args``, keywords in ``.kwargs``."""
 
-    def __init__(self, fn):
-        self.fn, self.calls, self.args, self.kwargs = fn, 0, [], []
+    def __init__(self, fn: Callable) -> None:
+        self.fn, self.calls = fn, 0
+        self.args: list[tuple] = []
+        self.kwargs: list[dict] = []
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: object, **kwargs: object) -> object:
         self.calls += 1
         self.args.append(args)
         self.kwargs.append(kwargs)
@@ -38,17 +43,17 @@ class counted:
 class counting_dice:
     """A test die that cycles through OUTCOMES and counts how often it was rolled (``.calls``)."""
 
-    def __init__(self, *outcomes):
+    def __init__(self, *outcomes: int) -> None:
         assert outcomes, "counting_dice needs at least one outcome"
         self.outcomes, self.calls = outcomes, 0
 
-    def __call__(self):
+    def __call__(self) -> int:
         outcome = self.outcomes[self.calls % len(self.outcomes)]
         self.calls += 1
         return outcome
 
 
-def spy(module, name):
+def spy(module: object, name: str) -> counted:
     """Replace MODULE.NAME by a counting wrapper and return it (the case's end restores MODULE)."""
     wrapper = counted(getattr(module, name))
     setattr(module, name, wrapper)
@@ -58,15 +63,15 @@ def spy(module, name):
 class _seeded_dice:
     """Fair-looking dice drawn one outcome at a time from RNG, counting rolls (``.calls``)."""
 
-    def __init__(self, rng):
+    def __init__(self, rng: random.Random) -> None:
         self.rng, self.calls = rng, 0
 
-    def __call__(self):
+    def __call__(self) -> int:
         self.calls += 1
         return self.rng.randrange(6) + 1
 
 
-def _mix(*numbers):
+def _mix(*numbers: int) -> int:
     """A small deterministic integer hash (never Python's ``hash``, which varies per process)."""
     h = 2166136261
     for n in numbers:
@@ -82,15 +87,15 @@ class seeded_game:
     ``trace()`` prints one line per call: which strategy, the two scores it was given, the choice.
     """
 
-    def __init__(self, seed, most=8):
+    def __init__(self, seed: int, most: int = 8) -> None:
         self.seed, self.most = seed, most
         self.dice = _seeded_dice(random.Random(seed))
-        self.calls = []
+        self.calls: list[tuple] = []
         self.strategy0 = self._strategy(0)
         self.strategy1 = self._strategy(1)
 
-    def _strategy(self, who):
-        def strategy(score, opponent_score):
+    def _strategy(self, who: int) -> Callable[[object, object], int]:
+        def strategy(score: object, opponent_score: object) -> int:
             choice = _mix(self.seed, who, score, opponent_score) % (self.most + 1) if (
                 type(score) is int and type(opponent_score) is int
             ) else 0
@@ -98,19 +103,19 @@ class seeded_game:
             return choice
         return strategy
 
-    def trace(self):
+    def trace(self) -> None:
         for who, score, opponent_score, choice in self.calls:
             print("strategy" + str(who), "given", plain(score), plain(opponent_score), "rolls", choice)
         print("dice rolled", self.dice.calls, "times")
 
 
-def _cell(value):
+def _cell(value: object) -> str:
     if type(value) is int and 0 <= value <= 10:
         return "0123456789X"[value]
     return "?"
 
 
-def show_strategy(strategy, goal=100):
+def show_strategy(strategy: Callable, goal: int = 100) -> None:
     """Print STRATEGY's choice for every pair of scores below GOAL: one row per score, one
     character per opponent score (0-9, X for 10, ? for anything that is not an int from 0 to 10).
     """
@@ -118,7 +123,7 @@ def show_strategy(strategy, goal=100):
         print(str(score).rjust(3) + " " + "".join(_cell(strategy(score, opp)) for opp in range(goal)))
 
 
-def check_strategy(strategy, goal=100):
+def check_strategy(strategy: Callable, goal: int = 100) -> None:
     """Print the first pair of scores where STRATEGY does not return an int from 0 to 10, or where
     asking twice gives two answers; print 'valid' when there is none.
     """
@@ -143,22 +148,22 @@ class commentary_log:
     one it got back shows up in ``trace()`` as the same link number again and again.
     """
 
-    def __init__(self):
-        self.calls = []
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
         self.first = self._link(0)
 
-    def _link(self, k):
-        def say(score0, score1):
+    def _link(self, k: int) -> Callable[[object, object], Callable]:
+        def say(score0: object, score1: object) -> Callable:
             self.calls.append((k, score0, score1))
             return self._link(k + 1)
         return say
 
-    def trace(self):
+    def trace(self) -> None:
         for k, score0, score1 in self.calls:
             print("commentary", k, "given", plain(score0), plain(score1))
 
 
-def tabulate(strategy, goal=100):
+def tabulate(strategy: Callable, goal: int = 100) -> tuple:
     """STRATEGY's choice for every pair of scores below GOAL, as GOAL strings of GOAL characters
     (0-9, X for 10); or ("bad", score, opponent, what it returned) for the first pair where it does
     not return an int from 0 to 10, or ("unsteady", score, opponent) where two calls disagree."""
