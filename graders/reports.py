@@ -128,18 +128,6 @@ def render_summary_row(name: str, report: Report) -> str:
     return f"{name:<28} {phases}  total {_score(report.total, report.max):>5}{cp}"
 
 
-def render_markdown(report: Report, *, show_hidden: bool = False) -> str:
-    """Feedback as Markdown: a table of problems, then each failure with its reason."""
-    lines = [f"# {report.title}", "", "| Problem | Status | Score |", "|---|---|---|"]
-    for p in report.problems:
-        lines.append(f"| {p.label} {p.name} | {p.status} | {_score(p.score, p.max)} |")
-    lines += ["", f"**Total: {_score(report.total, report.max)}**", ""]
-    for p in report.problems:
-        if p.status == "failed" and p.reason:
-            lines.append(f"- Problem {p.label}: {p.reason}")
-    return "\n".join(lines) + "\n"
-
-
 # -- class grading: records are plain dicts (Report.as_dict() plus student, status, reason) ------
 
 

@@ -109,9 +109,11 @@ def test_json_report_follows_the_contract(any_edition):
 
 def test_markdown_feedback_is_pure_and_hides_hidden_case_sources(edition, skeleton_source):
     report = grade_source(skeleton_source, edition, problems=[1])
-    md = reports.render_markdown(report)
-    assert md == reports.render_markdown(report)
+    record = {"student": "sam", "status": "graded", "reason": "", **report.as_dict()}
+    md = reports.render_record_markdown(record)
+    assert md == reports.render_record_markdown(record)
     assert "| 01 roll_dice | failed | 0/2 |" in md
+    assert "hidden cases failed" in md
 
 
 def test_generated_files_and_skeletons_are_fresh():
