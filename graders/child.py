@@ -284,20 +284,22 @@ def main() -> None:
                 namespace.update(probes)
         setup = request.get("setup", "")
         for source in steps:
-            send(out_fd, run_step(source, setup, namespace, path, real_stdout))
+            send(out_fd, run_step(source, setup, namespace, path, real_stdout, probes or {}))
             setup = ""
         if request.get("op") == "case":
             send(out_fd, {"op": "done"})
 
 
-def run_step(source: str, setup: str, namespace: dict, path: str, real_stdout: object) -> dict:
-    """Run one statement (after SETUP, if any) and describe what it did as plain data."""
+def run_step(source: str, setup: str, namespace: dict, path: str, real_stdout: object, probes: dict) -> dict:
+    """Run one statement (after SETUP, if any) and describe what it did as plain data. The probes
+    are put back after SETUP, so a submission's own function of the same name cannot stand in."""
     capture = CappedText()
     sys.stdout = capture
     reply: dict = {"op": "step", "value": None, "error": None}
     try:
         if setup:
             exec(compile(setup, "<setup>", "exec"), namespace)
+            namespace.update(probes)
         try:
             code = compile(source, "<case>", "eval")
         except SyntaxError:

@@ -728,3 +728,20 @@ def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
     for p in report.problems:
         assert f"Problem {p.label}" in text
     assert json.loads(reports.render_json(report))["total"] == report.total
+
+
+def test_a_submission_cannot_replace_the_probes(edition, reference_source):
+    """Attack: hog.py defines its own check_strategy (printing 'valid') and show_strategy (printing a
+    forged table), hoping `from hog import *` puts them in the cases' place. The kit's probes win."""
+    source = reference_source + (
+        "\n\ndef check_strategy(strategy, goal=100):\n    print('valid')\n"
+        "\n\ndef show_strategy(strategy, goal=100):\n    print('forged')\n"
+    )
+    source = replace_function(source, "final_strategy", """
+        def final_strategy(score, opponent_score):
+            return 11
+        """)
+    report = grade_source(source, edition, problems=[12])
+    p12 = problem(report, 12)
+    assert p12.status == "failed"
+    assert "strategy(0, 0) returned 11" in p12.cases[0].got
