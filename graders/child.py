@@ -7,9 +7,9 @@ imports only the standard library):
 * It applies the resource limits it is given before it reads a byte of student code.
 * It imports the submission one top-level statement at a time, announcing each statement first,
   so that the parent can skip a statement that hangs or ends the process and try again.
-* It then answers requests, one ``>>>`` step at a time, over a private pipe: length-prefixed JSON
-  frames, never stdin/stdout (stdin is /dev/null, so ``input()`` fails fast and cannot read our
-  requests by accident).
+* It then answers requests, one case at a time with a reply per ``>>>`` step, over a private
+  pipe: length-prefixed JSON frames, never stdin/stdout (stdin is /dev/null, so ``input()``
+  fails fast and cannot read our requests by accident).
 * Values go back as tagged plain data built only from objects whose type is *exactly* ``int``,
   ``float``, ``bool``, ``str``, ``NoneType``, ``tuple`` or ``list``; anything else is described, never
   trusted. The parent does every comparison. Nothing this process says can award points on its own:
@@ -266,28 +266,22 @@ def main() -> None:
     snapshot = dict(module.__dict__)
     send(out_fd, {"op": "ready", "notes": notes, "output": capture.text(), "hidden": hidden})
 
-    namespace: dict = {}
     path = config["submission"]
     while True:
         request = receive(in_fd)
         if request is None or request.get("op") == "quit":
             return
-        # A "case" request runs several steps in a fresh namespace and streams one reply per step;
-        # a "step" request runs one, in a fresh namespace when asked.
-        steps = request.get("steps") if request.get("op") == "case" else [request.get("source", "")]
-        if request.get("op") == "case" or request.get("fresh"):
-            module.__dict__.clear()
-            module.__dict__.update(snapshot)
-            sys.modules[config["module"]] = module
-            namespace = {"__name__": "__case__"}
-            if probes:
-                namespace.update(probes)
+        # A case runs its steps in a fresh namespace (the module restored) and streams one reply per
+        # step, then "done".
+        module.__dict__.clear()
+        module.__dict__.update(snapshot)
+        sys.modules[config["module"]] = module
+        namespace = {"__name__": "__case__", **(probes or {})}
         setup = request.get("setup", "")
-        for source in steps:
+        for source in request.get("steps", []):
             send(out_fd, run_step(source, setup, namespace, path, real_stdout, probes or {}))
             setup = ""
-        if request.get("op") == "case":
-            send(out_fd, {"op": "done"})
+        send(out_fd, {"op": "done"})
 
 
 def run_step(source: str, setup: str, namespace: dict, path: str, real_stdout: object, probes: dict) -> dict:

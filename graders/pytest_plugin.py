@@ -17,6 +17,7 @@ pytest failures. pytest runs the suites; it is not the sandbox.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,8 +30,8 @@ from graders.judge import judge_step, run_case
 from graders.repairs import repair
 from graders.sandbox import Session
 
-LOOP_SECONDS = 2.0  # how long a line answered "Infinite Loop" must run to count as one
-LINE_SECONDS = 10.0  # for any other line of an unlock question, run by the reference
+LOOP_SECONDS = 2.0  # how long a question with an "Infinite Loop" answer may run: its loop must still be going
+LINE_SECONDS = 10.0  # for each line of any other unlock question, run by the reference
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -147,9 +148,10 @@ class QuestionItem(pytest.Item):
         assert isinstance(self.parent, SuiteFile)
         session = self.parent.child(reference=True)
         setup = self.parent.edition().setup
-        for k, step in enumerate(q.steps):
-            timeout = LOOP_SECONDS if step.expected == "Infinite Loop" else LINE_SECONDS
-            reply = session.step(step.source, fresh=(k == 0), setup=setup, timeout=timeout)
+        loops = any(step.expected == "Infinite Loop" for step in q.steps)
+        timeout = LOOP_SECONDS if loops else LINE_SECONDS * len(q.steps)
+        replies = session.steps([step.source for step in q.steps], setup, time.monotonic() + timeout)
+        for step, reply in zip(q.steps, replies, strict=False):
             # A line the student is not asked about must display nothing: they never see its output.
             passed, got, reason, _debug = judge_step(step, reply, timeout, session.submission.name)
             assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \

@@ -218,27 +218,6 @@ class Session:
         self.dispose()
 
     # -- requests ---------------------------------------------------------------------------
-    def step(self, source: str, fresh: bool, setup: str, timeout: float) -> StepReply:
-        """Run one statement; ``fresh`` starts a new case namespace (module state restored)."""
-        if self._proc is None:
-            try:
-                self._restart()
-            except LoadError:
-                return StepReply("crashed")
-        started = time.monotonic()
-        request = {"op": "step", "source": source, "fresh": fresh, "setup": setup if fresh else ""}
-        try:
-            self._send(request)
-        except OSError:
-            self.close()
-            return StepReply("crashed", seconds=0.0)
-        message = self._receive(started + timeout)
-        elapsed = time.monotonic() - started
-        if isinstance(message, str):
-            self.close()
-            return StepReply(message, seconds=elapsed)
-        return decode_reply(message, elapsed)
-
     def steps(self, sources: list[str], setup: str, deadline: float) -> Iterator[StepReply]:
         """Run SOURCES as one case (fresh namespace, SETUP first), yielding each step's reply as it
         comes; every step together must finish by DEADLINE. Stopping early is safe: the child is

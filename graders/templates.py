@@ -9,6 +9,8 @@ generation with the template's name; it is a bug in the template, never a case.
 
 from __future__ import annotations
 
+import time
+
 from graders import messages, tomlw
 from graders.cases import Template, load_templates, parse_transcript, render_steps
 from graders.edition import Edition
@@ -16,7 +18,7 @@ from graders.grading import load_submission, open_session
 from graders.judge import display
 from graders.sandbox import Session
 
-REFERENCE_SECONDS = 60.0  # for one line run by the reference; a template that needs more is wrong
+REFERENCE_SECONDS = 60.0  # for each line run by the reference; a template that needs more is wrong
 
 
 class GenerationError(Exception):
@@ -53,8 +55,9 @@ def _fill_template(session: Session, edition: Edition, t: Template) -> list[dict
     for params in t.params:
         steps = parse_transcript(fill(t.transcript, params), f"{t.id} {params}")
         filled = []
-        for k, step in enumerate(steps):
-            reply = session.step(step.source, fresh=(k == 0), setup=edition.setup, timeout=REFERENCE_SECONDS)
+        deadline = time.monotonic() + REFERENCE_SECONDS * len(steps)
+        for step, reply in zip(steps, session.steps([s.source for s in steps], edition.setup, deadline),
+                               strict=True):
             if reply.status != "ok":
                 why = (reply.error or {}).get("message", reply.status)
                 raise GenerationError(f"template {t.id} ({t.name}) with {params}: the reference failed: {why}")
