@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from graders import messages
-from graders.edition import Edition, read_toml
+from graders.edition import Edition
 from graders.sandbox import Session
 
 FACES = 6
@@ -85,8 +85,9 @@ def _sequence(k: int, total: int, one: bool) -> tuple[int, ...]:
     return tuple(faces)
 
 
+@lru_cache(maxsize=8)
 def _reference_namespace(edition: Edition) -> dict:
-    """The reference solution's module namespace, loaded under private names."""
+    """The reference solution's module namespace, loaded once per edition under private names."""
     folder = str(edition.solution_dir)
     saved = {name: sys.modules.get(name) for name in ("dice", "ucb", edition.module)}
     sys.path.insert(0, folder)
@@ -108,7 +109,7 @@ def _reference_namespace(edition: Edition) -> dict:
 
 
 def analysis_settings(edition: Edition) -> dict:
-    settings = read_toml(edition.suite_dir / "edition.toml").get("analysis")
+    settings = edition.analysis
     if not settings:
         raise AnalysisError(messages.no_analysis(edition.name))
     return settings
@@ -273,12 +274,16 @@ def constant(model: GameModel, k: int) -> np.ndarray:
     return np.full((model.goal, model.goal), k, dtype=np.int64)
 
 
+@lru_cache(maxsize=32)
 def reference_table(edition: Edition, expression: str) -> np.ndarray:
-    """A strategy of the reference solution (an expression such as ``always_roll(6)``) as a table."""
+    """A strategy of the reference solution (an expression such as ``always_roll(6)``) as a table,
+    worked out once per edition and expression (read-only: it is shared)."""
     namespace = _reference_namespace(edition)
     strategy = eval(expression, namespace)  # trusted: the kit's own reference
     goal = build_model(edition).goal
-    return np.array([[strategy(a, b) for b in range(goal)] for a in range(goal)], dtype=np.int64)
+    table = np.array([[strategy(a, b) for b in range(goal)] for a in range(goal)], dtype=np.int64)
+    table.setflags(write=False)
+    return table
 
 
 def table_source(table: np.ndarray) -> str:

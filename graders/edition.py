@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -86,6 +86,7 @@ class Edition:
     run_timeout: float
     suite_dir: Path  # where edition.toml and the case files are
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
+    analysis: dict = field(default_factory=dict, compare=False)  # the [analysis] table (see graders.analysis)
 
     @property
     def solution_dir(self) -> Path:
@@ -263,4 +264,5 @@ def parse_manifest(
         run_timeout=float(data.get("run_timeout", 120.0)),
         suite_dir=suite_dir or root / "tests" / name,
         support_dir=support_dir or root / "solution" / name,
+        analysis=dict(data.get("analysis", {})),
     )

@@ -252,9 +252,7 @@ def grade(
 def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], session: Session) -> None:
     """The edition's chosen strategy problem gets its exact win rate against the baseline, as the
     course's calculator gave it: ``[analysis] report = {problem = N, strategy = "NAME"}``."""
-    from graders.edition import read_toml
-
-    settings = read_toml(edition.suite_dir / "edition.toml").get("analysis", {})
+    settings = edition.analysis
     report = settings.get("report")
     result = results.get(report["problem"]) if report else None
     if result is None or result.status not in ("passed", "ungraded"):
