@@ -81,17 +81,6 @@ def _add_text(archive: zipfile.ZipFile, name: str, text: str) -> None:
     archive.writestr(info, text)
 
 
-def find_submission(folder: Path, filename: str) -> Path | None:
-    """The submission file, or the one .py / .ipynb / .zip handed in under another name."""
-    if (folder / filename).is_file():
-        return folder / filename
-    found = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".py", ".ipynb", ".zip"))
-    named = [p for p in found if p.name == filename]
-    if named:
-        return min(named, key=lambda p: len(p.parts))
-    return found[0] if len(found) == 1 else None
-
-
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -104,13 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(os.environ.get("AUTOGRADER_ROOT", "/autograder"))
     kit = Path(__file__).resolve().parent.parent
     edition = load_edition(args.edition, kit)
-    found = find_submission(root / "submission", edition.submission)
-    if found is None:
-        entry = Entry("submission", root / "submission", None, "missing",
-                      messages.no_hog_in_folder(str(root / "submission"), edition.submission))
-    else:
-        source, status, reason = read_entry(found, edition.submission)
-        entry = Entry("submission", found, source, status, reason)
+    folder = root / "submission"
+    source, status, reason = read_entry(folder, edition.submission) if folder.is_dir() else (
+        None, "missing", messages.no_hog_in_folder(str(folder), edition.submission))
+    entry = Entry("submission", folder, source, status, reason)
     record = record_for(entry, edition, sandbox_limits(edition))
     write_atomically(root / "results" / "results.json", json.dumps(reports.render_gradescope(record), indent=2))
     print(messages.total_line(record["total"], record["max"]), file=sys.stderr)

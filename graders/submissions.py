@@ -2,8 +2,8 @@
 
 Contract: :func:`discover` turns a class folder into one :class:`Entry` per student, never raising
 for what a student handed in. The student id is the folder or file name (without its suffix). An
-entry is a folder holding the submission file (or exactly one ``.py`` or ``.ipynb``), a bare
-``.py`` file, a Jupyter notebook (its code cells are joined; no kernel is started; IPython magics
+entry is a folder holding the submission file (at any depth; or else exactly one ``.py``,
+``.ipynb`` or ``.zip``), a bare ``.py`` file, a Jupyter notebook (its code cells are joined; no kernel is started; IPython magics
 and shell lines become comments), or a ``.zip`` holding the submission file. Anything else, two
 entries with one id, a notebook that cannot be read or a zip bomb becomes an entry with a status
 and a reason from :mod:`graders.messages`. Only the source text is read into memory: nothing a
@@ -85,15 +85,23 @@ def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
     return _decode(data, f"{path}:{member.filename}")
 
 
+def find_in_folder(folder: Path, filename: str) -> Path | None:
+    """The submission inside FOLDER: FILENAME (the shallowest, if it is in subfolders too), or else
+    the only .py, .ipynb or .zip file there is; None when there is no such single file."""
+    found = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SUFFIXES
+                   and not any(part.startswith((".", "__")) for part in p.relative_to(folder).parts))
+    named = [p for p in found if p.name == filename]
+    if named:
+        return min(named, key=lambda p: (len(p.parts), str(p)))
+    return found[0] if len(found) == 1 else None
+
+
 def read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
     """(source, status, reason) for one thing in a class folder."""
     if path.is_dir():
-        target = path / filename
-        if not target.is_file():
-            inside = sorted(p for p in path.iterdir() if p.suffix in (".py", ".ipynb") and p.is_file())
-            if len(inside) != 1:
-                return None, "missing", messages.no_hog_in_folder(str(path), filename)
-            target = inside[0]
+        target = find_in_folder(path, filename)
+        if target is None:
+            return None, "missing", messages.no_hog_in_folder(str(path), filename)
         return read_entry(target, filename)
     try:
         if path.suffix == ".py":
