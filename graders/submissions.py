@@ -3,8 +3,9 @@
 Contract: :func:`discover` turns a class folder into one :class:`Entry` per student, never raising
 for what a student handed in. The student id is the folder or file name (without its suffix). An
 entry is a folder holding the submission file (at any depth; or else exactly one ``.py``,
-``.ipynb`` or ``.zip``), a bare ``.py`` file, a Jupyter notebook (its code cells are joined; no kernel is started; IPython magics
-and shell lines become comments), or a ``.zip`` holding the submission file. Anything else, two
+``.ipynb`` or ``.zip``), a bare ``.py`` file, a Jupyter notebook (its code cells are joined; no
+kernel is started; IPython magics and shell lines become comments), or a ``.zip`` holding the
+submission file. Anything else, two
 entries with one id, a notebook that cannot be read or a zip bomb becomes an entry with a status
 and a reason from :mod:`graders.messages`. Only the source text is read into memory: nothing a
 student handed in is unpacked onto the disk.
