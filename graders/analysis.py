@@ -37,7 +37,7 @@ import numpy as np
 
 from graders import messages
 from graders.edition import Edition
-from graders.sandbox import Session
+from graders.sandbox import Limits, LoadError, Session
 
 FACES = 6
 MOST_DICE = 10
@@ -329,6 +329,22 @@ def tabulate(session: Session, expression: str, goal: int) -> np.ndarray:
     if isinstance(table, str):
         raise AnalysisError(f"{expression}: {table}")
     return table
+
+
+def tabulate_source(source: str, edition: Edition, expressions: list[str], limits: Limits | None = None
+                    ) -> list[np.ndarray]:
+    """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission."""
+    from graders.grading import open_session
+
+    try:
+        session = open_session(source, edition, limits)
+    except LoadError as exc:
+        raise AnalysisError(messages.could_not_load(edition.submission)) from exc
+    try:
+        goal = build_model(edition).goal
+        return [tabulate(session, expression, goal) for expression in expressions]
+    finally:
+        session.dispose()
 
 
 def session_setup(session: Session) -> str:

@@ -286,19 +286,13 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
 
 def cmd_winrate(args: argparse.Namespace) -> int:
     from graders import analysis
-    from graders.grading import open_session
 
     edition = load_edition(args.edition)
     submission = load_submission(Path(args.path), edition)
     try:
         model = analysis.build_model(edition)
         against = args.against or analysis.analysis_settings(edition)["baseline"]
-        session = open_session(submission.source, edition)
-        try:
-            mine = analysis.tabulate(session, args.strategy, model.goal)
-            theirs = analysis.tabulate(session, against, model.goal)
-        finally:
-            session.dispose()
+        mine, theirs = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
     except analysis.AnalysisError as exc:
         raise EditionError(str(exc)) from exc
     rates = analysis.win_rates(model, mine, theirs)
@@ -330,7 +324,6 @@ def cmd_optimal(args: argparse.Namespace) -> int:
 
 def cmd_picture(args: argparse.Namespace) -> int:
     from graders import analysis
-    from graders.grading import open_session
 
     edition = load_edition(args.edition)
     try:
@@ -338,11 +331,8 @@ def cmd_picture(args: argparse.Namespace) -> int:
         baseline_text = analysis.analysis_settings(edition)["baseline"]
         baseline = analysis.reference_table(edition, baseline_text)
         if args.path:
-            session = open_session(load_submission(Path(args.path), edition).source, edition)
-            try:
-                table = analysis.tabulate(session, args.strategy, model.goal)
-            finally:
-                session.dispose()
+            source = load_submission(Path(args.path), edition).source
+            (table,) = analysis.tabulate_source(source, edition, [args.strategy])
         else:
             table = analysis.reference_table(edition, args.strategy)
     except (analysis.AnalysisError, NameError, SyntaxError) as exc:

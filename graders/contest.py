@@ -24,28 +24,20 @@ import numpy as np
 from graders import analysis, messages
 from graders.classroom import Progress, sandbox_limits
 from graders.edition import Edition, EditionError
-from graders.grading import open_session
-from graders.sandbox import LoadError
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
 
 THRESHOLD = 0.500001
 
 
-def tabulate_entry(entry: Entry, edition: Edition, strategy: str, goal: int) -> np.ndarray | str:
+def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray | str:
     """The entry's strategy as a table, or why it cannot take part."""
     if entry.source is None:
         return entry.reason
     try:
-        session = open_session(entry.source, edition, sandbox_limits(edition))
-    except LoadError:
-        return messages.could_not_load(edition.submission)
-    try:
-        return analysis.tabulate(session, strategy, goal)
+        return analysis.tabulate_source(entry.source, edition, [strategy], sandbox_limits(edition))[0]
     except analysis.AnalysisError as exc:
         return str(exc)
-    finally:
-        session.dispose()
 
 
 def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None = None,
@@ -61,7 +53,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     tables: list[np.ndarray | str] = [""] * len(entries)
     started = time.monotonic()
     with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
-        futures = {pool.submit(tabulate_entry, e, edition, strategy, model.goal): k for k, e in enumerate(entries)}
+        futures = {pool.submit(tabulate_entry, e, edition, strategy): k for k, e in enumerate(entries)}
         for done, future in enumerate(as_completed(futures), start=1):
             tables[futures[future]] = future.result()
             if progress:
