@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from graders.edition import Edition, EditionError, read_toml
@@ -171,7 +172,15 @@ def _tables(edition: Edition, number: int, kind: str) -> list[tuple[str, Path, d
 
 
 def load_problem_cases(edition: Edition, number: int) -> list[Case]:
-    """Every graded case of problem NUMBER, public and hidden, in file order."""
+    """Every graded case of problem NUMBER, public and hidden, in file order. Parsed once while the
+    files stay the same, since a class grades the same cases for every submission."""
+    stamps = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in edition.case_files(number))
+    return list(_parsed_cases(edition, number, stamps))
+
+
+@lru_cache(maxsize=256)
+def _parsed_cases(edition: Edition, number: int, stamps: tuple) -> tuple[Case, ...]:
+    """STAMPS (the files' names, times and sizes) make a changed file a new key."""
     problem = edition.problem(number)
     cases: list[Case] = []
     for case_id, path, raw, where in _tables(edition, number, "case"):
@@ -189,7 +198,7 @@ def load_problem_cases(edition: Edition, number: int) -> list[Case]:
                 setup=str(raw.get("setup", edition.setup)),
             )
         )
-    return cases
+    return tuple(cases)
 
 
 def load_questions(edition: Edition, number: int) -> list[Question]:
