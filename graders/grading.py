@@ -268,7 +268,7 @@ def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], sess
     except analysis.AnalysisError as exc:
         result.note = str(exc)
         return
-    rate = analysis.win_rates(model, mine, baseline)["average"]
+    rate = analysis.pair_rate(model, mine, baseline)  # compiled when it can be: this runs for every grade
     result.note = messages.final_strategy_rate(rate, settings["baseline"])
 
 
