@@ -28,7 +28,6 @@ def test_the_whole_run_stops_at_its_own_deadline(edition, reference_source):
     assert p2.score == 0
     assert any(c.reason == messages.run_out_of_time() for c in p2.cases)
     assert p2.cases[-1].status == "not run"
-    assert report.seconds < 60
 
 
 def test_case_timeouts_come_from_the_manifest(edition):
