@@ -1,7 +1,7 @@
 """Bundle: the folder (and zip) a student downloads for one edition.
 
 Contract: :func:`release` writes OUT holding the edition's skeleton (``hog.py`` with stubs, the
-support files, the text interface), its ``tests/`` (public cases, unlock answers only as salted
+support files, the text and web interfaces), its ``tests/`` (public cases, unlock answers only as salted
 hashes, no hidden case), the runner ``ok`` with the part of the engine it imports (standard
 library only, so nothing needs installing to unlock and test), a ``conftest.py`` so that
 ``python3 -m pytest`` runs the public cases too, ``requirements.txt`` naming pytest and
@@ -30,7 +30,8 @@ Everything you need for the project is in this folder. You change only `{submiss
 4. See your points per phase: `python3 ok --score`
 
 `python3 ok --help` lists every option. Print debugging lines with `print("DEBUG:", x)`: they are
-shown and never make a test fail. Play the game with `python3 hog_ui.py` once `play` works.
+shown and never make a test fail. Once `play` works, play the game in your browser with
+`python3 hog_gui.py` (or in the terminal with `python3 hog_ui.py`).
 
 The runner needs only Python 3.11 or newer. To run the public tests with pytest as well:
 `python3 -m pip install -r requirements.txt` then `python3 -m pytest`.
@@ -43,9 +44,10 @@ pytest_plugins = ["graders.pytest_plugin"]
 
 
 def engine_modules(start: str = "student") -> list[str]:
-    """The engine modules START needs, following ``graders.*`` imports (the pytest plugin too)."""
+    """The engine modules START needs, following ``graders.*`` imports (the pytest plugin and the
+    web page's server too)."""
     needed: set[str] = set()
-    todo = [start, "pytest_plugin"]
+    todo = [start, "pytest_plugin", "webgui"]
     while todo:
         name = todo.pop()
         if name in needed:
@@ -124,6 +126,7 @@ def release(edition: Edition, out: Path) -> Path:
     (out / "graders").mkdir()
     for name in engine_modules():
         shutil.copyfile(ENGINE / f"{name}.py", out / "graders" / f"{name}.py")
+    shutil.copytree(ENGINE / "gui_static", out / "graders" / "gui_static")
     handout = (edition.handout_dir / "handout.md").read_text(encoding="utf-8")
     (out / "HANDOUT.md").write_text(handout, encoding="utf-8")
     skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")

@@ -244,6 +244,14 @@ def main() -> None:
     if config is None:
         return
     apply_limits(config.get("limits", {}))
+    # The probes (the kit's own code) load first, while the standard library they import is
+    # still readable: the user the child drops to may not be able to read the interpreter's files.
+    probes: dict | None = None
+    if config.get("probes"):
+        spec_globals: dict = {"__name__": "hogkit_probes"}
+        with open(config["probes"], encoding="utf-8") as f:
+            exec(compile(f.read(), config["probes"], "exec"), spec_globals)
+        probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     hidden = hide_folders(config["hide"]) if config.get("hide") else False
     if config.get("user"):
         drop_privileges(config["user"])
@@ -252,12 +260,6 @@ def main() -> None:
     sys.argv = [config["submission"]]
     sys.dont_write_bytecode = True
     real_stdout = sys.stdout
-    probes: dict | None = None
-    if config.get("probes"):
-        spec_globals: dict = {"__name__": "hogkit_probes"}
-        with open(config["probes"], encoding="utf-8") as f:
-            exec(compile(f.read(), config["probes"], "exec"), spec_globals)
-        probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
 
     capture = CappedText()
     sys.stdout = capture

@@ -20,7 +20,7 @@ from graders import messages
 
 DEFAULT_EDITION = "boar_brawl"
 TOP_KEYS = {"name", "title", "submission", "module", "support", "student_files", "setup", "case_timeout",
-            "run_timeout", "checkpoint", "phases", "problems", "analysis"}
+            "run_timeout", "checkpoint", "phases", "problems", "analysis", "gui"}
 PROBLEM_KEYS = {"number", "title", "phase", "points", "functions", "depends", "rules", "case_timeout", "optional"}
 RULE_KEYS = {"kind", "function", "names"}
 RULE_KINDS = ("forbid", "uses")
@@ -87,6 +87,7 @@ class Edition:
     suite_dir: Path  # where edition.toml and the case files are
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
     analysis: dict = field(default_factory=dict, compare=False)  # the [analysis] table (see graders.analysis)
+    gui: dict = field(default_factory=dict, compare=False)  # the [gui] table (see graders.gamelog)
 
     @property
     def solution_dir(self) -> Path:
@@ -265,4 +266,5 @@ def parse_manifest(
         suite_dir=suite_dir or root / "tests" / name,
         support_dir=support_dir or root / "solution" / name,
         analysis=dict(data.get("analysis", {})),
+        gui=dict(data.get("gui", {})),
     )

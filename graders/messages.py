@@ -608,3 +608,164 @@ HINTS = {
     "tuple": "Close: check the brackets; a tuple is shown with parentheses.",
     "order": "Close: printed lines come before the value, in the order they are printed.",
 }
+
+
+# -- the web page (hog_gui.py) --------------------------------------------------------------------
+
+
+def _player(who: int) -> str:
+    return f"Player {who}"
+
+
+def gui_error_hint() -> str:
+    return "Fix hog.py, save it and press New game: the page always plays your latest code."
+
+
+def gui_bad_body() -> str:
+    return 'The request should be a JSON object such as {"players": ["person", "always_roll_5"], "moves": []}.'
+
+
+def gui_unknown_field(name: str) -> str:
+    return f"Unknown field {name!r}: a game request has players, variant, seed and moves."
+
+
+def gui_bad_players() -> str:
+    return 'players should be a list of two choices, such as ["person", "always_roll_5"].'
+
+
+def gui_unknown_strategy(who: int, name: str, strategies: list[str], factories: list[str]) -> str:
+    known = ", ".join(strategies) if strategies else "none yet"
+    made = "".join(f", {f}(0) to {f}(10)" for f in factories)
+    return (f"{_player(who)}: {name!r} is not a strategy in hog.py. Choose person, one of the strategies "
+            f"hog.py defines ({known}){made}.")
+
+
+def gui_unknown_variant(name: str, known: list[str]) -> str:
+    return f"Unknown rules {name!r}: this edition has {', '.join(known)}."
+
+
+def gui_bad_seed() -> str:
+    return "seed should be a whole number from 0 up (or null for a new random game)."
+
+
+def gui_bad_moves(most: int) -> str:
+    return f"moves should be a list of at most {most} numbers of dice."
+
+
+def gui_dice_out_of_range(position: int, value: str, most: int) -> str:
+    return f"Move {position} is {value}: a player rolls a whole number of dice from 0 to {most}."
+
+
+def gui_moves_without_person() -> str:
+    return "moves were sent, but neither player is a person: two strategies play without moves."
+
+
+def gui_rule_failed(detail: str) -> str:
+    return f"The kit could not explain this turn ({detail}); the game itself is not affected."
+
+
+def gui_turn_differs(who: int, expected: int, got: int) -> str:
+    return (f"By the rules, {_player(who)}'s turn ends at {expected}, but your play gave {got}. "
+            "Check the update and scoring functions.")
+
+
+def gui_next_differs(who: int, expected: int) -> str:
+    if expected == who:
+        return f"By the rules, {_player(who)} should have gone again, but your play moved on to the other player."
+    return f"By the rules, {_player(who)}'s turn is over, but your play let {_player(who)} go again."
+
+
+def gui_strange_result() -> str:
+    return ("The game came back in a shape the page cannot read. Press New game; if it happens again, "
+            "restart hog_gui.py.")
+
+
+def gui_play_returned(value: str) -> str:
+    return f"play returned {value}, not the two final scores (score0, score1)."
+
+
+def gui_endless(turns: int) -> str:
+    return (f"play asked for {turns} turns without ending the game: do the scores grow, and does the loop "
+            "stop once a player reaches the goal?")
+
+
+def gui_raised(function: str, kind: str) -> str:
+    return f"{function or 'Your code'} raised {kind or 'an error'}"
+
+
+def gui_commentary_failed(detail: str) -> str:
+    return f"The commentary failed ({detail}); the game goes on without it."
+
+
+def gui_not_a_number(who: int, label: str, value: str) -> str:
+    what = "its own score" if label == "score" else "the opponent's score"
+    return f"play gave {_player(who)}'s strategy {value} as {what}, not a whole number."
+
+
+def gui_bad_choice(who: int, value: str) -> str:
+    return f"{_player(who)}'s strategy chose {value}, not a number of dice from 0 to 10."
+
+
+def gui_asked_twice(who: int) -> str:
+    return (f"play asked {_player(who)}'s strategy twice for this turn: call each strategy once per turn "
+            "and use its answer.")
+
+
+def gui_rolled_other(who: int, chosen: int, rolled: int) -> str:
+    return f"{_player(who)} chose {chosen} dice, but {rolled} were rolled."
+
+
+def gui_timed_out(seconds: float) -> str:
+    return (f"Your code did not finish within {seconds:g} s: is a loop in play, take_turn or a strategy "
+            "never ending?")
+
+
+def gui_crashed() -> str:
+    return "Your code ended the program (for example with exit() or os._exit) in the middle of the game."
+
+
+def gui_not_loaded(filename: str) -> str:
+    return f"{filename} could not be loaded: every attempt hung or ended the program."
+
+
+def gui_not_a_project(folder: str) -> str:
+    return (f"{folder} is not a Hog project folder: run hog_gui.py from the folder that holds hog.py and "
+            "tests/ (for example: cd hog && python3 hog_gui.py).")
+
+
+def gui_started(url: str) -> str:
+    return f"Hog is running at {url}\nOpen that address in a browser. Press Ctrl+C to stop."
+
+
+def gui_stopped() -> str:
+    return "Stopped."
+
+
+def gui_port_busy(port: int) -> str:
+    return f"Port {port} is in use: pick another with --port, or --port 0 for any free port."
+
+
+def gui_not_found(path: str) -> str:
+    return f"Nothing at {path}: the page lives at / and the game at /api/setup and /api/play."
+
+
+def gui_too_large(most: int) -> str:
+    return f"The request is larger than {most} bytes."
+
+
+def gui_bad_json(detail: str) -> str:
+    return f"The request is not valid JSON ({detail})."
+
+
+def gui_syntax_error(filename: str, line: int, message: str) -> str:
+    return f"{filename} line {line} has a syntax error ({message}): fix it, save, and press New game."
+
+
+def gui_syntax_repaired(filename: str, line: int, message: str, name: str) -> str:
+    return (f"{filename} line {line} has a syntax error ({message}), so {name} was left out; the game stops "
+            f"with an error if it needs {name}.")
+
+
+def gui_ended_early(score0: int, score1: int, goal: int) -> str:
+    return (f"play ended the game at {score0} to {score1}, before either player reached {goal}: "
+            "does its loop go on until a player reaches the goal?")

@@ -9,11 +9,15 @@ record arguments and build seeded dice and strategies.
 
 from __future__ import annotations
 
+import inspect
+import os
 import random
+import sys
+import traceback
 from collections.abc import Callable
 
 __all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_strategy", "check_strategy",
-           "commentary_log", "tabulate"]
+           "commentary_log", "tabulate", "gui_game", "strategy_names"]
 
 
 def plain(value: object) -> str:
@@ -180,3 +184,216 @@ def tabulate(strategy: Callable, goal: int = 100) -> tuple:
             row.append("0123456789X"[first])
         rows.append("".join(row))
     return tuple(rows)
+
+
+# -- one game for the web page ------------------------------------------------------------------
+
+GAME_MOST_TURNS = 1000  # strategy calls in one game before it counts as endless
+GAME_MOST_ROLLS = 100  # outcomes kept per turn (a roll_dice that never stops is cut by the deadline)
+GAME_MOST_TEXT = 4000  # characters of printed output and commentary kept per turn
+
+
+class _Stop(BaseException):
+    """Raised inside the submission's play to end the replay; a BaseException, so that an
+    ``except Exception`` in the submission does not swallow it."""
+
+
+def _number(value: object) -> int | str:
+    return value if type(value) is int else plain(value)
+
+
+class _Turn:
+    def __init__(self, who: int, score: object, opponent: object, choice: object) -> None:
+        self.who, self.score, self.opponent, self.choice = who, score, opponent, choice
+        self.rolls: list[int | str] = []
+        self.said, self.printed, self.say_error = "", "", ""
+
+    def row(self) -> tuple:
+        return (self.who, _number(self.score), _number(self.opponent), _number(self.choice), tuple(self.rolls),
+                self.said[:GAME_MOST_TEXT], self.printed[:GAME_MOST_TEXT], self.say_error)
+
+
+class _Output:
+    """sys.stdout during a game: text goes to the current turn, as commentary while ``say`` runs."""
+
+    def __init__(self, game: _Game) -> None:
+        self.game = game
+
+    def write(self, text: object) -> int:
+        if type(text) is not str:
+            return 0
+        turn = self.game.turns[-1] if self.game.turns else self.game.opening
+        if self.game.saying:
+            turn.said = (turn.said + text)[: GAME_MOST_TEXT + 1]
+        else:
+            turn.printed = (turn.printed + text)[: GAME_MOST_TEXT + 1]
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class _Game:
+    def __init__(self, module: object, spec: dict) -> None:
+        self.module, self.spec = module, spec
+        self.names = dict(vars(module))
+        self.rng = random.Random(spec["seed"])
+        self.moves = list(spec["moves"])
+        self.turns: list[_Turn] = []
+        self.opening = _Turn(-1, 0, 0, 0)  # output printed before the first turn
+        self.waiting: tuple | None = None
+        self.saying = False
+
+    def dice(self) -> int:
+        outcome = self.rng.randrange(self.spec["sides"]) + 1
+        if self.turns and len(self.turns[-1].rolls) < GAME_MOST_ROLLS:
+            self.turns[-1].rolls.append(outcome)
+        return outcome
+
+    def player(self, who: int, kind: str) -> Callable:
+        if kind == "person":
+            choose = None
+        else:
+            choose = eval(kind, self.names)  # a strategy name or factory call the parent checked
+
+        def strategy(score: object, opponent_score: object) -> object:
+            if self.waiting is not None:
+                raise _Stop()
+            if len(self.turns) >= GAME_MOST_TURNS:
+                raise _Stop("endless")
+            if choose is None:
+                if not self.moves:
+                    self.waiting = (who, _number(score), _number(opponent_score))
+                    raise _Stop()
+                self.turns.append(_Turn(who, score, opponent_score, self.moves.pop(0)))
+                return self.turns[-1].choice
+            turn = _Turn(who, score, opponent_score, None)
+            self.turns.append(turn)  # first, so that what the strategy prints goes with its turn
+            try:
+                turn.choice = choose(score, opponent_score)
+            except BaseException:
+                self.turns.pop()  # no turn was taken; keep what it printed on the turn before
+                (self.turns[-1] if self.turns else self.opening).printed += turn.printed
+                raise
+            return turn.choice
+        return strategy
+
+    def commentary(self, say: object) -> Callable:
+        """A commentary function for play that calls the submission's SAY, records what it prints,
+        and keeps working (as a note on the turn) when SAY is missing or raises."""
+        def recorder(score0: object, score1: object) -> Callable:
+            if self.waiting is not None:
+                raise _Stop()
+            turn = self.turns[-1] if self.turns else self.opening
+            following = say
+            self.saying = True
+            try:
+                following = say(score0, score1)
+            except _Stop:
+                raise
+            except BaseException as exc:
+                kind, message = _describe(exc, self.module)[:2]
+                turn.say_error = (kind + ": " + message)[:GAME_MOST_TEXT]
+            finally:
+                self.saying = False
+            return self.commentary(following)
+        return recorder
+
+    def play(self) -> tuple:
+        spec = self.spec
+        env = dict(self.names)
+        env["strategy0"] = self.player(0, spec["players"][0])
+        env["strategy1"] = self.player(1, spec["players"][1])
+        env["dice"] = self.dice
+        if spec.get("update"):
+            env["update"] = eval(spec["update"], self.names)
+        if spec.get("commentary"):
+            try:
+                say = eval(spec["commentary"], self.names)
+            except BaseException as exc:
+                say = None
+                kind, message = _describe(exc, self.module)[:2]
+                self.opening.say_error = (kind + ": " + message)[:GAME_MOST_TEXT]
+            env["say"] = self.commentary(say)
+        status, final, error = "end", None, None
+        saved = sys.stdout
+        sys.stdout = _Output(self)
+        try:
+            result = eval(spec["play"], env)
+            final = tuple(_number(v) for v in result) if type(result) in (tuple, list) and len(result) < 10 \
+                else plain(result)
+        except _Stop as stop:
+            status = "long" if stop.args == ("endless",) else "wait"
+        except BaseException as exc:
+            status, error = "error", _describe(exc, self.module)
+        finally:
+            sys.stdout = saved
+        if self.waiting is not None:  # a play that swallowed the stop still waits for the person
+            status, error = "wait", None
+        turns = tuple(t.row() for t in self.turns)
+        return (status, turns, final, self.waiting, error, self.opening.row())
+
+
+def _describe(exc: BaseException, module: object) -> tuple:
+    """(type, message, function, line, traceback) of EXC, naming the submission's innermost function."""
+    filename = getattr(module, "__file__", None)
+    try:
+        message = str(exc)
+    except BaseException:
+        message = "(the error's message could not be shown)"
+    if type(message) is not str:
+        message = ""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    function, line = "", 0
+    if frames:
+        function, line = frames[-1].name, frames[-1].lineno or 0
+    lines = ["Traceback (most recent call last):"]
+    for f in frames[-8:]:
+        lines.append(f'  File "{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}')
+        if f.line:
+            lines.append("    " + f.line.strip())
+    try:
+        kind = type.__getattribute__(type(exc), "__qualname__")
+    except BaseException:
+        kind = "Exception"
+    kind = kind if type(kind) is str else "Exception"
+    lines.append(kind + ": " + message[:2000])
+    return (kind, message[:2000], function, line, "\n".join(lines))
+
+
+def gui_game(module: object, spec: dict) -> tuple:
+    """Play one game with the submission's own ``play`` for the web page, and describe it as plain data.
+
+    SPEC (checked by the parent) holds ``players`` (``"person"`` or a strategy expression each),
+    ``moves`` (the people's choices so far, in turn order), ``seed`` and ``sides`` for the dice,
+    ``play`` (the call that starts a game), ``update`` and ``commentary`` (expressions, or "") and
+    ``goal``. A person's strategy answers from ``moves`` and, once they run out, stops the game
+    there: the result then says whose choice is awaited. Returns (status, turns, final, waiting,
+    error, opening), status being "end", "wait", "error" or "long"; each turn (and the opening, for
+    what happened before the first turn) is (who, score, opponent score, choice, rolls, commentary,
+    printed, commentary error).
+    """
+    return _Game(module, spec).play()
+
+
+def strategy_names(module: object) -> list[str]:
+    """The names of MODULE's strategies, in the order they are defined: its own functions whose first
+    two parameters are ``score`` and ``opponent_score`` and whose other parameters have defaults."""
+    found = []
+    for name, value in list(vars(module).items()):
+        if type(value) is not type(strategy_names) or name.startswith("_"):
+            continue
+        if getattr(value, "__module__", None) != getattr(module, "__name__", None):
+            continue
+        try:
+            params = list(inspect.signature(value).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        if len(params) < 2 or [p.name for p in params[:2]] != ["score", "opponent_score"]:
+            continue
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        if params[0].kind in kinds and params[1].kind in kinds and all(
+                p.default is not inspect.Parameter.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                for p in params[2:]):
+            found.append((value.__code__.co_firstlineno, name))
+    return [name for _, name in sorted(found)]

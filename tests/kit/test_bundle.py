@@ -57,7 +57,8 @@ def test_the_bundle_holds_what_a_student_needs(bundle):
     for name in (*edition.student_files, "ok", "README.md", "HANDOUT.md", "handout.ipynb", "requirements.txt",
                  "conftest.py", "tests/edition.toml"):
         assert (out / name).is_file(), name
-    assert {f"{m}.py" for m in engine_modules()} == {p.name for p in (out / "graders").iterdir()}
+    assert {f"{m}.py" for m in engine_modules()} | {"gui_static"} == {p.name for p in (out / "graders").iterdir()}
+    assert {p.name for p in (out / "graders" / "gui_static").iterdir()} == {"index.html", "hog.css", "hog.js"}
     requirements = (out / "requirements.txt").read_text()
     assert "pytest" in requirements and "pytest-timeout" in requirements
     with zipfile.ZipFile(archive) as z:

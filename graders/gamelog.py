@@ -1,0 +1,391 @@
+"""Game log: what the web page shows of one game, worked out from the submission's own ``play``.
+
+Contract: an edition's ``[gui]`` table (read by :func:`gui_settings`) says how a game starts
+(``play``, an expression over ``strategy0``, ``strategy1``, ``dice``, ``update`` and ``say``), the
+dice's ``sides``, the ``goal``, the rule ``variants`` a player may pick (each naming the update
+function it passes), the strategy ``factories`` (functions of a number of dice), the default
+``opponent``, an optional ``commentary`` expression, and how each turn is explained:
+
+* ``[gui.numbers]``: named expressions worked out in order after every turn, from the turn's facts
+  (``who``, ``dice``, ``rolls``, ``score`` and ``opponent`` before the turn, ``after`` the mover's
+  score after it, ``next`` the player who moves next or -1 at the end, ``goal`` and ``variant``).
+  Two names are checks: a turn whose ``after`` differs from ``expected``, or whose ``next`` differs
+  from ``expected_next``, gets a warning, so a bug in the submission's rules shows on the page;
+* ``[[gui.events]]``: a ``rule`` name, a ``when`` expression and a ``text`` whose ``{braces}`` are
+  expressions, shown when ``when`` holds ("Boar Brawl: 3 × |4 − 1| = 9").
+
+Expressions are the kit's own data, compiled once (a broken one is an :class:`EditionError` naming
+the file and key) and evaluated with only the facts, the earlier numbers and the helpers in
+:data:`HELPERS`. The game itself is played in the sandbox by the probe ``gui_game``; everything here
+is a pure function of its plain-data result, so it is tested without a child or a browser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import CodeType
+
+from graders import messages
+from graders.edition import Edition, EditionError
+
+PERSON = "person"
+MOST_DICE = 10
+MOST_MOVES = 2000
+GUI_KEYS = {"play", "sides", "goal", "factories", "opponent", "commentary", "variants", "numbers", "events"}
+VARIANT_KEYS = {"id", "name", "about", "update", "exact"}
+EVENT_KEYS = {"rule", "when", "text"}
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def digits(n: int) -> list[int]:
+    """The decimal digits of N, most significant first (``digits(0)`` is ``[0]``)."""
+    return [int(c) for c in str(abs(n))]
+
+
+def factors(n: int) -> int:
+    """How many whole numbers divide N evenly (1 and N included)."""
+    count, k = 0, 1
+    while k * k <= n:
+        if n % k == 0:
+            count += 1 if k * k == n else 2
+        k += 1
+    return count
+
+
+def is_prime(n: int) -> bool:
+    return n > 1 and factors(n) == 2
+
+
+def next_prime(n: int) -> int:
+    """The smallest prime larger than N."""
+    n += 1
+    while not is_prime(n):
+        n += 1
+    return n
+
+
+HELPERS = {"abs": abs, "min": min, "max": max, "sum": sum, "len": len, "any": any, "all": all,
+           "digits": digits, "factors": factors, "is_prime": is_prime, "next_prime": next_prime}
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    name: str
+    about: str
+    update: str  # an expression for the update function ``play`` is given, or "" when it takes none
+    exact: bool  # the exact analysis models this variant's rules (the page may show its meter)
+
+
+@dataclass(frozen=True)
+class Event:
+    rule: str
+    when: CodeType
+    text: CodeType
+
+
+@dataclass(frozen=True)
+class GuiSettings:
+    title: str
+    play: str
+    sides: int
+    goal: int
+    factories: tuple[str, ...]
+    opponent: str
+    commentary: str
+    variants: tuple[Variant, ...]
+    numbers: tuple[tuple[str, CodeType], ...]
+    events: tuple[Event, ...]
+
+    def variant(self, ident: str) -> Variant | None:
+        return next((v for v in self.variants if v.id == ident), None)
+
+
+class RequestError(Exception):
+    """A request the page (or anyone) sent is not a game this edition can play; the message says why."""
+
+
+def _compile(source: object, where: str, mode: str = "eval") -> CodeType:
+    if not isinstance(source, str):
+        raise EditionError(f"{where}: should be a string, not {type(source).__name__}")
+    try:
+        return compile(source, where, mode)
+    except SyntaxError as exc:
+        raise EditionError(f"{where}: {exc.msg} in {source!r}") from exc
+
+
+def _text(template: str, where: str) -> CodeType:
+    """TEMPLATE as an f-string, so that its ``{braces}`` are expressions."""
+    if not isinstance(template, str):
+        raise EditionError(f"{where}: should be a string, not {type(template).__name__}")
+    return _compile("f" + repr(template), where)
+
+
+def gui_settings(edition: Edition) -> GuiSettings:
+    """The edition's ``[gui]`` table, checked and compiled; an :class:`EditionError` says what is wrong."""
+    data = edition.gui
+    where = f"{edition.suite_dir / 'edition.toml'} [gui]"
+    if not data:
+        raise EditionError(f"{where}: missing: this edition does not say how the web page plays a game")
+    unknown = sorted(set(data) - GUI_KEYS)
+    if unknown:
+        raise EditionError(f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(sorted(GUI_KEYS))})")
+    play = data.get("play")
+    _compile(play, f"{where} play")
+    sides, goal = data.get("sides", 6), data.get("goal", 100)
+    if type(sides) is not int or not 2 <= sides <= 20:
+        raise EditionError(f"{where} sides: should be a whole number from 2 to 20, not {sides!r}")
+    if type(goal) is not int or not 1 <= goal <= 1000:
+        raise EditionError(f"{where} goal: should be a whole number from 1 to 1000, not {goal!r}")
+    factories = tuple(data.get("factories", []))
+    for f in factories:
+        if not isinstance(f, str) or not NAME.match(f):
+            raise EditionError(f"{where} factories: {f!r} is not a function name")
+    variants = []
+    for i, raw in enumerate(data.get("variants", [{"id": "standard", "name": "Standard rules"}])):
+        vwhere = f"{where} variants[{i}]"
+        if not isinstance(raw, dict):
+            raise EditionError(f"{vwhere}: should be a table")
+        bad = sorted(set(raw) - VARIANT_KEYS)
+        if bad:
+            raise EditionError(f"{vwhere}: unknown key {bad[0]!r} (known keys: {', '.join(sorted(VARIANT_KEYS))})")
+        ident, name = raw.get("id"), raw.get("name")
+        if not isinstance(ident, str) or not NAME.match(ident) or not isinstance(name, str):
+            raise EditionError(f"{vwhere}: needs an 'id' (a name) and a 'name' (text)")
+        if raw.get("update"):
+            _compile(raw["update"], f"{vwhere} update")
+        variants.append(Variant(ident, name, str(raw.get("about", "")), str(raw.get("update", "")),
+                                bool(raw.get("exact", False))))
+    if not variants or len({v.id for v in variants}) != len(variants):
+        raise EditionError(f"{where} variants: needs at least one, each with its own id")
+    numbers = []
+    raw_numbers = data.get("numbers", {})
+    if not isinstance(raw_numbers, dict):
+        raise EditionError(f"{where} numbers: should be a table of name = expression")
+    for key, source in raw_numbers.items():
+        numbers.append((key, _compile(source, f"{where}.numbers {key}")))
+    events = []
+    for i, raw in enumerate(data.get("events", [])):
+        ewhere = f"{where} events[{i}]"
+        if not isinstance(raw, dict) or set(raw) != EVENT_KEYS:
+            raise EditionError(f"{ewhere}: needs exactly the keys {', '.join(sorted(EVENT_KEYS))}")
+        events.append(Event(str(raw["rule"]), _compile(raw["when"], f"{ewhere} when"),
+                            _text(raw["text"], f"{ewhere} text")))
+    commentary = data.get("commentary", "")
+    if commentary:
+        _compile(commentary, f"{where} commentary")
+    opponent = data.get("opponent", "")
+    return GuiSettings(edition.title, play, sides, goal, factories, str(opponent), str(commentary),
+                       tuple(variants), tuple(numbers), tuple(events))
+
+
+# -- requests ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    players: tuple[str, str]
+    variant: Variant
+    seed: int
+    moves: tuple[int, ...]
+
+    def spec(self, settings: GuiSettings) -> dict:
+        """What the probe ``gui_game`` is given: plain values only."""
+        return {"players": list(self.players), "moves": list(self.moves), "seed": self.seed,
+                "sides": settings.sides, "play": settings.play, "update": self.variant.update,
+                "commentary": settings.commentary, "goal": settings.goal}
+
+
+def player_choices(settings: GuiSettings, strategies: list[str]) -> list[str]:
+    """Every value a player may be: a person, a strategy of the submission, or a factory call."""
+    return [PERSON, *strategies, *(f"{f}({n})" for f in settings.factories for n in range(MOST_DICE + 1))]
+
+
+def parse_request(data: object, settings: GuiSettings, strategies: list[str], seed: int) -> GameRequest:
+    """A ``/api/play`` body as a :class:`GameRequest`, or a :class:`RequestError` saying what is wrong.
+
+    SEED is used when the body names none. Strategies must be among STRATEGIES (the submission's),
+    or a factory call such as ``always_roll(6)``; nothing else ever reaches the sandbox's ``eval``.
+    """
+    if not isinstance(data, dict):
+        raise RequestError(messages.gui_bad_body())
+    unknown = sorted(set(data) - {"players", "variant", "seed", "moves"})
+    if unknown:
+        raise RequestError(messages.gui_unknown_field(unknown[0]))
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+        raise RequestError(messages.gui_bad_players())
+    allowed = player_choices(settings, strategies)
+    for who, p in enumerate(players):
+        if p not in allowed:
+            raise RequestError(messages.gui_unknown_strategy(who, p[:80], strategies, list(settings.factories)))
+    ident = data.get("variant", settings.variants[0].id)
+    variant = settings.variant(ident) if isinstance(ident, str) else None
+    if variant is None:
+        raise RequestError(messages.gui_unknown_variant(str(ident)[:80], [v.id for v in settings.variants]))
+    raw_seed = data.get("seed")
+    if raw_seed is None:
+        raw_seed = seed
+    if type(raw_seed) is not int or not 0 <= raw_seed < 2**63:
+        raise RequestError(messages.gui_bad_seed())
+    moves = data.get("moves", [])
+    if not isinstance(moves, list) or len(moves) > MOST_MOVES:
+        raise RequestError(messages.gui_bad_moves(MOST_MOVES))
+    for k, m in enumerate(moves):
+        if type(m) is not int or not 0 <= m <= MOST_DICE:
+            raise RequestError(messages.gui_dice_out_of_range(k + 1, repr(m)[:40], MOST_DICE))
+    if moves and PERSON not in players:
+        raise RequestError(messages.gui_moves_without_person())
+    return GameRequest((players[0], players[1]), variant, raw_seed, tuple(moves))
+
+
+# -- the game's result as a view -----------------------------------------------------------------
+
+
+def _int(value: object) -> bool:
+    return type(value) is int
+
+
+def _pair(who: int, score: object, opponent: object) -> list:
+    return [score, opponent] if who == 0 else [opponent, score]
+
+
+def error_record(title: str, detail: str = "", function: str = "", line: int = 0, trace: str = "",
+                 hint: bool = True) -> dict:
+    """What the page shows of an error: a title naming what failed, then what it said and where."""
+    return {"title": title, "detail": detail or None, "function": function or None, "line": line or None,
+            "traceback": trace or None, "hint": messages.gui_error_hint() if hint else None}
+
+
+def _check_turn(row: object) -> tuple | None:
+    """A turn row from the child, if it has the promised shape; None otherwise."""
+    if not isinstance(row, tuple) or len(row) != 8:
+        return None
+    who, score, opponent, choice, rolls, said, printed, say_error = row
+    if who not in (0, 1, -1) or type(who) is not int or not isinstance(rolls, tuple):
+        return None
+    if not all(isinstance(v, int | str) and type(v) is not bool for v in (score, opponent, choice)):
+        return None
+    if not all(type(r) is int for r in rolls) or not all(type(t) is str for t in (said, printed, say_error)):
+        return None
+    return row
+
+
+def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[list[dict], list[str]]:
+    """The rule events and warnings of one finished turn (all of its numbers plain ints)."""
+    facts = {"who": turn["who"], "dice": turn["dice"], "rolls": tuple(turn["rolls"]),
+             "score": turn["before"][turn["who"]], "opponent": turn["before"][1 - turn["who"]],
+             "after": turn["after"][turn["who"]], "next": turn["next"], "goal": settings.goal,
+             "variant": variant.id}
+    names = {"__builtins__": {}, **HELPERS, **facts}
+    events: list[dict] = []
+    warnings: list[str] = []
+    try:
+        for key, code in settings.numbers:
+            names[key] = eval(code, names)  # the kit's own expressions over plain ints
+        for e in settings.events:
+            if eval(e.when, names):
+                events.append({"rule": e.rule, "text": str(eval(e.text, names))})
+    except Exception as exc:  # a kit bug: say so on the page rather than fail the request
+        warnings.append(messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
+        return events, warnings
+    expected = names.get("expected")
+    if _int(expected) and expected != facts["after"]:
+        warnings.append(messages.gui_turn_differs(turn["who"], expected, facts["after"]))
+    expected_next = names.get("expected_next")
+    if _int(expected_next) and facts["next"] in (0, 1) and expected_next != facts["next"]:
+        warnings.append(messages.gui_next_differs(turn["who"], expected_next))
+    return events, warnings
+
+
+def game_view(settings: GuiSettings, request: GameRequest, result: object) -> dict:
+    """The page's view of a game from the probe's RESULT (see ``probes.gui_game``), checked for shape.
+
+    Anything the submission got wrong (a score that is not a whole number, a strange return value,
+    an error) becomes a warning on its turn or the view's ``error``; a result of the wrong shape
+    altogether becomes an error that says so.
+    """
+    view: dict = {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
+                  "waiting": False, "over": False, "winner": None, "chance": None, "error": None}
+    if not isinstance(result, tuple) or len(result) != 6 or result[0] not in ("end", "wait", "error", "long"):
+        view["error"] = error_record(messages.gui_strange_result())
+        return view
+    status, raw_turns, final, waiting, error, opening = result
+    rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
+    if any(r is None for r in rows) or _check_turn(opening) is None:
+        view["error"] = error_record(messages.gui_strange_result())
+        return view
+    turns: list[dict] = []
+    for row in rows:
+        who, score, opponent, choice, rolls, said, printed, say_error = row  # type: ignore[misc]
+        turns.append({"who": who, "dice": choice, "rolls": list(rolls), "before": _pair(who, score, opponent),
+                      "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
+                      "printed": printed})
+        if say_error:
+            turns[-1]["warnings"].append(messages.gui_commentary_failed(say_error))
+    # Each turn ends where the next begins: the next strategy call (or the wait, or play's return)
+    # carries the scores after it.
+    ending: list | None = None
+    if status == "wait" and isinstance(waiting, tuple) and len(waiting) == 3 and waiting[0] in (0, 1):
+        ending = _pair(waiting[0], waiting[1], waiting[2])
+        view["next"], view["waiting"] = waiting[0], True
+    elif status == "end":
+        if isinstance(final, tuple) and len(final) == 2:
+            ending = list(final)
+        else:
+            view["error"] = error_record(messages.gui_play_returned(str(final)[:200]))
+    for i, turn in enumerate(turns):
+        if i + 1 < len(turns):
+            turn["after"], turn["next"] = list(turns[i + 1]["before"]), turns[i + 1]["who"]
+        elif ending is not None:
+            turn["after"], turn["next"] = list(ending), (view["next"] if status == "wait" else -1)
+    for i, turn in enumerate(turns):
+        _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
+    if status == "long":
+        view["error"] = error_record(messages.gui_endless(len(turns)))
+    elif status == "error":
+        kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
+        view["error"] = error_record(messages.gui_raised(str(function), str(kind)), str(message), str(function),
+                               line if _int(line) else 0, str(trace))
+    known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
+    view["scores"] = known
+    if status == "end" and view["error"] is None:
+        if all(_int(s) for s in known) and max(known) < settings.goal:
+            view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal))
+        elif all(_int(s) for s in known):
+            view["over"] = True
+            view["winner"] = 0 if known[0] > known[1] else 1
+        else:
+            view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]))
+    for turn in turns:
+        turn.pop("next")
+    view["turns"] = turns
+    if opening[6]:
+        view["printed"] = opening[6]
+    if opening[7]:
+        view["commentary_error"] = messages.gui_commentary_failed(opening[7])
+    return view
+
+
+def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dict | None) -> None:
+    """Add the turn's rule events and warnings: what the rules say happened, and what looks wrong."""
+    who = turn["who"]
+    for label, value in (("score", turn["before"][who]), ("opponent", turn["before"][1 - who])):
+        if not _int(value):
+            turn["warnings"].append(messages.gui_not_a_number(who, label, str(value)))
+    if not _int(turn["dice"]) or not 0 <= turn["dice"] <= MOST_DICE:
+        turn["warnings"].append(messages.gui_bad_choice(who, str(turn["dice"])))
+        return
+    if previous is not None and previous["who"] == who and previous["before"] == turn["before"] \
+            and previous["dice"] and not previous["rolls"]:
+        previous["warnings"].append(messages.gui_asked_twice(who))
+    after = turn["after"]
+    if after is None or not all(_int(v) for v in after + turn["before"]) or turn["next"] is None:
+        return
+    if turn["dice"] and len(turn["rolls"]) != turn["dice"]:
+        turn["warnings"].append(messages.gui_rolled_other(who, turn["dice"], len(turn["rolls"])))
+        return
+    events, warnings = describe_turn(settings, variant, turn)
+    turn["events"].extend(events)
+    turn["warnings"].extend(warnings)

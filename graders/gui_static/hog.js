@@ -1,0 +1,848 @@
+/* Browser side of the Hog web GUI.
+ *
+ * The server owns the game: every request replays the whole game from its seed and the
+ * dice counts chosen by people so far, and answers with every turn played. This page only
+ * remembers those choices, reveals the turns it has not shown yet, and asks a person for the
+ * next move. Nothing here knows an edition's rules: rule names, texts and warnings all come
+ * from the server. Server strings are only ever put in the page with textContent.
+ */
+"use strict";
+
+(() => {
+  // Timing of an animated reveal: a shuffle of random faces, then a short rest on the real
+  // faces so each turn can be seen (about 350-600 ms a turn in all).
+  const SHUFFLE_MS = 420;
+  const SHUFFLE_STEP_MS = 70;
+  const SETTLE_MS = 150;
+  const ZERO_DICE_MS = 380;
+  const MAX_DICE = 10;
+  const ANIMATE_KEY = "hog.animate";
+
+  const $ = (id) => document.getElementById(id);
+
+  // Everything about the game in progress. `token` changes with every request, so a late
+  // answer or a reveal of an abandoned game can tell it is stale and stop.
+  const game = {
+    setup: null,
+    firstGame: true,
+    players: ["person", "person"],
+    variant: null,
+    seed: null,
+    goal: 100,
+    sides: 6,
+    moves: [],
+    shown: 0,
+    token: 0,
+    pick: 5,
+    zeroRule: null,
+    refocus: false,
+  };
+
+  /* ---------- Small helpers ---------- */
+
+  function setState(state) {
+    document.body.dataset.state = state;
+  }
+
+  function sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  // Builds an element with a class and plain text; never parses markup.
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function show(node, visible) {
+    node.hidden = !visible;
+  }
+
+  function plural(n, one, many) {
+    return n === 1 ? one : many;
+  }
+
+  function diceWord(n) {
+    return `${n} ${plural(n, "die", "dice")}`;
+  }
+
+  function readStored(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch (err) {
+      return null;  // storage can be disabled (private mode, file://); treat as unset
+    }
+  }
+
+  function writeStored(key, value) {
+    try {
+      window.localStorage.setItem(key, value);
+    } catch (err) {
+      /* not remembered: harmless */
+    }
+  }
+
+  /* ---------- Talking to the server ---------- */
+
+  const NOT_ANSWERING = {
+    title: "The game server is not answering",
+    detail: "It may have been stopped. Start it again, then press New game.",
+  };
+
+  // Returns {data} or {error}; never throws, so callers only have one path to handle.
+  async function api(path, body) {
+    const options = body === undefined
+      ? { method: "GET", cache: "no-store" }
+      : {
+          method: "POST",
+          cache: "no-store",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        };
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (err) {
+      return { error: NOT_ANSWERING };
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (err) {
+      data = null;
+    }
+    if (!response.ok) {
+      if (data && data.error && data.error.title) return { error: data.error };
+      return { error: { title: `The server answered ${response.status} ${response.statusText}`.trim() } };
+    }
+    if (data === null || typeof data !== "object") {
+      return { error: { title: "The server sent an answer this page cannot read" } };
+    }
+    return { data };
+  }
+
+  /* ---------- Setup ---------- */
+
+  function choiceValues(setup) {
+    const values = ["person"];
+    for (const name of setup.strategies || []) values.push(name);
+    for (const name of setup.factories || []) {
+      for (let k = 0; k <= MAX_DICE; k++) values.push(`${name}(${k})`);
+    }
+    return values;
+  }
+
+  // The options of one player's select, grouped so a long list stays easy to scan.
+  function fillPlayerSelect(select, setup, chosen) {
+    select.replaceChildren();
+    const person = el("option", null, "Person");
+    person.value = "person";
+    select.append(person);
+    const strategies = setup.strategies || [];
+    if (strategies.length) {
+      const group = document.createElement("optgroup");
+      group.label = "Your strategies";
+      for (const name of strategies) {
+        const option = el("option", null, name);
+        option.value = name;
+        group.append(option);
+      }
+      select.append(group);
+    }
+    for (const name of setup.factories || []) {
+      const group = document.createElement("optgroup");
+      group.label = `${name}(n)`;
+      for (let k = 0; k <= MAX_DICE; k++) {
+        const option = el("option", null, `${name}(${k})`);
+        option.value = `${name}(${k})`;
+        group.append(option);
+      }
+      select.append(group);
+    }
+    select.value = chosen;
+  }
+
+  // The opponent the server suggests may not be written yet; fall back gracefully.
+  function defaultOpponent(setup) {
+    const values = choiceValues(setup);
+    if (setup.default_opponent && values.includes(setup.default_opponent)) {
+      return setup.default_opponent;
+    }
+    const strategies = setup.strategies || [];
+    return strategies.length ? strategies[0] : "person";
+  }
+
+  // A rule choice only makes sense with two or more variants; one variant is just described.
+  function buildVariantField(setup) {
+    const field = $("variant-field");
+    field.replaceChildren();
+    const variants = setup.variants || [];
+    game.variant = variants.length ? variants[0].id : null;
+    if (variants.length === 0) {
+      show(field, false);
+      return;
+    }
+    if (variants.length === 1) {
+      const only = variants[0];
+      field.append(el("span", "field-label", "Rules"));
+      field.append(el("span", null, only.name || only.id));
+      if (only.about) field.append(el("small", "variant-about", only.about));
+      show(field, true);
+      return;
+    }
+    const label = el("label", null, "Rules");
+    label.htmlFor = "variant";
+    const select = document.createElement("select");
+    select.id = "variant";
+    select.name = "variant";
+    const about = el("small", "variant-about");
+    about.id = "variant-about";
+    select.setAttribute("aria-describedby", "variant-about");
+    for (const variant of variants) {
+      const option = el("option", null, variant.name || variant.id);
+      option.value = variant.id;
+      if (variant.about) option.title = variant.about;
+      select.append(option);
+    }
+    const describe = () => {
+      const current = variants.find((v) => v.id === select.value);
+      about.textContent = (current && current.about) || "";
+    };
+    select.addEventListener("change", describe);
+    field.append(label, select, about);
+    describe();
+    show(field, true);
+  }
+
+  function showNotes(notes) {
+    const list = $("notes-list");
+    list.replaceChildren();
+    for (const note of notes || []) list.append(el("li", null, note));
+    show($("notes"), list.children.length > 0);
+  }
+
+  function setGoal(goal) {
+    if (typeof goal !== "number") return;
+    game.goal = goal;
+    $("goal").textContent = `First to ${goal} wins`;
+    for (const node of document.querySelectorAll(".goal-number")) node.textContent = String(goal);
+  }
+
+  function applySetup(setup) {
+    game.setup = setup;
+    game.sides = setup.sides || 6;
+    if (setup.title) {
+      $("title").textContent = setup.title;
+      document.title = setup.title;
+    }
+    setGoal(setup.goal);
+    fillPlayerSelect($("player0"), setup, "person");
+    fillPlayerSelect($("player1"), setup, defaultOpponent(setup));
+    buildVariantField(setup);
+    showNotes(setup.notes);
+    show($("commentary"), false);
+    game.players = [$("player0").value, $("player1").value];
+    updatePanelNames();
+  }
+
+  async function loadSetup() {
+    setState("loading");
+    setStatus("Loading the game…");
+    const result = await api("/api/setup");
+    if (result.error) {
+      showError(result.error);
+      setStatus("Could not load the game: see the error below");
+      setState("idle");
+      return;
+    }
+    applySetup(result.data);
+    if (result.data.error) {
+      // hog.py could not be loaded at all: say so, and let New game try again later.
+      showError(result.data.error);
+      setStatus("Stopped: see the error below");
+      setState("idle");
+      return;
+    }
+    await newGame();
+  }
+
+  /* ---------- Players and panels ---------- */
+
+  function isPerson(i) {
+    return game.players[i] === "person";
+  }
+
+  function personCount() {
+    return game.players.filter((p) => p === "person").length;
+  }
+
+  // "You" reads naturally when one person plays; with two, neither is "you".
+  function playerLabel(i) {
+    if (isPerson(i)) return personCount() === 1 ? "You" : "Person";
+    return game.players[i];
+  }
+
+  // "Player 1 (final_strategy)" for a computer, just "Player 0" for a person.
+  function playerTitle(i) {
+    return isPerson(i) ? `Player ${i}` : `Player ${i} (${game.players[i]})`;
+  }
+
+  function updatePanelNames() {
+    for (const i of [0, 1]) $(`name${i}`).textContent = `Player ${i} · ${playerLabel(i)}`;
+  }
+
+  function setScores(scores) {
+    if (!Array.isArray(scores)) return;
+    for (const i of [0, 1]) {
+      const score = Number(scores[i]) || 0;
+      $(`score${i}`).textContent = String(score);
+      const percent = game.goal > 0 ? Math.min(100, Math.max(0, (score / game.goal) * 100)) : 0;
+      $(`bar${i}`).style.width = `${percent}%`;
+    }
+  }
+
+  function setActive(who) {
+    for (const i of [0, 1]) $(`panel${i}`).classList.toggle("active", who === i);
+  }
+
+  function setWinner(who) {
+    for (const i of [0, 1]) $(`panel${i}`).classList.toggle("winner", who === i);
+  }
+
+  function setStatus(text) {
+    const status = $("turn-status");
+    if (status.textContent !== text) status.textContent = text;
+  }
+
+  /* ---------- Dice faces ---------- */
+
+  // Pip positions on a 3 x 3 grid (row, column) for faces 1 to 6.
+  const PIPS = {
+    1: [[2, 2]],
+    2: [[1, 1], [3, 3]],
+    3: [[1, 1], [2, 2], [3, 3]],
+    4: [[1, 1], [1, 3], [3, 1], [3, 3]],
+    5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]],
+    6: [[1, 1], [2, 1], [3, 1], [1, 3], [2, 3], [3, 3]],
+  };
+
+  function drawFace(die, value) {
+    die.dataset.value = String(value);
+    die.setAttribute("aria-label", String(value));
+    die.replaceChildren();
+    const pips = PIPS[value];
+    if (!pips) {
+      die.append(el("span", "die-number", value));  // faces beyond six are written out
+      return;
+    }
+    for (const [row, col] of pips) {
+      const pip = el("span", "pip");
+      pip.style.gridArea = `${row} / ${col}`;
+      die.append(pip);
+    }
+  }
+
+  function makeDie(value) {
+    const die = el("div", "die");
+    die.setAttribute("role", "img");
+    drawFace(die, value);
+    return die;
+  }
+
+  function randomFace() {
+    return 1 + Math.floor(Math.random() * game.sides);
+  }
+
+  function drawDice(values) {
+    const box = $("dice");
+    box.replaceChildren();
+    if (!values.length) {
+      box.append(el("span", "dice-empty", "No dice rolled"));
+      box.setAttribute("aria-label", "No dice rolled");
+      return [];
+    }
+    const dice = values.map(makeDie);
+    box.append(...dice);
+    box.setAttribute("aria-label", `Dice: ${values.join(" ")}`);
+    return dice;
+  }
+
+  /* ---------- One turn: wording, the latest-roll card, the log ---------- */
+
+  function turnGain(turn) {
+    if (!Array.isArray(turn.after) || !Array.isArray(turn.before)) return null;
+    return turn.after[turn.who] - turn.before[turn.who];
+  }
+
+  // "Player 0 rolled 5 dice: 3 4 2 6 5 → 20 (0 → 20)", with the other score if it moved too.
+  // Built from spans so the score part never breaks across lines; its text reads the same.
+  function turnLine(turn) {
+    const line = el("div", "turn-line");
+    const rolls = turn.rolls || [];
+    line.append(el("span", "turn-head", `Player ${turn.who} rolled ${diceWord(turn.dice)}`));
+    if (rolls.length) line.append(": ", el("span", "turn-rolls", rolls.join(" ")));
+    const gain = turnGain(turn);
+    if (gain === null) {
+      line.append(" ", el("span", "turn-score", "(stopped before the turn ended)"));
+      return line;
+    }
+    line.append(" ", el("span", "turn-score", `→ ${gain} (${turn.before[turn.who]} → ${turn.after[turn.who]})`));
+    const other = 1 - turn.who;
+    if (turn.before[other] !== turn.after[other]) {
+      line.append("; ", el("span", "turn-score", `Player ${other}: ${turn.before[other]} → ${turn.after[other]}`));
+    }
+    return line;
+  }
+
+  function ruleEvent(event) {
+    const node = el("div", "rule-event");
+    node.append(el("strong", null, event.rule || "Rule"));
+    if (event.text) node.append(document.createTextNode(`: ${event.text}`));
+    return node;
+  }
+
+  function turnNotes(turn) {
+    const nodes = (turn.events || []).map(ruleEvent);
+    for (const warning of turn.warnings || []) nodes.push(el("div", "warning", warning));
+    return nodes;
+  }
+
+  function hasCommentary(turn) {
+    return Boolean(game.setup && game.setup.commentary && turn.commentary && turn.commentary.trim());
+  }
+
+  function logItem(turn) {
+    const item = el("li", `turn who${turn.who}`);
+    item.append(turnLine(turn));
+    item.append(...turnNotes(turn));
+    if (hasCommentary(turn)) item.append(el("div", "turn-commentary", turn.commentary.trimEnd()));
+    if (turn.printed) item.append(el("pre", "turn-printed", `hog.py printed: ${turn.printed.trimEnd()}`));
+    return item;
+  }
+
+  function appendLog(turn) {
+    const log = $("log");
+    log.append(logItem(turn));
+    // Scroll the log box itself, not the page, so the chooser stays where the eye is.
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function clearLatest() {
+    $("latest-caption").textContent = "No dice rolled yet.";
+    $("dice").replaceChildren();
+    $("dice").setAttribute("aria-label", "Dice");
+    $("rules").replaceChildren();
+    $("commentary").replaceChildren();
+    show($("commentary"), false);
+    $("printed").textContent = "";
+    show($("printed-box"), false);
+  }
+
+  // The settled state of the latest-roll card for one turn.
+  function showLatest(turn) {
+    const gain = turnGain(turn);
+    const who = turn.who === undefined ? 0 : turn.who;
+    const caption = $("latest-caption");
+    caption.replaceChildren(`${playerTitle(who)} rolled ${diceWord(turn.dice)}`);
+    if (gain === null) caption.append(" (stopped by an error)");
+    else caption.append(" and scored ", el("strong", "points", gain));
+    drawDice(turn.rolls || []);
+    // The rules box keeps every turn of this reveal, so a person still sees what their own roll
+    // did after the computer has answered it.
+    const notes = turnNotes(turn);
+    if (notes.length) {
+      const group = el("div", "rule-group");
+      group.append(el("div", "rule-who", playerTitle(who)), ...notes);
+      $("rules").append(group);
+    }
+    const commentary = $("commentary");
+    commentary.textContent = hasCommentary(turn) ? turn.commentary.trimEnd() : "";
+    show(commentary, hasCommentary(turn));
+    $("printed").textContent = turn.printed ? turn.printed.trimEnd() : "";
+    show($("printed-box"), Boolean(turn.printed));
+  }
+
+  // Remembers which rule a zero-dice roll used, to name it in the chooser's hint.
+  function noteZeroRule(turn) {
+    if (turn.dice === 0 && turn.events && turn.events.length && turn.events[0].rule) {
+      game.zeroRule = turn.events[0].rule;
+    }
+  }
+
+  function settleTurn(turn) {
+    showLatest(turn);
+    appendLog(turn);
+    noteZeroRule(turn);
+    if (Array.isArray(turn.after)) setScores(turn.after);
+  }
+
+  // Shuffles random faces for a moment, stopping early if the game was abandoned.
+  async function shuffle(turn, token) {
+    const count = (turn.rolls || []).length;
+    $("latest-caption").textContent = `${playerTitle(turn.who)} rolls ${diceWord(turn.dice)}…`;
+    show($("commentary"), false);
+    show($("printed-box"), false);
+    if (count === 0) {
+      drawDice([]);
+      await sleep(ZERO_DICE_MS);
+      return token === game.token;
+    }
+    const dice = drawDice(Array.from({ length: count }, randomFace));
+    for (const die of dice) die.classList.add("rolling");
+    for (let t = 0; t < SHUFFLE_MS; t += SHUFFLE_STEP_MS) {
+      await sleep(SHUFFLE_STEP_MS);
+      if (token !== game.token) return false;
+      for (const die of dice) drawFace(die, randomFace());
+    }
+    return token === game.token;
+  }
+
+  function animating() {
+    return $("animate").checked;
+  }
+
+  // With animation off, bars and highlights jump straight to their new state too.
+  function syncMotionClass() {
+    document.body.classList.toggle("still", !animating());
+  }
+
+  // Reveals new turns in order. Returns false if the game was abandoned meanwhile.
+  async function revealTurns(turns, token) {
+    $("rules").replaceChildren();
+    if (!animating()) {
+      for (const turn of turns) settleTurn(turn);
+      return true;
+    }
+    for (const turn of turns) {
+      setActive(turn.who);
+      if (!isPerson(turn.who)) setStatus(`${playerTitle(turn.who)} is thinking…`);
+      if (!(await shuffle(turn, token))) return false;
+      settleTurn(turn);
+      await sleep(SETTLE_MS);
+      if (token !== game.token) return false;
+    }
+    return true;
+  }
+
+  /* ---------- The dice chooser ---------- */
+
+  function choiceButtons() {
+    return Array.from($("dice-choices").querySelectorAll("button[data-dice]"));
+  }
+
+  function buildChooser() {
+    const group = $("dice-choices");
+    group.replaceChildren();
+    for (let k = 0; k <= MAX_DICE; k++) {
+      const button = el("button", "choice", k);
+      button.type = "button";
+      button.dataset.dice = String(k);
+      button.setAttribute("role", "radio");
+      button.setAttribute("aria-label", diceWord(k));
+      button.addEventListener("click", () => setPick(k, false));
+      group.append(button);
+    }
+    setPick(game.pick, false);
+  }
+
+  function rollHint(k) {
+    if (k !== 0) return "";
+    return game.zeroRule
+      ? `0 dice scores by ${game.zeroRule}.`
+      : "0 dice scores by this edition's special rule.";
+  }
+
+  // One checked radio, which is also the only one reached by Tab (roving tabindex).
+  function setPick(k, focus) {
+    game.pick = Math.max(0, Math.min(MAX_DICE, k));
+    for (const button of choiceButtons()) {
+      const checked = Number(button.dataset.dice) === game.pick;
+      button.setAttribute("aria-checked", String(checked));
+      button.tabIndex = checked ? 0 : -1;
+      if (checked && focus) button.focus();
+    }
+    $("roll").textContent = `Roll ${diceWord(game.pick)}`;
+    const hint = rollHint(game.pick);
+    $("roll-hint").textContent = hint;
+    show($("roll-hint"), Boolean(hint));
+  }
+
+  function pickedButton() {
+    return choiceButtons().find((b) => Number(b.dataset.dice) === game.pick);
+  }
+
+  function showChooser(who) {
+    $("chooser-label").textContent = personCount() > 1 ? `Player ${who}: how many dice?` : "How many dice?";
+    setPick(game.pick, false);
+    show($("chooser"), true);
+  }
+
+  /* ---------- Meter, game over, errors ---------- */
+
+  function showMeter(data) {
+    const meter = $("meter");
+    const usable = game.setup && game.setup.meter && typeof data.chance === "number" && data.waiting;
+    if (!usable) {
+      show(meter, false);
+      meter.removeAttribute("data-chance");
+      return;
+    }
+    const percent = `${(data.chance * 100).toFixed(1)}%`;
+    $("meter-label").textContent = personCount() > 1
+      ? `Player ${data.next}'s chance to win with best play:`
+      : "Your chance to win with best play:";
+    $("meter-value").textContent = percent;
+    $("meter-fill").style.width = `${Math.max(0, Math.min(100, data.chance * 100))}%`;
+    meter.dataset.chance = String(data.chance);
+    show(meter, true);
+  }
+
+  function finalScoreText(scores, winner) {
+    return `${scores[winner]} to ${scores[1 - winner]}`;
+  }
+
+  function showGameOver(data) {
+    const winner = data.winner;
+    const scores = data.scores || [0, 0];
+    const score = finalScoreText(scores, winner);
+    let sentence;
+    if (isPerson(winner) && personCount() === 1) sentence = `You win ${score}!`;
+    else sentence = `${playerTitle(winner)} wins ${score}.`;
+    $("winner").textContent = sentence;
+    show($("game-over"), true);
+    setWinner(winner);
+    setStatus(`Game over: Player ${winner} wins ${score}`);
+  }
+
+  function setOptionalText(id, text) {
+    const node = $(id);
+    node.textContent = text || "";
+    show(node, Boolean(text));
+  }
+
+  function showError(error) {
+    const err = error || {};
+    $("error-title").textContent = err.title || "Something went wrong";
+    let where = "";
+    if (err.function) where = `In ${err.function}`;
+    if (err.line !== undefined && err.line !== null) where += `${where ? ", line" : "Line"} ${err.line}`;
+    setOptionalText("error-where", where);
+    setOptionalText("error-detail", err.detail);
+    $("error-trace").textContent = err.traceback || "";
+    show($("error-trace-box"), Boolean(err.traceback));
+    setOptionalText("error-hint", err.hint);
+    show($("error"), true);
+  }
+
+  function hideError() {
+    show($("error"), false);
+  }
+
+  /* ---------- Playing ---------- */
+
+  function resetBoard() {
+    hideError();
+    show($("game-over"), false);
+    show($("chooser"), false);
+    show($("meter"), false);
+    setWinner(null);
+    setActive(null);
+    setScores([0, 0]);
+    clearLatest();
+    $("log").replaceChildren();
+    $("seed").textContent = "–";
+  }
+
+  async function newGame() {
+    if (!game.setup) {
+      await loadSetup();  // the server was not reachable before: try from the top
+      return;
+    }
+    game.players = [$("player0").value || "person", $("player1").value || "person"];
+    const variant = $("variant");
+    if (variant) game.variant = variant.value;
+    // Only the very first game uses the seed the server was started with.
+    game.seed = game.firstGame ? (game.setup.seed ?? null) : null;
+    game.firstGame = false;
+    game.moves = [];
+    game.shown = 0;
+    game.zeroRule = null;
+    resetBoard();
+    updatePanelNames();
+    await play(isPerson(0) ? "Starting a new game…" : `${playerTitle(0)} is thinking…`);
+  }
+
+  async function roll() {
+    if (document.body.dataset.state !== "waiting") return;
+    const chooser = $("chooser");
+    // Someone choosing in the chooser wants to stay there for the next move.
+    game.refocus = chooser.contains(document.activeElement) || document.activeElement === document.body;
+    game.moves.push(game.pick);
+    show(chooser, false);
+    show($("meter"), false);
+    await play(`Rolling ${diceWord(game.pick)}…`);
+  }
+
+  // One request to the server, then the reveal of the new turns and the resulting state.
+  async function play(busyText) {
+    const token = ++game.token;
+    setStatus(busyText);
+    setState("busy");
+    const result = await api("/api/play", {
+      players: game.players,
+      variant: game.variant,
+      seed: game.seed,
+      moves: game.moves,
+    });
+    if (token !== game.token) return;  // a newer game or move has taken over
+    if (result.error) {
+      stop(result.error);
+      return;
+    }
+    await handlePlay(result.data, token);
+  }
+
+  async function handlePlay(data, token) {
+    if (data.seed !== undefined && data.seed !== null) {
+      game.seed = data.seed;
+      $("seed").textContent = String(data.seed);
+    }
+    setGoal(data.goal);
+    const turns = Array.isArray(data.turns) ? data.turns : [];
+    if (turns.length < game.shown) {
+      // The replay differs from what is shown (hog.py changed): show it afresh.
+      $("log").replaceChildren();
+      game.shown = 0;
+    }
+    const fresh = turns.slice(game.shown);
+    if (!(await revealTurns(fresh, token))) return;
+    game.shown = turns.length;
+    setScores(data.scores);
+    if (data.error) stop(data.error);
+    else if (data.over) finishOver(data);
+    else if (data.waiting && (data.next === 0 || data.next === 1)) finishWaiting(data);
+    else finishIdle();
+  }
+
+  function stop(error) {
+    setActive(null);
+    show($("chooser"), false);
+    show($("meter"), false);
+    showError(error);
+    setStatus("Stopped: see the error below");
+    if (game.refocus) $("new-game").focus();
+    game.refocus = false;
+    setState("error");
+  }
+
+  function finishOver(data) {
+    setActive(null);
+    show($("chooser"), false);
+    show($("meter"), false);
+    showGameOver(data);
+    if (game.refocus) $("play-again").focus();
+    game.refocus = false;
+    setState("over");
+  }
+
+  function finishWaiting(data) {
+    setActive(data.next);
+    showChooser(data.next);
+    showMeter(data);
+    setStatus(`Player ${data.next}: choose how many dice to roll`);
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (game.refocus || (lost && game.moves.length > 0)) pickedButton().focus();
+    game.refocus = false;
+    setState("waiting");
+  }
+
+  // Not waiting, not over, no error: nothing more will happen until New game.
+  function finishIdle() {
+    setActive(null);
+    setStatus("The game has stopped. Press New game to play again.");
+    setState("idle");
+  }
+
+  /* ---------- Keyboard ---------- */
+
+  function typingInControl(target) {
+    return Boolean(target && target.closest && target.closest("select, input, textarea, [contenteditable]"));
+  }
+
+  // Digit keys and x/t pick a count from anywhere on the page while a person is to move.
+  function onDocumentKey(event) {
+    if (document.body.dataset.state !== "waiting") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (typingInControl(event.target)) return;
+    const chooser = $("chooser");
+    const active = document.activeElement;
+    const inChooser = chooser.contains(active);
+    const onNothing = !active || active === document.body;
+    let k = null;
+    if (/^[0-9]$/.test(event.key)) k = Number(event.key);
+    else if (event.key === "x" || event.key === "X" || event.key === "t" || event.key === "T") k = MAX_DICE;
+    if (k !== null) {
+      event.preventDefault();
+      setPick(k, inChooser || onNothing);
+      return;
+    }
+    if (event.key === "Enter" && onNothing) {
+      event.preventDefault();
+      roll();
+    }
+  }
+
+  // Arrow keys move the pick like a radio group; Enter anywhere in the chooser rolls.
+  function onChooserKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const inGroup = event.target.closest && event.target.closest("#dice-choices");
+    const moves = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+    if (inGroup && event.key in moves) {
+      event.preventDefault();
+      setPick(game.pick + moves[event.key], true);
+    } else if (inGroup && (event.key === "Home" || event.key === "End")) {
+      event.preventDefault();
+      setPick(event.key === "Home" ? 0 : MAX_DICE, true);
+    } else if (event.key === "Enter") {
+      event.preventDefault();  // also stops the focused button's own click: one roll only
+      roll();
+    }
+  }
+
+  /* ---------- Start ---------- */
+
+  // Animation defaults to off for people who ask their system for less motion.
+  function initAnimateToggle() {
+    const box = $("animate");
+    const stored = readStored(ANIMATE_KEY);
+    const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    box.checked = stored === null ? !reduce : stored === "1";
+    syncMotionClass();
+    box.addEventListener("change", () => {
+      writeStored(ANIMATE_KEY, box.checked ? "1" : "0");
+      syncMotionClass();
+    });
+  }
+
+  function init() {
+    initAnimateToggle();
+    buildChooser();
+    $("setup-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      newGame();
+    });
+    $("play-again").addEventListener("click", () => {
+      game.refocus = true;  // the button hides itself; put focus on the dice chooser next
+      newGame();
+    });
+    $("roll").addEventListener("click", () => roll());
+    $("chooser").addEventListener("keydown", onChooserKey);
+    document.addEventListener("keydown", onDocumentKey);
+    loadSetup();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,371 @@
+"""Web GUI: play Hog in a browser, every game run by the student's own ``hog.py``.
+
+Contract: :func:`main` serves one project folder (``hog_gui.py`` calls it) on localhost with the
+standard library's HTTP server: the page (``gui_static/``), ``GET /api/setup`` and
+``POST /api/play``. Student code never runs in this process: a sandboxed child (see
+:mod:`graders.sandbox`) holds ``hog.py`` and replays each game from the start with the probe
+``gui_game``, the people's moves so far and the game's seed, under a deadline; a child that hangs,
+raises or ends itself costs that request an error on the page, never the server. The child is
+started again whenever ``hog.py`` changes, so the page always plays the latest code. Requests are
+checked by :func:`graders.gamelog.parse_request` before anything reaches the child, and what comes
+back is plain data turned into the page's view by :func:`graders.gamelog.game_view`.
+
+Where the kit's exact analysis is at hand (numpy and the edition's reference solution), a view
+waiting for a person carries ``chance``: that person's exact chance to win from there with best
+play, against the computer's strategy as tabulated from ``hog.py`` (or against best play, when
+the opponent is a person too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import json
+import secrets
+import sys
+import threading
+import time
+import webbrowser
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from graders import gamelog, messages
+from graders.edition import Edition, EditionError, kit_root, load_edition, load_student_edition
+from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
+from graders.grading import open_session, sorted_notes
+from graders.repairs import repair
+from graders.sandbox import Limits, LoadError, Session
+
+STATIC = Path(__file__).with_name("gui_static")
+PAGES = {"/": "index.html", "/index.html": "index.html", "/static/hog.css": "hog.css", "/static/hog.js": "hog.js"}
+TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".js": "text/javascript; charset=utf-8"}
+MOST_BODY = 64 * 1024
+DEFAULT_PORT = 31415
+DEFAULT_TIMEOUT = 5.0
+# A long-lived child plays many games: its CPU limit covers them all, each game has its deadline.
+GUI_LIMITS = Limits(cpu_seconds=3600)
+
+
+def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
+    """(the folder's edition, the kit's edition when the kit is at hand) for a student copy
+    (``tests/edition.toml`` inside) or a solution folder of the kit (``solution/<edition>``)."""
+    if (folder / "tests" / "edition.toml").is_file():
+        edition = load_student_edition(folder)
+        try:
+            kit = load_edition(edition.name, kit_root())
+        except EditionError:
+            kit = None
+        return edition, kit
+    root = folder.parent.parent
+    if folder.parent.name == "solution" and (root / "tests" / folder.name / "edition.toml").is_file():
+        edition = load_edition(folder.name, root)
+        # The solution folder's own files are the submission and its support files.
+        edition = _with_support(edition, folder)
+        return edition, load_edition(folder.name, root)
+    raise EditionError(messages.gui_not_a_project(str(folder)))
+
+
+def _with_support(edition: Edition, folder: Path) -> Edition:
+    import dataclasses
+
+    return dataclasses.replace(edition, support_dir=folder)
+
+
+class Game:
+    """The state requests share: the submission's child, what it offers, and the exact analysis."""
+
+    def __init__(self, folder: Path, edition: Edition, kit: Edition | None, seed: int | None = None,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.folder, self.edition, self.kit = folder, edition, kit
+        self.settings: GuiSettings = gamelog.gui_settings(edition)
+        self.base_seed, self.timeout = seed, timeout
+        self._games = 0
+        self._lock = threading.Lock()
+        self._session: Session | None = None
+        self._digest = ""
+        self._notes: list[str] = []
+        self._error: dict | None = None
+        self._strategies: list[str] = []
+        self._tables: dict[tuple[str, str], object] = {}
+        self._analysis: object | None = None
+        self._model: object | None = None
+
+    # -- the submission's child ------------------------------------------------------------------
+    def _refresh(self) -> None:
+        """Start (or restart) the child when hog.py changed since the last request."""
+        path = self.folder / self.edition.submission
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            self._stop_child()
+            self._digest, self._notes = "", []
+            self._error = error_record(messages.unreadable_submission(self.edition.submission))
+            return
+        digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        if digest == self._digest and (self._session is not None or self._error is not None):
+            return
+        self._stop_child()
+        self._digest, self._notes, self._error, self._strategies = digest, [], None, []
+        self._tables.clear()
+        name = self.edition.submission
+        fixed, tree, removals = repair(source, name)
+        if tree is None:
+            r = removals[-1] if removals else None
+            self._error = error_record(messages.gui_syntax_error(name, r.line if r else 0, r.message if r else ""))
+            return
+        self._notes = [messages.gui_syntax_repaired(name, r.line, r.message, r.name) for r in removals]
+        try:
+            self._session = open_session(fixed, self.edition, GUI_LIMITS)
+        except LoadError:
+            self._error = error_record(messages.gui_not_loaded(name))
+            return
+        self._notes += sorted_notes(name, self._session)
+        reply = self._run("strategy_names(__submission__)")
+        if isinstance(reply, list):
+            self._strategies = [s for s in reply if isinstance(s, str) and gamelog.NAME.match(s)]
+        elif isinstance(reply, dict):
+            self._notes.append(reply["title"])
+
+    def _run(self, expression: str) -> object:
+        """EXPRESSION's plain value in the child, or an error dict (timeout, crash, exception)."""
+        if self._session is None:
+            return self._error or error_record(messages.gui_not_loaded(self.edition.submission))
+        setup = f"import {self.edition.module} as __submission__"
+        replies = list(self._session.steps([expression], setup, time.monotonic() + self.timeout))
+        reply = replies[0]
+        if reply.status == "timeout":
+            return error_record(messages.gui_timed_out(self.timeout))
+        if reply.status == "crashed":
+            return error_record(messages.gui_crashed())
+        if reply.status == "error":
+            err = reply.error or {}
+            return error_record(messages.gui_raised("", str(err.get("type", ""))), str(err.get("message", "")),
+                          trace=str(err.get("traceback", "")))
+        return reply.value
+
+    def _stop_child(self) -> None:
+        if self._session is not None:
+            self._session.dispose()
+            self._session = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop_child()
+
+    # -- requests ----------------------------------------------------------------------------------
+    def setup(self) -> dict:
+        with self._lock:
+            self._refresh()
+            s = self.settings
+            return {
+                "title": s.title, "goal": s.goal, "sides": s.sides,
+                "variants": [{"id": v.id, "name": v.name, "about": v.about} for v in s.variants],
+                "strategies": list(self._strategies), "factories": list(s.factories),
+                "default_opponent": s.opponent, "commentary": bool(s.commentary),
+                "meter": self._meter_possible(), "seed": self.base_seed,
+                "notes": list(self._notes), "error": self._error,
+            }
+
+    def play(self, body: object) -> tuple[int, dict]:
+        """(HTTP status, JSON reply) for a ``/api/play`` body."""
+        with self._lock:
+            self._refresh()
+            try:
+                request = gamelog.parse_request(body, self.settings, self._strategies, self._next_seed(body))
+            except RequestError as exc:
+                return HTTPStatus.BAD_REQUEST, {"error": error_record(str(exc), hint=False)}
+            if self._error is not None:
+                return HTTPStatus.OK, _stopped(self.settings, request, self._error)
+            result = self._run(f"gui_game(__submission__, {request.spec(self.settings)!r})")
+            if isinstance(result, dict):  # the whole replay failed: timeout, crash
+                return HTTPStatus.OK, _stopped(self.settings, request, result)
+            view = gamelog.game_view(self.settings, request, result)
+            if view["waiting"]:
+                view["chance"] = self._chance(request, view)
+            return HTTPStatus.OK, view
+
+    def _next_seed(self, body: object) -> int:
+        if isinstance(body, dict) and body.get("seed") is not None:
+            return 0  # parse_request reads the body's own seed
+        self._games += 1
+        if self.base_seed is not None:
+            return self.base_seed + self._games - 1
+        return secrets.randbelow(2**31)
+
+    # -- the exact analysis ------------------------------------------------------------------------
+    def _meter_possible(self) -> bool:
+        if self.kit is None or not self.kit.analysis or not any(v.exact for v in self.settings.variants):
+            return False
+        if not (self.kit.solution_dir / self.kit.submission).is_file():
+            return False
+        if self._analysis is None:
+            try:
+                self._analysis = importlib.import_module("graders.analysis")  # needs numpy, the kit's own
+            except ImportError:
+                self.kit = None
+                return False
+        return True
+
+    def _chance(self, request: GameRequest, view: dict) -> float | None:
+        """The waiting person's exact chance to win from the view's state with best play."""
+        if not request.variant.exact or not self._meter_possible() or self._session is None:
+            return None
+        analysis = self._analysis
+        who = view["next"]
+        mine, theirs = view["scores"][who], view["scores"][1 - who]
+        opponent = request.players[1 - who]
+        try:
+            if self._model is None:
+                self._model = analysis.build_model(self.kit)  # type: ignore[union-attr]
+            model = self._model
+            if not (0 <= mine < model.goal and 0 <= theirs < model.goal):  # type: ignore[union-attr]
+                return None
+            key = (self._digest, opponent)
+            if key not in self._tables:
+                self._tables[key] = self._win_table(analysis, model, opponent)
+            table = self._tables[key]
+        except Exception:  # a strategy the analysis cannot tabulate: no meter, the game goes on
+            self._tables[(self._digest, opponent)] = None
+            return None
+        return None if table is None else round(float(table[mine, theirs]), 6)  # type: ignore[index]
+
+    def _win_table(self, analysis: object, model: object, opponent: str) -> object:
+        a = analysis
+        if opponent == gamelog.PERSON:
+            best = a.optimal(model)  # type: ignore[attr-defined]
+            return a.win_tables(model, best, best)[0]  # type: ignore[attr-defined]
+        theirs = a.tabulate(self._session, opponent, model.goal)  # type: ignore[attr-defined]
+        best = a.best_response(model, theirs)  # type: ignore[attr-defined]
+        return a.win_tables(model, best, theirs)[0]  # type: ignore[attr-defined]
+
+
+def _stopped(settings: GuiSettings, request: GameRequest, error: dict) -> dict:
+    return {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
+            "waiting": False, "over": False, "winner": None, "chance": None, "error": error}
+
+
+# -- HTTP ------------------------------------------------------------------------------------------
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Serves the page and the two endpoints; every answer is JSON or one of the page's files."""
+
+    game: Game  # set on the subclass made by :func:`make_server`
+    server_version = "hog_gui"
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass  # a quiet terminal: the page shows what matters
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        path = self.path.split("?", 1)[0]
+        if path == "/api/setup":
+            self._json(HTTPStatus.OK, self.game.setup())
+        elif path in PAGES:
+            self._file(STATIC / PAGES[path])
+        else:
+            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]), hint=False)})
+
+    def do_POST(self) -> None:  # noqa: N802 - the standard library's name
+        path = self.path.split("?", 1)[0]
+        if path != "/api/play":
+            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]), hint=False)})
+            return
+        try:
+            size = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            size = -1
+        if size < 0 or size > MOST_BODY:
+            self.close_connection = True
+            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": error_record(messages.gui_too_large(MOST_BODY),
+                                                                             hint=False)})
+            return
+        raw = self.rfile.read(size)
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            error = error_record(messages.gui_bad_json(str(exc)[:200]), hint=False)
+            self._json(HTTPStatus.BAD_REQUEST, {"error": error})
+            return
+        status, reply = self.game.play(body)
+        self._json(status, reply)
+
+    def _json(self, status: int, data: dict) -> None:
+        payload = json.dumps(data).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _file(self, path: Path) -> None:
+        payload = path.read_bytes()
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", TYPES.get(path.suffix, "application/octet-stream"))
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+def make_server(game: Game, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> ThreadingHTTPServer:
+    """A server (not yet serving) for GAME; port 0 picks a free port (``server.server_address``)."""
+    handler = type("GameHandler", (Handler,), {"game": game})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    return server
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="hog_gui.py",
+        description="Play Hog in your browser. The game runs on your own hog.py: change it, save, and start "
+                    "a new game to see the change.")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
+                        help=f"the port to serve on (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="seed the dice: the first game uses N, the next N+1, and so on")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"seconds your code may take for one game (default {DEFAULT_TIMEOUT:g})")
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port must be from 0 to 65535, not {args.port}")
+    if args.seed is not None and args.seed < 0:
+        parser.error(f"--seed must be 0 or more, not {args.seed}")
+    if not args.timeout > 0:
+        parser.error(f"--timeout must be more than 0, not {args.timeout:g}")
+    return args
+
+
+def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
+    """Serve FOLDER's game until Ctrl+C; 2 for a folder that is not a project or a busy port."""
+    args = parse_args(argv)
+    try:
+        edition, kit = find_edition(Path(folder).resolve())
+        game = Game(Path(folder).resolve(), edition, kit, args.seed, args.timeout)
+    except EditionError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    try:
+        server = make_server(game, args.host, args.port)
+    except OSError as exc:
+        print(messages.gui_port_busy(args.port) if exc.errno in (48, 98) else str(exc), file=sys.stderr)
+        return 2
+    host, port = server.server_address[:2]
+    url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+    print(messages.gui_started(url), flush=True)
+    if not args.no_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print(messages.gui_stopped())
+    finally:
+        server.server_close()
+        game.close()
+    return 0

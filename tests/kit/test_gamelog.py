@@ -1,0 +1,226 @@
+"""The web page's game log, as pure functions: the [gui] table, requests, and views of a game's result."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from graders import gamelog
+from graders.edition import Edition, EditionError
+from graders.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
+
+STRATEGIES = ["always_roll_5", "final_strategy"]
+
+
+@pytest.fixture(scope="module")
+def settings(edition: Edition) -> gamelog.GuiSettings:
+    return gui_settings(edition)
+
+
+def test_every_edition_declares_a_web_game(any_edition: Edition) -> None:
+    s = gui_settings(any_edition)
+    assert s.goal > 0 and s.sides == 6 and s.variants and s.events
+    assert "strategy0" in s.play and "strategy1" in s.play and "dice" in s.play
+
+
+@pytest.mark.parametrize(("change", "needle"), [
+    ({"colour": "pink"}, "unknown key 'colour'"),
+    ({"play": "play(strategy0,"}, "[gui] play"),
+    ({"sides": 1}, "sides"),
+    ({"goal": "100"}, "goal"),
+    ({"factories": ["always roll"]}, "factories"),
+    ({"variants": [{"id": "a", "name": "A"}, {"id": "a", "name": "B"}]}, "each with its own id"),
+    ({"variants": [{"id": "a"}]}, "needs an 'id'"),
+    ({"variants": [{"id": "a", "name": "A", "speed": 3}]}, "unknown key 'speed'"),
+    ({"variants": [{"id": "a", "name": "A", "update": "sus_update("}]}, "variants[0] update"),
+    ({"numbers": {"tens": "opponent //"}}, "numbers tens"),
+    ({"numbers": ["tens"]}, "table of name = expression"),
+    ({"events": [{"rule": "Boar Brawl", "when": "dice == 0"}]}, "events[0]"),
+    ({"events": [{"rule": "B", "when": "dice ==", "text": "x"}]}, "events[0] when"),
+    ({"events": [{"rule": "B", "when": "True", "text": "{dice +}"}]}, "events[0] text"),
+    ({"commentary": "both("}, "commentary"),
+])
+def test_a_broken_gui_table_names_the_file_and_key(edition: Edition, change: dict, needle: str) -> None:
+    broken = dataclasses.replace(edition, gui={**edition.gui, **change})
+    with pytest.raises(EditionError) as info:
+        gui_settings(broken)
+    assert needle in str(info.value) and "edition.toml" in str(info.value)
+
+
+def test_an_edition_without_a_gui_table_says_so(edition: Edition) -> None:
+    with pytest.raises(EditionError, match="does not say how the web page plays"):
+        gui_settings(dataclasses.replace(edition, gui={}))
+
+
+# -- requests ------------------------------------------------------------------------------------
+
+
+def test_a_good_request(settings: gamelog.GuiSettings) -> None:
+    r = parse_request({"players": ["person", "always_roll(6)"], "variant": "simple", "seed": 3, "moves": [0, 10]},
+                      settings, STRATEGIES, seed=99)
+    assert r == GameRequest(("person", "always_roll(6)"), settings.variant("simple"), 3, (0, 10))
+    spec = r.spec(settings)
+    assert spec["update"] == "simple_update" and spec["moves"] == [0, 10] and spec["sides"] == 6
+
+
+def test_a_request_without_a_seed_takes_the_servers(settings: gamelog.GuiSettings) -> None:
+    r = parse_request({"players": ["final_strategy", "always_roll_5"]}, settings, STRATEGIES, seed=41)
+    assert r.seed == 41 and r.moves == () and r.variant == settings.variants[0]
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    ([1, 2], "JSON object"),
+    ("players", "JSON object"),
+    ({"players": ["person"]}, "list of two"),
+    ({"players": "person"}, "list of two"),
+    ({"players": ["person", 5]}, "list of two"),
+    ({"players": ["person", "no_such_strategy"]}, "'no_such_strategy' is not a strategy"),
+    ({"players": ["person", "always_roll(11)"]}, "always_roll(0) to always_roll(10)"),
+    ({"players": ["__import__('os')", "person"]}, "Player 0"),
+    ({"players": ["person", "person"], "variant": "turbo"}, "Unknown rules 'turbo'"),
+    ({"players": ["person", "person"], "variant": 3}, "Unknown rules"),
+    ({"players": ["person", "person"], "seed": -1}, "seed"),
+    ({"players": ["person", "person"], "seed": "7"}, "seed"),
+    ({"players": ["person", "person"], "seed": True}, "seed"),
+    ({"players": ["person", "person"], "moves": [3, 11]}, "Move 2 is 11"),
+    ({"players": ["person", "person"], "moves": [-1]}, "Move 1 is -1"),
+    ({"players": ["person", "person"], "moves": ["3"]}, "Move 1 is '3'"),
+    ({"players": ["person", "person"], "moves": [2.0]}, "Move 1 is 2.0"),
+    ({"players": ["person", "person"], "moves": [True]}, "Move 1 is True"),
+    ({"players": ["person", "person"], "moves": 5}, "list of at most"),
+    ({"players": ["person", "person"], "moves": [1] * 3000}, "list of at most"),
+    ({"players": ["always_roll_5", "final_strategy"], "moves": [4]}, "neither player is a person"),
+    ({"players": ["person", "person"], "cheat": 1}, "Unknown field 'cheat'"),
+])
+def test_a_bad_request_says_what_is_wrong(settings: gamelog.GuiSettings, body: object, needle: str) -> None:
+    with pytest.raises(RequestError) as info:
+        parse_request(body, settings, STRATEGIES, seed=1)
+    assert needle in str(info.value)
+
+
+# -- views of a result ---------------------------------------------------------------------------
+
+
+def turn(who: int, score: object, opponent: object, choice: object, rolls: tuple = (), said: str = "",
+         printed: str = "", say_error: str = "") -> tuple:
+    return (who, score, opponent, choice, rolls, said, printed, say_error)
+
+
+OPENING = turn(-1, 0, 0, 0)
+
+
+def request(settings: gamelog.GuiSettings, players: tuple = ("person", "always_roll_5"),
+            variant: str = "full") -> GameRequest:
+    return GameRequest(players, settings.variant(variant), 7, ())
+
+
+def test_turns_end_where_the_next_begins(settings: gamelog.GuiSettings) -> None:
+    result = ("wait", (turn(0, 0, 0, 2, (3, 4)), turn(1, 0, 7, 0)), None, (0, 7, 1), None, OPENING)
+    view = game_view(settings, request(settings), result)
+    first, second = view["turns"]
+    assert first["before"] == [0, 0] and first["after"] == [7, 0] and first["rolls"] == [3, 4]
+    assert second["before"] == [7, 0] and second["after"] == [7, 1]
+    assert view["scores"] == [7, 1] and view["next"] == 0 and view["waiting"] and not view["over"]
+    assert [e["rule"] for e in second["events"]] == ["Boar Brawl"]
+    assert second["events"][0]["text"] == "3 × |0 − 0| = 0, so 1"
+    assert first["warnings"] == [] and second["warnings"] == []
+
+
+def test_the_game_over_view_names_the_winner(settings: gamelog.GuiSettings) -> None:
+    result = ("end", (turn(0, 95, 40, 2, (3, 4)),), (102, 40), None, None, OPENING)
+    view = game_view(settings, request(settings), result)
+    assert view["over"] and view["winner"] == 0 and view["scores"] == [102, 40] and view["next"] is None
+
+
+def test_sow_sad_and_sus_fuss_are_explained(settings: gamelog.GuiSettings) -> None:
+    # 10 + 5 = 15, which has 4 factors: Sus Fuss takes it to 17. Then a 1 comes up: 8 + 1 = 9 -> 11.
+    result = ("wait", (turn(0, 10, 0, 1, (5,)), turn(1, 0, 17, 2, (1, 6))), None, (0, 17, 11), None, OPENING)
+    view = game_view(settings, request(settings), result)
+    fuss, sad = view["turns"]
+    assert fuss["events"] == [{"rule": "Sus Fuss", "text": "15 has 4 factors → 17"}]
+    assert [e["rule"] for e in sad["events"]] == ["Sow Sad"] and sad["warnings"]  # 0 + 1 = 1, not 11
+
+
+def test_the_simple_variant_has_no_sus_fuss(settings: gamelog.GuiSettings) -> None:
+    result = ("wait", (turn(0, 10, 0, 1, (5,)),), None, (1, 0, 15), None, OPENING)
+    view = game_view(settings, request(settings, variant="simple"), result)
+    assert view["turns"][0]["events"] == [] and view["turns"][0]["warnings"] == []
+
+
+def test_a_turn_that_breaks_the_rules_gets_a_warning(settings: gamelog.GuiSettings) -> None:
+    result = ("wait", (turn(0, 0, 0, 2, (3, 4)),), None, (1, 0, 9), None, OPENING)
+    warning = game_view(settings, request(settings), result)["turns"][0]["warnings"][0]
+    assert "ends at 7" in warning and "gave 9" in warning and "Player 0" in warning
+
+
+def test_a_wrong_extra_turn_gets_a_warning(any_edition: Edition) -> None:
+    s = gui_settings(any_edition)
+    if not any(key == "expected_next" for key, _ in s.numbers):
+        pytest.skip("this edition has no extra turns")
+    # 0 + 3 = 3 against 0: no extra turn by the rules, but the same player moves again.
+    result = ("wait", (turn(0, 0, 0, 1, (3,)),), None, (0, 3, 0), None, OPENING)
+    view = game_view(s, GameRequest(("person", "person"), s.variants[0], 1, ()), result)
+    assert any("turn is over" in w for w in view["turns"][0]["warnings"])
+
+
+@pytest.mark.parametrize(("result", "needle"), [
+    ("nonsense", "cannot read"),
+    (("end", "turns", None, None, None, OPENING), "cannot read"),
+    (("end", ((0, 1),), None, None, None, OPENING), "cannot read"),
+    (("end", (), "None", None, None, OPENING), "play returned None"),
+    (("end", (), (0, 0), None, None, OPENING), "ended the game at 0 to 0"),
+    (("end", (), ("'a'", 100), None, None, OPENING), "play returned"),
+    (("long", (turn(0, 0, 0, 0),) * 3, None, None, None, OPENING), "3 turns"),
+    (("error", (), None, None, ("ZeroDivisionError", "division by zero", "take_turn", 61, "Traceback"), OPENING),
+     "take_turn raised ZeroDivisionError"),
+])
+def test_a_game_that_goes_wrong_has_an_error(settings: gamelog.GuiSettings, result: object, needle: str) -> None:
+    view = game_view(settings, request(settings), result)
+    assert needle in view["error"]["title"]
+    assert not view["over"] and not view["waiting"]
+
+
+def test_an_error_keeps_the_turns_before_it(settings: gamelog.GuiSettings) -> None:
+    error = ("AssertionError", "Cannot roll more than 10 dice.", "take_turn", 63, "Traceback ...")
+    result = ("error", (turn(0, 0, 0, 4, (2, 2, 2, 2)), turn(1, 0, 8, 11)), None, None, error, OPENING)
+    view = game_view(settings, request(settings), result)
+    assert len(view["turns"]) == 2 and view["turns"][0]["after"] == [8, 0] and view["turns"][1]["after"] is None
+    assert view["error"]["function"] == "take_turn" and view["error"]["line"] == 63
+    assert view["error"]["detail"] == "Cannot roll more than 10 dice." and "New game" in view["error"]["hint"]
+    assert "not a number of dice" in view["turns"][1]["warnings"][0]
+
+
+@pytest.mark.parametrize(("rows", "needle"), [
+    ((turn(0, "'0'", 0, 1, (3,)), turn(1, 0, 3, 1, (2,))), "'0' as its own score"),
+    ((turn(0, 0, 0, 3, ()), turn(0, 0, 0, 3, (2, 2, 2))), "twice for this turn"),
+    ((turn(0, 0, 0, 3, (2, 2)), turn(1, 0, 4, 1, (2,))), "chose 3 dice, but 2 were rolled"),
+    ((turn(0, 0, 0, 1, (3,), say_error="TypeError: 'NoneType' object is not callable"),), "commentary failed"),
+])
+def test_a_suspicious_turn_gets_a_warning(settings: gamelog.GuiSettings, rows: tuple, needle: str) -> None:
+    view = game_view(settings, request(settings, ("person", "person")), ("wait", rows, None, (0, 3, 2), None, OPENING))
+    assert any(needle in w for t in view["turns"] for w in t["warnings"])
+
+
+def test_output_before_the_first_turn_is_kept(settings: gamelog.GuiSettings) -> None:
+    opening = turn(-1, 0, 0, 0, printed="DEBUG: starting\n", say_error="NameError: name 'both' is not defined")
+    view = game_view(settings, request(settings), ("wait", (), None, (0, 0, 0), None, opening))
+    assert view["printed"] == "DEBUG: starting\n" and "both" in view["commentary_error"]
+
+
+def test_a_broken_rule_expression_is_a_warning_not_a_failure(edition: Edition) -> None:
+    broken = gui_settings(dataclasses.replace(edition, gui={**edition.gui, "numbers": {"tens": "opponent // 0"}}))
+    result = ("wait", (turn(0, 0, 0, 2, (3, 4)),), None, (1, 0, 7), None, OPENING)
+    view = game_view(broken, request(broken), result)
+    assert "could not explain this turn" in view["turns"][0]["warnings"][0] and view["error"] is None
+
+
+@pytest.mark.parametrize(("n", "count"), [(1, 1), (2, 2), (4, 3), (12, 6), (49, 3), (97, 2)])
+def test_factors(n: int, count: int) -> None:
+    assert gamelog.factors(n) == count
+
+
+def test_number_helpers() -> None:
+    assert gamelog.next_prime(15) == 17 and gamelog.next_prime(2) == 3
+    assert gamelog.digits(407) == [4, 0, 7] and gamelog.digits(0) == [0]
+    assert not gamelog.is_prime(1) and gamelog.is_prime(2)

@@ -1,0 +1,269 @@
+"""The web page end to end, in headless Chromium (Debian's package) driven by Playwright.
+
+Screenshots are kept as artifacts in ``.artifacts/gui/`` (or ``$HOGKIT_ARTIFACTS``). Without a
+browser these tests are skipped on a developer's machine and fail under CI, which installs one.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graders.edition import Edition, edition_names, load_edition
+from graders.gamelog import gui_settings
+
+from .conftest import ROOT, replace_function
+from .test_webgui import reference_play, serving, student_copy
+
+CHROMIUM = os.environ.get("HOGKIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+ARTIFACTS = Path(os.environ.get("HOGKIT_ARTIFACTS", ROOT / ".artifacts" / "gui"))
+WAIT = 30_000  # ms: generous, for a busy machine
+
+
+def _missing(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install playwright)")
+    if CHROMIUM is None:
+        _missing("no chromium on PATH (apt-get install chromium)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context.set_default_timeout(WAIT)
+    tab = context.new_page()
+    outside: list[str] = []
+    tab.on("request", lambda r: outside.append(r.url) if not r.url.startswith("http://127.0.0.1") else None)
+    tab.outside = outside  # every request the page made elsewhere (there must be none)
+    yield tab
+    context.close()
+
+
+def shoot(tab: object, name: str) -> None:
+    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def state(tab: object) -> str:
+    return tab.evaluate("document.body.dataset.state")  # type: ignore[attr-defined]
+
+
+def settle(tab: object) -> str:
+    """Wait until the page waits for a person, shows game over, or shows an error; return which."""
+    tab.wait_for_function(  # type: ignore[attr-defined]
+        "['waiting', 'over', 'error', 'idle'].includes(document.body.dataset.state)")
+    return state(tab)
+
+
+def open_game(tab: object, port: int, players: tuple[str, str], variant: str | None = None,
+              animate: bool = False) -> str:
+    tab.goto(f"http://127.0.0.1:{port}/")  # type: ignore[attr-defined]
+    settle(tab)  # the page starts a first game with its default players
+    if tab.is_checked("#animate") != animate:  # type: ignore[attr-defined]
+        tab.click("#animate")  # type: ignore[attr-defined]
+    tab.select_option("#player0", players[0])  # type: ignore[attr-defined]
+    tab.select_option("#player1", players[1])  # type: ignore[attr-defined]
+    if variant is not None:
+        tab.select_option("#variant", variant)  # type: ignore[attr-defined]
+    tab.click("#new-game")  # type: ignore[attr-defined]
+    return settle(tab)
+
+
+def roll(tab: object, dice: int) -> str:
+    tab.click(f'#chooser [data-dice="{dice}"]')  # type: ignore[attr-defined]
+    tab.click("#roll")  # type: ignore[attr-defined]
+    return settle(tab)
+
+
+def shown_scores(tab: object) -> tuple[int, int]:
+    return (int(tab.text_content("#score0")), int(tab.text_content("#score1")))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_a_full_seeded_game_against_the_computer_matches_the_reference(page: object, name: str) -> None:
+    edition = load_edition(name)
+    players = ("person", "final_strategy")
+    chooser = random.Random(name)
+    moves: list[int] = []
+    with serving(edition.solution_dir, seed=7) as client:
+        now = open_game(page, client.port, players)
+        while now == "waiting":
+            assert page.is_visible("#chooser")
+            moves.append(chooser.choice([0, 0, 2, 4, 5, 6, 8]))
+            now = roll(page, moves[-1])
+            assert len(moves) < 200
+        assert now == "over", page.text_content("#error")
+        shoot(page, f"{name}-game-over")
+        expected = reference_play(edition, list(players), 7, moves)
+        assert shown_scores(page) == expected
+        winner = 0 if expected[0] > expected[1] else 1
+        said = "You win" if winner == 0 else "Player 1 (final_strategy) wins"
+        assert f"{said} {max(expected)} to {min(expected)}" in page.text_content("#winner")
+        assert page.is_visible("#game-over")
+        assert page.text_content("#seed").strip().endswith("7")
+        assert page.locator("#log li.turn").count() >= len(moves)
+    assert page.outside == []
+
+
+def find_rule(client: object, settings: object, rule: str) -> tuple[int, list[int]] | None:
+    """A seed and the person's moves that end on a turn where RULE fires (found through the API)."""
+    for seed in range(60):
+        chooser = random.Random(seed)
+        moves: list[int] = []
+        for _ in range(25):
+            view = client.post({"players": ["person", "always_roll(4)"], "seed": seed, "moves": moves})[1]
+            if any(e["rule"] == rule for t in view["turns"] for e in t["events"]):
+                return seed, moves
+            if not view["waiting"]:
+                break
+            moves.append(chooser.choice([0, 0, 1, 2, 3]))
+    return None
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_every_special_rule_shows_its_message(page: object, name: str) -> None:
+    edition = load_edition(name)
+    settings = gui_settings(edition)
+    for event in settings.events:
+        with serving(edition.solution_dir) as finder:
+            found = find_rule(finder, settings, event.rule)
+        assert found is not None, f"no game found where {event.rule} fires"
+        seed, moves = found
+        with serving(edition.solution_dir, seed=seed) as client:
+            now = open_game(page, client.port, ("person", "always_roll(4)"))
+            for k in moves:
+                assert now == "waiting"
+                now = roll(page, k)
+            log = page.text_content("#log")
+            assert event.rule in log, f"{event.rule} is not in the log: {log}"
+            lines = [t for t in page.locator("#log li.turn").all_text_contents() if event.rule in t]
+            assert lines and all("warning" not in t.lower() for t in lines)
+            shoot(page, f"{name}-rule-{event.rule.lower().replace(' ', '-')}")
+
+
+def test_the_rules_banner_shows_the_numbers(page: object, edition: Edition) -> None:
+    with serving(edition.solution_dir, seed=1) as client:
+        assert open_game(page, client.port, ("person", "always_roll(4)")) == "waiting"
+        roll(page, 0)  # Boar Brawl at 0 to 0: 3 × |0 − 0| = 0, so 1
+        banner = page.text_content("#rules")
+        assert "Boar Brawl" in banner and "3 × |0 − 0| = 0, so 1" in banner
+
+
+def test_a_broken_hog_py_shows_the_error_and_the_server_survives(page: object, tmp_path: Path, edition: Edition,
+                                                                 reference_source: str) -> None:
+    broken = replace_function(reference_source, "boar_brawl", '''
+        def boar_brawl(player_score, opponent_score):
+            return 1 // (player_score - player_score)
+    ''')
+    folder = student_copy(tmp_path, edition, broken)
+    with serving(folder, seed=3) as client:
+        assert open_game(page, client.port, ("person", "always_roll_5")) == "waiting"
+        assert roll(page, 0) == "error"
+        assert page.is_visible("#error")
+        assert "boar_brawl raised ZeroDivisionError" in page.text_content("#error-title")
+        assert "division" in page.text_content("#error-detail")
+        assert "New game" in page.text_content("#error")
+        shoot(page, "broken-hog-py")
+        (folder / "hog.py").write_text(reference_source, encoding="utf-8")  # the student fixes it
+        page.click("#new-game")
+        assert settle(page) == "waiting" and not page.is_visible("#error")
+        assert roll(page, 0) == "waiting"
+        assert "Boar Brawl" in page.text_content("#log")
+
+
+def test_an_unloadable_hog_py_is_shown_on_opening(page: object, tmp_path: Path, edition: Edition) -> None:
+    with serving(student_copy(tmp_path, edition, "GOAL = (\n")) as client:
+        page.goto(f"http://127.0.0.1:{client.port}/")
+        page.wait_for_selector("#error", state="visible")
+        assert "hog.py line 1 has a syntax error" in page.text_content("#error-title")
+        assert state(page) == "idle"
+        shoot(page, "unloadable-hog-py")
+
+
+def test_a_repaired_hog_py_shows_what_was_left_out(page: object, tmp_path: Path, edition: Edition,
+                                                   reference_source: str) -> None:
+    source = reference_source.replace("def boar_brawl(player_score, opponent_score):",
+                                      "def boar_brawl(player_score, opponent_score)", 1)
+    with serving(student_copy(tmp_path, edition, source), seed=1) as client:
+        assert open_game(page, client.port, ("person", "always_roll_5")) == "waiting"
+        assert page.is_visible("#notes") and "boar_brawl was left out" in page.text_content("#notes")
+        assert roll(page, 0) == "error"
+        assert page.text_content("#error-title") == "boar_brawl raised SyntaxError"  # the stub left in its place
+        assert "line" in page.text_content("#error-detail")
+
+
+def test_the_game_plays_by_keyboard_alone(page: object, edition: Edition) -> None:
+    with serving(edition.solution_dir, seed=5) as client:
+        assert open_game(page, client.port, ("person", "always_roll_5")) == "waiting"
+        page.focus('#chooser [data-dice="5"]')
+        page.keyboard.press("3")
+        page.keyboard.press("Enter")
+        assert settle(page) == "waiting"
+        first = page.locator("#log li.turn").first.text_content()
+        assert "3 dice" in first
+        page.focus("#roll")
+        page.keyboard.press("x")  # ten dice
+        page.keyboard.press("Enter")
+        assert settle(page) == "waiting"
+        assert "10 dice" in page.locator("#log li.turn").nth(2).text_content()
+
+
+def test_the_page_fits_a_phone(browser: object, edition: Edition) -> None:
+    context = browser.new_context(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(WAIT)
+    tab = context.new_page()
+    try:
+        with serving(edition.solution_dir, seed=2) as client:
+            assert open_game(tab, client.port, ("person", "final_strategy")) == "waiting"
+            assert roll(tab, 4) == "waiting"
+            assert tab.evaluate("document.documentElement.scrollWidth") <= 375
+            height = tab.locator('#chooser [data-dice="7"]').bounding_box()["height"]
+            assert height >= 40
+            shoot(tab, "phone")
+    finally:
+        context.close()
+
+
+def test_the_meter_shows_the_exact_chance(page: object, edition: Edition) -> None:
+    with serving(edition.solution_dir, seed=3) as client:
+        assert open_game(page, client.port, ("person", "always_roll(6)"), variant="full") == "waiting"
+        assert page.is_visible("#meter")
+        chance = float(page.get_attribute("#meter", "data-chance"))
+        view = client.post({"players": ["person", "always_roll(6)"], "seed": 3, "moves": []})[1]
+        assert chance == pytest.approx(view["chance"])
+        assert f"{100 * view['chance']:.1f}%" in page.text_content("#meter-value")
+        page.select_option("#variant", "simple")
+        page.click("#new-game")
+        assert settle(page) == "waiting" and not page.is_visible("#meter")  # the simple rules are not modelled
+
+
+def test_two_strategies_play_with_the_dice_animated(page: object, any_edition: Edition) -> None:
+    with serving(any_edition.solution_dir, seed=9) as client:
+        assert open_game(page, client.port, ("final_strategy", "always_roll(6)"), animate=True) == "over"
+        view = client.post({"players": ["final_strategy", "always_roll(6)"], "seed": 9})[1]
+        assert shown_scores(page) == tuple(view["scores"])
+        last = view["turns"][-1]
+        faces = [int(v) for v in page.locator("#dice .die").evaluate_all("els => els.map(e => e.dataset.value)")]
+        assert faces == last["rolls"]
+        assert page.locator("#log li.turn").count() == len(view["turns"])
+        shoot(page, f"{any_edition.name}-watched")

@@ -1,0 +1,376 @@
+"""The web page's server, without a browser: endpoints, bad requests, broken and hostile hog.py files."""
+
+from __future__ import annotations
+
+import http.client
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from graders import webgui
+from graders.edition import Edition, EditionError, edition_names, load_edition
+
+from .conftest import ROOT, replace_function
+
+
+class Client:
+    """A tiny JSON client for one running server."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict | None = None) -> tuple[int, str, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            reply = conn.getresponse()
+            return reply.status, reply.getheader("Content-Type", ""), reply.read()
+        finally:
+            conn.close()
+
+    def get(self, path: str) -> tuple[int, dict]:
+        status, _, data = self.request("GET", path)
+        return status, json.loads(data)
+
+    def post(self, body: object, path: str = "/api/play") -> tuple[int, dict]:
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+        status, _, data = self.request("POST", path, raw, {"Content-Type": "application/json"})
+        return status, json.loads(data)
+
+
+@contextmanager
+def serving(folder: Path, seed: int | None = 4, timeout: float = 5.0) -> Iterator[Client]:
+    edition, kit = webgui.find_edition(folder)
+    game = webgui.Game(folder, edition, kit, seed, timeout)
+    server = webgui.make_server(game, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Client(server.server_address[1])
+    finally:
+        server.shutdown()
+        server.server_close()
+        game.close()
+
+
+def student_copy(tmp_path: Path, edition: Edition, source: str | None = None) -> Path:
+    """A student's folder (the skeleton), with SOURCE as hog.py (the reference's by default)."""
+    folder = tmp_path / edition.name
+    shutil.copytree(edition.skeleton_dir, folder, ignore=shutil.ignore_patterns(".hogkit", "__pycache__"))
+    if source is None:
+        source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    (folder / edition.submission).write_text(source, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def reference_server(edition: Edition) -> Iterator[Client]:
+    with serving(edition.solution_dir) as client:
+        yield client
+
+
+def reference_play(edition: Edition, players: list, seed: int, moves: list[int], variant: str = "") -> tuple:
+    """The reference's own play, with the page's dice for SEED and MOVES for the people."""
+    spec = importlib.util.spec_from_file_location(f"ref_{edition.name}", edition.solution_dir / "hog.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(edition.solution_dir))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(edition.solution_dir))
+    rng = random.Random(seed)
+    queue = list(moves)
+
+    def person(score: int, opponent: int) -> int:
+        return queue.pop(0)
+
+    strategies = [person if p == "person" else eval(p, vars(module)) for p in players]
+    names = dict(vars(module), strategy0=strategies[0], strategy1=strategies[1],
+                 dice=lambda: rng.randrange(6) + 1, say=module.__dict__.get("silence"))
+    settings = webgui.gamelog.gui_settings(edition)
+    chosen = settings.variant(variant) if variant else settings.variants[0]
+    if chosen.update:
+        names["update"] = eval(chosen.update, vars(module))
+    return tuple(eval(settings.play, names))
+
+
+# -- endpoints -----------------------------------------------------------------------------------
+
+
+def test_the_page_and_its_files_are_served(reference_server: Client) -> None:
+    for path, kind in [("/", "text/html"), ("/static/hog.js", "text/javascript"), ("/static/hog.css", "text/css")]:
+        status, content_type, data = reference_server.request("GET", path)
+        assert status == 200 and content_type.startswith(kind) and len(data) > 100
+    page = reference_server.request("GET", "/")[2].decode()
+    assert "/static/hog.js" in page and "http://" not in page and "https://" not in page  # nothing from elsewhere
+
+
+def test_setup_lists_what_hog_py_offers(reference_server: Client) -> None:
+    status, setup = reference_server.get("/api/setup")
+    assert status == 200 and setup["error"] is None and setup["notes"] == []
+    assert setup["strategies"] == ["always_roll_5", "catch_up", "boar_strategy", "sus_strategy", "final_strategy"]
+    assert setup["factories"] == ["always_roll"] and setup["goal"] == 100 and setup["seed"] == 4
+    assert [v["id"] for v in setup["variants"]] == ["full", "simple"] and setup["meter"] is True
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_a_game_between_strategies_matches_the_reference_play(name: str) -> None:
+    edition = load_edition(name)
+    players = ["final_strategy", "always_roll(6)"]
+    with serving(edition.solution_dir) as client:
+        for seed in (1, 2, 3):
+            status, view = client.post({"players": players, "seed": seed, "moves": []})
+            assert status == 200 and view["error"] is None and view["over"]
+            assert tuple(view["scores"]) == reference_play(edition, players, seed, [])
+            assert view["winner"] == (0 if view["scores"][0] > view["scores"][1] else 1)
+            assert all(t["warnings"] == [] for t in view["turns"])
+
+
+def test_a_person_plays_one_move_at_a_time(edition: Edition, reference_server: Client) -> None:
+    moves: list[int] = []
+    chooser = random.Random(5)
+    for _ in range(200):
+        status, view = reference_server.post({"players": ["person", "always_roll_5"], "seed": 11, "moves": moves,
+                                              "variant": "simple"})
+        assert status == 200 and view["error"] is None
+        if view["over"]:
+            break
+        assert view["waiting"] and view["next"] == 0 and view["scores"][0] < 100
+        assert view["chance"] is None  # the analysis models the full rules only: no meter for the simple ones
+        moves.append(chooser.randrange(11))
+    else:
+        pytest.fail("the game did not end")
+    assert tuple(view["scores"]) == reference_play(edition, ["person", "always_roll_5"], 11, moves, "simple")
+    assert sum(1 for t in view["turns"] if t["who"] == 0) == len(moves)
+
+
+def test_the_meter_is_the_exact_chance_from_the_state(edition: Edition, reference_server: Client) -> None:
+    status, view = reference_server.post({"players": ["person", "always_roll(6)"], "seed": 3, "moves": []})
+    assert status == 200 and view["waiting"]
+    analysis = pytest.importorskip("graders.analysis")
+    model = analysis.build_model(edition)
+    always6 = analysis.constant(model, 6)
+    first = analysis.win_rates(model, analysis.best_response(model, always6), always6)["first"]
+    assert view["chance"] == pytest.approx(first, abs=1e-6) and 0.75 < first < 0.85
+    status, view = reference_server.post({"players": ["person", "person"], "seed": 3, "moves": []})
+    assert 0.5 < view["chance"] < 0.6  # going first with best play against best play
+
+
+def test_a_new_game_without_a_seed_gets_the_next_one(edition: Edition) -> None:
+    with serving(edition.solution_dir, seed=20) as client:
+        seeds = [client.post({"players": ["always_roll_5", "always_roll_5"], "seed": None})[1]["seed"]
+                 for _ in range(3)]
+    assert seeds == [20, 21, 22]
+    with serving(edition.solution_dir, seed=None) as client:
+        assert client.get("/api/setup")[1]["seed"] is None
+        assert type(client.post({"players": ["always_roll_5", "always_roll_5"]})[1]["seed"]) is int
+
+
+# -- bad requests ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    (b"{not json", "not valid JSON"),
+    (b"\xff\xfe", "not valid JSON"),
+    (b"[1, 2]", "JSON object"),
+    (json.dumps({"players": ["person", "always_roll_5"], "moves": [12]}).encode(), "Move 1 is 12"),
+    (json.dumps({"players": ["person", "always_roll_5"], "moves": [-3]}).encode(), "Move 1 is -3"),
+    (json.dumps({"players": ["person", "nothing_strategy"]}).encode(), "'nothing_strategy' is not a strategy"),
+    (json.dumps({"players": ["person", "roll_dice"]}).encode(), "'roll_dice' is not a strategy"),
+    (json.dumps({"players": ["person", "person"], "variant": "chaos"}).encode(), "Unknown rules 'chaos'"),
+])
+def test_a_bad_request_is_a_400_that_says_why(reference_server: Client, body: bytes, needle: str) -> None:
+    status, reply = reference_server.post(body)
+    assert status == 400 and needle in reply["error"]["title"]
+
+
+def test_unknown_paths_are_404(reference_server: Client) -> None:
+    for method, path in [("GET", "/api/nothing"), ("GET", "/../hog.py"), ("POST", "/api/setup")]:
+        status, _, data = reference_server.request(method, path, b"{}" if method == "POST" else None)
+        assert status == 404 and "Nothing at" in json.loads(data)["error"]["title"]
+
+
+def test_a_huge_or_unsized_body_is_refused(reference_server: Client) -> None:
+    status, _, data = reference_server.request("POST", "/api/play", b"x" * 10, {"Content-Length": "999999999"})
+    assert status == 413 and "larger than" in json.loads(data)["error"]["title"]
+    status, _, data = reference_server.request("POST", "/api/play", b"x", {"Content-Length": "lots"})
+    assert status == 413
+
+
+# -- broken and hostile hog.py files --------------------------------------------------------------------
+
+
+def test_the_skeleton_plays_until_the_unfinished_play_shows(tmp_path: Path, edition: Edition) -> None:
+    folder = student_copy(tmp_path, edition, (edition.skeleton_dir / "hog.py").read_text())
+    with serving(folder) as client:
+        setup = client.get("/api/setup")[1]
+        assert setup["error"] is None and "final_strategy" in setup["strategies"]
+        status, view = client.post({"players": ["person", "always_roll_5"], "moves": []})
+        assert status == 200 and "ended the game at 0 to 0" in view["error"]["title"]
+
+
+def test_an_error_names_the_function_and_the_server_goes_on(tmp_path: Path, edition: Edition,
+                                                            reference_source: str) -> None:
+    broken = replace_function(reference_source, "take_turn", '''
+        def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
+            if num_rolls == 0:
+                return boar_brawl(player_score, opponent_score) // 0
+            return roll_dice(num_rolls, dice)
+    ''')
+    with serving(student_copy(tmp_path, edition, broken)) as client:
+        status, view = client.post({"players": ["person", "always_roll_5"], "moves": [3, 0]})
+        assert status == 200 and not view["over"]
+        error = view["error"]
+        assert error["title"] == "take_turn raised ZeroDivisionError" and error["function"] == "take_turn"
+        assert error["detail"] == "integer division or modulo by zero" and "hog.py" in error["traceback"]
+        assert len(view["turns"]) == 3 and view["turns"][-1]["dice"] == 0  # the turns before it are kept
+        status, view = client.post({"players": ["person", "always_roll_5"], "moves": [3]})
+        assert status == 200 and view["error"] is None and view["waiting"]
+
+
+@pytest.mark.parametrize(("body", "title"), [
+    ("while True:\n    pass", "did not finish within 1 s"),
+    ("while True:\n    try:\n        pass\n    except BaseException:\n        pass", "did not finish within 1 s"),
+    ("import os\nos._exit(0)", "ended the program"),
+    ("import sys\nsys.exit(3)", "raised SystemExit"),
+])
+def test_a_hostile_play_costs_one_request_not_the_server(tmp_path: Path, edition: Edition, reference_source: str,
+                                                         body: str, title: str) -> None:
+    hostile = replace_function(reference_source, "always_roll_5", "def always_roll_5(score, opponent_score):\n"
+                               + "\n".join("    " + line for line in body.split("\n")))
+    with serving(student_copy(tmp_path, edition, hostile), timeout=1.0) as client:
+        status, view = client.post({"players": ["person", "always_roll_5"], "moves": [4]})
+        assert status == 200 and title in view["error"]["title"]
+        status, view = client.post({"players": ["person", "final_strategy"], "moves": [4]})
+        assert status == 200 and view["error"] is None and view["waiting"]
+
+
+def test_a_syntax_error_is_shown_and_fixing_it_is_picked_up(tmp_path: Path, edition: Edition,
+                                                            reference_source: str) -> None:
+    folder = student_copy(tmp_path, edition, reference_source.replace("def play(", "def play(:", 1))
+    with serving(folder) as client:
+        setup = client.get("/api/setup")[1]
+        assert any("syntax error" in n and "play was left out" in n for n in setup["notes"])
+        status, view = client.post({"players": ["person", "always_roll_5"], "moves": []})
+        assert status == 200 and "NameError" in view["error"]["title"] or "play" in view["error"]["title"]
+        (folder / "hog.py").write_text(reference_source, encoding="utf-8")  # the student fixes it
+        setup = client.get("/api/setup")[1]
+        assert setup["notes"] == [] and setup["error"] is None
+        status, view = client.post({"players": ["person", "always_roll_5"], "moves": []})
+        assert view["error"] is None and view["waiting"]
+
+
+def test_an_unloadable_file_is_an_error_on_setup(tmp_path: Path, edition: Edition) -> None:
+    folder = student_copy(tmp_path, edition, "def (:\n")
+    with serving(folder) as client:
+        setup = client.get("/api/setup")[1]
+        assert "syntax error" in setup["error"]["title"] and "line 1" in setup["error"]["title"]
+        status, view = client.post({"players": ["person", "person"], "moves": []})
+        assert status == 200 and "syntax error" in view["error"]["title"]
+        (folder / "hog.py").write_bytes(b"\xff\xfe\x00")
+        assert "could not be read" in client.get("/api/setup")[1]["error"]["title"] or \
+            client.get("/api/setup")[1]["error"] is not None
+
+
+def test_a_strategy_that_returns_nonsense_is_flagged(tmp_path: Path, edition: Edition, reference_source: str) -> None:
+    odd = replace_function(reference_source, "catch_up", '''
+        def catch_up(score, opponent_score):
+            return "5"
+    ''')
+    with serving(student_copy(tmp_path, edition, odd)) as client:
+        status, view = client.post({"players": ["person", "catch_up"], "moves": [2]})
+        assert status == 200 and view["error"]["function"] == "take_turn"  # its assert catches the str
+        assert "'5', not a number of dice" in view["turns"][-1]["warnings"][0]
+
+
+def test_printing_is_shown_with_its_turn(tmp_path: Path, edition: Edition, reference_source: str) -> None:
+    chatty = replace_function(reference_source, "always_roll_5", '''
+        def always_roll_5(score, opponent_score):
+            print("DEBUG: my score is", score)
+            return 5
+    ''')
+    with serving(student_copy(tmp_path, edition, chatty)) as client:
+        view = client.post({"players": ["always_roll_5", "person"], "moves": []})[1]
+        assert view["turns"][0]["printed"] == "DEBUG: my score is 0\n"
+
+
+def test_commentary_is_shown_when_the_edition_has_it(any_edition: Edition) -> None:
+    with serving(any_edition.solution_dir) as client:
+        setup = client.get("/api/setup")[1]
+        view = client.post({"players": ["always_roll(4)", "always_roll(6)"], "seed": 1})[1]
+    said = "".join(t["commentary"] for t in view["turns"])
+    assert setup["commentary"] is bool(said)
+    if setup["commentary"]:
+        assert "takes the lead" in said
+
+
+# -- starting the server -------------------------------------------------------------------------------
+
+
+def test_the_solution_and_skeleton_folders_find_their_edition(any_edition: Edition) -> None:
+    for folder in (any_edition.solution_dir, any_edition.skeleton_dir):
+        edition, kit = webgui.find_edition(folder)
+        assert edition.name == any_edition.name and kit is not None and kit.root == ROOT
+
+
+def test_a_folder_that_is_not_a_project_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(EditionError, match="not a Hog project folder"):
+        webgui.find_edition(tmp_path)
+    assert webgui.main(tmp_path, ["--no-browser", "--port", "0"]) == 2
+    assert "hog_gui.py from the folder that holds hog.py" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--port", "70000"], "--port must be from 0 to 65535"),
+    (["--seed", "-1"], "--seed must be 0 or more"),
+    (["--timeout", "0"], "--timeout must be more than 0"),
+    (["--colour"], "unrecognized arguments"),
+])
+def test_bad_options_are_refused(argv: list[str], needle: str, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as info:
+        webgui.parse_args(argv)
+    assert info.value.code == 2 and needle in capsys.readouterr().err
+
+
+def test_a_busy_port_says_so(edition: Edition, capsys: pytest.CaptureFixture) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert webgui.main(edition.solution_dir, ["--no-browser", "--port", str(port)]) == 2
+    assert f"Port {port} is in use" in capsys.readouterr().err
+
+
+def test_hog_gui_py_runs_from_a_released_bundle(tmp_path: Path, edition: Edition) -> None:
+    """The student's own folder: nothing installed, no kit beside it, no meter, a working game."""
+    from graders.bundle import release
+
+    release(edition, tmp_path / "hog")
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.Popen([sys.executable, "hog_gui.py", "--no-browser", "--port", "0", "--seed", "2"],
+                            cwd=tmp_path / "hog", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Hog is running at http://localhost:")
+        client = Client(int(line.rsplit(":", 1)[1].strip(" /\n")))
+        setup = client.get("/api/setup")[1]
+        assert setup["meter"] is False and setup["error"] is None and setup["seed"] == 2
+        status, view = client.post({"players": ["person", "person"], "moves": []})
+        assert status == 200 and "ended the game at 0 to 0" in view["error"]["title"]  # the skeleton's play
+        assert client.request("GET", "/static/hog.js")[0] == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
