@@ -3,6 +3,7 @@
     hogkit grade [PATH] [--edition NAME] [--json] [-q NN] [--verbose]
     hogkit answers [-q NN] [--edition NAME]
     hogkit build [--edition NAME | --all] [--check]
+    hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N]
     hogkit editions
 
 Exit codes: 0 when the command did its job (whatever the score), 1 when ``build --check`` finds
@@ -20,7 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from graders import messages, reports
+from graders import messages, reports, webgui
 from graders.cases import load_questions, render_steps
 from graders.edition import DEFAULT_EDITION, Edition, EditionError, edition_names, load_edition
 from graders.grading import ProblemResult, Report, SubmissionError, grade, load_submission
@@ -122,6 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(c)
     c.add_argument("--jobs", type=int, metavar="N", help="submissions tabulated at once (default: the cores)")
 
+    y = sub.add_parser("play", help="play a submission's game in the browser (default: the reference)",
+                       description="Serve the browser game for PATH (a hog.py file or a folder holding one; "
+                                   "default: the edition's reference solution), with the kit's own support "
+                                   "files. Each player is a person or any strategy PATH defines.")
+    y.add_argument("path", nargs="?", metavar="PATH")
+    _add_edition(y)
+    webgui.add_options(y)
+
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
 
@@ -145,6 +154,18 @@ def main(argv: list[str] | None = None) -> int:
 def _progress(result: ProblemResult) -> None:
     if sys.stderr.isatty():
         print(f"\r  graded problem {result.label} ", end="", file=sys.stderr, flush=True)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    edition = load_edition(args.edition)
+    webgui.check_options(build_parser(), args)
+    path = Path(args.path) if args.path else edition.solution_dir
+    if path.is_dir():
+        path = path / edition.submission
+    if not path.is_file() or path.suffix != ".py":
+        raise SubmissionError(messages.no_such_path(str(path)) if not path.exists() else
+                              messages.not_python(str(path), "play needs a .py file or a folder holding one"))
+    return webgui.serve(webgui.Game(path.resolve(), edition, edition, args.seed, args.timeout), args)
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -361,7 +382,7 @@ def cmd_contest(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"grade": cmd_grade, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
+COMMANDS = {"grade": cmd_grade, "play": cmd_play, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
             "picture": cmd_picture, "contest": cmd_contest}
 

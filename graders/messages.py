@@ -769,3 +769,8 @@ def gui_syntax_repaired(filename: str, line: int, message: str, name: str) -> st
 def gui_ended_early(score0: int, score1: int, goal: int) -> str:
     return (f"play ended the game at {score0} to {score1}, before either player reached {goal}: "
             "does its loop go on until a player reaches the goal?")
+
+
+def gui_unfinished(names: list[str]) -> str:
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    return f"Still to write in hog.py: {shown}. Until they are written they return None."

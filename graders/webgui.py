@@ -1,6 +1,7 @@
 """Web GUI: play Hog in a browser, every game run by the student's own ``hog.py``.
 
-Contract: :func:`main` serves one project folder (``hog_gui.py`` calls it) on localhost with the
+Contract: :func:`main` serves one project folder (``hog_gui.py`` calls it; ``hogkit play`` serves
+any submission with the kit's own support files) on localhost with the
 standard library's HTTP server: the page (``gui_static/``), ``GET /api/setup`` and
 ``POST /api/play``. Student code never runs in this process: a sandboxed child (see
 :mod:`graders.sandbox`) holds ``hog.py`` and replays each game from the start with the probe
@@ -19,6 +20,7 @@ the opponent is a person too).
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import importlib
 import json
@@ -35,6 +37,7 @@ from graders import gamelog, messages
 from graders.edition import Edition, EditionError, kit_root, load_edition, load_student_edition
 from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
 from graders.grading import open_session, sorted_notes
+from graders.markers import YOUR_CODE
 from graders.repairs import repair
 from graders.sandbox import Limits, LoadError, Session
 
@@ -74,12 +77,20 @@ def _with_support(edition: Edition, folder: Path) -> Edition:
     return dataclasses.replace(edition, support_dir=folder)
 
 
+def unfinished_functions(tree: ast.Module) -> list[str]:
+    """The functions that still hold the skeleton's placeholder line, in the order they appear."""
+    placeholder = ast.literal_eval(YOUR_CODE)
+    return [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and any(
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value == placeholder
+        for s in node.body)]
+
+
 class Game:
     """The state requests share: the submission's child, what it offers, and the exact analysis."""
 
-    def __init__(self, folder: Path, edition: Edition, kit: Edition | None, seed: int | None = None,
+    def __init__(self, submission: Path, edition: Edition, kit: Edition | None, seed: int | None = None,
                  timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.folder, self.edition, self.kit = folder, edition, kit
+        self.submission, self.edition, self.kit = submission, edition, kit
         self.settings: GuiSettings = gamelog.gui_settings(edition)
         self.base_seed, self.timeout = seed, timeout
         self._games = 0
@@ -89,6 +100,7 @@ class Game:
         self._notes: list[str] = []
         self._error: dict | None = None
         self._strategies: list[str] = []
+        self._unfinished: list[str] = []
         self._tables: dict[tuple[str, str], object] = {}
         self._analysis: object | None = None
         self._model: object | None = None
@@ -96,9 +108,8 @@ class Game:
     # -- the submission's child ------------------------------------------------------------------
     def _refresh(self) -> None:
         """Start (or restart) the child when hog.py changed since the last request."""
-        path = self.folder / self.edition.submission
         try:
-            source = path.read_text(encoding="utf-8")
+            source = self.submission.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             self._stop_child()
             self._digest, self._notes = "", []
@@ -108,7 +119,7 @@ class Game:
         if digest == self._digest and (self._session is not None or self._error is not None):
             return
         self._stop_child()
-        self._digest, self._notes, self._error, self._strategies = digest, [], None, []
+        self._digest, self._notes, self._error, self._strategies, self._unfinished = digest, [], None, [], []
         self._tables.clear()
         name = self.edition.submission
         fixed, tree, removals = repair(source, name)
@@ -117,6 +128,9 @@ class Game:
             self._error = error_record(messages.gui_syntax_error(name, r.line if r else 0, r.message if r else ""))
             return
         self._notes = [messages.gui_syntax_repaired(name, r.line, r.message, r.name) for r in removals]
+        self._unfinished = unfinished_functions(tree)
+        if self._unfinished:
+            self._notes.append(messages.gui_unfinished(self._unfinished))
         try:
             self._session = open_session(fixed, self.edition, GUI_LIMITS)
         except LoadError:
@@ -183,6 +197,8 @@ class Game:
             if isinstance(result, dict):  # the whole replay failed: timeout, crash
                 return HTTPStatus.OK, _stopped(self.settings, request, result)
             view = gamelog.game_view(self.settings, request, result)
+            if view["error"] is not None and self._unfinished:
+                view["error"]["hint"] = messages.gui_unfinished(self._unfinished) + " " + view["error"]["hint"]
             if view["waiting"]:
                 view["chance"] = self._chance(request, view)
             return HTTPStatus.OK, view
@@ -319,11 +335,8 @@ def make_server(game: Game, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -
     return server
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="hog_gui.py",
-        description="Play Hog in your browser. The game runs on your own hog.py: change it, save, and start "
-                    "a new game to see the change.")
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The server's options, shared by ``hog_gui.py`` and ``hogkit play``."""
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
                         help=f"the port to serve on (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser window")
@@ -332,13 +345,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
                         help=f"seconds your code may take for one game (default {DEFAULT_TIMEOUT:g})")
-    args = parser.parse_args(argv)
+
+
+def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be from 0 to 65535, not {args.port}")
     if args.seed is not None and args.seed < 0:
         parser.error(f"--seed must be 0 or more, not {args.seed}")
     if not args.timeout > 0:
         parser.error(f"--timeout must be more than 0, not {args.timeout:g}")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="hog_gui.py",
+        description="Play Hog in your browser. The game runs on your own hog.py: change it, save, and start "
+                    "a new game to see the change.")
+    add_options(parser)
+    args = parser.parse_args(argv)
+    check_options(parser, args)
     return args
 
 
@@ -347,10 +372,15 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         edition, kit = find_edition(Path(folder).resolve())
-        game = Game(Path(folder).resolve(), edition, kit, args.seed, args.timeout)
+        game = Game(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
     except EditionError as exc:
         print(exc, file=sys.stderr)
         return 2
+    return serve(game, args)
+
+
+def serve(game: Game, args: argparse.Namespace) -> int:
+    """Serve GAME with the options in ARGS until Ctrl+C; 2 for a busy port."""
     try:
         server = make_server(game, args.host, args.port)
     except OSError as exc:

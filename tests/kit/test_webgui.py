@@ -52,7 +52,7 @@ class Client:
 @contextmanager
 def serving(folder: Path, seed: int | None = 4, timeout: float = 5.0) -> Iterator[Client]:
     edition, kit = webgui.find_edition(folder)
-    game = webgui.Game(folder, edition, kit, seed, timeout)
+    game = webgui.Game(folder / edition.submission, edition, kit, seed, timeout)
     server = webgui.make_server(game, port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -216,8 +216,23 @@ def test_the_skeleton_plays_until_the_unfinished_play_shows(tmp_path: Path, edit
     with serving(folder) as client:
         setup = client.get("/api/setup")[1]
         assert setup["error"] is None and "final_strategy" in setup["strategies"]
+        assert any(n.startswith("Still to write in hog.py: roll_dice, boar_brawl, take_turn") for n in setup["notes"])
         status, view = client.post({"players": ["person", "always_roll_5"], "moves": []})
         assert status == 200 and "ended the game at 0 to 0" in view["error"]["title"]
+        assert "Still to write" in view["error"]["hint"] and "play" in view["error"]["hint"]
+
+
+def test_an_unfinished_function_is_named_when_the_game_needs_it(tmp_path: Path, edition: Edition,
+                                                                 reference_source: str) -> None:
+    stub = replace_function(reference_source, "take_turn", '''
+        def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
+            "*** YOUR CODE HERE ***"
+    ''')
+    with serving(student_copy(tmp_path, edition, stub)) as client:
+        status, view = client.post({"players": ["person", "always_roll_5"], "moves": [3]})
+        assert status == 200 and view["error"]["title"] == "simple_update raised TypeError"
+        assert "NoneType" in view["error"]["detail"]
+        assert view["error"]["hint"].startswith("Still to write in hog.py: take_turn.")
 
 
 def test_an_error_names_the_function_and_the_server_goes_on(tmp_path: Path, edition: Edition,
@@ -354,18 +369,23 @@ def test_a_busy_port_says_so(edition: Edition, capsys: pytest.CaptureFixture) ->
     assert f"Port {port} is in use" in capsys.readouterr().err
 
 
+def start(argv: list[str], cwd: Path, env: dict | None = None) -> tuple[subprocess.Popen, Client]:
+    """A server started as a person would start it, on a free port; and a client for it."""
+    proc = subprocess.Popen([sys.executable, *argv, "--no-browser", "--port", "0"], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("Hog is running at http://localhost:"), proc.stderr.read() if not line else line
+    return proc, Client(int(line.rsplit(":", 1)[1].strip(" /\n")))
+
+
 def test_hog_gui_py_runs_from_a_released_bundle(tmp_path: Path, edition: Edition) -> None:
     """The student's own folder: nothing installed, no kit beside it, no meter, a working game."""
     from graders.bundle import release
 
     release(edition, tmp_path / "hog")
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
-    proc = subprocess.Popen([sys.executable, "hog_gui.py", "--no-browser", "--port", "0", "--seed", "2"],
-                            cwd=tmp_path / "hog", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc, client = start(["hog_gui.py", "--seed", "2"], tmp_path / "hog", env)
     try:
-        line = proc.stdout.readline()
-        assert line.startswith("Hog is running at http://localhost:")
-        client = Client(int(line.rsplit(":", 1)[1].strip(" /\n")))
         setup = client.get("/api/setup")[1]
         assert setup["meter"] is False and setup["error"] is None and setup["seed"] == 2
         status, view = client.post({"players": ["person", "person"], "moves": []})
@@ -374,3 +394,31 @@ def test_hog_gui_py_runs_from_a_released_bundle(tmp_path: Path, edition: Edition
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_hogkit_play_serves_any_submission_file(tmp_path: Path, edition: Edition, reference_source: str) -> None:
+    """An instructor shows a student's strategy in lecture: a bare file, the kit's support files beside it."""
+    entry = tmp_path / "alice.py"
+    entry.write_text(reference_source.replace("def catch_up(", "def alice_strategy(score, opponent_score):\n"
+                                              "    return 4\n\n\ndef catch_up(", 1), encoding="utf-8")
+    proc, client = start(["-m", "graders.cli", "play", str(entry), "--seed", "5"], ROOT)
+    try:
+        setup = client.get("/api/setup")[1]
+        assert "alice_strategy" in setup["strategies"] and setup["meter"] is True
+        view = client.post({"players": ["alice_strategy", "final_strategy"]})[1]
+        assert view["over"] and view["seed"] == 5 and all(t["dice"] == 4 for t in view["turns"] if t["who"] == 0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["/no/such/hog.py"], "no such file or folder"),
+    (["README.md"], "not a Python file"),
+    (["--edition", "nope"], "nope"),
+    (["--port", "99999"], "--port must be from 0 to 65535"),
+])
+def test_hogkit_play_refuses_bad_input(argv: list[str], needle: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "graders.cli", "play", *argv, "--no-browser"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and needle in done.stderr
