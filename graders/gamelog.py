@@ -30,6 +30,7 @@ from graders import messages
 from graders.edition import Edition, EditionError
 
 PERSON = "person"
+STATUSES = ("end", "wait", "error", "long", "bad_player")  # how the probe's game ended (probes.gui_game)
 MOST_DICE = 10
 MOST_MOVES = 2000
 GUI_KEYS = {"play", "sides", "goal", "factories", "opponent", "commentary", "variants", "numbers", "events"}
@@ -308,28 +309,38 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     """
     view: dict = {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
                   "waiting": False, "over": False, "winner": None, "chance": None, "error": None}
-    if not isinstance(result, tuple) or len(result) != 6 or result[0] not in ("end", "wait", "error", "long"):
+    if not isinstance(result, tuple) or len(result) != 6 or result[0] not in STATUSES:
         view["error"] = error_record(messages.gui_strange_result())
         return view
-    status, raw_turns, final, waiting, error, opening = result
+    status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
     if any(r is None for r in rows) or _check_turn(opening) is None:
         view["error"] = error_record(messages.gui_strange_result())
         return view
+    if status == "bad_player":
+        who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
+        view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)))
+        return view
     turns: list[dict] = []
+    said_wrong = ""
     for row in rows:
         who, score, opponent, choice, rolls, said, printed, say_error = row  # type: ignore[misc]
         turns.append({"who": who, "dice": choice, "rolls": list(rolls), "before": _pair(who, score, opponent),
                       "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
                       "printed": printed})
-        if say_error:
+        if say_error and say_error != said_wrong:  # the same failure every turn is said once
             turns[-1]["warnings"].append(messages.gui_commentary_failed(say_error))
-    # Each turn ends where the next begins: the next strategy call (or the wait, or play's return)
-    # carries the scores after it.
+        said_wrong = say_error
+    # Each turn ends where the next begins: the next strategy call (or the call that stopped the
+    # game, or play's return) carries the scores after it.
     ending: list | None = None
-    if status == "wait" and isinstance(waiting, tuple) and len(waiting) == 3 and waiting[0] in (0, 1):
-        ending = _pair(waiting[0], waiting[1], waiting[2])
-        view["next"], view["waiting"] = waiting[0], True
+    stopped = isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1)
+    if stopped and status != "end":
+        ending = _pair(stopped_at[0], stopped_at[1], stopped_at[2])
+    if status == "wait" and stopped:
+        view["next"], view["waiting"] = stopped_at[0], True
+    elif status == "wait":
+        view["error"] = error_record(messages.gui_strange_result())
     elif status == "end":
         if isinstance(final, tuple) and len(final) == 2:
             ending = list(final)
@@ -339,7 +350,8 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         if i + 1 < len(turns):
             turn["after"], turn["next"] = list(turns[i + 1]["before"]), turns[i + 1]["who"]
         elif ending is not None:
-            turn["after"], turn["next"] = list(ending), (view["next"] if status == "wait" else -1)
+            turn["after"] = list(ending)
+            turn["next"] = stopped_at[0] if status != "end" else -1
     for i, turn in enumerate(turns):
         _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
     if status == "long":
@@ -361,10 +373,15 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     for turn in turns:
         turn.pop("next")
     view["turns"] = turns
+    # What happened before the first strategy call is shown with the first turn.
     if opening[6]:
         view["printed"] = opening[6]
+        if turns:
+            turns[0]["printed"] = opening[6] + turns[0]["printed"]
     if opening[7]:
         view["commentary_error"] = messages.gui_commentary_failed(opening[7])
+        if turns:
+            turns[0]["warnings"].insert(0, view["commentary_error"])
     return view
 
 

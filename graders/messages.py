@@ -773,4 +773,17 @@ def gui_ended_early(score0: int, score1: int, goal: int) -> str:
 
 def gui_unfinished(names: list[str]) -> str:
     shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-    return f"Still to write in hog.py: {shown}. Until they are written they return None."
+    return f"Still to write in hog.py: {shown}. They do not work yet, so the game may stop where it needs them."
+
+
+def gui_not_a_strategy(who: int, name: str, value: str) -> str:
+    return (f"{_player(who)} is {name}, but that gave {value}, not a strategy (a function of the two scores). "
+            f"Is it finished?")
+
+
+def gui_wrong_host() -> str:
+    return "This game server answers only pages opened from this computer (localhost)."
+
+
+def gui_not_json() -> str:
+    return "A game request must be sent as JSON (Content-Type: application/json)."

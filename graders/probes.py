@@ -191,6 +191,8 @@ def tabulate(strategy: Callable, goal: int = 100) -> tuple:
 GAME_MOST_TURNS = 1000  # strategy calls in one game before it counts as endless
 GAME_MOST_ROLLS = 100  # outcomes kept per turn (a roll_dice that never stops is cut by the deadline)
 GAME_MOST_TEXT = 4000  # characters of printed output and commentary kept per turn
+GAME_ALL_TEXT = 64 * 1024  # ... and in the whole game, so the reply stays small
+GAME_MOST_VALUE = 80  # characters shown of a value that is not a plain number
 
 
 class _Stop(BaseException):
@@ -199,7 +201,14 @@ class _Stop(BaseException):
 
 
 def _number(value: object) -> int | str:
-    return value if type(value) is int else plain(value)
+    """VALUE if it is a plain int of sensible size; otherwise a short text saying what it is."""
+    if type(value) is int and -(10**18) < value < 10**18:
+        return value
+    if type(value) is int:
+        return "<a number with " + str(len(str(abs(value))) if abs(value).bit_length() < 10000 else "thousands of") \
+            + " digits>"
+    text = plain(value)
+    return text if len(text) <= GAME_MOST_VALUE else text[:GAME_MOST_VALUE] + "…"
 
 
 class _Turn:
@@ -218,16 +227,24 @@ class _Output:
 
     def __init__(self, game: _Game) -> None:
         self.game = game
+        self.left = GAME_ALL_TEXT
+        self.cut = False
 
     def write(self, text: object) -> int:
         if type(text) is not str:
             return 0
+        size = len(text)
+        if self.cut:
+            return size
         turn = self.game.turns[-1] if self.game.turns else self.game.opening
+        if size > self.left:
+            text, self.cut = text[: self.left] + "…", True  # what was left out is marked once, at the cut
+        self.left -= size
         if self.game.saying:
             turn.said = (turn.said + text)[: GAME_MOST_TEXT + 1]
         else:
             turn.printed = (turn.printed + text)[: GAME_MOST_TEXT + 1]
-        return len(text)
+        return size
 
     def flush(self) -> None:
         pass
@@ -241,29 +258,30 @@ class _Game:
         self.moves = list(spec["moves"])
         self.turns: list[_Turn] = []
         self.opening = _Turn(-1, 0, 0, 0)  # output printed before the first turn
-        self.waiting: tuple | None = None
+        self.stopped_at: tuple | None = None  # (who, score, opponent) of the call that stopped the game
+        self.waiting = False
         self.saying = False
 
     def dice(self) -> int:
+        if self.stopped_at is not None:  # a play that swallowed the stop rolls on: no more dice
+            raise _Stop()
         outcome = self.rng.randrange(self.spec["sides"]) + 1
         if self.turns and len(self.turns[-1].rolls) < GAME_MOST_ROLLS:
             self.turns[-1].rolls.append(outcome)
         return outcome
 
-    def player(self, who: int, kind: str) -> Callable:
-        if kind == "person":
-            choose = None
-        else:
-            choose = eval(kind, self.names)  # a strategy name or factory call the parent checked
-
+    def player(self, who: int, choose: Callable | None) -> Callable:
+        """Player WHO's strategy for play: CHOOSE (the submission's), or a person's moves when None."""
         def strategy(score: object, opponent_score: object) -> object:
-            if self.waiting is not None:
+            if self.stopped_at is not None:
                 raise _Stop()
+            here = (who, _number(score), _number(opponent_score))
             if len(self.turns) >= GAME_MOST_TURNS:
+                self.stopped_at = here
                 raise _Stop("endless")
             if choose is None:
                 if not self.moves:
-                    self.waiting = (who, _number(score), _number(opponent_score))
+                    self.stopped_at, self.waiting = here, True
                     raise _Stop()
                 self.turns.append(_Turn(who, score, opponent_score, self.moves.pop(0)))
                 return self.turns[-1].choice
@@ -274,6 +292,8 @@ class _Game:
             except BaseException:
                 self.turns.pop()  # no turn was taken; keep what it printed on the turn before
                 (self.turns[-1] if self.turns else self.opening).printed += turn.printed
+                if self.stopped_at is None:
+                    self.stopped_at = here  # the scores it was given end the turn before
                 raise
             return turn.choice
         return strategy
@@ -282,7 +302,7 @@ class _Game:
         """A commentary function for play that calls the submission's SAY, records what it prints,
         and keeps working (as a note on the turn) when SAY is missing or raises."""
         def recorder(score0: object, score1: object) -> Callable:
-            if self.waiting is not None:
+            if self.stopped_at is not None:
                 raise _Stop()
             turn = self.turns[-1] if self.turns else self.opening
             following = say
@@ -292,8 +312,7 @@ class _Game:
             except _Stop:
                 raise
             except BaseException as exc:
-                kind, message = _describe(exc, self.module)[:2]
-                turn.say_error = (kind + ": " + message)[:GAME_MOST_TEXT]
+                turn.say_error = _short(exc, self.module)
             finally:
                 self.saying = False
             return self.commentary(following)
@@ -301,37 +320,47 @@ class _Game:
 
     def play(self) -> tuple:
         spec = self.spec
-        env = dict(self.names)
-        env["strategy0"] = self.player(0, spec["players"][0])
-        env["strategy1"] = self.player(1, spec["players"][1])
-        env["dice"] = self.dice
-        if spec.get("update"):
-            env["update"] = eval(spec["update"], self.names)
-        if spec.get("commentary"):
-            try:
-                say = eval(spec["commentary"], self.names)
-            except BaseException as exc:
-                say = None
-                kind, message = _describe(exc, self.module)[:2]
-                self.opening.say_error = (kind + ": " + message)[:GAME_MOST_TEXT]
-            env["say"] = self.commentary(say)
         status, final, error = "end", None, None
         saved = sys.stdout
         sys.stdout = _Output(self)
         try:
+            random.seed(spec["seed"])  # a submission that rolls the module's own dice replays the same game
+            env = dict(self.names)
+            env["dice"], env["goal"] = self.dice, spec["goal"]
+            for who, kind in enumerate(spec["players"]):
+                choose = None if kind == "person" else eval(kind, self.names)  # a name the parent checked
+                if kind != "person" and not callable(choose):
+                    return ("bad_player", (), None, None, (who, kind, _number(choose)), self.opening.row())
+                env["strategy" + str(who)] = self.player(who, choose)
+            if spec.get("update"):
+                env["update"] = eval(spec["update"], self.names)
+            if spec.get("commentary"):
+                try:
+                    say = eval(spec["commentary"], self.names)
+                except BaseException as exc:
+                    say = None
+                    self.opening.say_error = _short(exc, self.module)
+                env["say"] = self.commentary(say)
             result = eval(spec["play"], env)
             final = tuple(_number(v) for v in result) if type(result) in (tuple, list) and len(result) < 10 \
-                else plain(result)
+                else _number(result)
         except _Stop as stop:
             status = "long" if stop.args == ("endless",) else "wait"
         except BaseException as exc:
             status, error = "error", _describe(exc, self.module)
         finally:
             sys.stdout = saved
-        if self.waiting is not None:  # a play that swallowed the stop still waits for the person
+        if self.waiting:  # a play that swallowed the stop still waits for the person
             status, error = "wait", None
         turns = tuple(t.row() for t in self.turns)
-        return (status, turns, final, self.waiting, error, self.opening.row())
+        return (status, turns, final, self.stopped_at, error, self.opening.row())
+
+
+def _short(exc: BaseException, module: object) -> str:
+    """One line for an error in the commentary: its type, message, and where in the submission."""
+    kind, message, function, line = _describe(exc, module)[:4]
+    where = " (in " + function + ", line " + str(line) + ")" if function else ""
+    return (kind + ": " + message)[:300] + where
 
 
 def _describe(exc: BaseException, module: object) -> tuple:
@@ -368,10 +397,12 @@ def gui_game(module: object, spec: dict) -> tuple:
     ``moves`` (the people's choices so far, in turn order), ``seed`` and ``sides`` for the dice,
     ``play`` (the call that starts a game), ``update`` and ``commentary`` (expressions, or "") and
     ``goal``. A person's strategy answers from ``moves`` and, once they run out, stops the game
-    there: the result then says whose choice is awaited. Returns (status, turns, final, waiting,
-    error, opening), status being "end", "wait", "error" or "long"; each turn (and the opening, for
-    what happened before the first turn) is (who, score, opponent score, choice, rolls, commentary,
-    printed, commentary error).
+    there. Returns (status, turns, final, stopped at, error, opening): status is "end", "wait",
+    "error", "long" (endless) or "bad_player" (a computer player that is not a function: the error
+    is then (who, its name, what it is)); stopped at is (who, score, opponent score) of the strategy
+    call that stopped the game, whose choice is awaited when it waits; each turn (and the opening,
+    for what happened before the first turn) is (who, score, opponent score, choice, rolls,
+    commentary, printed, commentary error).
     """
     return _Game(module, spec).play()
 

@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 import webbrowser
+from concurrent.futures import Future
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -46,8 +47,10 @@ PAGES = {"/": "index.html", "/index.html": "index.html", "/static/hog.css": "hog
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".js": "text/javascript; charset=utf-8"}
 MOST_BODY = 64 * 1024
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 DEFAULT_PORT = 31415
 DEFAULT_TIMEOUT = 5.0
+METER_WAIT = 1.0  # seconds a request waits for the meter's table before answering without it
 # A long-lived child plays many games: its CPU limit covers them all, each game has its deadline.
 GUI_LIMITS = Limits(cpu_seconds=3600)
 
@@ -101,9 +104,11 @@ class Game:
         self._error: dict | None = None
         self._strategies: list[str] = []
         self._unfinished: list[str] = []
-        self._tables: dict[tuple[str, str], object] = {}
+        self._tables: dict[tuple[str, str], Future] = {}
         self._analysis: object | None = None
-        self._model: object | None = None
+        self._source = ""  # hog.py as loaded into the child (after any syntax repair)
+        self._helpers: dict[int, Session] = {}  # children tabulating strategies for the meter, by id
+        self._closed = False
 
     # -- the submission's child ------------------------------------------------------------------
     def _refresh(self) -> None:
@@ -120,7 +125,7 @@ class Game:
             return
         self._stop_child()
         self._digest, self._notes, self._error, self._strategies, self._unfinished = digest, [], None, [], []
-        self._tables.clear()
+        self._tables = {k: job for k, job in self._tables.items() if not k[0]}  # keep tables of no code
         name = self.edition.submission
         fixed, tree, removals = repair(source, name)
         if tree is None:
@@ -128,6 +133,7 @@ class Game:
             self._error = error_record(messages.gui_syntax_error(name, r.line if r else 0, r.message if r else ""))
             return
         self._notes = [messages.gui_syntax_repaired(name, r.line, r.message, r.name) for r in removals]
+        self._source = fixed
         self._unfinished = unfinished_functions(tree)
         if self._unfinished:
             self._notes.append(messages.gui_unfinished(self._unfinished))
@@ -166,8 +172,12 @@ class Game:
             self._session = None
 
     def close(self) -> None:
+        """Stop every child: the game's, and any still tabulating a strategy for the meter."""
         with self._lock:
             self._stop_child()
+        self._closed = True
+        for session in list(self._helpers.values()):
+            session.close()
 
     # -- requests ----------------------------------------------------------------------------------
     def setup(self) -> dict:
@@ -179,7 +189,7 @@ class Game:
                 "variants": [{"id": v.id, "name": v.name, "about": v.about} for v in s.variants],
                 "strategies": list(self._strategies), "factories": list(s.factories),
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
-                "meter": self._meter_possible(), "seed": self.base_seed,
+                "meter": self._meter_possible(), "seed": self._upcoming_seed(),
                 "notes": list(self._notes), "error": self._error,
             }
 
@@ -203,13 +213,17 @@ class Game:
                 view["chance"] = self._chance(request, view)
             return HTTPStatus.OK, view
 
+    def _upcoming_seed(self) -> int | None:
+        """The seed the next new game gets, when the server was started with --seed."""
+        return None if self.base_seed is None else self.base_seed + self._games
+
     def _next_seed(self, body: object) -> int:
+        """The seed for a request that names none: the next of --seed's sequence, or a random one."""
         if isinstance(body, dict) and body.get("seed") is not None:
             return 0  # parse_request reads the body's own seed
+        seed = self._upcoming_seed()
         self._games += 1
-        if self.base_seed is not None:
-            return self.base_seed + self._games - 1
-        return secrets.randbelow(2**31)
+        return secrets.randbelow(2**31) if seed is None else seed
 
     # -- the exact analysis ------------------------------------------------------------------------
     def _meter_possible(self) -> bool:
@@ -226,40 +240,64 @@ class Game:
         return True
 
     def _chance(self, request: GameRequest, view: dict) -> float | None:
-        """The waiting person's exact chance to win from the view's state with best play."""
-        if not request.variant.exact or not self._meter_possible() or self._session is None:
+        """The waiting person's exact chance to win from the view's state with best play, or None
+        while it is being worked out (at most :data:`METER_WAIT` seconds of this request are spent
+        waiting for it) or when it cannot be (a strategy the analysis cannot tabulate)."""
+        if not request.variant.exact or not self._meter_possible():
             return None
-        analysis = self._analysis
         who = view["next"]
         mine, theirs = view["scores"][who], view["scores"][1 - who]
-        opponent = request.players[1 - who]
-        try:
-            if self._model is None:
-                self._model = analysis.build_model(self.kit)  # type: ignore[union-attr]
-            model = self._model
-            if not (0 <= mine < model.goal and 0 <= theirs < model.goal):  # type: ignore[union-attr]
-                return None
-            key = (self._digest, opponent)
-            if key not in self._tables:
-                self._tables[key] = self._win_table(analysis, model, opponent)
-            table = self._tables[key]
-        except Exception:  # a strategy the analysis cannot tabulate: no meter, the game goes on
-            self._tables[(self._digest, opponent)] = None
+        if type(mine) is not int or type(theirs) is not int:
             return None
-        return None if table is None else round(float(table[mine, theirs]), 6)  # type: ignore[index]
+        opponent = request.players[1 - who]
+        key = ("", opponent) if opponent == gamelog.PERSON else (self._digest, opponent)
+        if key not in self._tables:
+            self._tables[key] = self._start_table(opponent)
+        job = self._tables[key]
+        try:
+            table = job.result(timeout=METER_WAIT)
+        except TimeoutError:
+            return None
+        except Exception:  # the strategy could not be tabulated: no meter; the game goes on
+            return None
+        if not (0 <= mine < table.shape[0] and 0 <= theirs < table.shape[1]):  # type: ignore[attr-defined]
+            return None
+        return round(float(table[mine, theirs]), 6)  # type: ignore[index]
 
-    def _win_table(self, analysis: object, model: object, opponent: str) -> object:
-        a = analysis
-        if opponent == gamelog.PERSON:
-            best = a.optimal(model)  # type: ignore[attr-defined]
-            return a.win_tables(model, best, best)[0]  # type: ignore[attr-defined]
-        theirs = a.tabulate(self._session, opponent, model.goal)  # type: ignore[attr-defined]
-        best = a.best_response(model, theirs)  # type: ignore[attr-defined]
-        return a.win_tables(model, best, theirs)[0]  # type: ignore[attr-defined]
+    def _start_table(self, opponent: str) -> Future:
+        """Work out, in a thread of its own (and for a strategy, a sandboxed child of its own), the
+        table of the chance to win with best play against OPPONENT from every state."""
+        job: Future = Future()
+        analysis, kit, source, edition = self._analysis, self.kit, self._source, self.edition
+
+        def work() -> None:
+            try:
+                model = analysis.build_model(kit)  # type: ignore[union-attr]
+                if opponent == gamelog.PERSON:
+                    best = analysis.optimal(model)  # type: ignore[union-attr]
+                    job.set_result(analysis.win_tables(model, best, best)[0])  # type: ignore[union-attr]
+                    return
+                session = open_session(source, edition, GUI_LIMITS)
+                self._helpers[id(session)] = session
+                try:
+                    if self._closed:  # the server stopped while this child started
+                        raise RuntimeError("stopped")
+                    theirs = analysis.tabulate(session, opponent, model.goal)  # type: ignore[union-attr]
+                finally:
+                    self._helpers.pop(id(session), None)
+                    session.dispose()
+                best = analysis.best_response(model, theirs)  # type: ignore[union-attr]
+                job.set_result(analysis.win_tables(model, best, theirs)[0])  # type: ignore[union-attr]
+            except BaseException as exc:  # noqa: BLE001 - whatever went wrong, the meter stays off
+                job.set_exception(exc)
+
+        threading.Thread(target=work, daemon=True, name=f"meter {opponent}").start()
+        return job
 
 
 def _stopped(settings: GuiSettings, request: GameRequest, error: dict) -> dict:
-    return {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
+    """A view for a replay that failed as a whole: no turns or scores (the page keeps its own)."""
+    return {"seed": request.seed, "goal": settings.goal, "scores": None, "turns": None, "next": None,
             "waiting": False, "over": False, "winner": None, "chance": None, "error": error}
 
 
@@ -275,9 +313,18 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
         pass  # a quiet terminal: the page shows what matters
 
+    def _from_elsewhere(self) -> bool:
+        """Whether a request to a server on this machine only names another host: a web page
+        elsewhere that reached it by DNS rebinding. It is refused."""
+        bound = str(self.server.server_address[0])
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
+        return bound in LOOPBACK and host not in LOOPBACK
+
     def do_GET(self) -> None:  # noqa: N802 - the standard library's name
         path = self.path.split("?", 1)[0]
-        if path == "/api/setup":
+        if self._from_elsewhere():
+            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host(), hint=False)})
+        elif path == "/api/setup":
             self._json(HTTPStatus.OK, self.game.setup())
         elif path in PAGES:
             self._file(STATIC / PAGES[path])
@@ -286,8 +333,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802 - the standard library's name
         path = self.path.split("?", 1)[0]
+        if self._from_elsewhere():
+            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host(), hint=False)})
+            return
         if path != "/api/play":
             self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]), hint=False)})
+            return
+        # Only the page's own requests are JSON: a form or a plain-text post from another site is not.
+        if (self.headers.get("Content-Type") or "").split(";")[0].strip().lower() != "application/json":
+            self.close_connection = True
+            self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": error_record(messages.gui_not_json(), hint=False)})
             return
         try:
             size = int(self.headers.get("Content-Length", "0"))
@@ -301,7 +356,7 @@ class Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(size)
         try:
             body = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             error = error_record(messages.gui_bad_json(str(exc)[:200]), hint=False)
             self._json(HTTPStatus.BAD_REQUEST, {"error": error})
             return

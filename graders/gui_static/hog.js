@@ -16,6 +16,7 @@
   const SETTLE_MS = 150;
   const ZERO_DICE_MS = 380;
   const MAX_DICE = 10;
+  const MOST_ANIMATED = 60;  // turns in one reveal; a longer one (an endless game) is shown at once
   const ANIMATE_KEY = "hog.animate";
 
   const $ = (id) => document.getElementById(id);
@@ -24,7 +25,6 @@
   // answer or a reveal of an abandoned game can tell it is stale and stop.
   const game = {
     setup: null,
-    firstGame: true,
     players: ["person", "person"],
     variant: null,
     seed: null,
@@ -32,6 +32,7 @@
     sides: 6,
     moves: [],
     shown: 0,
+    shownKeys: [],  // each shown turn as JSON, to notice a replay that differs from the screen
     token: 0,
     pick: 5,
     zeroRule: null,
@@ -162,6 +163,7 @@
       select.append(group);
     }
     select.value = chosen;
+    if (select.value !== chosen) select.value = "person";  // no longer offered (renamed in hog.py)
   }
 
   // The opponent the server suggests may not be written yet; fall back gracefully.
@@ -265,7 +267,7 @@
       setState("idle");
       return;
     }
-    await newGame();
+    await newGame(true);
   }
 
   /* ---------- Players and panels ---------- */
@@ -509,13 +511,13 @@
   }
 
   // Reveals new turns in order. Returns false if the game was abandoned meanwhile.
-  async function revealTurns(turns, token) {
+  async function revealTurns(turns, token, quick) {
     $("rules").replaceChildren();
-    if (!animating()) {
-      for (const turn of turns) settleTurn(turn);
-      return true;
-    }
-    for (const turn of turns) {
+    for (const [i, turn] of turns.entries()) {
+      if (quick || !animating()) {  // asked again each turn: unchecking the box speeds up at once
+        for (const rest of turns.slice(i)) settleTurn(rest);
+        return true;
+      }
       setActive(turn.who);
       if (!isPerson(turn.who)) setStatus(`${playerTitle(turn.who)} is thinking…`);
       if (!(await shuffle(turn, token))) return false;
@@ -655,19 +657,48 @@
     $("seed").textContent = "–";
   }
 
-  async function newGame() {
+  // Reads the setup again, keeping the choices made: hog.py may have gained, renamed or fixed
+  // strategies since the page was opened. False when the game cannot start.
+  async function refreshSetup() {
+    const chosen = [$("player0").value, $("player1").value];
+    const variant = $("variant") ? $("variant").value : null;
+    const result = await api("/api/setup");
+    if (result.error) {
+      stop(result.error);
+      return false;
+    }
+    applySetup(result.data);
+    fillPlayerSelect($("player0"), result.data, chosen[0] || "person");
+    fillPlayerSelect($("player1"), result.data, chosen[1] || defaultOpponent(result.data));
+    if (variant && $("variant")) {
+      $("variant").value = variant;
+      if (!$("variant").value) $("variant").selectedIndex = 0;
+      $("variant").dispatchEvent(new Event("change"));
+    }
+    if (result.data.error) {
+      stop(result.data.error);
+      return false;
+    }
+    return true;
+  }
+
+  async function newGame(fresh) {
     if (!game.setup) {
       await loadSetup();  // the server was not reachable before: try from the top
       return;
     }
+    if (!fresh) {
+      setState("busy");
+      if (!(await refreshSetup())) return;
+    }
     game.players = [$("player0").value || "person", $("player1").value || "person"];
     const variant = $("variant");
     if (variant) game.variant = variant.value;
-    // Only the very first game uses the seed the server was started with.
-    game.seed = game.firstGame ? (game.setup.seed ?? null) : null;
-    game.firstGame = false;
+    // A new game leaves its seed to the server: the next of --seed's sequence, or a random one.
+    game.seed = null;
     game.moves = [];
     game.shown = 0;
+    game.shownKeys = [];
     game.zeroRule = null;
     resetBoard();
     updatePanelNames();
@@ -710,15 +741,27 @@
       $("seed").textContent = String(data.seed);
     }
     setGoal(data.goal);
-    const turns = Array.isArray(data.turns) ? data.turns : [];
-    if (turns.length < game.shown) {
-      // The replay differs from what is shown (hog.py changed): show it afresh.
+    if (!Array.isArray(data.turns)) {
+      // The replay failed as a whole (it never finished, or hog.py ended the program): the board
+      // keeps what it showed, and the error says what happened.
+      stop(data.error || { title: "The game could not be replayed." });
+      return;
+    }
+    const turns = data.turns;
+    const keys = turns.map((turn) => JSON.stringify(turn));
+    const changed = game.shownKeys.some((key, i) => key !== keys[i]);
+    if (changed) {
+      // The replay differs from what is shown (hog.py changed mid-game): show it afresh, at once.
       $("log").replaceChildren();
-      game.shown = 0;
+      for (const turn of turns) settleTurn(turn);
+      game.shown = turns.length;
     }
     const fresh = turns.slice(game.shown);
-    if (!(await revealTurns(fresh, token))) return;
+    // A very long reveal (an endless game, say) is shown at once rather than animated for minutes.
+    const quick = fresh.length > MOST_ANIMATED || (data.error && fresh.length > 1);
+    if (!(await revealTurns(fresh, token, quick))) return;
     game.shown = turns.length;
+    game.shownKeys = keys;
     setScores(data.scores);
     if (data.error) stop(data.error);
     else if (data.over) finishOver(data);
@@ -776,19 +819,17 @@
     if (document.body.dataset.state !== "waiting") return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (typingInControl(event.target)) return;
-    const chooser = $("chooser");
     const active = document.activeElement;
-    const inChooser = chooser.contains(active);
     const onNothing = !active || active === document.body;
     let k = null;
     if (/^[0-9]$/.test(event.key)) k = Number(event.key);
     else if (event.key === "x" || event.key === "X" || event.key === "t" || event.key === "T") k = MAX_DICE;
     if (k !== null) {
       event.preventDefault();
-      setPick(k, inChooser || onNothing);
+      setPick(k, true);  // focus moves to the pick, so Enter next rolls rather than pressing a button
       return;
     }
-    if (event.key === "Enter" && onNothing) {
+    if (event.key === "Enter" && onNothing && !event.repeat) {
       event.preventDefault();
       roll();
     }
@@ -807,7 +848,7 @@
       setPick(event.key === "Home" ? 0 : MAX_DICE, true);
     } else if (event.key === "Enter") {
       event.preventDefault();  // also stops the focused button's own click: one roll only
-      roll();
+      if (!event.repeat) roll();  // a held key must not send a second move
     }
   }
 

@@ -12,9 +12,10 @@ This file only starts the kit's game server. It uses parts of Python the course 
 covered yet, and it does not need to change.
 """
 
+import os
 import sys
 
-HERE = sys.path[0]  # the folder holding this file
+HERE = os.path.dirname(os.path.abspath(__file__))  # the folder holding this file
 
 # The kit's engine (the graders folder) sits beside this file in the folder you were given, or
 # two folders up when this folder is inside the kit itself.

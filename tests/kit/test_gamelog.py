@@ -206,6 +206,9 @@ def test_output_before_the_first_turn_is_kept(settings: gamelog.GuiSettings) -> 
     opening = turn(-1, 0, 0, 0, printed="DEBUG: starting\n", say_error="NameError: name 'both' is not defined")
     view = game_view(settings, request(settings), ("wait", (), None, (0, 0, 0), None, opening))
     assert view["printed"] == "DEBUG: starting\n" and "both" in view["commentary_error"]
+    rows = (turn(0, 0, 0, 1, (3,), printed="DEBUG: rolling\n"),)
+    first = game_view(settings, request(settings), ("wait", rows, None, (1, 0, 3), None, opening))["turns"][0]
+    assert first["printed"] == "DEBUG: starting\nDEBUG: rolling\n" and "both" in first["warnings"][0]
 
 
 def test_a_broken_rule_expression_is_a_warning_not_a_failure(edition: Edition) -> None:
@@ -224,3 +227,28 @@ def test_number_helpers() -> None:
     assert gamelog.next_prime(15) == 17 and gamelog.next_prime(2) == 3
     assert gamelog.digits(407) == [4, 0, 7] and gamelog.digits(0) == [0]
     assert not gamelog.is_prime(1) and gamelog.is_prime(2)
+
+
+def test_the_call_that_stopped_the_game_ends_the_last_turn(settings: gamelog.GuiSettings) -> None:
+    error = ("ZeroDivisionError", "division by zero", "catch_up", 7, "Traceback")
+    result = ("error", (turn(0, 0, 0, 2, (3, 4)),), None, (1, 0, 7), error, OPENING)
+    view = game_view(settings, request(settings, ("always_roll_5", "catch_up")), result)
+    assert view["turns"][0]["after"] == [7, 0] and view["scores"] == [7, 0] and not view["waiting"]
+
+
+def test_a_computer_player_that_is_not_a_function(settings: gamelog.GuiSettings) -> None:
+    result = ("bad_player", (), None, None, (1, "always_roll(6)", "None"), OPENING)
+    view = game_view(settings, request(settings), result)
+    assert "Player 1 is always_roll(6), but that gave None" in view["error"]["title"] and view["turns"] == []
+
+
+def test_a_wait_without_a_waiting_player_is_strange(settings: gamelog.GuiSettings) -> None:
+    view = game_view(settings, request(settings), ("wait", (), None, None, None, OPENING))
+    assert "cannot read" in view["error"]["title"] and not view["waiting"]
+
+
+def test_the_same_commentary_failure_is_said_once(settings: gamelog.GuiSettings) -> None:
+    broken = "TypeError: 'NoneType' object is not callable (in say, line 9)"
+    rows = tuple(turn(k % 2, 0, 0, 0, say_error=broken) for k in range(4))
+    view = game_view(settings, request(settings, ("person", "person")), ("wait", rows, None, (0, 0, 0), None, OPENING))
+    assert sum("commentary failed" in w for t in view["turns"] for w in t["warnings"]) == 1

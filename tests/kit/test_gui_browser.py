@@ -18,7 +18,7 @@ from graders.edition import Edition, edition_names, load_edition
 from graders.gamelog import gui_settings
 
 from .conftest import ROOT, replace_function
-from .test_webgui import reference_play, serving, student_copy
+from .test_webgui import reference_play, serving, stuck_strategy, student_copy
 
 CHROMIUM = os.environ.get("HOGKIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -95,6 +95,10 @@ def roll(tab: object, dice: int) -> str:
     return settle(tab)
 
 
+def shown_seed(tab: object) -> int:
+    return int(tab.text_content("#seed"))  # type: ignore[attr-defined]
+
+
 def shown_scores(tab: object) -> tuple[int, int]:
     return (int(tab.text_content("#score0")), int(tab.text_content("#score1")))  # type: ignore[attr-defined]
 
@@ -114,20 +118,20 @@ def test_a_full_seeded_game_against_the_computer_matches_the_reference(page: obj
             assert len(moves) < 200
         assert now == "over", page.text_content("#error")
         shoot(page, f"{name}-game-over")
-        expected = reference_play(edition, list(players), 7, moves)
+        assert shown_seed(page) == 8  # the page's first game had 7; New game takes the next
+        expected = reference_play(edition, list(players), 8, moves)
         assert shown_scores(page) == expected
         winner = 0 if expected[0] > expected[1] else 1
         said = "You win" if winner == 0 else "Player 1 (final_strategy) wins"
         assert f"{said} {max(expected)} to {min(expected)}" in page.text_content("#winner")
         assert page.is_visible("#game-over")
-        assert page.text_content("#seed").strip().endswith("7")
         assert page.locator("#log li.turn").count() >= len(moves)
     assert page.outside == []
 
 
 def find_rule(client: object, settings: object, rule: str) -> tuple[int, list[int]] | None:
     """A seed and the person's moves that end on a turn where RULE fires (found through the API)."""
-    for seed in range(60):
+    for seed in range(1, 60):
         chooser = random.Random(seed)
         moves: list[int] = []
         for _ in range(25):
@@ -149,8 +153,9 @@ def test_every_special_rule_shows_its_message(page: object, name: str) -> None:
             found = find_rule(finder, settings, event.rule)
         assert found is not None, f"no game found where {event.rule} fires"
         seed, moves = found
-        with serving(edition.solution_dir, seed=seed) as client:
+        with serving(edition.solution_dir, seed=seed - 1) as client:  # the game after the first
             now = open_game(page, client.port, ("person", "always_roll(4)"))
+            assert shown_seed(page) == seed
             for k in moves:
                 assert now == "waiting"
                 now = roll(page, k)
@@ -249,7 +254,7 @@ def test_the_meter_shows_the_exact_chance(page: object, edition: Edition) -> Non
         assert open_game(page, client.port, ("person", "always_roll(6)"), variant="full") == "waiting"
         assert page.is_visible("#meter")
         chance = float(page.get_attribute("#meter", "data-chance"))
-        view = client.post({"players": ["person", "always_roll(6)"], "seed": 3, "moves": []})[1]
+        view = client.post({"players": ["person", "always_roll(6)"], "seed": shown_seed(page), "moves": []})[1]
         assert chance == pytest.approx(view["chance"])
         assert f"{100 * view['chance']:.1f}%" in page.text_content("#meter-value")
         page.select_option("#variant", "simple")
@@ -260,10 +265,41 @@ def test_the_meter_shows_the_exact_chance(page: object, edition: Edition) -> Non
 def test_two_strategies_play_with_the_dice_animated(page: object, any_edition: Edition) -> None:
     with serving(any_edition.solution_dir, seed=9) as client:
         assert open_game(page, client.port, ("final_strategy", "always_roll(6)"), animate=True) == "over"
-        view = client.post({"players": ["final_strategy", "always_roll(6)"], "seed": 9})[1]
+        view = client.post({"players": ["final_strategy", "always_roll(6)"], "seed": shown_seed(page)})[1]
         assert shown_scores(page) == tuple(view["scores"])
         last = view["turns"][-1]
         faces = [int(v) for v in page.locator("#dice .die").evaluate_all("els => els.map(e => e.dataset.value)")]
         assert faces == last["rolls"]
         assert page.locator("#log li.turn").count() == len(view["turns"])
         shoot(page, f"{any_edition.name}-watched")
+
+
+def test_new_game_reads_the_setup_again(page: object, tmp_path: Path, edition: Edition,
+                                        reference_source: str) -> None:
+    """A strategy added to hog.py while the page is open can be picked after New game."""
+    folder = student_copy(tmp_path, edition, reference_source)
+    with serving(folder, seed=1) as client:
+        assert open_game(page, client.port, ("person", "catch_up")) == "waiting"
+        added = reference_source + "\n\ndef cautious_strategy(score, opponent_score):\n    return 2\n"
+        (folder / "hog.py").write_text(added, encoding="utf-8")
+        page.click("#new-game")
+        assert settle(page) == "waiting"
+        assert page.locator('#player1 option[value="cautious_strategy"]').count() == 1
+        assert page.input_value("#player1") == "catch_up"  # the choice made is kept
+        assert open_game(page, client.port, ("person", "cautious_strategy")) == "waiting"
+        assert roll(page, 3) == "waiting"
+        assert "Player 1 rolled 2 dice" in page.text_content("#log")
+        assert "cautious_strategy" in page.text_content("#name1")
+
+
+def test_a_replay_that_fails_keeps_the_board(page: object, tmp_path: Path, edition: Edition,
+                                             reference_source: str) -> None:
+    stuck = stuck_strategy(reference_source, "always_roll_5", 4)
+    with serving(student_copy(tmp_path, edition, stuck), seed=1, timeout=1.0) as client:
+        assert open_game(page, client.port, ("person", "always_roll_5")) == "waiting"
+        before = page.locator("#log li.turn").count()
+        for _ in range(12):  # until always_roll_5 is asked with a score of 5 or more
+            if roll(page, 6) == "error":
+                break
+        assert "did not finish within 1 s" in page.text_content("#error-title")
+        assert page.locator("#log li.turn").count() > before and shown_scores(page) != (0, 0)

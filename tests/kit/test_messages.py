@@ -175,7 +175,10 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.gui_syntax_error, ("hog.py", 12, "invalid syntax"), ["hog.py line 12", "invalid syntax", "New game"]),
     (m.gui_syntax_repaired, ("hog.py", 40, "invalid syntax", "play"), ["hog.py line 40", "play was left out"]),
     (m.gui_ended_early, (0, 0, 100), ["0 to 0", "100", "loop"]),
-    (m.gui_unfinished, (["roll_dice", "play"],), ["Still to write", "roll_dice, play", "None"]),
+    (m.gui_wrong_host, (), ["localhost"]),
+    (m.gui_not_json, (), ["JSON", "application/json"]),
+    (m.gui_unfinished, (["roll_dice", "play"],), ["Still to write", "roll_dice, play", "do not work yet"]),
+    (m.gui_not_a_strategy, (1, "always_roll(6)", "None"), ["Player 1", "always_roll(6)", "gave None", "finished"]),
     (m.gui_unfinished, ([f"f{k}" for k in range(10)],), ["f7 and 2 more"]),
 ]
 

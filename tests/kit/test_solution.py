@@ -13,7 +13,7 @@ from graders.edition import edition_names, load_edition
 
 STUDENT_FILES = ["hog.py", "dice.py", "ucb.py", "hog_ui.py", "hog_gui.py"]
 BEGINNER_IMPORTS = {"dice", "ucb", "hog", "random", "argparse", "functools", "sys", "code", "inspect", "signal"}
-ENGINE_IMPORTS = {"hog_gui.py": {"graders.webgui"}}  # a launcher: the kit's own server does the work
+ENGINE_IMPORTS = {"hog_gui.py": {"graders.webgui", "os"}}  # a launcher: the kit's own server does the work
 
 
 def run_in(folder, *argv, stdin=""):

@@ -99,10 +99,17 @@ def reference_play(edition: Edition, players: list, seed: int, moves: list[int],
     names = dict(vars(module), strategy0=strategies[0], strategy1=strategies[1],
                  dice=lambda: rng.randrange(6) + 1, say=module.__dict__.get("silence"))
     settings = webgui.gamelog.gui_settings(edition)
+    names["goal"] = settings.goal
     chosen = settings.variant(variant) if variant else settings.variants[0]
     if chosen.update:
         names["update"] = eval(chosen.update, vars(module))
     return tuple(eval(settings.play, names))
+
+
+def stuck_strategy(source: str, name: str, above: int) -> str:
+    """SOURCE with strategy NAME rolling 5, except that it never returns once its score is past ABOVE."""
+    return replace_function(source, name, f"def {name}(score, opponent_score):\n"
+                                          f"    while score > {above}:\n        pass\n    return 5\n")
 
 
 # -- endpoints -----------------------------------------------------------------------------------
@@ -202,10 +209,29 @@ def test_unknown_paths_are_404(reference_server: Client) -> None:
 
 
 def test_a_huge_or_unsized_body_is_refused(reference_server: Client) -> None:
-    status, _, data = reference_server.request("POST", "/api/play", b"x" * 10, {"Content-Length": "999999999"})
+    json_type = {"Content-Type": "application/json"}
+    status, _, data = reference_server.request("POST", "/api/play", b"x" * 10,
+                                               {**json_type, "Content-Length": "999999999"})
     assert status == 413 and "larger than" in json.loads(data)["error"]["title"]
-    status, _, data = reference_server.request("POST", "/api/play", b"x", {"Content-Length": "lots"})
+    status, _, data = reference_server.request("POST", "/api/play", b"x", {**json_type, "Content-Length": "lots"})
     assert status == 413
+
+
+def test_a_deeply_nested_body_is_a_400(reference_server: Client) -> None:
+    status, reply = reference_server.post(b"[" * 60000)
+    assert status == 400 and "not valid JSON" in reply["error"]["title"]
+
+
+def test_only_the_pages_own_requests_are_answered(reference_server: Client) -> None:
+    """A page elsewhere may post a form or plain text, or reach the server under another host name."""
+    body = json.dumps({"players": ["person", "person"]}).encode()
+    for kind in ("text/plain", "application/x-www-form-urlencoded", ""):
+        status, _, data = reference_server.request("POST", "/api/play", body, {"Content-Type": kind} if kind else {})
+        assert status == 415 and "JSON" in json.loads(data)["error"]["title"]
+    for path in ("/api/setup", "/"):
+        status, _, data = reference_server.request("GET", path, None, {"Host": "evil.example:31415"})
+        assert status == 403 and "localhost" in json.loads(data)["error"]["title"]
+    assert reference_server.request("GET", "/api/setup", None, {"Host": "localhost:31415"})[0] == 200
 
 
 # -- broken and hostile hog.py files --------------------------------------------------------------------
@@ -422,3 +448,154 @@ def test_hogkit_play_refuses_bad_input(argv: list[str], needle: str) -> None:
     done = subprocess.run([sys.executable, "-m", "graders.cli", "play", *argv, "--no-browser"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and needle in done.stderr
+
+
+# -- what a review of the page found: each has a test ------------------------------------------------
+
+
+def test_a_factory_that_is_not_finished_is_not_taken_for_a_person(tmp_path: Path, edition: Edition,
+                                                                  reference_source: str) -> None:
+    stub = replace_function(reference_source, "always_roll", '''
+        def always_roll(n):
+            "*** YOUR CODE HERE ***"
+    ''')
+    with serving(student_copy(tmp_path, edition, stub)) as client:
+        for players in (["person", "always_roll(6)"], ["always_roll(4)", "always_roll(6)"]):
+            status, view = client.post({"players": players, "moves": []})
+            assert status == 200 and not view["waiting"] and not view["over"]
+            assert "is always_roll(" in view["error"]["title"] and "gave None, not a strategy" in view["error"]["title"]
+
+
+def test_setup_tells_the_seed_of_the_next_game(edition: Edition) -> None:
+    with serving(edition.solution_dir, seed=20) as client:
+        assert client.get("/api/setup")[1]["seed"] == 20
+        client.post({"players": ["always_roll_5", "always_roll_5"], "seed": None})
+        client.post({"players": ["always_roll_5", "always_roll_5"], "seed": 99})  # a seed of its own: not counted
+        assert client.get("/api/setup")[1]["seed"] == 21
+
+
+def test_a_strategy_the_meter_cannot_tabulate_does_not_hold_up_the_game(tmp_path: Path, edition: Edition,
+                                                                        reference_source: str) -> None:
+    slow = stuck_strategy(reference_source, "catch_up", 90)
+    with serving(student_copy(tmp_path, edition, slow), seed=1) as client:
+        for moves in ([], [3], [3, 4]):
+            status, view = client.post({"players": ["person", "catch_up"], "seed": 1, "moves": moves})
+            assert status == 200 and view["waiting"] and view["error"] is None and view["chance"] is None
+        assert client.get("/api/setup")[1]["error"] is None
+
+
+def test_a_play_that_swallows_the_stop_does_not_roll_on(tmp_path: Path, edition: Edition,
+                                                       reference_source: str) -> None:
+    stubborn = replace_function(reference_source, "play", '''
+        def play(strategy0, strategy1, update, score0=0, score1=0, dice=six_sided, goal=GOAL):
+            who = 0
+            while score0 < goal and score1 < goal:
+                try:
+                    n = (strategy0(score0, score1) if who == 0 else strategy1(score1, score0))
+                except BaseException:
+                    n = 3
+                if who == 0:
+                    score0 = update(n, score0, score1, dice)
+                else:
+                    score1 = update(n, score1, score0, dice)
+                who = 1 - who
+            return score0, score1
+    ''')
+    with serving(student_copy(tmp_path, edition, stubborn)) as client:
+        status, view = client.post({"players": ["always_roll(2)", "person"], "seed": 4, "moves": []})
+        assert status == 200 and view["waiting"] and view["next"] == 1
+        assert len(view["turns"]) == 1 and len(view["turns"][0]["rolls"]) == 2 and view["turns"][0]["warnings"] == []
+
+
+def test_a_strategy_that_raises_keeps_the_scores_it_was_given(tmp_path: Path, edition: Edition,
+                                                             reference_source: str) -> None:
+    touchy = replace_function(reference_source, "catch_up", '''
+        def catch_up(score, opponent_score):
+            if score > 20:
+                return 1 // 0
+            return 5
+    ''')
+    with serving(student_copy(tmp_path, edition, touchy)) as client:
+        status, view = client.post({"players": ["always_roll(3)", "catch_up"], "seed": 2})
+        assert view["error"]["title"] == "catch_up raised ZeroDivisionError"
+        last = view["turns"][-1]
+        assert last["after"] is not None and last["after"][1] > 20 and view["scores"] == last["after"]
+
+
+def test_a_game_on_the_modules_own_dice_replays_the_same(tmp_path: Path, edition: Edition,
+                                                         reference_source: str) -> None:
+    """A common bug: take_turn forgets to pass dice on, so six_sided (random) rolls instead."""
+    forgetful = reference_source.replace("return roll_dice(num_rolls, dice)", "return roll_dice(num_rolls)", 1)
+    assert forgetful != reference_source
+    with serving(student_copy(tmp_path, edition, forgetful)) as client:
+        short = client.post({"players": ["person", "always_roll_5"], "seed": 6, "moves": [5, 5]})[1]
+        longer = client.post({"players": ["person", "always_roll_5"], "seed": 6, "moves": [5, 5, 5]})[1]
+        assert longer["turns"][: len(short["turns"])] == short["turns"]
+
+
+def test_endless_printing_is_cut_and_the_endless_game_named(tmp_path: Path, edition: Edition,
+                                                           reference_source: str) -> None:
+    chatty = replace_function(reference_source, "play", '''
+        def play(strategy0, strategy1, update, score0=0, score1=0, dice=six_sided, goal=GOAL):
+            while True:
+                print("é" * 5000)
+                strategy0(score0, score1)
+    ''')
+    with serving(student_copy(tmp_path, edition, chatty)) as client:
+        status, view = client.post({"players": ["always_roll_5", "always_roll_5"]})
+        assert status == 200 and "1000 turns" in view["error"]["title"]
+        printed = "".join(t["printed"] for t in view["turns"])
+        assert len(printed) <= 64 * 1024 + 1 and printed.count("…") <= 1 and len(view["turns"]) == 1000
+
+
+def test_a_strategy_choosing_a_huge_number_is_shown_briefly(tmp_path: Path, edition: Edition,
+                                                           reference_source: str) -> None:
+    greedy = replace_function(reference_source, "catch_up", '''
+        def catch_up(score, opponent_score):
+            return 10 ** 5000
+    ''')
+    with serving(student_copy(tmp_path, edition, greedy)) as client:
+        view = client.post({"players": ["catch_up", "person"]})[1]
+        assert view["error"]["function"] == "take_turn"
+        assert view["turns"][0]["warnings"] == ["Player 0's strategy chose <a number with thousands of digits>, "
+                                                "not a number of dice from 0 to 10."]
+
+
+def test_the_page_sets_the_goal_not_the_submission(tmp_path: Path, edition: Edition, reference_source: str) -> None:
+    short = reference_source.replace("GOAL = 100", "GOAL = 50", 1)
+    with serving(student_copy(tmp_path, edition, short)) as client:
+        view = client.post({"players": ["always_roll_5", "final_strategy"], "seed": 1})[1]
+        assert view["over"] and max(view["scores"]) >= 100
+
+
+def test_a_failed_replay_leaves_the_board_to_the_page(tmp_path: Path, edition: Edition, reference_source: str) -> None:
+    stuck = stuck_strategy(reference_source, "always_roll_5", 10)
+    with serving(student_copy(tmp_path, edition, stuck), timeout=1.0) as client:
+        view = client.post({"players": ["always_roll_5", "person"], "moves": [2, 2, 2, 2, 2, 2]})[1]
+        assert "did not finish" in view["error"]["title"] and view["turns"] is None and view["scores"] is None
+
+
+def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
+    edition = load_edition("more_boar")
+    source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
+    stub = replace_function(source, "announce_highest", '''
+        def announce_highest(who, last_score=0, running_high=0):
+            assert who == 0 or who == 1, 'The who argument should indicate a player.'
+            "*** YOUR CODE HERE ***"
+    ''')
+    with serving(student_copy(tmp_path, edition, stub)) as client:
+        view = client.post({"players": ["always_roll(4)", "always_roll(6)"], "seed": 3})[1]
+    assert view["over"]
+    failures = [w for t in view["turns"] for w in t["warnings"] if "commentary failed" in w]
+    assert len(failures) == 1 and "NoneType" in failures[0] and "(in say, line" in failures[0]
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
+    edition = load_edition(name)
+    proc, client = start([str(edition.solution_dir / "hog_gui.py")], ROOT)
+    try:
+        assert client.get("/api/setup")[1]["title"] == edition.title
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
