@@ -27,7 +27,8 @@ from graders.edition import load_edition  # noqa: E402
 
 def call(port: int, method: str, path: str, body: object = None) -> dict:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    conn.request(method, path, body=None if body is None else json.dumps(body))
+    conn.request(method, path, body=None if body is None else json.dumps(body),
+                 headers={"Content-Type": "application/json"})
     data = json.loads(conn.getresponse().read())
     conn.close()
     return data
