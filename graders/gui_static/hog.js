@@ -16,7 +16,8 @@
   const SETTLE_MS = 150;
   const ZERO_DICE_MS = 380;
   const MAX_DICE = 10;
-  const MOST_ANIMATED = 60;  // turns in one reveal; a longer one (an endless game) is shown at once
+  const MOST_ANIMATED = 60;
+  const RULE_GROUPS_SHOWN = 3;  // turns whose rules the latest-roll card shows  // turns in one reveal; a longer one (an endless game) is shown at once
   const ANIMATE_KEY = "hog.animate";
 
   const $ = (id) => document.getElementById(id);
@@ -458,6 +459,8 @@
       const group = el("div", "rule-group");
       group.append(el("div", "rule-who", playerTitle(who)), ...notes);
       $("rules").append(group);
+      // Only the latest few stay here (a watched game reveals dozens); the log keeps them all.
+      while ($("rules").children.length > RULE_GROUPS_SHOWN) $("rules").firstElementChild.remove();
     }
     const commentary = $("commentary");
     commentary.textContent = hasCommentary(turn) ? turn.commentary.trimEnd() : "";

@@ -18,7 +18,7 @@ from graders.edition import Edition, edition_names, load_edition
 from graders.gamelog import gui_settings
 
 from .conftest import ROOT, replace_function
-from .test_webgui import reference_play, serving, stuck_strategy, student_copy
+from .test_webgui import ready_meter, reference_play, serving, stuck_strategy, student_copy
 
 CHROMIUM = os.environ.get("HOGKIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -251,6 +251,7 @@ def test_the_page_fits_a_phone(browser: object, edition: Edition) -> None:
 
 def test_the_meter_shows_the_exact_chance(page: object, edition: Edition) -> None:
     with serving(edition.solution_dir, seed=3) as client:
+        ready_meter(client, ["person", "always_roll(6)"])  # worked out once, then kept for the page
         assert open_game(page, client.port, ("person", "always_roll(6)"), variant="full") == "waiting"
         assert page.is_visible("#meter")
         chance = float(page.get_attribute("#meter", "data-chance"))
