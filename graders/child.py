@@ -23,8 +23,8 @@ import io
 import json
 import os
 import sys
-import traceback
 import types
+from collections.abc import Callable
 
 # Keep our own references before student code can replace the module attributes.
 _dumps, _loads = json.dumps, json.loads
@@ -133,28 +133,9 @@ def encode(value: object, depth: int = 0) -> dict:
     return {"t": "object", "type": type_name(value)}
 
 
-def describe_error(exc: BaseException, filename: str) -> dict:
-    """The exception's type and message, and a traceback trimmed to the submission's own frames."""
-    try:
-        message = str(exc)
-    except BaseException:
-        message = None  # the parent says the message could not be shown
-    if type(message) is not str:
-        message = None
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in (filename, "<case>")]
-    lines = ["Traceback (most recent call last):"]
-    for f in frames[-8:]:
-        lines.append(f'  File "{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}')
-        if f.line:
-            lines.append("    " + f.line.strip())
-    where = None
-    for f in reversed(frames):
-        if f.filename == filename:
-            where = f.lineno
-            break
-    lines.append(f"{type_name(exc)}: {message[:2000] if message else ''}")
-    short = message[:2000] if message is not None else None
-    return {"type": type_name(exc), "message": short, "traceback": "\n".join(lines), "line": where}
+# Filled in from the probes file when the child starts (see main): one way to describe an error,
+# shared with the probes that describe errors themselves (a game's commentary, for one).
+describe_error: Callable[[BaseException, str], dict]
 
 
 def apply_limits(limits: dict) -> None:
@@ -246,12 +227,12 @@ def main() -> None:
     apply_limits(config.get("limits", {}))
     # The probes (the kit's own code) load first, while the standard library they import is
     # still readable: the user the child drops to may not be able to read the interpreter's files.
-    probes: dict | None = None
-    if config.get("probes"):
-        spec_globals: dict = {"__name__": "hogkit_probes"}
-        with open(config["probes"], encoding="utf-8") as f:
-            exec(compile(f.read(), config["probes"], "exec"), spec_globals)
-        probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
+    global describe_error
+    spec_globals: dict = {"__name__": "hogkit_probes"}
+    with open(config["probes"], encoding="utf-8") as f:
+        exec(compile(f.read(), config["probes"], "exec"), spec_globals)
+    probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
+    describe_error = spec_globals["describe_error"]
     hidden = hide_folders(config["hide"]) if config.get("hide") else False
     if config.get("user"):
         drop_privileges(config["user"])
@@ -278,10 +259,10 @@ def main() -> None:
         module.__dict__.clear()
         module.__dict__.update(snapshot)
         sys.modules[config["module"]] = module
-        namespace = {"__name__": "__case__", **(probes or {})}
+        namespace = {"__name__": "__case__", **probes}
         setup = request.get("setup", "")
         for source in request.get("steps", []):
-            send(out_fd, run_step(source, setup, namespace, path, real_stdout, probes or {}))
+            send(out_fd, run_step(source, setup, namespace, path, real_stdout, probes))
             setup = ""
         send(out_fd, {"op": "done"})
 

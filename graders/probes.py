@@ -363,31 +363,38 @@ def _short(exc: BaseException, module: object) -> str:
     return (kind + ": " + message)[:300] + where
 
 
-def _describe(exc: BaseException, module: object) -> tuple:
-    """(type, message, function, line, traceback) of EXC, naming the submission's innermost function."""
-    filename = getattr(module, "__file__", None)
+def describe_error(exc: BaseException, filename: str) -> dict:
+    """EXC as plain data: its type, its message (None when it cannot be shown), a traceback trimmed
+    to the frames of FILENAME (the submission) and of the case, and the innermost such frame's
+    function and line. The child describes every error of a step with this too."""
     try:
         message = str(exc)
     except BaseException:
-        message = "(the error's message could not be shown)"
+        message = None  # the parent says the message could not be shown
     if type(message) is not str:
-        message = ""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
-    function, line = "", 0
-    if frames:
-        function, line = frames[-1].name, frames[-1].lineno or 0
+        message = None
+    try:
+        kind = type.__getattribute__(type(exc), "__qualname__")
+    except BaseException:
+        kind = "?"
+    kind = kind if type(kind) is str else "?"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in (filename, "<case>")]
     lines = ["Traceback (most recent call last):"]
     for f in frames[-8:]:
         lines.append(f'  File "{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}')
         if f.line:
             lines.append("    " + f.line.strip())
-    try:
-        kind = type.__getattribute__(type(exc), "__qualname__")
-    except BaseException:
-        kind = "Exception"
-    kind = kind if type(kind) is str else "Exception"
-    lines.append(kind + ": " + message[:2000])
-    return (kind, message[:2000], function, line, "\n".join(lines))
+    own = [f for f in frames if f.filename == filename]
+    short = message[:2000] if message is not None else None
+    lines.append(f"{kind}: {short or ''}")
+    return {"type": kind, "message": short, "traceback": "\n".join(lines),
+            "line": own[-1].lineno if own else None, "function": own[-1].name if own else None}
+
+
+def _describe(exc: BaseException, module: object) -> tuple:
+    """(type, message, function, line, traceback) of an error the submission raised in a game."""
+    info = describe_error(exc, str(getattr(module, "__file__", "")))
+    return (info["type"], info["message"] or "", info["function"] or "", info["line"] or 0, info["traceback"])
 
 
 def gui_game(module: object, spec: dict) -> tuple:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import hashlib
 import importlib
 import json
@@ -67,17 +68,10 @@ def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
         return edition, kit
     root = folder.parent.parent
     if folder.parent.name == "solution" and (root / "tests" / folder.name / "edition.toml").is_file():
-        edition = load_edition(folder.name, root)
+        kit = load_edition(folder.name, root)
         # The solution folder's own files are the submission and its support files.
-        edition = _with_support(edition, folder)
-        return edition, load_edition(folder.name, root)
+        return dataclasses.replace(kit, support_dir=folder), kit
     raise EditionError(messages.gui_not_a_project(str(folder)))
-
-
-def _with_support(edition: Edition, folder: Path) -> Edition:
-    import dataclasses
-
-    return dataclasses.replace(edition, support_dir=folder)
 
 
 def unfinished_functions(tree: ast.Module) -> list[str]:
@@ -162,8 +156,8 @@ class Game:
             return error_record(messages.gui_crashed())
         if reply.status == "error":
             err = reply.error or {}
-            return error_record(messages.gui_raised("", str(err.get("type", ""))), str(err.get("message", "")),
-                          trace=str(err.get("traceback", "")))
+            return error_record(messages.gui_raised(str(err.get("function") or ""), str(err.get("type", ""))),
+                                str(err.get("message", "")), trace=str(err.get("traceback", "")))
         return reply.value
 
     def _stop_child(self) -> None:
