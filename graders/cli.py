@@ -21,7 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from graders import messages, reports, webgui
+from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
 from graders.edition import DEFAULT_EDITION, Edition, EditionError, edition_names, load_edition
 from graders.grading import ProblemResult, Report, SubmissionError, grade, load_submission
@@ -129,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "files. Each player is a person or any strategy PATH defines.")
     y.add_argument("path", nargs="?", metavar="PATH")
     _add_edition(y)
-    webgui.add_options(y)
+    serveroptions.add_options(y)
 
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
@@ -157,8 +157,10 @@ def _progress(result: ProblemResult) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from graders import webgui  # the web server loads only for this command
+
     edition = load_edition(args.edition)
-    webgui.check_options(build_parser(), args)
+    serveroptions.check_options(build_parser(), args)
     path = Path(args.path) if args.path else edition.solution_dir
     if path.is_dir():
         path = path / edition.submission

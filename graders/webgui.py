@@ -42,6 +42,7 @@ from graders.grading import open_session, sorted_notes
 from graders.markers import YOUR_CODE
 from graders.repairs import repair
 from graders.sandbox import Limits, LoadError, Session
+from graders.serveroptions import DEFAULT_PORT, DEFAULT_TIMEOUT, add_options, check_options
 
 STATIC = Path(__file__).with_name("gui_static")
 PAGES = {"/": "index.html", "/index.html": "index.html", "/static/hog.css": "hog.css", "/static/hog.js": "hog.js"}
@@ -49,8 +50,6 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".js": "text/javascript; charset=utf-8"}
 MOST_BODY = 64 * 1024
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-DEFAULT_PORT = 31415
-DEFAULT_TIMEOUT = 5.0
 METER_WAIT = 1.0  # seconds a request waits for the meter's table before answering without it
 # A long-lived child plays many games: its CPU limit covers them all, each game has its deadline.
 GUI_LIMITS = Limits(cpu_seconds=3600)
@@ -382,27 +381,6 @@ def make_server(game: Game, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server
-
-
-def add_options(parser: argparse.ArgumentParser) -> None:
-    """The server's options, shared by ``hog_gui.py`` and ``hogkit play``."""
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
-                        help=f"the port to serve on (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--no-browser", action="store_true", help="do not open a browser window")
-    parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="seed the dice: the first game uses N, the next N+1, and so on")
-    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
-                        help=f"seconds your code may take for one game (default {DEFAULT_TIMEOUT:g})")
-
-
-def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    if not 0 <= args.port <= 65535:
-        parser.error(f"--port must be from 0 to 65535, not {args.port}")
-    if args.seed is not None and args.seed < 0:
-        parser.error(f"--seed must be 0 or more, not {args.seed}")
-    if not args.timeout > 0:
-        parser.error(f"--timeout must be more than 0, not {args.timeout:g}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
