@@ -24,6 +24,7 @@ import ast
 import dataclasses
 import hashlib
 import importlib
+import importlib.util
 import json
 import secrets
 import sys
@@ -98,7 +99,6 @@ class Game:
         self._strategies: list[str] = []
         self._unfinished: list[str] = []
         self._tables: dict[tuple[str, str], Future] = {}
-        self._analysis: object | None = None
         self._source = ""  # hog.py as loaded into the child (after any syntax repair)
         self._helpers: dict[int, Session] = {}  # children tabulating strategies for the meter, by id
         self._closed = False
@@ -224,13 +224,9 @@ class Game:
             return False
         if not (self.kit.solution_dir / self.kit.submission).is_file():
             return False
-        if self._analysis is None:
-            try:
-                self._analysis = importlib.import_module("graders.analysis")  # needs numpy, the kit's own
-            except ImportError:
-                self.kit = None
-                return False
-        return True
+        # The analysis needs numpy (the kit's, not the student bundle's); it is imported by the first
+        # table's worker thread, so no request waits for numpy to load.
+        return importlib.util.find_spec("numpy") is not None
 
     def _chance(self, request: GameRequest, view: dict) -> float | None:
         """The waiting person's exact chance to win from the view's state with best play, or None
@@ -261,26 +257,27 @@ class Game:
         """Work out, in a thread of its own (and for a strategy, a sandboxed child of its own), the
         table of the chance to win with best play against OPPONENT from every state."""
         job: Future = Future()
-        analysis, kit, source, edition = self._analysis, self.kit, self._source, self.edition
+        kit, source, edition = self.kit, self._source, self.edition
 
         def work() -> None:
             try:
+                analysis = importlib.import_module("graders.analysis")  # not followed into the student bundle
                 model = analysis.build_model(kit)  # type: ignore[union-attr]
                 if opponent == gamelog.PERSON:
-                    best = analysis.optimal(model)  # type: ignore[union-attr]
-                    job.set_result(analysis.win_tables(model, best, best)[0])  # type: ignore[union-attr]
+                    best = analysis.optimal(model)
+                    job.set_result(analysis.win_tables(model, best, best)[0])
                     return
                 session = open_session(source, edition, GUI_LIMITS)
                 self._helpers[id(session)] = session
                 try:
                     if self._closed:  # the server stopped while this child started
                         raise RuntimeError("stopped")
-                    theirs = analysis.tabulate(session, opponent, model.goal)  # type: ignore[union-attr]
+                    theirs = analysis.tabulate(session, opponent, model.goal)
                 finally:
                     self._helpers.pop(id(session), None)
                     session.dispose()
-                best = analysis.best_response(model, theirs)  # type: ignore[union-attr]
-                job.set_result(analysis.win_tables(model, best, theirs)[0])  # type: ignore[union-attr]
+                best = analysis.best_response(model, theirs)
+                job.set_result(analysis.win_tables(model, best, theirs)[0])
             except BaseException as exc:  # noqa: BLE001 - whatever went wrong, the meter stays off
                 job.set_exception(exc)
 
