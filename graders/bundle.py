@@ -16,7 +16,7 @@ import ast
 import shutil
 from pathlib import Path
 
-from graders import messages
+from graders import messages, syntax
 from graders.edition import Edition
 
 ENGINE = Path(__file__).parent
@@ -53,7 +53,7 @@ def engine_modules(start: str = "student") -> list[str]:
         if name in needed:
             continue
         needed.add(name)
-        tree = ast.parse((ENGINE / f"{name}.py").read_text(encoding="utf-8"))
+        tree = syntax.parse_module((ENGINE / f"{name}.py").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graders"):
                 parts = node.module.split(".")
@@ -71,7 +71,7 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
     and last the functions the project provides (the command-line entry point left out)."""
     import nbformat
 
-    tree = ast.parse(skeleton)
+    tree = syntax.parse_module(skeleton)
     defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
     stubs = {n.name: ast.get_source_segment(skeleton, n, padded=True) or "" for n in defs}
     for n in defs:  # keep decorators with their function

@@ -10,12 +10,12 @@ Progress lives in ``.hogkit/progress.json`` beside the student's files; spec fil
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders import syntax
 from graders.cases import SPECIAL_ANSWERS, Question
 from graders.storage import write_atomically
 
@@ -29,7 +29,7 @@ def normalise(answer: str) -> str:
         if text.lower() == special.lower():
             return special
     try:
-        value = ast.literal_eval(text)
+        value = syntax.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
     if isinstance(value, int | float | str | bool | tuple | list | type(None)):
@@ -85,7 +85,7 @@ def _variants(answer: str) -> list[tuple[str, str]]:
     text = normalise(answer)
     out: list[tuple[str, str]] = [(repr(text), "quotes"), (text.strip("'\""), "no_quotes")]
     try:
-        value = ast.literal_eval(text)
+        value = syntax.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         value = None
     if type(value) is int:

@@ -12,7 +12,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from graders import messages
+from graders import messages, syntax
 
 MAX_REPAIRS = 20
 _TOP = re.compile(r"^(?:@|async\s+def\s|def\s|class\s|[A-Za-z_])")
@@ -53,7 +53,7 @@ def repair(source: str, filename: str = "hog.py") -> tuple[str, ast.Module | Non
     removals: list[Removal] = []
     for _ in range(MAX_REPAIRS):
         try:
-            return source, ast.parse(source), removals
+            return source, syntax.parse_module(source), removals
         except SyntaxError as exc:
             lines = source.split("\n")
             # "expected an indented block after 'if' statement on line 12" is reported on the line

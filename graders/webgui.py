@@ -36,7 +36,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from graders import gamelog, messages
+from graders import gamelog, messages, syntax
 from graders.edition import Edition, EditionError, kit_root, load_edition, load_student_edition
 from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
 from graders.grading import open_session, sorted_notes
@@ -76,7 +76,7 @@ def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
 
 def unfinished_functions(tree: ast.Module) -> list[str]:
     """The functions that still hold the skeleton's placeholder line, in the order they appear."""
-    placeholder = ast.literal_eval(YOUR_CODE)
+    placeholder = syntax.literal_eval(YOUR_CODE)
     return [node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and any(
         isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value == placeholder
         for s in node.body)]

@@ -1,0 +1,40 @@
+"""Syntax: turning source text into syntax trees and literal values, one thread at a time.
+
+Contract: :func:`parse` and :func:`literal_eval` behave exactly as :func:`ast.parse` and
+:func:`ast.literal_eval`, except that no two threads of this process run them at once. Every
+engine module parses through here, never through :mod:`ast` directly.
+
+Why: CPython 3.11 (before 3.11.8) keeps the depth counter of its syntax-tree builder in state shared
+by every thread. When a thread switch lands inside a parse, say because the garbage collector runs
+a ``__del__`` while the tree is being built, and another thread parses meanwhile, the first parse
+fails with ``SystemError: AST constructor recursion depth mismatch``. Class grading parses
+submissions on a thread pool and the web server parses on its request threads, so without the lock
+one submission in a few thousand lost its grade to that error.
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+from typing import Any
+
+_LOCK = threading.Lock()
+
+
+def parse(source: str, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
+    """The syntax tree of SOURCE, as :func:`ast.parse` gives it."""
+    with _LOCK:
+        return ast.parse(source, filename, mode)
+
+
+def parse_module(source: str, filename: str = "<unknown>") -> ast.Module:
+    """The syntax tree of a whole file."""
+    tree = parse(source, filename)
+    assert isinstance(tree, ast.Module)
+    return tree
+
+
+def literal_eval(text: str) -> Any:
+    """The Python literal TEXT spells, as :func:`ast.literal_eval` gives it."""
+    # literal_eval parses a str argument itself; parse it under the lock and pass it the tree.
+    return ast.literal_eval(parse(text.lstrip(" \t"), mode="eval"))
