@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from graders import syntax
 from graders.edition import DEFAULT_EDITION, Edition, edition_names, kit_root, load_edition
 from graders.grading import Report, Submission, grade
 
@@ -42,7 +43,7 @@ def grade_source(source: str, edition: Edition, problems: list[int] | None = Non
 
 def replace_function(source: str, name: str, new_code: str) -> str:
     """SOURCE with the top-level function NAME replaced by NEW_CODE (dedented), other lines kept."""
-    tree = ast.parse(source)
+    tree = syntax.parse_module(source)  # grading threads may be parsing too
     node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
     start = (node.decorator_list[0].lineno if node.decorator_list else node.lineno) - 1
     lines = source.split("\n")
