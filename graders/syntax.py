@@ -9,7 +9,7 @@ by every thread. When a thread switch lands inside a parse, say because the garb
 a ``__del__`` while the tree is being built, and another thread parses meanwhile, the first parse
 fails with ``SystemError: AST constructor recursion depth mismatch``. Class grading parses
 submissions on a thread pool and the web server parses on its request threads, so without the lock
-one submission in a few thousand lost its grade to that error.
+a grading run could, now and then, lose one submission's grade to that error.
 """
 
 from __future__ import annotations
