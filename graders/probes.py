@@ -131,17 +131,13 @@ def check_strategy(strategy: Callable, goal: int = 100) -> None:
     """Print the first pair of scores where STRATEGY does not return an int from 0 to 10, or where
     asking twice gives two answers; print 'valid' when there is none.
     """
-    for score in range(goal):
-        for opp in range(goal):
-            first = strategy(score, opp)
-            if type(first) is not int or not 0 <= first <= 10:
-                print("strategy(" + str(score) + ", " + str(opp) + ") returned " + plain(first))
-                return
-            again = strategy(score, opp)
-            if type(again) is not int or again != first:
-                print("strategy(" + str(score) + ", " + str(opp) + ") gave two different answers")
-                return
-    print("valid")
+    found = tabulate(strategy, goal)
+    if found and found[0] == "bad":
+        print("strategy(" + str(found[1]) + ", " + str(found[2]) + ") returned " + found[3])
+    elif found and found[0] == "unsteady":
+        print("strategy(" + str(found[1]) + ", " + str(found[2]) + ") gave two different answers")
+    else:
+        print("valid")
 
 
 class commentary_log:
