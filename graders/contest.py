@@ -24,6 +24,7 @@ import numpy as np
 from graders import analysis, messages
 from graders.classroom import Progress, sandbox_limits
 from graders.edition import Edition, EditionError
+from graders.reports import heat_colour
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
 
@@ -50,9 +51,10 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
         raise EditionError(messages.empty_class(str(folder)))
     model = analysis.build_model(edition)
     strategy = analysis.analysis_settings(edition)["report"]["strategy"]
+    workers = max(1, jobs or os.cpu_count() or 1)
     tables: list[np.ndarray | str] = [""] * len(entries)
     started = time.monotonic()
-    with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(workers) as pool:
         futures = {pool.submit(tabulate_entry, e, edition, strategy): k for k, e in enumerate(entries)}
         for done, future in enumerate(as_completed(futures), start=1):
             tables[futures[future]] = future.result()
@@ -69,7 +71,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
             unique.setdefault((keys[i], keys[j]), (i, j))
     solved: dict[tuple[bytes, bytes], float] = {}
     started = time.monotonic()
-    with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(workers) as pool:
         futures = {pool.submit(analysis.pair_rate, model, valid[i][1], valid[j][1]): key
                    for key, (i, j) in unique.items()}
         for done, future in enumerate(as_completed(futures), start=1):
@@ -84,13 +86,13 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     for i, (student, _table) in enumerate(valid):
         others = [rates[i, j] for j in range(n) if j != i]
         board.append({"student": student, "points": sum(r > THRESHOLD for r in others),
-                      "average": float(np.mean(others)) if others else 0.5})
+                      "average": float(np.mean(others)) if others else 0.5, "index": i})
     board.sort(key=lambda r: (-r["points"], -r["average"], r["student"]))
     for rank, row in enumerate(board, start=1):
         row["rank"] = rank
+    order = [row.pop("index") for row in board]  # the matrix's rows and columns in ranking order
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "leaderboard.csv", render_leaderboard_csv(board, invalid))
-    order = [next(k for k, (s, _) in enumerate(valid) if s == row["student"]) for row in board]
     write_atomically(out / "contest.html", render_contest_html(edition.title, board, rates[np.ix_(order, order)],
                                                                invalid))
     return board
@@ -109,14 +111,12 @@ def render_leaderboard_csv(board: list[dict], invalid: list[tuple[str, str]]) ->
 
 def render_contest_html(title: str, board: list[dict], rates: np.ndarray, invalid: list[tuple[str, str]]) -> str:
     """One page, no outside files: the leaderboard, the win-rate matrix as a heat map, invalid entries."""
-    from graders.reports import _heat
-
     names = [escape(row["student"]) for row in board]
     head = "".join(f'<th title="{n}">{k + 1}</th>' for k, n in enumerate(names))
     body = []
     for i, row in enumerate(board):
         cells = "".join(
-            f'<td style="background:{_heat(rates[i, j])}" title="{names[i]} vs {names[j]}: '
+            f'<td style="background:{heat_colour(rates[i, j])}" title="{names[i]} vs {names[j]}: '
             f'{100 * rates[i, j]:.2f}%"></td>' if i != j else "<td></td>"
             for j in range(len(board))
         )

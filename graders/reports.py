@@ -323,7 +323,7 @@ def render_histogram_svg(records: list[dict], edition: Edition) -> str:
 # -- pictures of strategies ------------------------------------------------------------------------
 
 
-def _heat(value: float) -> str:
+def heat_colour(value: float) -> str:
     """A colour from light yellow (0) to dark blue (1)."""
     v = min(max(value, 0.0), 1.0)
     low, high = (255, 248, 196), (22, 62, 140)
@@ -344,7 +344,7 @@ def render_grid_svg(title: str, values: list[list[float]], labels: list[list[str
     for a, row in enumerate(values):
         for b, v in enumerate(row):
             parts.append(f'<rect x="{left + b * cell}" y="{top + a * cell}" width="{cell}" height="{cell}" '
-                         f'fill="{_heat(v)}"><title>{a}, {b}: {labels[a][b]}</title></rect>')
+                         f'fill="{heat_colour(v)}"><title>{a}, {b}: {labels[a][b]}</title></rect>')
     for tick in range(0, size, 10):
         parts.append(f'<text x="{left + tick * cell}" y="{top - 3}">{tick}</text>')
         parts.append(f'<text x="{left - 22}" y="{top + tick * cell + 9}">{tick}</text>')
