@@ -28,6 +28,7 @@ import importlib.util
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -314,8 +315,6 @@ def parse_table(value: object, goal: int) -> np.ndarray | str:
 
 def tabulate(session: Session, expression: str, goal: int) -> np.ndarray:
     """EXPRESSION (evaluated in the submission's namespace) as a table, computed in the sandbox."""
-    import time
-
     replies = list(session.steps([f"tabulate({expression}, {goal})"], session_setup(session),
                                  time.monotonic() + TABULATE_SECONDS))
     reply = replies[0]

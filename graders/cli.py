@@ -1,9 +1,15 @@
 """``hogkit``: a thin command line over the engine's pure functions.
 
-    hogkit grade [PATH] [--edition NAME] [--json] [-q NN] [--verbose]
+    hogkit grade [PATH] [--edition NAME] [--json] [-q NN] [--verbose] [--out OUTDIR] [--jobs N] [--force]
     hogkit answers [-q NN] [--edition NAME]
     hogkit build [--edition NAME | --all] [--check]
-    hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N]
+    hogkit release EDITION --out DIR
+    hogkit gradescope EDITION [--out ZIP]
+    hogkit winrate PATH --strategy EXPR [--against EXPR] [--edition NAME] [--json]
+    hogkit optimal [--edition NAME] [--against EXPR] [--table FILE]
+    hogkit picture --strategy EXPR --out FILE.svg [--path PATH] [--kind dice|win] [--edition NAME]
+    hogkit contest CLASSDIR --out OUTDIR [--edition NAME] [--jobs N]
+    hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N] [--host H] [--timeout S]
     hogkit editions
 
 Exit codes: 0 when the command did its job (whatever the score), 1 when ``build --check`` finds
@@ -130,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     y.add_argument("path", nargs="?", metavar="PATH")
     _add_edition(y)
     serveroptions.add_options(y)
+    y.set_defaults(parser=y)  # so that a bad option is refused with play's own usage line
 
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
@@ -160,7 +167,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from graders import webgui  # the web server loads only for this command
 
     edition = load_edition(args.edition)
-    serveroptions.check_options(build_parser(), args)
+    serveroptions.check_options(args.parser, args)
     path = Path(args.path) if args.path else edition.solution_dir
     if path.is_dir():
         path = path / edition.submission

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import errno
 import hashlib
 import importlib
 import importlib.util
@@ -408,7 +409,7 @@ def serve(game: Game, args: argparse.Namespace) -> int:
     try:
         server = make_server(game, args.host, args.port)
     except OSError as exc:
-        print(messages.gui_port_busy(args.port) if exc.errno in (48, 98) else str(exc), file=sys.stderr)
+        print(messages.gui_port_busy(args.port) if exc.errno == errno.EADDRINUSE else str(exc), file=sys.stderr)
         return 2
     host, port = server.server_address[:2]
     url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
