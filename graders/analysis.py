@@ -24,20 +24,18 @@ Values: ``win[a, b]`` is the probability that the player about to move, with sco
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
-import sys
-import threading
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from graders import messages
+from graders import messages, reference
 from graders.edition import Edition
+from graders.memo import once
 from graders.sandbox import Limits, LoadError, Session
 
 FACES = 6
@@ -48,7 +46,7 @@ class AnalysisError(Exception):
     """The edition's rules cannot be analysed exactly; the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: it holds arrays
 class GameModel:
     goal: int
     size: int  # goal plus the largest overshoot: tables are size x size, zero where a score is past the goal
@@ -86,29 +84,6 @@ def _sequence(k: int, total: int, one: bool) -> tuple[int, ...]:
     return tuple(faces)
 
 
-@lru_cache(maxsize=8)
-def _reference_namespace(edition: Edition) -> dict:
-    """The reference solution's module namespace, loaded once per edition under private names."""
-    folder = str(edition.solution_dir)
-    saved = {name: sys.modules.get(name) for name in ("dice", "ucb", edition.module)}
-    sys.path.insert(0, folder)
-    try:
-        for name in saved:
-            sys.modules.pop(name, None)
-        spec = importlib.util.spec_from_file_location(edition.module, edition.solution_dir / edition.submission)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-        sys.modules[edition.module] = module
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
-        return vars(module)
-    finally:
-        sys.path.remove(folder)
-        for name, old in saved.items():
-            if old is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = old
-
-
 def analysis_settings(edition: Edition) -> dict:
     settings = edition.analysis
     if not settings:
@@ -129,9 +104,10 @@ def _cache_base() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hogkit"
 
 
-@lru_cache(maxsize=8)
+@once(maxsize=8)
 def build_model(edition: Edition) -> GameModel:
-    """The edition's game as arrays: read from the cache, or derived from the reference and cached."""
+    """The edition's game as arrays: read from the cache, or derived from the reference and cached.
+    Worked out once per process, by one thread while any others wait."""
     cache = _cache_file(edition)
     try:
         with np.load(cache) as data:
@@ -142,7 +118,9 @@ def build_model(edition: Edition) -> GameModel:
     model = derive_model(edition)
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_suffix(f".{os.getpid()}.tmp.npz")
+        # A name of its own, so another process writing the same model never shares the file.
+        handle, tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{edition.name}-", suffix=".npz")
+        os.close(handle)
         np.savez(tmp, goal=model.goal, size=model.size, nexts=model.nexts, probs=model.probs, zero=model.zero,
                  extra=model.extra if model.extra is not None else np.zeros(0, dtype=bool))
         os.replace(tmp, cache)
@@ -157,11 +135,10 @@ def build_model(edition: Edition) -> GameModel:
 def derive_model(edition: Edition) -> GameModel:
     """The edition's game as arrays, derived by calling its reference functions."""
     settings = analysis_settings(edition)
-    namespace = _reference_namespace(edition)
-    update = eval(settings["update"], namespace)  # trusted: the kit's own reference and manifest
-    extra_turn = eval(settings["extra_turn"], namespace) if settings.get("extra_turn") else None
-    goal = int(eval(settings.get("goal", "GOAL"), namespace))
-    make_test_dice = namespace["make_test_dice"]
+    update = reference.evaluate(edition, settings["update"])
+    extra_turn = reference.evaluate(edition, settings["extra_turn"]) if settings.get("extra_turn") else None
+    goal = int(reference.evaluate(edition, settings.get("goal", "GOAL")))
+    make_test_dice = reference.namespace(edition)["make_test_dice"]
     classes = {k: roll_classes(k) for k in range(1, MOST_DICE + 1)}
     columns: dict[int, list[tuple[float, list[int]]]] = {}
     for k, group in classes.items():
@@ -275,12 +252,11 @@ def constant(model: GameModel, k: int) -> np.ndarray:
     return np.full((model.goal, model.goal), k, dtype=np.int64)
 
 
-@lru_cache(maxsize=32)
+@once(maxsize=32)
 def reference_table(edition: Edition, expression: str) -> np.ndarray:
     """A strategy of the reference solution (an expression such as ``always_roll(6)``) as a table,
     worked out once per edition and expression (read-only: it is shared)."""
-    namespace = _reference_namespace(edition)
-    strategy = eval(expression, namespace)  # trusted: the kit's own reference
+    strategy = reference.evaluate(edition, expression)
     goal = build_model(edition).goal
     table = np.array([[strategy(a, b) for b in range(goal)] for a in range(goal)], dtype=np.int64)
     table.setflags(write=False)
@@ -355,18 +331,11 @@ def session_setup(session: Session) -> str:
 KERNEL = Path(__file__).with_name("kernel.c")
 
 
-_BUILDING = threading.Lock()
-
-
-@lru_cache(maxsize=1)
+@once(maxsize=1)
 def compiled_kernel() -> object | None:
     """The C loop of ``kernel.c``, built once per version into the cache folder with the system's C
-    compiler; None when there is none (the numpy solver then does the same work, more slowly)."""
-    with _BUILDING:  # threads that ask at once wait for one build instead of racing on the file
-        return _build_kernel()
-
-
-def _build_kernel() -> object | None:
+    compiler; None when there is none (the numpy solver then does the same work, more slowly).
+    Threads that ask at once wait for one build instead of racing on the file."""
     import ctypes
     import shutil
     import subprocess
@@ -378,10 +347,12 @@ def _build_kernel() -> object | None:
         if compiler is None:
             return None
         library.parent.mkdir(parents=True, exist_ok=True)
-        tmp = library.with_suffix(f".{os.getpid()}.tmp")
+        handle, tmp = tempfile.mkstemp(dir=library.parent, prefix=".kernel-", suffix=".so")
+        os.close(handle)
         done = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-o", str(tmp), str(KERNEL)],
                               capture_output=True, text=True)
         if done.returncode != 0:
+            os.unlink(tmp)
             return None
         os.replace(tmp, library)
     try:
@@ -399,19 +370,13 @@ def _build_kernel() -> object | None:
     return kernel
 
 
-_LAYOUTS: dict[int, tuple[GameModel, tuple]] = {}
-
-
+@once(maxsize=8)
 def _kernel_arrays(model: GameModel) -> tuple:
     """The model's arrays in the exact layout the C loop reads, made once per model."""
-    known = _LAYOUTS.get(id(model))
-    if known is None or known[0] is not model:
-        extra = None if model.extra is None else np.ascontiguousarray(model.extra, dtype=np.uint8)
-        counts = np.ascontiguousarray((model.probs > 0).sum(axis=1), dtype=np.int64)
-        arrays = (counts, np.ascontiguousarray(model.nexts, dtype=np.int64), np.ascontiguousarray(model.probs),
-                  np.ascontiguousarray(model.zero, dtype=np.int64), extra)
-        known = _LAYOUTS[id(model)] = (model, arrays)
-    return known[1]
+    extra = None if model.extra is None else np.ascontiguousarray(model.extra, dtype=np.uint8)
+    counts = np.ascontiguousarray((model.probs > 0).sum(axis=1), dtype=np.int64)
+    return (counts, np.ascontiguousarray(model.nexts, dtype=np.int64), np.ascontiguousarray(model.probs),
+            np.ascontiguousarray(model.zero, dtype=np.int64), extra)
 
 
 def pair_rate(model: GameModel, first: np.ndarray, second: np.ndarray) -> float:

@@ -49,7 +49,7 @@ sys.exit(main(HERE))
 def student_suite(edition: Edition, number: int) -> str:
     """Problem NUMBER's file in the student copy: public cases in the clear, questions locked."""
     cases = [
-        {"name": c.name, "transcript": render_steps(c.steps) + "\n"}
+        {"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n"}
         for c in load_problem_cases(edition, number)
         if not c.hidden
     ]

@@ -188,7 +188,7 @@ def _parsed_cases(edition: Edition, number: int, stamps: tuple) -> tuple[Case, .
             raise EditionError(f"{where}: missing key 'transcript'")
         cases.append(
             Case(
-                id=case_id,
+                id=str(raw.get("id", case_id)),  # a student's copy keeps the kit's id, so verdicts match
                 problem=number,
                 name=str(raw.get("name", case_id)),
                 hidden=bool(raw.get("hidden", False)),

@@ -205,7 +205,10 @@ def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list
     module.__file__ = path
     sys.modules[module_name] = module
     notes: list[dict] = []
-    tree = ast.parse(source, path)
+    try:
+        tree = ast.parse(source, path)
+    except BaseException as exc:  # the parent parsed it already; say so rather than die unexplained
+        return module, [{"line": 0, "error": describe_error(exc, path)}]
     for i, node in enumerate(tree.body):
         send(out_fd, {"op": "stmt", "i": i, "line": node.lineno})
         if i in skip:

@@ -13,7 +13,9 @@
     hogkit editions
 
 Exit codes: 0 when the command did its job (whatever the score), 1 when ``build --check`` finds
-stale files, 2 for bad input (no such path, not Python, unknown edition or problem).
+stale files, 2 for bad input (no such path, not Python, unknown edition or problem), 3 when the kit
+itself failed (a submission it could not grade through no fault of its own, a file it could not
+write): never a student's fault, and a rerun tries again.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pathlib import Path
 from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
 from graders.edition import DEFAULT_EDITION, Edition, EditionError, edition_names, load_edition
-from graders.grading import ProblemResult, Report, SubmissionError, grade, load_submission
+from graders.grading import KitFailure, ProblemResult, Report, SubmissionError, grade_reliably, load_submission
 from graders.markers import MarkerError
 from graders.templates import GenerationError
 from graders.terminal import prepare_streams
@@ -150,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     except (EditionError, SubmissionError, GenerationError, MarkerError) as exc:
         print(f"hogkit: {exc}", file=sys.stderr)
         return 2
+    except KitFailure as exc:
+        print(f"hogkit: {exc}\n\n{exc.details}", file=sys.stderr)
+        return 3
+    except OSError as exc:  # a full disk, a folder that cannot be written: the machine's, not the input's
+        print(f"hogkit: {messages.os_failure(exc.filename, exc.strerror or str(exc))}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print(f"hogkit: {messages.interrupted()}", file=sys.stderr)
         return 130
@@ -185,7 +193,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.out:
         return grade_a_class(Path(args.path), edition, Path(args.out), args.jobs, args.force)
     submission = load_submission(Path(args.path), edition)
-    report = grade(submission, edition, problems=numbers, on_problem=_progress)
+    try:
+        report = grade_reliably(submission, edition, problems=numbers, on_problem=_progress)
+    except KitFailure as exc:
+        raise KitFailure(messages.kit_failed_single(args.path, exc.summary), exc.details) from exc
     if sys.stderr.isatty():
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     if args.json:
@@ -196,7 +207,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool) -> int:
-    from graders.classroom import grade_class, kit_is_readable_by_others, print_progress, sandbox_limits
+    from graders.classroom import grade_class, kit_errors, kit_is_readable_by_others, print_progress, sandbox_limits
 
     if jobs is not None and jobs < 1:
         raise EditionError(messages.jobs_expected(jobs))
@@ -204,13 +215,18 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     if limits.user and kit_is_readable_by_others(edition):
         print(messages.kit_hidden_note(str(edition.root)), file=sys.stderr)
     started = time.monotonic()
-    records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress, limits=limits)
+    records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress, limits=limits,
+                          notice=lambda line: print(line, file=sys.stderr, flush=True))
     graded = sum(r["status"] == "graded" for r in records)
     reused = sum(1 for r in records if r.get("reused"))
     if reused:
         print(messages.class_reused(reused))
     print(messages.class_summary_line(graded, len(records), len(edition.problems), time.monotonic() - started,
                                       str(out)))
+    failed = kit_errors(records)
+    if failed:
+        print(messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)
+        return 3
     return 0
 
 
@@ -223,14 +239,17 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
         workers = max(1, min(len(made), os.cpu_count() or 1))
         with ThreadPoolExecutor(workers) as pool:
             futures = [
-                (name, pool.submit(grade, load_submission(path, edition), edition, problems=numbers))
+                (name, pool.submit(grade_reliably, load_submission(path, edition), edition, problems=numbers))
                 for name, path in made
             ]
             graded: list[tuple[str, Report]] = []
             if not as_json:
                 print(messages.demo_heading(edition.title, len(made)))
             for name, future in futures:
-                report = future.result()
+                try:
+                    report = future.result()
+                except KitFailure as exc:
+                    raise KitFailure(messages.kit_failed_single(name, exc.summary), exc.details) from exc
                 graded.append((name, report))
                 if not as_json:
                     print(reports.render_summary_row(name, report), flush=True)

@@ -84,23 +84,34 @@ def _add_text(archive: zipfile.ZipFile, name: str, text: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    from graders.classroom import record_for, sandbox_limits
-    from graders.submissions import Entry, read_entry
-
     parser = argparse.ArgumentParser(prog="run_autograder", description="Grade one Gradescope submission.")
     parser.add_argument("--edition", required=True)
     args = parser.parse_args(argv)
     root = Path(os.environ.get("AUTOGRADER_ROOT", "/autograder"))
-    kit = Path(__file__).resolve().parent.parent
-    edition = load_edition(args.edition, kit)
+    try:
+        record = _grade_submission(root, args.edition)
+    except Exception as exc:  # whatever happens, Gradescope gets a results file that says the kit failed
+        import traceback
+
+        from graders.grading import KIT_ERROR, describe_failure
+
+        record = {"student": "submission", "status": KIT_ERROR, "traceback": traceback.format_exc(),
+                  "reason": messages.kit_failed_row(describe_failure(exc)), "total": 0, "max": 0}
+    write_atomically(root / "results" / "results.json", json.dumps(reports.render_gradescope(record), indent=2))
+    print(record.get("reason") or messages.total_line(record["total"], record["max"]), file=sys.stderr)
+    return 0
+
+
+def _grade_submission(root: Path, edition_name: str) -> dict:
+    """The record of the submission under ROOT, the kit's failures retried once."""
+    from graders.classroom import record_with_retry, sandbox_limits
+    from graders.submissions import Entry, read_entry
+
+    edition = load_edition(edition_name, Path(__file__).resolve().parent.parent)
     folder = root / "submission"
     source, status, reason = read_entry(folder, edition.submission) if folder.is_dir() else (
         None, "missing", messages.no_hog_in_folder(str(folder), edition.submission))
-    entry = Entry("submission", folder, source, status, reason)
-    record = record_for(entry, edition, sandbox_limits(edition))
-    write_atomically(root / "results" / "results.json", json.dumps(reports.render_gradescope(record), indent=2))
-    print(messages.total_line(record["total"], record["max"]), file=sys.stderr)
-    return 0
+    return record_with_retry(Entry("submission", folder, source, status, reason), edition, sandbox_limits(edition))
 
 
 if __name__ == "__main__":

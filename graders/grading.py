@@ -2,10 +2,16 @@
 
 Contract: :func:`grade` never raises for anything a submission does. Bad input the caller gave
 (no such path, not Python, unknown edition) raises :class:`SubmissionError` *before* any work, with
-a message from :mod:`graders.messages`. Everything else becomes a record: a problem passes when
-every case it runs passes and every shape rule holds; it earns all its points or none. Problems
-whose dependencies did not pass in this run are skipped, not failed. Rendering lives in
-:mod:`graders.reports`; nothing here prints.
+a message from :mod:`graders.messages`. Everything else the submission does becomes a record: a
+problem passes when every case it runs passes and every shape rule holds; it earns all its points
+or none. Problems whose dependencies did not pass in this run are skipped, not failed. Rendering
+lives in :mod:`graders.reports`; nothing here prints.
+
+Every failure is the submission's or the kit's. Whatever :func:`grade` raises is the kit's (a
+sandbox that did not start, a kit file missing, a full disk, a bug): it is never turned into a
+score. :func:`grade_reliably` grades again once, and raises :class:`KitFailure` if the kit fails
+twice. The verdict of every case depends only on the submission and the cases: not on how many
+children share the work, nor on the route (single, class, Gradescope, the student's runner).
 """
 
 from __future__ import annotations
@@ -15,16 +21,18 @@ import difflib
 import os
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from graders import messages
 from graders.astrules import RuleChecker, RuleResult
 from graders.cases import Case, load_problem_cases
 from graders.edition import Edition, Problem
-from graders.judge import CaseResult, mark_not_run, run_case
+from graders.judge import CaseResult, as_not_run, mark_not_run, run_case
 from graders.repairs import repair
 from graders.sandbox import Limits, LoadError, Session, prepare_workdir
 from graders.submissions import SUFFIXES, read_entry
@@ -32,6 +40,25 @@ from graders.submissions import SUFFIXES, read_entry
 
 class SubmissionError(Exception):
     """The path given cannot be graded at all; the message says why in the caller's terms."""
+
+
+KIT_ERROR = "kit error"  # the status of a class record the kit failed to grade (see graders.classroom)
+
+
+class KitFailure(Exception):
+    """The kit, not the submission, failed to grade it (twice): the message says so in one line,
+    ``details`` holds the traceback of the last attempt."""
+
+    def __init__(self, summary: str, details: str) -> None:
+        super().__init__(summary)
+        self.summary = summary
+        self.details = details
+
+
+def describe_failure(exc: BaseException) -> str:
+    """One line for an exception the kit raised: its type and the first line of its message."""
+    text = str(exc).strip().split("\n")[0][:300]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 @dataclass
@@ -238,7 +265,7 @@ def grade(
                     number, index = running.pop(future)
                     parts[number][index] = future.result()
                     if all(part is not None for part in parts[number]):
-                        outcomes = [c for part in parts[number] for c in part or []]
+                        outcomes = stop_at_first_abort([c for part in parts[number] for c in part or []])
                         finish(number, _conclude(edition.problem(number), rules[number], outcomes))
         if sessions and not unloadable:
             _report_exact_rate(edition, results, sessions[0])
@@ -247,6 +274,18 @@ def grade(
             session.dispose()
     ordered = [results[p.number] for p in chosen]
     return _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
+
+
+def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> Report:
+    """:func:`grade`, tried a second time when the kit fails; :class:`KitFailure` if it fails again."""
+    try:
+        return grade(submission, edition, **options)
+    except Exception:  # anything grade raises is the kit's failure, never the submission's: once more
+        pass
+    try:
+        return grade(submission, edition, **options)
+    except Exception as exc:
+        raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
 
 
 def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], session: Session) -> None:
@@ -280,14 +319,15 @@ def sorted_notes(filename: str, session: Session) -> list[str]:
 def open_session(source: str, edition: Edition, limits: Limits | None = None) -> Session:
     """A started child holding SOURCE as the edition's submission file, next to its support files.
 
-    Raises :class:`~graders.sandbox.LoadError` (after cleaning up) when it cannot be loaded at all.
+    Raises :class:`~graders.sandbox.LoadError` when the submission cannot be loaded at all, and
+    :class:`~graders.sandbox.SandboxError` when the child does not start; either way after cleaning up.
     """
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
     session = Session(target, edition.module, workdir, limits or Limits())
     try:
         session.start()
-    except LoadError:
+    except BaseException:
         session.dispose()
         raise
     return session
@@ -356,10 +396,25 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
         outcomes.append(outcome)
         if outcome.error_type == "MemoryError":
             session.close()  # a fresh child for what comes next, not one whose memory ran out
-        if outcome.status in ("timeout", "crashed") or outcome.error_type == "MemoryError":
+        if aborts(outcome):
             # The problem has failed already; more endless loops or exhausted memory would only cost time.
             why = messages.run_out_of_time() if time.monotonic() >= deadline else ""
             return outcomes + [mark_not_run(c, why) for c in cases[len(outcomes):]]
+    return outcomes
+
+
+def aborts(outcome: CaseResult) -> bool:
+    """Whether a case ended its child's run of cases: it hung, crashed or exhausted memory."""
+    return outcome.status in ("timeout", "crashed") or outcome.error_type == "MemoryError"
+
+
+def stop_at_first_abort(outcomes: list[CaseResult]) -> list[CaseResult]:
+    """OUTCOMES (in case order, from however many children) with every case after the first that
+    aborted counted as not run, as one child running them all in order would have: so a verdict
+    never depends on how the cases were shared out."""
+    for k, outcome in enumerate(outcomes):
+        if aborts(outcome):
+            return outcomes[: k + 1] + [as_not_run(c) for c in outcomes[k + 1:]]
     return outcomes
 
 

@@ -95,6 +95,13 @@ def mark_not_run(case: Case, reason: str = "") -> CaseResult:
     return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=reason or messages.not_run())
 
 
+def as_not_run(result: CaseResult) -> CaseResult:
+    """RESULT's case as not run (a result that says so already is kept, with its reason)."""
+    if result.status == "not run":
+        return result
+    return CaseResult(result.case_id, result.name, result.hidden, False, "not run", reason=messages.not_run())
+
+
 def run_case(session: Session, case: Case, deadline: float = float("inf")) -> CaseResult:
     """Run CASE's steps in SESSION and judge them in order until the first wrong one, within the
     case's own time limit (``case.timeout`` for all its steps together) and the run's DEADLINE."""

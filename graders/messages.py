@@ -315,6 +315,18 @@ def not_python(path: str, why: str) -> str:
     return f"{path} is not a Python file ({why})"
 
 
+def sandbox_did_not_start(what: str) -> str:
+    """WHAT is "timeout" or "crashed": the child never reached the submission's first statement."""
+    return ("the sandboxed Python process that runs the submission "
+            + ("did not answer in time" if what == "timeout" else "ended") + " before any of its code ran")
+
+
+def python_refuses(path: str, reason: str, line: int | None) -> str:
+    """Python itself would not run the file: its own reason, and the line where it gave up."""
+    where = f", line {line}" if line else ""
+    return not_python(path, f"Python refuses to read it{where}: {reason}")
+
+
 def too_large(path: str, limit: int) -> str:
     return f"{path} is larger than {limit // 1024} KiB, which no submission needs"
 
@@ -358,6 +370,59 @@ def class_summary_line(graded: int, total: int, problems: int, seconds: float, o
         f"Graded {graded} of {total} submissions ({total - graded} could not be graded; see grades.csv) "
         f"in {seconds:.1f} s. Results are in {out}"
     )
+
+
+def class_retrying(count: int) -> str:
+    return f"grading {count} submission{'s' if count != 1 else ''} again, one at a time, after a failure of the kit"
+
+
+# -- failures of the kit (never the student's) -------------------------------------------------
+
+
+def kit_failed_row(summary: str) -> str:
+    """The reason of a class row the kit could not grade (after a second try)."""
+    return (f"Not graded: the kit failed twice while grading this submission ({summary}). This is not the "
+            f"student's fault and no score was given. Run the same hogkit grade command again to regrade "
+            f"it; the traceback is in {KIT_LOG_NAME} beside grades.csv.")
+
+
+KIT_LOG_NAME = "kit-errors.log"
+
+
+def kit_failures_line(count: int, log: str) -> str:
+    """Printed after a class run in which the kit failed on some submissions."""
+    return (f"The kit failed on {count} submission{'s' if count != 1 else ''} (not the students' fault; their "
+            f"rows say 'kit error' and carry no score). Tracebacks: {log}. Run the same command again to "
+            f"regrade them.")
+
+
+def kit_failed_single(path: str, summary: str) -> str:
+    return (f"the kit failed twice while grading {path}, so nothing was scored ({summary}); this is a fault of "
+            f"the kit, not of the submission. The traceback follows; run the same command again, and "
+            f"report it if it keeps failing.")
+
+
+def kit_failed_student(summary: str) -> str:
+    return (f"the kit failed while running your tests ({summary}); this is not your code's fault. Run the "
+            f"same command again; if it keeps failing, show this message to your course staff.")
+
+
+def kit_failed_gradescope() -> str:
+    return ("This submission could not be graded: the autograder itself failed, not your code. No score was "
+            "given; course staff can see what went wrong and will regrade it.")
+
+
+def kit_failed_staff(summary: str) -> str:
+    return f"Grading failure of the kit (staff only), after two attempts: {summary}"
+
+
+def kit_log_heading(student: str, reason: str) -> str:
+    return f"== {student}: {reason}"
+
+
+def kit_failures_summary(count: int) -> str:
+    return (f"The kit failed on {count} submission{'s' if count != 1 else ''} (status 'kit error'): not the "
+            f"students' fault, no score given; see {KIT_LOG_NAME} and rerun to regrade.")
 
 
 def class_reused(count: int) -> str:
@@ -484,6 +549,11 @@ def lock_needs_problem() -> str:
 
 def lock_or_unlock() -> str:
     return "choose either --lock or -u, not both"
+
+
+def os_failure(path: str | None, why: str) -> str:
+    """The machine refused something the kit needed (a full disk, a folder it may not write)."""
+    return f"{path}: {why}" if path else why
 
 
 def interrupted() -> str:
@@ -722,6 +792,10 @@ def gui_timed_out(seconds: float) -> str:
 
 def gui_crashed() -> str:
     return "Your code ended the program (for example with exit() or os._exit) in the middle of the game."
+
+
+def gui_kit_failed(detail: str) -> str:
+    return f"The kit failed to start your code ({detail}); this is not your code's fault. Press New game to try again."
 
 
 def gui_not_loaded(filename: str) -> str:

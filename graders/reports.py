@@ -10,7 +10,7 @@ import json
 
 from graders import messages
 from graders.edition import Edition
-from graders.grading import ProblemResult, Report
+from graders.grading import KIT_ERROR, ProblemResult, Report
 from graders.judge import CaseResult
 
 MARK = {"passed": "✓", "failed": "✗", "skipped": "–", "locked": "○", "ungraded": "·"}
@@ -135,10 +135,19 @@ def _public_failures(problem: dict) -> list[dict]:
     return [c for c in problem.get("cases", []) if not c["passed"] and not c["hidden"]]
 
 
+def render_kit_log(records: list[dict]) -> str:
+    """Every record the kit failed to grade: the student, the reason and the traceback."""
+    blocks = [messages.kit_log_heading(r["student"], r["reason"]) + "\n" + str(r.get("traceback", "")).rstrip()
+              for r in records]
+    return "\n\n".join(blocks) + "\n"
+
+
 def render_record_markdown(record: dict) -> str:
     """A student's feedback: scores per phase and problem, and each public failure with its
     transcript; hidden cases only as a count, never their source."""
     lines = [f"# {record.get('title', record['edition'])}: feedback for {record['student']}", ""]
+    if record["status"] == KIT_ERROR:
+        return "\n".join(lines + [f"**{record['reason']}**", ""])
     if record["status"] != "graded":
         lines += [f"**Not graded ({record['status']}):** {record['reason']}", "",
                   messages.total_line(0, record["max"]), ""]
@@ -184,6 +193,13 @@ def render_gradescope(record: dict) -> dict:
     output), a test per problem's hidden cases shown only after publishing, and the checkpoint."""
     out: dict = {"score": record["total"], "execution_time": round(float(record.get("seconds", 0.0)), 3),
                  "output_format": "md", "visibility": "visible", "stdout_visibility": "hidden"}
+    if record["status"] == KIT_ERROR:  # the student sees that the grader failed; the staff see why
+        out["output"] = messages.kit_failed_gradescope()
+        out["tests"] = [{"name": messages.kit_failed_staff(record["reason"]), "score": 0, "max_score": 0,
+                         "status": "failed", "output": f"```\n{record.get('traceback', '')}\n```",
+                         "output_format": "md", "visibility": "hidden"}]
+        out["extra_data"] = {"kit_error": True}
+        return out
     if record["status"] != "graded":
         out["output"] = f"Not graded ({record['status']}): {record['reason']}"
         out["tests"] = []
@@ -249,6 +265,10 @@ def render_grades_csv(records: list[dict], edition: Edition) -> str:
     writer.writerow(["student", "status", *[f"phase {n}" for n in phases], *[f"problem {p}" for p in problems],
                      "checkpoint", "total", "max", "reason"])
     for r in records:
+        if r["status"] == KIT_ERROR:  # no score at all, rather than a 0 someone might upload
+            writer.writerow([r["student"], r["status"], *[""] * (len(phases) + len(problems) + 2), r["max"],
+                             r.get("reason", "")])
+            continue
         phase_scores = {ph["number"]: ph["score"] for ph in r.get("phases", [])}
         problem_scores = {p["label"]: p["score"] for p in r.get("problems", [])}
         checkpoint = (r.get("checkpoint") or {}).get("score", "")
@@ -265,9 +285,13 @@ def render_class_summary(records: list[dict], edition: Edition) -> str:
     graded = [r for r in records if r["status"] == "graded"]
     lines = [f"# {edition.title}: class summary", "",
              f"{len(graded)} of {len(records)} submissions graded.", ""]
-    not_graded = Counter(r["status"] for r in records if r["status"] != "graded")
+    failed_kit = sum(r["status"] == KIT_ERROR for r in records)
+    if failed_kit:
+        lines += [f"**{messages.kit_failures_summary(failed_kit)}**", ""]
+    not_graded = Counter(r["status"] for r in records if r["status"] not in ("graded", KIT_ERROR))
     if not_graded:
-        lines += ["Not graded: " + ", ".join(f"{n} {s}" for s, n in sorted(not_graded.items())), ""]
+        lines += ["Not graded (the students' submissions): " + ", ".join(f"{n} {s}" for s, n in
+                                                                         sorted(not_graded.items())), ""]
     lines += ["## Problems", "", "| Problem | Passed | Rate |", "|---|---|---|"]
     cases: Counter = Counter()
     case_passed: Counter = Counter()

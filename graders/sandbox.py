@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import secrets
 import select
 import shutil
@@ -54,6 +55,11 @@ class Limits:
 
 class LoadError(Exception):
     """The submission could not be loaded at all: every attempt hung or ended the program."""
+
+
+class SandboxError(Exception):
+    """The sandbox itself failed: the child died or went silent before any of the submission's code
+    ran. Never the submission's fault, so never a grade (see :mod:`graders.grading`)."""
 
 
 @dataclass
@@ -98,8 +104,8 @@ class Session:
     def start(self) -> None:
         """Start the child and import the submission, skipping statements that hang or exit.
 
-        Raises :class:`LoadError` when the child cannot even start, or after ``most_skipped``
-        skipped statements or ``import_budget`` seconds.
+        Raises :class:`SandboxError` when the child cannot even start (the kit's failure), and
+        :class:`LoadError` after ``most_skipped`` skipped statements or ``import_budget`` seconds.
         """
         budget_ends = time.monotonic() + self.limits.import_budget
         while len(self._skip) <= self.limits.most_skipped and time.monotonic() < budget_ends:
@@ -161,9 +167,9 @@ class Session:
         while True:
             message = self._receive(deadline)
             if isinstance(message, str):  # "timeout" or "crashed"
-                if current < 0:
+                if current < 0:  # no statement of the submission had started: the kit failed
                     self.close()
-                    raise LoadError(f"the grading process could not start ({message})")
+                    raise SandboxError(messages.sandbox_did_not_start(message))
                 what = "never finished" if message == "timeout" else "ended the program"
                 return current, messages.skipped_statement(what)
             if message.get("op") == "stmt":
@@ -209,7 +215,7 @@ class Session:
     def __enter__(self) -> Session:
         try:
             self.start()
-        except LoadError:
+        except BaseException:
             self.dispose()
             raise
         return self
@@ -293,8 +299,7 @@ class Session:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "timeout"
-            ready, _, _ = select.select([self._from_child], [], [], remaining)
-            if not ready:
+            if not wait_readable(self._from_child, remaining):
                 return "timeout"
             chunk = os.read(self._from_child, n - got)
             if not chunk:
@@ -302,6 +307,17 @@ class Session:
             chunks.append(chunk)
             got += len(chunk)
         return b"".join(chunks)
+
+
+def wait_readable(fd: int, seconds: float) -> bool:
+    """Whether FD has something to read (or was closed) within SECONDS. ``poll`` where there is one:
+    ``select`` refuses descriptors numbered 1024 or more, which a grader with many children reaches."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(max(0, int(seconds * 1000) + 1)))
+    ready, _, _ = select.select([fd], [], [], seconds)
+    return bool(ready)
 
 
 def decode_value(data: object) -> tuple[str, object, str]:
@@ -377,11 +393,33 @@ def share_with_others(folder: Path) -> None:
         path.chmod(0o755 if path.is_dir() else 0o644)
 
 
+# PEP 263's coding line, on one of the first two lines of a file.
+_CODING = re.compile(r"^([ \t\f]*#.*?coding[:=][ \t]*)([-\w.]+)", re.ASCII)
+
+
+def as_utf8_file(source: str) -> str:
+    """SOURCE as it is written to disk in UTF-8: a coding line naming another encoding names
+    UTF-8 instead, so that Python and its tracebacks read the copy as it is written."""
+    lines = source.split("\n", 2)
+    for k, line in enumerate(lines[:2]):
+        match = _CODING.match(line)
+        if match:
+            lines[k] = match.group(1) + "utf-8" + line[match.end():]
+            break
+        if line.strip() and not line.lstrip().startswith("#"):
+            break  # the coding line must come before any code
+    return "\n".join(lines)
+
+
 def prepare_workdir(submission_source: str, filename: str, support: list[Path]) -> tuple[Path, Path]:
     """An empty private folder holding the submission and the kit's own support files."""
     workdir = Path(tempfile.mkdtemp(prefix="hogkit-"))
-    for f in support:
-        shutil.copyfile(f, workdir / f.name)
-    target = workdir / filename
-    target.write_text(submission_source, encoding="utf-8")
+    try:
+        for f in support:
+            shutil.copyfile(f, workdir / f.name)
+        target = workdir / filename
+        target.write_text(as_utf8_file(submission_source), encoding="utf-8")
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)  # a full disk, a missing kit file: nothing left behind
+        raise
     return workdir, target

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from graders import locking, messages, reports
 from graders.edition import Edition, EditionError, load_student_edition, read_toml
-from graders.grading import Report, SubmissionError, grade, load_submission
+from graders.grading import KitFailure, Report, SubmissionError, grade_reliably, load_submission
 from graders.sandbox import PROBES
 from graders.terminal import prepare_streams
 
@@ -64,6 +64,9 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     except (EditionError, SubmissionError) as exc:
         print(f"ok: {exc}", file=sys.stderr)
         return 2
+    except KitFailure as exc:
+        print(f"ok: {messages.kit_failed_student(exc.summary)}\n\n{exc.details}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print(f"\nok: {messages.interrupted()}", file=sys.stderr)
         return 130
@@ -91,7 +94,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     submission = load_submission(folder, edition)
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
-    report = grade(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
+    report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
     print(RULE)
     text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
     print(text)

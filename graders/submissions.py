@@ -13,7 +13,11 @@ student handed in is unpacked onto the disk.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
+import io
+import re
+import tokenize
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,22 +42,135 @@ class Entry:
         return hashlib.sha256((self.source or self.status + self.reason).encode("utf-8")).hexdigest()
 
 
-def _decode(data: bytes, where: str) -> tuple[str | None, str]:
+def python_source(data: bytes, where: str) -> tuple[str | None, str]:
+    """The text of a Python file read as Python reads it, or None and Python's reason for refusing it.
+
+    As Python does: a byte-order mark or a PEP 263 ``coding`` line names the encoding (UTF-8
+    otherwise); bytes that are not UTF-8 are tolerated inside comments (an older editor's Latin-1
+    or GBK comment), where they are read as U+FFFD, and refused anywhere else.
+    """
     if len(data) > MAX_BYTES:
         return None, messages.too_large(where, MAX_BYTES)
+    try:
+        encoding = _declared_encoding(data)
+    except SyntaxError as exc:  # an unknown encoding, or a mark and a coding line that disagree
+        return None, messages.python_refuses(where, exc.msg, None)
     if b"\x00" in data:
-        return None, messages.not_python(where, "it holds binary data")
+        return None, messages.python_refuses(where, _python_reason(data) or "source code cannot contain null bytes",
+                                             None)
+    try:
+        return data.decode(encoding), ""
+    except UnicodeDecodeError as exc:
+        if encoding not in ("utf-8", "utf-8-sig"):
+            return None, messages.python_refuses(where, str(exc), _line_of(data, exc.start))
+    text = data.decode(encoding, "replace")
+    bad = _bad_utf8_lines(data)
+    comments = _comment_columns(text)
+    if comments is None:  # it does not even split into tokens: Python's own verdict decides
+        reason = _python_reason(data)
+        return (None, messages.python_refuses(where, reason, None)) if reason else (text, "")
+    wrong = [row for row, column in sorted(bad.items()) if row not in comments or comments[row] > column]
+    if not wrong:
+        return text, ""
+    return None, messages.python_refuses(where, _python_reason(data) or _decode_reason(data, wrong[0]), wrong[0])
+
+
+_CODING_LINE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_BLANK_OR_COMMENT = re.compile(rb"^[ \t\f]*(?:#|\r?$)")
+
+
+def _declared_encoding(data: bytes) -> str:
+    """The encoding Python reads DATA in: PEP 263's coding line on one of the first two lines (the
+    second only after a blank or comment line), a UTF-8 byte-order mark, else UTF-8. Raises
+    SyntaxError with Python's message for an unknown encoding or a mark that disagrees with the line.
+
+    Unlike :func:`tokenize.detect_encoding`, a first line that is not UTF-8 is no error: Python
+    reads the coding line's bytes as they are.
+    """
+    bom = data.startswith(codecs.BOM_UTF8)
+    declared = None
+    for line in data[3 if bom else 0:].split(b"\n", 2)[:2]:
+        match = _CODING_LINE.match(line)
+        if match:
+            declared = match.group(1).decode("ascii")
+            break
+        if not _BLANK_OR_COMMENT.match(line):
+            break
+    if declared is None:
+        return "utf-8-sig" if bom else "utf-8"
+    try:
+        codec = codecs.lookup(declared)
+    except LookupError:
+        raise SyntaxError(f"unknown encoding: {declared}") from None
+    if bom and codec.name != "utf-8":
+        named = "iso-8859-1" if codec.name == "iso8859-1" else declared  # the name Python's message uses
+        raise SyntaxError(f"encoding problem: {named} with BOM")
+    return "utf-8-sig" if bom else codec.name
+
+
+def _python_reason(data: bytes) -> str:
+    """What Python says when it refuses DATA for its bytes, or "" when it refuses it for something else."""
+    try:
+        compile(data, "<submission>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        if "null bytes" in reason or "codec can't decode" in reason or "Non-UTF-8" in reason:
+            return reason
+    except (RecursionError, MemoryError):
+        pass
+    return ""
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _bad_utf8_lines(data: bytes) -> dict[int, int]:
+    """{line: column of its first byte that is not UTF-8}, lines and columns as Python counts them."""
+    bad = {}
+    for row, line in enumerate(data.split(b"\n"), start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad[row] = len(line[: exc.start].decode("utf-8"))
+    return bad
+
+
+def _decode_reason(data: bytes, row: int) -> str:
+    try:
+        data.split(b"\n")[row - 1].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return str(exc)
+    return "not UTF-8"
+
+
+def _comment_columns(text: str) -> dict[int, int] | None:
+    """{line: column where its comment starts}, or None when the text cannot even be split into tokens."""
+    columns = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                columns[token.start[0]] = token.start[1]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return columns
+
+
+def _json_text(data: bytes, where: str) -> tuple[str | None, str]:
+    """A notebook's text: JSON, which is UTF-8 (a byte-order mark tolerated)."""
+    if len(data) > MAX_BYTES:
+        return None, messages.too_large(where, MAX_BYTES)
     try:
         return data.decode("utf-8-sig"), ""
     except UnicodeDecodeError as exc:
-        return None, messages.not_python(where, f"it is not UTF-8 text: {exc.reason}")
+        return None, messages.unreadable_notebook(where, f"it is not UTF-8 text: {exc.reason}")
 
 
 def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
     """The code cells of a notebook, in order, as one file; magics and shell lines commented out."""
     import nbformat
 
-    text, why = _decode(data, where)
+    text, why = _json_text(data, where)
     if text is None:
         return None, why
     try:
@@ -83,7 +200,7 @@ def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
                 data = f.read(MAX_BYTES + 1)
     except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
         return None, messages.unreadable_zip(str(path), str(exc)[:200])
-    return _decode(data, f"{path}:{member.filename}")
+    return python_source(data, f"{path}:{member.filename}")
 
 
 def find_in_folder(folder: Path, filename: str) -> Path | None:
@@ -106,7 +223,7 @@ def read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
         return read_entry(target, filename)
     try:
         if path.suffix == ".py":
-            source, why = _decode(path.read_bytes(), str(path))
+            source, why = python_source(path.read_bytes(), str(path))
         elif path.suffix == ".ipynb":
             source, why = notebook_source(path.read_bytes(), str(path))
         elif path.suffix == ".zip":

@@ -1,8 +1,9 @@
 """Syntax: turning source text into syntax trees and literal values, one thread at a time.
 
-Contract: :func:`parse` and :func:`literal_eval` behave exactly as :func:`ast.parse` and
-:func:`ast.literal_eval`, except that no two threads of this process run them at once. Every
-engine module parses through here, never through :mod:`ast` directly.
+Contract: :func:`parse`, :func:`literal_eval` and :func:`compile_code` behave exactly as
+:func:`ast.parse`, :func:`ast.literal_eval` and :func:`compile`, except that no two threads of this
+process run them at once. Every engine module parses and compiles the kit's own code (the reference,
+the manifest's expressions) through here, never through :mod:`ast` or :func:`compile` directly.
 
 Why: CPython 3.11 (before 3.11.8) keeps the depth counter of its syntax-tree builder in state shared
 by every thread. When a thread switch lands inside a parse, say because the garbage collector runs
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import threading
+from types import CodeType
 from typing import Any
 
 _LOCK = threading.Lock()
@@ -38,3 +40,14 @@ def literal_eval(text: str) -> Any:
     """The Python literal TEXT spells, as :func:`ast.literal_eval` gives it."""
     # literal_eval parses a str argument itself; parse it under the lock and pass it the tree.
     return ast.literal_eval(parse(text.lstrip(" \t"), mode="eval"))
+
+
+def compile_code(source: str, filename: str = "<unknown>", mode: str = "exec") -> CodeType:
+    """SOURCE compiled, as :func:`compile` gives it (a file for "exec", an expression for "eval")."""
+    with _LOCK:
+        return compile(source, filename, mode)
+
+
+def evaluate(expression: str, namespace: dict, where: str = "<expression>") -> Any:
+    """The value of the kit's own EXPRESSION (a manifest's, say) in NAMESPACE."""
+    return eval(compile_code(expression, where, "eval"), namespace)  # trusted: the kit's own text

@@ -43,8 +43,9 @@ from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
 from graders.grading import open_session, sorted_notes
 from graders.markers import YOUR_CODE
 from graders.repairs import repair
-from graders.sandbox import Limits, LoadError, Session
+from graders.sandbox import Limits, LoadError, SandboxError, Session
 from graders.serveroptions import DEFAULT_PORT, DEFAULT_TIMEOUT, add_options, check_options
+from graders.submissions import python_source
 
 STATIC = Path(__file__).with_name("gui_static")
 PAGES = {"/": "index.html", "/index.html": "index.html", "/static/hog.css": "hog.css", "/static/hog.js": "hog.js"}
@@ -108,11 +109,13 @@ class Game:
     def _refresh(self) -> None:
         """Start (or restart) the child when hog.py changed since the last request."""
         try:
-            source = self.submission.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            source, why = python_source(self.submission.read_bytes(), self.edition.submission)
+        except OSError:
+            source, why = None, messages.unreadable_submission(self.edition.submission)
+        if source is None:
             self._stop_child()
             self._digest, self._notes = "", []
-            self._error = error_record(messages.unreadable_submission(self.edition.submission))
+            self._error = error_record(why)
             return
         digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
         if digest == self._digest and (self._session is not None or self._error is not None):
@@ -136,6 +139,10 @@ class Game:
         except LoadError:
             self._error = error_record(messages.gui_not_loaded(name))
             return
+        except SandboxError as exc:
+            self._error = error_record(messages.gui_kit_failed(str(exc)))
+            self._digest = ""  # the kit's failure, not the file's: the next request tries again
+            return
         self._notes += sorted_notes(name, self._session)
         reply = self._run("strategy_names(__submission__)")
         if isinstance(reply, list):
@@ -148,7 +155,12 @@ class Game:
         if self._session is None:
             return self._error or error_record(messages.gui_not_loaded(self.edition.submission))
         setup = f"import {self.edition.module} as __submission__"
-        replies = list(self._session.steps([expression], setup, time.monotonic() + self.timeout))
+        try:
+            replies = list(self._session.steps([expression], setup, time.monotonic() + self.timeout))
+        except SandboxError as exc:  # a fresh child would not start: the kit's failure, said as such
+            self._stop_child()
+            self._digest = ""  # so that the next request tries again from the start
+            return error_record(messages.gui_kit_failed(str(exc)))
         reply = replies[0]
         if reply.status == "timeout":
             return error_record(messages.gui_timed_out(self.timeout))

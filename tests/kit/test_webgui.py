@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import webgui
+from graders import sandbox, webgui
 from graders.edition import Edition, EditionError, edition_names, load_edition
 
 from .conftest import ROOT, replace_function
@@ -330,8 +330,21 @@ def test_an_unloadable_file_is_an_error_on_setup(tmp_path: Path, edition: Editio
         status, view = client.post({"players": ["person", "person"], "moves": []})
         assert status == 200 and "syntax error" in view["error"]["title"]
         (folder / "hog.py").write_bytes(b"\xff\xfe\x00")
-        assert "could not be read" in client.get("/api/setup")[1]["error"]["title"] or \
-            client.get("/api/setup")[1]["error"] is not None
+        assert "Python refuses to read it" in client.get("/api/setup")[1]["error"]["title"]
+
+
+def test_a_sandbox_that_does_not_start_is_the_kits_failure_and_is_tried_again(
+        tmp_path: Path, edition: Edition, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = student_copy(tmp_path, edition)
+    broken = tmp_path / "child.py"
+    broken.write_text("raise SystemExit(0)\n", encoding="utf-8")
+    monkeypatch.setattr(sandbox, "CHILD", broken)
+    with serving(folder) as client:
+        error = client.get("/api/setup")[1]["error"]
+        assert error["title"].startswith("The kit failed to start your code") and "New game" in error["title"]
+        monkeypatch.undo()
+        setup = client.get("/api/setup")[1]
+        assert setup["error"] is None and "final_strategy" in setup["strategies"]
 
 
 def test_a_strategy_that_returns_nonsense_is_flagged(tmp_path: Path, edition: Edition, reference_source: str) -> None:

@@ -1,0 +1,50 @@
+"""Stress: the reference graded as a class of forty, at one, four and forty jobs, run after run.
+
+Every row must have full marks (the code is the reference, so anything less is the kit's doing),
+and every per-case record must be the same, apart from timings, whatever the number of jobs. The
+caches a fresh process starts without (the reference, the game model, the baseline's table) are
+emptied before each run, so that their first calls race again as they do in a new process.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders import analysis, reference
+from graders.classroom import grade_class
+
+COPIES = 40
+RUNS = ((1, 1), (4, 2), (40, 2))  # (jobs, runs)
+TIMINGS = {"seconds", "path", "student", "submission", "reused"}  # and what names the copy
+
+
+def without_timings(value: object) -> object:
+    """VALUE with every timing (and what names the copy) left out, recursively."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in TIMINGS}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
+
+
+@pytest.mark.timeout(900)
+def test_the_reference_as_a_class_gets_full_marks_at_any_jobs(tmp_path, edition, reference_source):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for k in range(COPIES):
+        (folder / f"student{k:02d}.py").write_text(reference_source, encoding="utf-8")
+    first = None
+    for jobs, runs in RUNS:
+        for run in range(runs):
+            reference._load.cache_clear()
+            analysis.build_model.cache_clear()
+            analysis.reference_table.cache_clear()
+            records = grade_class(folder, edition, tmp_path / f"out-{jobs}-{run}", jobs=jobs)
+            assert len(records) == COPIES
+            bad = [(r["student"], r["status"], r["total"], r["reason"]) for r in records
+                   if r["status"] != "graded" or r["total"] != r["max"]]
+            assert bad == [], f"jobs {jobs}, run {run}"
+            for r in records:
+                if first is None:
+                    first = without_timings(r)
+                assert without_timings(r) == first, f"jobs {jobs}, run {run}, {r['student']}"

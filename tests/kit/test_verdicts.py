@@ -1,0 +1,116 @@
+"""Same submission, same verdict: every route that grades a submission judges every case alike.
+
+The routes are single grading (``hogkit grade PATH``), class grading at one job and at several,
+the Gradescope autograder and the student's runner (``python3 ok``, which runs public cases only).
+Two submissions go through each: the reference, and the reference with a realistic slip.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graders import gradescope, locking, reports, student
+from graders.classroom import grade_class
+from graders.edition import load_student_edition
+from graders.grading import Submission, grade, stop_at_first_abort
+from graders.judge import CaseResult, as_not_run
+
+from .conftest import replace_function
+
+SLIP = """
+def boar_brawl(player_score, opponent_score):
+    tens = opponent_score // 10 % 10
+    ones = player_score % 10
+    return 3 * abs(tens - ones)
+"""
+
+
+def verdicts(problems: list[dict]) -> dict[str, tuple[bool, str]]:
+    return {c["case_id"]: (c["passed"], c["status"]) for p in problems for c in p["cases"]}
+
+
+def scores(problems: list[dict]) -> dict[str, int]:
+    return {p["label"]: p["score"] for p in problems}
+
+
+def unlock_everything(folder: Path) -> None:
+    edition = load_student_edition(folder)
+    progress: dict = {"unlocked": [], "answers": {}}
+    for problem in edition.problems:
+        for record in student.locked_records(edition, problem.number):
+            progress["unlocked"] += [locking.prompt_key(p) for p in locking.prompts_of(record)]
+    locking.save_progress(folder, progress)
+
+
+def by_route(source: str, edition, tmp_path: Path, monkeypatch) -> dict[str, list[dict]]:
+    """Problem records (as dicts) of SOURCE graded by every route."""
+    routes: dict[str, list[dict]] = {}
+    routes["single"] = grade(Submission(Path("hog.py"), source), edition).as_dict()["problems"]
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "someone.py").write_text(source, encoding="utf-8")
+    for jobs in (1, 3):
+        (record,) = grade_class(folder, edition, tmp_path / f"out-{jobs}", jobs=jobs)
+        routes[f"class, {jobs} jobs"] = record["problems"]
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "hog.py").write_text(source, encoding="utf-8")
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(tmp_path))
+    seen: list[dict] = []
+    real_render = reports.render_gradescope
+    monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record) or real_render(record))
+    assert gradescope.main(["--edition", edition.name]) == 0
+    routes["gradescope"] = seen[0]["problems"]
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert {t["number"]: t["score"] for t in results["tests"] if "." not in t["number"]
+            and t["number"] != "checkpoint"} == scores(routes["single"])
+    project = tmp_path / "project"
+    shutil.copytree(edition.skeleton_dir, project)
+    (project / "hog.py").write_text(source, encoding="utf-8")
+    unlock_everything(project)
+    reports_seen = []
+    real_grade = student.grade_reliably
+    monkeypatch.setattr(student, "grade_reliably", lambda *a, **k: reports_seen.append(real_grade(*a, **k))
+                        or reports_seen[-1])
+    assert student.main(project, ["--score"]) == 0
+    routes["student"] = reports_seen[0].as_dict()["problems"]
+    return routes
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("variant", ["reference", "slip in Problem 02"])
+def test_every_route_gives_every_case_the_same_verdict(variant, edition, reference_source, tmp_path, monkeypatch,
+                                                       capsys):
+    source = reference_source if variant == "reference" else replace_function(reference_source, "boar_brawl", SLIP)
+    routes = by_route(source, edition, tmp_path, monkeypatch)
+    capsys.readouterr()
+    single = verdicts(routes["single"])
+    assert any(not passed for passed, _ in single.values()) == (variant != "reference")
+    for name, problems in routes.items():
+        mine = verdicts(problems)
+        if name == "student":  # public cases only: each must agree with the instructor's verdict
+            assert mine and all(single[case] == verdict for case, verdict in mine.items()), name
+            public = {p["label"]: p["score"] for p in routes["single"]}
+            assert {k: v for k, v in scores(problems).items() if v} == {k: v for k, v in public.items() if v}
+        else:
+            assert mine == single, name
+            assert scores(problems) == scores(routes["single"]), name
+
+
+def result(case_id: str, status: str) -> CaseResult:
+    return CaseResult(case_id, case_id, False, status == "passed", status)
+
+
+def test_cases_after_the_first_abort_count_as_not_run_however_they_were_shared():
+    # Two children ran halves of a problem: the first half hung at its second case, the second
+    # half ran to the end. One child running all of them in order would have stopped at the hang.
+    outcomes = [result("a", "passed"), result("b", "timeout"), result("c", "not run"),
+                result("d", "passed"), result("e", "failed")]
+    kept = stop_at_first_abort(outcomes)
+    assert [(c.case_id, c.status) for c in kept] == [("a", "passed"), ("b", "timeout"), ("c", "not run"),
+                                                     ("d", "not run"), ("e", "not run")]
+    assert stop_at_first_abort(outcomes[:1] + outcomes[3:]) == outcomes[:1] + outcomes[3:]
+    assert as_not_run(outcomes[2]) is outcomes[2]
