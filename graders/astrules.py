@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from graders import messages
 from graders.edition import Rule
@@ -40,6 +40,7 @@ class RuleResult:
     passed: bool
     detail: str = ""  # what broke it and where
     line: int | None = None
+    required: bool = True  # False: advice, which never costs points
 
 
 def describe(rule: Rule) -> str:
@@ -260,7 +261,7 @@ class RuleChecker:
         return RuleResult(rule.problem, text, True)
 
     def check_all(self, rules: list[Rule] | tuple[Rule, ...]) -> list[RuleResult]:
-        return [self.check(r) for r in rules]
+        return [replace(self.check(r), required=r.required) for r in rules]
 
 
 def check_rule(tree: ast.Module | None, rule: Rule) -> RuleResult:

@@ -54,6 +54,8 @@ class Case:
     path: Path
     timeout: float
     setup: str  # code run before the first step, e.g. "from hog import *"
+    about: str = ""  # what it is about, for students: its name, or a generated case's template name
+    rule: str = ""  # the function whose shape rule this case checks too: it takes that rule's severity
 
 
 @dataclass(frozen=True)
@@ -196,9 +198,19 @@ def _parsed_cases(edition: Edition, number: int, stamps: tuple) -> tuple[Case, .
                 path=path,
                 timeout=float(raw.get("timeout", problem.timeout)),
                 setup=str(raw.get("setup", edition.setup)),
+                about=str(raw.get("about", raw.get("name", case_id))),
+                rule=_rule_of(raw, problem.rules, where),
             )
         )
     return tuple(cases)
+
+
+def _rule_of(raw: dict, rules: tuple, where: str) -> str:
+    """The case's ``rule`` key: the function of one of the problem's shape rules, or ""."""
+    function = raw.get("rule", "")
+    if function and not any(r.function == function for r in rules):
+        raise EditionError(f"{where}: rule {function!r} names no shape rule of this problem")
+    return str(function)
 
 
 def load_questions(edition: Edition, number: int) -> list[Question]:

@@ -22,7 +22,7 @@ DEFAULT_EDITION = "boar_brawl"
 TOP_KEYS = {"name", "title", "submission", "module", "support", "student_files", "setup", "case_timeout",
             "run_timeout", "checkpoint", "phases", "problems", "analysis", "gui"}
 PROBLEM_KEYS = {"number", "title", "phase", "points", "functions", "depends", "rules", "case_timeout", "optional"}
-RULE_KEYS = {"kind", "function", "names"}
+RULE_KEYS = {"kind", "function", "names", "required"}
 RULE_KINDS = ("forbid", "uses")
 
 
@@ -38,6 +38,7 @@ class Rule:
     function: str
     names: tuple[str, ...]
     problem: int
+    required: bool = True  # False: advice, reported but never costing points
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,12 @@ def parse_manifest(
             kind = _need(r, "kind", rwhere, str)
             if kind not in RULE_KINDS:
                 raise EditionError(f"{rwhere}: kind must be 'forbid' or 'uses', not {kind!r}")
-            rules.append(Rule(kind, _need(r, "function", rwhere, str), tuple(_need(r, "names", rwhere, list)), number))
+            # The seed's "must not use" is required; its "you should use" is advice unless declared required.
+            required = r.get("required", kind == "forbid")
+            if not isinstance(required, bool):
+                raise EditionError(f"{rwhere}: key 'required' should be true or false, not {required!r}")
+            rules.append(Rule(kind, _need(r, "function", rwhere, str), tuple(_need(r, "names", rwhere, list)), number,
+                              required))
         problems.append(
             Problem(
                 number=number,

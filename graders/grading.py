@@ -4,8 +4,10 @@ Contract: :func:`grade` never raises for anything a submission does. Bad input t
 (no such path, not Python, unknown edition) raises :class:`SubmissionError` *before* any work, with
 a message from :mod:`graders.messages`. Everything else the submission does becomes a record: a
 problem passes when every case it runs passes and every shape rule holds; it earns all its points
-or none. Problems whose dependencies did not pass in this run are skipped, not failed. Rendering
-lives in :mod:`graders.reports`; nothing here prints.
+or none, on its own cases alone: a problem whose cases call another that fails is still scored,
+and its reason says which problem to fix first. A shape rule (or a case that checks one) is
+required or advice; advice is reported and never costs points. Rendering lives in
+:mod:`graders.reports`; nothing here prints.
 
 Every failure is the submission's or the kit's. Whatever :func:`grade` raises is the kit's (a
 sandbox that did not start, a kit file missing, a full disk, a bug): it is never turned into a
@@ -17,13 +19,14 @@ children share the work, nor on the route (single, class, Gradescope, the studen
 from __future__ import annotations
 
 import ast
+import dataclasses
 import difflib
 import os
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,12 +71,13 @@ class ProblemResult:
     phase: int
     score: int
     max: int
-    status: str  # passed, failed, skipped, locked, ungraded (no graded cases)
+    status: str  # passed, failed, locked (students only), ungraded (no graded cases)
     reason: str = ""
     cases: list[CaseResult] = field(default_factory=list)
     rules: list[RuleResult] = field(default_factory=list)
     optional: bool = False
     note: str = ""  # something worth knowing beyond the score, such as an exact win rate
+    hint: str = ""  # which failing problem its cases call, to fix first (the reason starts with it too)
 
     @property
     def label(self) -> str:
@@ -177,8 +181,8 @@ def grade(
 ) -> Report:
     """Grade SUBMISSION. ``problems`` limits the run; ``unlocked`` (students) gates each problem.
 
-    Problems run on up to ``workers`` children at once, each problem as soon as the problems it
-    depends on have finished, so a dependant can still be skipped when a dependency failed.
+    Every problem is scored on its own cases, whatever the others score: the problems are handed
+    to up to ``workers`` children at once, in order, with no waiting on one another.
     """
     started = time.monotonic()
     deadline = started + edition.run_timeout  # the whole run's budget, on top of each case's
@@ -197,83 +201,98 @@ def grade(
     names = defined_names(tree) - set(removed)
     cases = {p.number: [c for c in load_problem_cases(edition, p.number) if include_hidden or not c.hidden]
              for p in chosen}
+    children = Children(source, edition, limits or Limits())
+    pool_size = max(1, workers or default_workers())
     results: dict[int, ProblemResult] = {}
-    lock = threading.Lock()
-    sessions: list[Session] = []
-    idle: list[Session] = []
-    pending = {p.number: p for p in chosen}
-    running: dict[Future, tuple[int, int]] = {}
-    unloadable: list[str] = []  # set once when the submission cannot be loaded at all
+    try:
+        with ThreadPoolExecutor(pool_size) as pool:
+            running: dict[int, list[Future]] = {}
+            for problem in chosen:
+                settled = _settle(problem, tree, names, unlocked, cases[problem.number], rules[problem.number],
+                                  filename, removed)
+                if settled is None:  # a big problem is split so both children share it, each part in order
+                    running[problem.number] = [pool.submit(children.run, chunk, deadline)
+                                               for chunk in split(cases[problem.number], pool_size)]
+                else:
+                    results[problem.number] = settled
+            for number, futures in running.items():
+                outcomes = stop_at_first_abort([c for f in futures for c in f.result()])
+                results[number] = _conclude(edition.problem(number), rules[number], outcomes, cases[number])
+                if on_problem:
+                    on_problem(results[number])
+        notes += children.notes
+        if children.first is not None and not children.unloadable:
+            results = _report_exact_rate(edition, results, children.first)
+    finally:
+        children.dispose()
+    ordered = with_dependency_hints([results[p.number] for p in chosen], edition)
+    return _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
 
-    def run(chunk: list[Case]) -> list[CaseResult]:
-        with lock:
-            session = idle.pop() if idle else None
-            if unloadable:
-                return [mark_not_run(c, unloadable[0]) for c in chunk]
+
+class Children:
+    """A submission's sandboxed children, shared by the chunks of cases that grading hands out: a
+    chunk takes an idle child or starts one. When the submission cannot be loaded at all, every
+    chunk is marked not run, once, with the reason among the notes."""
+
+    def __init__(self, source: str, edition: Edition, limits: Limits) -> None:
+        self.source, self.edition, self.limits = source, edition, limits
+        self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
+        self.unloadable = ""
+        self.first: Session | None = None
+        self._all: list[Session] = []
+        self._idle: list[Session] = []
+        self._lock = threading.Lock()
+
+    def run(self, chunk: list[Case], deadline: float) -> list[CaseResult]:
+        session = self._take()
         if session is None:
-            try:
-                session = open_session(source, edition, limits or Limits())
-            except LoadError:
-                with lock:
-                    if not unloadable:
-                        unloadable.append(messages.could_not_load(filename))
-                        notes.append(unloadable[0])
-                return [mark_not_run(c, unloadable[0]) for c in chunk]
-            with lock:
-                sessions.append(session)
-                if len(sessions) == 1:
-                    notes.extend(sorted_notes(filename, session))
+            return [mark_not_run(c, self.unloadable) for c in chunk]
         try:
             return run_cases(session, chunk, deadline)
         finally:
-            with lock:
-                idle.append(session)
+            with self._lock:
+                self._idle.append(session)
 
-    in_run = {p.number for p in chosen}
-    pool_size = max(1, workers or default_workers())
-    parts: dict[int, list[list[CaseResult] | None]] = {}
+    def _take(self) -> Session | None:
+        with self._lock:
+            if self.unloadable:
+                return None
+            if self._idle:
+                return self._idle.pop()
+        filename = self.edition.submission
+        try:
+            session = open_session(self.source, self.edition, self.limits)
+        except LoadError:
+            with self._lock:
+                if not self.unloadable:
+                    self.unloadable = messages.could_not_load(filename)
+                    self.notes.append(self.unloadable)
+            return None
+        with self._lock:
+            self._all.append(session)
+            if self.first is None:
+                self.first = session
+                self.notes.extend(sorted_notes(filename, session))
+        return session
 
-    def ready(problem: Problem) -> bool:
-        return all(d in results or d not in in_run for d in problem.depends)
-
-    def finish(number: int, result: ProblemResult) -> None:
-        results[number] = result
-        if on_problem:
-            on_problem(result)
-
-    try:
-        with ThreadPoolExecutor(pool_size) as pool:
-            while pending or running:
-                for number, problem in list(pending.items()):
-                    if not ready(problem):
-                        continue
-                    del pending[number]
-                    result = _settle(problem, tree, names, results, unlocked, cases[number], rules[number],
-                                     filename, removed)
-                    if result is not None:
-                        finish(number, result)
-                        continue
-                    # Big problems are split so both children share them; each part keeps case order.
-                    chunks = split(cases[number], pool_size)
-                    parts[number] = [None] * len(chunks)
-                    for index, chunk in enumerate(chunks):
-                        running[pool.submit(run, chunk)] = (number, index)
-                if not running:
-                    continue
-                done, _ = wait(list(running), return_when=FIRST_COMPLETED)
-                for future in done:
-                    number, index = running.pop(future)
-                    parts[number][index] = future.result()
-                    if all(part is not None for part in parts[number]):
-                        outcomes = stop_at_first_abort([c for part in parts[number] for c in part or []])
-                        finish(number, _conclude(edition.problem(number), rules[number], outcomes))
-        if sessions and not unloadable:
-            _report_exact_rate(edition, results, sessions[0])
-    finally:
-        for session in sessions:
+    def dispose(self) -> None:
+        for session in self._all:
             session.dispose()
-    ordered = [results[p.number] for p in chosen]
-    return _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
+
+
+def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> list[ProblemResult]:
+    """RESULTS, where a failed problem whose cases call a problem that failed too says so first:
+    the knowledge of ``depends``, which never costs points."""
+    by_number = {r.number: r for r in results}
+    hinted = []
+    for r in results:
+        failed = [by_number[d] for d in edition.problem(r.number).depends
+                  if d in by_number and by_number[d].status == "failed"]
+        if r.status == "failed" and failed and r.cases:  # only where its own cases ran and failed
+            hint = messages.dependency_hint([(d.label, d.name) for d in failed])
+            r = dataclasses.replace(r, reason=f"{hint} {r.reason}".strip(), hint=hint)
+        hinted.append(r)
+    return hinted
 
 
 def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> Report:
@@ -288,16 +307,18 @@ def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> 
         raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
 
 
-def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], session: Session) -> None:
-    """The edition's chosen strategy problem gets its exact win rate against the baseline, as the
-    course's calculator gave it: ``[analysis] report = {problem = N, strategy = "NAME"}``."""
+def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], session: Session
+                       ) -> dict[int, ProblemResult]:
+    """RESULTS, where the edition's chosen strategy problem gets its exact win rate against the
+    baseline as a note, as the course's calculator gave it: ``[analysis] report = {problem = N,
+    strategy = "NAME"}``."""
     settings = edition.analysis
     report = settings.get("report")
     result = results.get(report["problem"]) if report else None
     if result is None or result.status not in ("passed", "ungraded"):
-        return
+        return results
     if not (edition.solution_dir / edition.submission).is_file():
-        return  # a student's own copy has no reference to compare with
+        return results  # a student's own copy has no reference to compare with
     from graders import analysis  # numpy only when it is needed
 
     try:
@@ -305,10 +326,11 @@ def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], sess
         mine = analysis.tabulate(session, report["strategy"], model.goal)
         baseline = analysis.reference_table(edition, settings["baseline"])
     except analysis.AnalysisError as exc:
-        result.note = str(exc)
-        return
-    rate = analysis.pair_rate(model, mine, baseline)  # compiled when it can be: this runs for every grade
-    result.note = messages.final_strategy_rate(rate, settings["baseline"])
+        note = str(exc)
+    else:
+        rate = analysis.pair_rate(model, mine, baseline)  # compiled when it can be: this runs for every grade
+        note = messages.final_strategy_rate(rate, settings["baseline"])
+    return {**results, result.number: dataclasses.replace(result, note=note)}
 
 
 def sorted_notes(filename: str, session: Session) -> list[str]:
@@ -342,22 +364,16 @@ def _settle(
     problem: Problem,
     tree: ast.Module | None,
     names: set[str],
-    done: dict[int, ProblemResult],
     unlocked: set[int] | None,
     cases: list[Case],
     rules: list[RuleResult],
     filename: str,
     removed: dict[str, int],
 ) -> ProblemResult | None:
-    """A result that needs no code run (locked, skipped, missing function), or None to run cases."""
+    """A result that needs no code run (locked, missing function, no cases), or None to run cases."""
     base = _blank(problem, [])
     if unlocked is not None and problem.number not in unlocked:
         base.status, base.reason = "locked", messages.locked(problem.label)
-        return base
-    blocked = [d for d in problem.depends if d in done and done[d].status not in ("passed", "ungraded")]
-    if blocked:
-        base.status = "skipped"
-        base.reason = messages.skipped_for([messages.dependency(f"{d:02d}", done[d].name) for d in blocked])
         return base
     base.rules = list(rules)
     if tree is None:
@@ -418,22 +434,42 @@ def stop_at_first_abort(outcomes: list[CaseResult]) -> list[CaseResult]:
     return outcomes
 
 
-def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResult]) -> ProblemResult:
+def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResult], cases: list[Case]
+              ) -> ProblemResult:
+    """The problem's result from its cases and rules. A rule that is advice, or a case that checks
+    an advice rule (``rule = "FUNCTION"`` in its table), is reported but never costs points."""
     result = _blank(problem, rules)
-    result.cases = outcomes
-    broken = [r for r in result.rules if not r.passed]
-    failed = [c for c in result.cases if not c.passed]
+    advice = {c.id for c in cases if c.rule and not _required(problem, c.rule)}
+    result.cases = [dataclasses.replace(o, advice=True) if o.case_id in advice else o for o in outcomes]
+    broken = [r for r in result.rules if not r.passed and r.required]
+    failed = [c for c in result.cases if not c.passed and not c.advice]
     if not broken and not failed:
         result.status, result.score = "passed", problem.points
     elif broken:
         result.reason = messages.rule_broken(broken[0].text, broken[0].detail)
+    elif failed[0].hidden:
+        hidden = [(c.about or c.name, c.passed) for c in result.cases if c.hidden and not c.advice]
+        result.reason = messages.hidden_cases_failed(hidden_failures(hidden))
     else:
-        first = failed[0]
-        result.reason = (
-            messages.hidden_case_failed(sum(c.hidden for c in failed)) if first.hidden
-            else messages.case_failed(first.name, first.reason)
-        )
+        result.reason = messages.case_failed(failed[0].name, failed[0].reason)
     return result
+
+
+def _required(problem: Problem, function: str) -> bool:
+    """The severity of the problem's rule on FUNCTION (a case may check what a rule states)."""
+    return any(r.required for r in problem.rules if r.function == function)
+
+
+def hidden_failures(hidden: Iterable[tuple[str, bool]]) -> list[tuple[str, int, int]]:
+    """(what they are about, how many failed, how many there are) for each group of hidden cases
+    with a failure, from each hidden case's (about, passed): how a student hears of hidden cases,
+    never by their source."""
+    groups: dict[str, list[int]] = {}
+    for about, passed in hidden:
+        counts = groups.setdefault(about, [0, 0])
+        counts[0] += not passed
+        counts[1] += 1
+    return [(about, failed, total) for about, (failed, total) in groups.items() if failed]
 
 
 def _report(

@@ -34,6 +34,8 @@ class CaseResult:
     seconds: float = 0.0
     transcript: str = ""  # the case up to the wrong line, that line's expected output left out
     error_type: str = ""  # the exception the wrong line raised, if it raised one
+    about: str = ""  # what the case is about, for students (a generated case: its template's name)
+    advice: bool = False  # it checks an advice rule: its failure is reported, never costs points
 
 
 def split_debug(output: str) -> tuple[str, list[str]]:
@@ -92,14 +94,16 @@ def judge_step(step: Step, reply: StepReply, timeout: float, filename: str) -> t
 
 
 def mark_not_run(case: Case, reason: str = "") -> CaseResult:
-    return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=reason or messages.not_run())
+    return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=reason or messages.not_run(),
+                      about=case.about)
 
 
 def as_not_run(result: CaseResult) -> CaseResult:
     """RESULT's case as not run (a result that says so already is kept, with its reason)."""
     if result.status == "not run":
         return result
-    return CaseResult(result.case_id, result.name, result.hidden, False, "not run", reason=messages.not_run())
+    return CaseResult(result.case_id, result.name, result.hidden, False, "not run", reason=messages.not_run(),
+                      about=result.about)
 
 
 def run_case(session: Session, case: Case, deadline: float = float("inf")) -> CaseResult:
@@ -123,10 +127,11 @@ def run_case(session: Session, case: Case, deadline: float = float("inf")) -> Ca
                 shown = render_steps(case.steps[:k])
                 shown += ("\n" if shown else "") + render_steps(case.steps[k : k + 1], hide_expected=True)
                 return CaseResult(
-                    case.id, case.name, case.hidden, False, status, k, step.expected, got, reason,
-                    (reply.error or {}).get("traceback", ""), debug, seconds, shown,
-                    str((reply.error or {}).get("type", "")),
+                    case.id, case.name, case.hidden, False, status, step=k, expected=step.expected, got=got,
+                    reason=reason, traceback=(reply.error or {}).get("traceback", ""), debug=debug,
+                    seconds=seconds, transcript=shown, error_type=str((reply.error or {}).get("type", "")),
+                    about=case.about,
                 )
     finally:
         replies.close()  # stops the child's remaining steps, if any, before the next case
-    return CaseResult(case.id, case.name, case.hidden, True, "passed", debug=debug, seconds=seconds)
+    return CaseResult(case.id, case.name, case.hidden, True, "passed", debug=debug, seconds=seconds, about=case.about)

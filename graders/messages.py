@@ -43,6 +43,7 @@ LABEL_GOT = "got:      "
 LABEL_NOTE = "note: "
 LABEL_HIDDEN = " (hidden)"
 LABEL_OPTIONAL = " (optional)"
+LABEL_ADVICE = "advice, no points lost: "
 
 
 def total_line(score: int, most: int) -> str:
@@ -177,12 +178,24 @@ def removed_for_syntax(name: str, filename: str, line: int) -> str:
     return f"{name} has a syntax error at {filename} line {line}, so it could not be checked"
 
 
-def skipped_for(dependencies: list[str]) -> str:
-    return f"skipped: needs {', '.join(dependencies)} to pass first"
+def dependency_hint(failed: list[tuple[str, str]]) -> str:
+    """Said first in the reason of a failed problem whose cases call problems that fail too."""
+    if len(failed) == 1:
+        (label, name), = failed
+        return f"Problem {label} {name} fails too, and these cases call it: fix {label} first."
+    named = " and ".join(f"Problem {label} {name}" for label, name in failed)
+    return f"{named} fail too, and these cases call them: fix those first."
 
 
-def dependency(label: str, name: str) -> str:
-    return f"Problem {label} ({name})"
+def advice_case(name: str, reason: str) -> str:
+    return f"the case {name!r} " + (f"shows it: {reason}" if reason else "shows it")
+
+
+def hidden_cases_failed(groups: list[tuple[str, int, int]]) -> str:
+    """Hidden cases, each group by what it is about (never by its source): (about, failed, of)."""
+    parts = [about + (f" ({failed} of {total})" if total > 1 else "") for about, failed, total in groups]
+    count = sum(failed for _, failed, _ in groups)
+    return f"{count} hidden case{'s' if count != 1 else ''} failed: " + "; ".join(parts)
 
 
 def locked(label: str) -> str:
@@ -191,10 +204,6 @@ def locked(label: str) -> str:
 
 def case_failed(case_name: str, reason: str) -> str:
     return f"{case_name}: {reason}"
-
-
-def hidden_case_failed(count: int) -> str:
-    return f"{count} hidden case{'s' if count != 1 else ''} failed"
 
 
 def rule_broken(rule_text: str, detail: str) -> str:

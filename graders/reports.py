@@ -10,10 +10,10 @@ import json
 
 from graders import messages
 from graders.edition import Edition
-from graders.grading import KIT_ERROR, ProblemResult, Report
+from graders.grading import KIT_ERROR, ProblemResult, Report, hidden_failures
 from graders.judge import CaseResult
 
-MARK = {"passed": "✓", "failed": "✗", "skipped": "–", "locked": "○", "ungraded": "·"}
+MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·"}
 
 
 def _score(score: int, most: int) -> str:
@@ -60,26 +60,42 @@ def _problem_lines(
     counts = f"  ({messages.cases_passed(p.cases_passed, len(p.cases))})" if p.cases else ""
     name = p.name + (messages.LABEL_OPTIONAL if p.optional else "")
     out = [f"  {mark} Problem {p.label} {name:<40} {_score(p.score, p.max):>5}{counts}"]
-    for rule in p.rules:
-        out.append(f"      {'✓' if rule.passed else '✗'} {rule.text}" + ("" if rule.passed else f": {rule.detail}"))
+    out += [f"      {rule_line(r.text, r.passed, r.required, r.detail)}" for r in p.rules]
+    out += [f"      {advice_case_line(c.name, c.reason, c.hidden)}" for c in p.cases if c.advice and not c.passed]
     if p.note:
         out.append(f"      {p.note}")
     if p.status in ("passed", "ungraded"):
         if verbose:
             out.extend(_debug_lines(c) for c in p.cases if c.debug)
         return [line for line in out if line]
-    failed = [c for c in p.cases if not c.passed]
+    failed = [c for c in p.cases if not c.passed and not c.advice]
     shown = [c for c in (failed if verbose else failed[:1]) if show_hidden or not c.hidden]
-    rule_broken = any(not r.passed for r in p.rules)
+    rule_broken = any(not r.passed and r.required for r in p.rules)
     # The reason stands alone only when no rule line or case block below already says it.
     if p.reason and not rule_broken and not shown:
         out.append(f"      {p.reason}")
+    elif p.hint:
+        out.append(f"      {p.hint}")
     for case in shown:
         out.extend(render_case(case, verbose))
     if failed or rule_broken:
         hint = messages.rerun_student(p.label) if student else messages.rerun_instructor(path, p.label, edition)
         out.append(f"      {hint}")
     return out
+
+
+def rule_line(text: str, passed: bool, required: bool, detail: str) -> str:
+    """A shape rule's line: ✓ kept, ✗ broken (it costs the problem), ! advice not followed (it costs nothing)."""
+    if passed:
+        return f"✓ {text}"
+    if required:
+        return f"✗ {text}: {detail}"
+    return f"! {messages.LABEL_ADVICE}{text}: {detail}"
+
+
+def advice_case_line(name: str, reason: str, hidden: bool) -> str:
+    """A failed case that checks an advice rule: said, never scored (a hidden one by its name only)."""
+    return f"! {messages.LABEL_ADVICE}" + messages.advice_case(name, "" if hidden else reason)
 
 
 def _debug_lines(case: CaseResult) -> str:
@@ -132,7 +148,20 @@ def render_summary_row(name: str, report: Report) -> str:
 
 
 def _public_failures(problem: dict) -> list[dict]:
-    return [c for c in problem.get("cases", []) if not c["passed"] and not c["hidden"]]
+    return [c for c in problem.get("cases", []) if not c["passed"] and not c["hidden"] and not c.get("advice")]
+
+
+def _hidden_groups(problem: dict) -> list[tuple[str, int, int]]:
+    return hidden_failures((c.get("about") or c["name"], c["passed"]) for c in problem.get("cases", [])
+                           if c["hidden"] and not c.get("advice"))
+
+
+def _advice_lines(problem: dict) -> list[str]:
+    """Advice not followed, one line each: rules that are advice, and the cases that check them."""
+    lines = [rule_line(r["text"], False, False, r["detail"]) for r in problem.get("rules", [])
+             if not r["passed"] and not r.get("required", True)]
+    return lines + [advice_case_line(c["name"], c["reason"], c["hidden"]) for c in problem.get("cases", [])
+                    if c.get("advice") and not c["passed"]]
 
 
 def render_kit_log(records: list[dict]) -> str:
@@ -168,24 +197,36 @@ def render_record_markdown(record: dict) -> str:
         lines.append(f"- {cp['label']}: {cp['score']}/{cp['max']}")
     lines += ["", f"**{messages.total_line(record['total'], record['max'])}**", ""]
     for p in record["problems"]:
-        if p["status"] in ("passed", "ungraded"):
-            continue
-        lines += [f"## Problem {p['label']}: {p['name']}", ""]
-        broken = [r for r in p.get("rules", []) if not r["passed"]]
-        lines += [f"- {r['text']}: {r['detail']}" for r in broken]
-        failures = _public_failures(p)
-        if p.get("reason") and not failures and not broken:
-            lines.append(f"- {p['reason']}")
-        hidden = sum(1 for c in p.get("cases", []) if c["hidden"] and not c["passed"])
-        if hidden:
-            lines.append(f"- {messages.hidden_case_failed(hidden)}")
-        for case in failures[:1]:
-            lines += ["", messages.case_heading(case["name"], False), "", "```pycon", case["transcript"], "```", "",
-                      f"- {messages.LABEL_EXPECTED.strip()} `{messages.visible(case['expected'])}`",
-                      f"- {messages.LABEL_GOT.strip()} `{messages.visible(case['got'])}`",
-                      f"- {case['reason']}"]
-        lines.append("")
+        lines += _problem_markdown(p)
     return "\n".join(lines)
+
+
+def _problem_markdown(p: dict) -> list[str]:
+    """A problem's section of the feedback: what failed (the first public case in full, hidden
+    cases by what they are about, once) and the advice not followed; nothing for a clean pass."""
+    advice = _advice_lines(p)
+    done = p["status"] in ("passed", "ungraded")
+    if done and not advice:
+        return []
+    lines = [f"## Problem {p['label']}: {p['name']}", ""]
+    broken = [r for r in p.get("rules", []) if not r["passed"] and r.get("required", True)]
+    lines += [f"- {r['text']}: {r['detail']}" for r in broken]
+    lines += [f"- {line}" for line in advice]
+    if done:
+        return lines + [""]
+    failures = _public_failures(p)
+    hidden = _hidden_groups(p)
+    if not failures and not broken:
+        lines.append(f"- {p['reason']}")  # it names the hidden cases that failed, if they are the reason
+    else:
+        lines += [f"- {p['hint']}"] if p.get("hint") else []
+        lines += [f"- {messages.hidden_cases_failed(hidden)}"] if hidden else []
+    for case in failures[:1]:
+        lines += ["", messages.case_heading(case["name"], False), "", "```pycon", case["transcript"], "```", "",
+                  f"- {messages.LABEL_EXPECTED.strip()} `{messages.visible(case['expected'])}`",
+                  f"- {messages.LABEL_GOT.strip()} `{messages.visible(case['got'])}`",
+                  f"- {case['reason']}"]
+    return lines + [""]
 
 
 def render_gradescope(record: dict) -> dict:
@@ -208,14 +249,16 @@ def render_gradescope(record: dict) -> dict:
     for p in record["problems"]:
         public = [c for c in p.get("cases", []) if not c["hidden"]]
         hidden = [c for c in p.get("cases", []) if c["hidden"]]
-        body = []
-        body += [f"{r['text']}: {r['detail']}" for r in p.get("rules", []) if not r["passed"]]
-        for case in _public_failures(p)[:1]:
-            body += [f"```pycon\n{case['transcript']}\n```",
-                     f"expected `{messages.visible(case['expected'])}`, got `{messages.visible(case['got'])}`: "
-                     f"{case['reason']}"]
-        if not body and p.get("reason") and p["status"] != "passed":
+        failures = _public_failures(p)
+        broken = [r for r in p.get("rules", []) if not r["passed"] and r.get("required", True)]
+        body = [f"{r['text']}: {r['detail']}" for r in broken] + _advice_lines(p)
+        for case in failures[:1]:
+            body += [f"```pycon\n{case['transcript']}\n```", case["reason"]]
+        failed = p["status"] not in ("passed", "ungraded")
+        if failed and not failures and not broken:
             body.append(p["reason"])
+        elif failed and p.get("hint"):
+            body.append(p["hint"])
         if p.get("note"):
             body.append(p["note"])
         tests.append({
@@ -229,15 +272,14 @@ def render_gradescope(record: dict) -> dict:
             "visibility": "visible",
         })
         if hidden:
-            failed = [c for c in hidden if not c["passed"]]
-            detail = "\n".join(f"- {c['name']}: {c['reason']}" for c in failed[:5])
+            groups = _hidden_groups(p)
             tests.append({
                 "name": f"Problem {p['label']}: hidden cases",
                 "number": f"{p['label']}.hidden",
                 "score": 0,
                 "max_score": 0,
-                "status": "failed" if failed else "passed",
-                "output": (messages.hidden_case_failed(len(failed)) + ("\n" + detail if detail else "")) if failed
+                "status": "failed" if groups else "passed",
+                "output": messages.hidden_cases_failed(groups) if groups
                 else messages.cases_passed(len(hidden), len(hidden)),
                 "output_format": "md",
                 "visibility": "after_published",

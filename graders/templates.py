@@ -66,6 +66,7 @@ def _fill_template(session: Session, edition: Edition, t: Template) -> list[dict
         label = ", ".join(f"{k}={v}" for k, v in params.items())
         cases.append({
             "name": f"{t.name} ({label})" if label else t.name,
+            "about": t.name,
             "hidden": t.hidden,
             "transcript": render_steps(filled) + "\n",
         })

@@ -217,14 +217,14 @@ def announce_highest(who, last_score=0, running_high=0):
     >>> f0 = announce_highest(1)  # only Player 1 is watched
     >>> f1 = f0(12, 0)
     >>> f2 = f1(12, 9)
-    9 point(s)! The most yet for Player 1
+    Player 1 has reached a new maximum point gain. 9 point(s)!
     >>> f3 = f2(20, 9)
     >>> f4 = f3(20, 30)
-    21 point(s)! The most yet for Player 1
+    Player 1 has reached a new maximum point gain. 21 point(s)!
     >>> f5 = f4(20, 47)  # Player 1 gets 17 points: not enough for a new high
     >>> f6 = f5(21, 47)
     >>> f7 = f6(21, 77)
-    30 point(s)! The most yet for Player 1
+    Player 1 has reached a new maximum point gain. 30 point(s)!
     """
     assert who == 0 or who == 1, 'The who argument should indicate a player.'
     # BEGIN PROBLEM 7
@@ -232,7 +232,7 @@ def announce_highest(who, last_score=0, running_high=0):
         score = score1 if who else score0
         gain = score - last_score
         if gain > running_high:
-            print(gain, "point(s)! The most yet for Player", who)
+            print("Player", who, "has reached a new maximum point gain.", gain, "point(s)!")
             return announce_highest(who, score, gain)
         return announce_highest(who, score, running_high)
     return say

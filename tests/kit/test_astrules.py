@@ -7,12 +7,15 @@ a few grade a whole submission to show that a broken rule costs the problem alth
 from __future__ import annotations
 
 import ast
+import dataclasses
 import textwrap
 
 import pytest
 
+from graders import messages
 from graders.astrules import check_rule, check_rules, describe
 from graders.edition import Edition, Rule
+from graders.reports import render_text
 from tests.kit.conftest import grade_source, problem, replace_function  # root conftest owns `conftest`
 
 MARK = "# <- here"
@@ -509,10 +512,10 @@ def test_forbidden_boar_brawl_scores_zero_though_its_cases_pass(edition: Edition
     assert p2.reason.startswith("boar_brawl uses no str, no lists, no square brackets: line ")
 
 
-def test_take_turn_not_naming_boar_brawl_scores_zero_though_its_cases_pass(edition: Edition,
+def test_take_turn_not_naming_boar_brawl_is_advice_that_costs_nothing(edition: Edition,
                                                                         reference_source: str) -> None:
     # boar_brawl is still called (so even the case that spies on the call passes), but by a lookup
-    # the "uses" rule cannot see: the rule, not a case, is what costs the problem.
+    # the "uses" rule cannot see. The seed says take_turn *should* call it: advice, said, not scored.
     source = replace_function(reference_source, "take_turn", """
         def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
             if num_rolls == 0:
@@ -520,24 +523,43 @@ def test_take_turn_not_naming_boar_brawl_scores_zero_though_its_cases_pass(editi
             return roll_dice(num_rolls, dice)
         """)
     report = grade_source(source, edition, problems=[1, 2, 3])
-    assert [(p.number, p.status, p.score) for p in report.problems][:2] == [(1, "passed", 2), (2, "passed", 2)]
+    assert [(p.number, p.status, p.score) for p in report.problems] == [
+        (1, "passed", 2), (2, "passed", 2), (3, "passed", 2)]
     p3 = problem(report, 3)
-    assert (p3.score, p3.status) == (0, "failed")
     assert p3.cases and all(c.passed for c in p3.cases)
     broken = [r for r in p3.rules if not r.passed]
-    assert [r.detail for r in broken] == ["take_turn should call boar_brawl instead of repeating their work"]
-    assert p3.reason.startswith("take_turn uses roll_dice and boar_brawl: take_turn should call boar_brawl")
+    assert [(r.detail, r.required) for r in broken] == [
+        ("take_turn should call boar_brawl instead of repeating their work", False)]
+    text = render_text(report)
+    assert ("! " + messages.LABEL_ADVICE + "take_turn uses roll_dice and boar_brawl: take_turn should call "
+            "boar_brawl") in text
 
 
-def test_take_turn_inlining_boar_brawl_is_reported_by_its_rule(edition: Edition, reference_source: str) -> None:
+def test_take_turn_inlining_boar_brawl_is_advice_and_so_is_the_case_that_spies_on_it(
+        edition: Edition, reference_source: str) -> None:
     source = replace_function(reference_source, "take_turn", TAKE_TURN_INLINE_BOAR)
     report = grade_source(source, edition, problems=[1, 2, 3])
     assert [(p.number, p.status, p.score) for p in report.problems] == [
-        (1, "passed", 2), (2, "passed", 2), (3, "failed", 0)
+        (1, "passed", 2), (2, "passed", 2), (3, "passed", 2)
     ]
     p3 = problem(report, 3)
-    assert [r.passed for r in p3.rules] == [False]
+    assert [(r.passed, r.required) for r in p3.rules] == [(False, False)]
+    spied = [c for c in p3.cases if not c.passed]
+    assert [(c.name, c.advice) for c in spied] == [("take_turn calls roll_dice and boar_brawl through hog", True)]
+    text = render_text(report)
+    assert "! " + messages.LABEL_ADVICE + messages.advice_case(spied[0].name, spied[0].reason) in text
+
+
+def test_a_rule_declared_required_costs_the_problem(edition: Edition, reference_source: str) -> None:
+    strict = dataclasses.replace(edition, problems=tuple(
+        dataclasses.replace(p, rules=tuple(dataclasses.replace(r, required=True) for r in p.rules))
+        for p in edition.problems))
+    source = replace_function(reference_source, "take_turn", TAKE_TURN_INLINE_BOAR)
+    report = grade_source(source, strict, problems=[3])
+    p3 = problem(report, 3)
+    assert (p3.status, p3.score) == ("failed", 0)
     assert p3.reason.startswith("take_turn uses roll_dice and boar_brawl: take_turn should call boar_brawl")
+    assert [c.advice for c in p3.cases if not c.passed] == [False]  # the spy case follows the rule: required
 
 
 def test_reference_earns_the_rule_problems(edition: Edition, reference_source: str) -> None:

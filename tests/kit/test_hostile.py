@@ -145,7 +145,8 @@ def test_endless_loop_times_out_and_spares_other_problems(edition, reference_sou
 
     The parent's deadline does not ask the child to stop, it kills the child's process group, so
     catching BaseException changes nothing. Problem 1 fails at its first case with a timeout and
-    runs no more cases; problem 2 (independent) keeps its points; problem 3 (needs 1) is skipped.
+    runs no more cases; problem 2 (independent) keeps its points; problem 3, whose cases call
+    roll_dice, runs its own cases, fails, and says to fix Problem 01 first.
     """
     source = replace_function(reference_source, "roll_dice", ENDLESS_LOOPS[variant])
     report = grade_source(source, edition, problems=[1, 2, 3])
@@ -161,8 +162,8 @@ def test_endless_loop_times_out_and_spares_other_problems(edition, reference_sou
     assert len(p1.cases) == len(load_problem_cases(edition, 1))
     assert_untouched(report, 2)
     p3 = problem(report, 3)
-    assert (p3.status, p3.reason) == ("skipped", messages.skipped_for(["Problem 01 (roll_dice)"]))
-    assert p3.cases == []
+    assert p3.status == "failed" and p3.hint == messages.dependency_hint([("01", "roll_dice")])
+    assert p3.reason.startswith(p3.hint) and "timeout" in {c.status for c in p3.cases}
     assert child_pids() == set(), "a sandbox child outlived the grading run"
 
 
@@ -544,8 +545,8 @@ def test_syntax_error_in_one_function_costs_only_that_function(edition, referenc
     assert p2.status == "failed"
     assert p2.cases == []  # a function left out for a syntax error is not run at all
     assert p2.reason == messages.removed_for_syntax("boar_brawl", "hog.py", line)
-    p3 = problem(report, 3)
-    assert (p3.status, p3.reason) == ("skipped", messages.skipped_for(["Problem 02 (boar_brawl)"]))
+    p3 = problem(report, 3)  # its cases call boar_brawl: scored on them, with a hint to fix 02 first
+    assert (p3.status, p3.hint) == ("failed", messages.dependency_hint([("02", "boar_brawl")]))
 
 
 def test_a_file_that_is_not_python_scores_zero_with_a_note(edition):
@@ -554,12 +555,9 @@ def test_a_file_that_is_not_python_scores_zero_with_a_note(edition):
 
     assert set(scores(report).values()) == {0}
     assert len(report.problems) == len(edition.problems)
-    for p, spec in zip(report.problems, edition.problems, strict=True):
+    for p in report.problems:
         assert p.cases == []
-        if spec.depends:  # its dependencies failed first, so it is skipped rather than failed
-            assert p.status == "skipped" and p.reason.startswith("skipped: needs Problem "), (p.number, p.reason)
-        else:
-            assert (p.status, p.reason) == ("failed", messages.unreadable_submission("hog.py")), p.number
+        assert (p.status, p.reason) == ("failed", messages.unreadable_submission("hog.py")), p.number
     assert len(report.notes) == 1
     assert report.notes[0].startswith("hog.py line 1: SyntaxError: ")
     assert report.notes[0].endswith("Nothing could be graded; fix this line first")
@@ -713,11 +711,11 @@ def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
 
     assert isinstance(report, Report)
     # roll_dice, make_averaged and max_scoring_num_rolls are the reference's; everything else
-    # fails or is skipped because what it needs failed.
+    # fails, on its own cases, and those whose cases call a failing problem say to fix it first.
     assert scores(report) == {0: 0, 1: 2, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 2, 9: 2, 10: 0, 11: 0, 12: 0}
     assert report.total == 6
     assert problem(report, 6).cases[0].status == "crashed"
-    assert [p.number for p in report.problems if p.status == "skipped"] == [3, 4, 5, 7, 10, 11]
+    assert [p.number for p in report.problems if p.hint] == [3, 4, 5, 7, 10, 11]
     assert len(report.notes) == 3, report.notes
     assert any(note.startswith(f"hog.py line {line_of(source, 'return (')}: SyntaxError") for note in report.notes)
     assert "hog.py line 2: " + messages.exited_while_loading("sys.exit", "bye") in report.notes

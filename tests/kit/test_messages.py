@@ -36,7 +36,14 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.missing_function, ("hog.py", "take_turn", ["take_trun"]), ["take_turn", "found take_trun", "exactly"]),
     (m.could_not_load, ("pig.py",), ["pig.py", "could not be loaded"]),
     (m.removed_for_syntax, ("take_turn", "hog.py", 40), ["take_turn", "syntax error", "hog.py line 40"]),
-    (m.dependency, ("03", "take_turn"), ["Problem 03 (take_turn)"]),
+    (m.dependency_hint, ([("02", "boar_brawl")],), ["Problem 02 boar_brawl fails too", "these cases call it",
+                                                     "fix 02 first"]),
+    (m.dependency_hint, ([("01", "roll_dice"), ("02", "boar_brawl")],),
+     ["Problem 01 roll_dice and Problem 02 boar_brawl fail too", "call them", "fix those first"]),
+    (m.advice_case, ("take_turn calls roll_dice", "expected (1, 1) but got (0, 1)"),
+     ["'take_turn calls roll_dice'", "expected (1, 1) but got (0, 1)"]),
+    (m.hidden_cases_failed, ([("a game that starts at the goal", 1, 1), ("scores with four digits", 3, 40)],),
+     ["4 hidden cases failed", "a game that starts at the goal;", "scores with four digits (3 of 40)"]),
     (m.skipped_statement, ("never finished",), ["never finished", "skipped"]),
     (m.exited_while_loading, ("sys.exit", "3"), ["sys.exit(3)", "loading", "skipped"]),
     (m.syntax_stub, ("roll_dice", "hog.py", 9, "invalid syntax"), ["roll_dice", "hog.py line 9", "invalid syntax"]),
@@ -127,12 +134,9 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.picture_written, ("x.svg",), ["x.svg"]),
     (m.leaderboard_line, (1, "alice", 3, 0.61), ["1.", "alice", "3 match points", "61.00%"]),
     (m.contest_written, ("out",), ["out", "leaderboard.csv", "contest.html"]),
-    (m.skipped_for, (["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)"],),
-     ["Problem 01 (roll_dice)", "Problem 02 (boar_brawl)", "skipped"]),
     (m.locked, ("01",), ["python3 ok -q 01 -u", "locked"]),
     (m.case_failed, ("the handout's examples", "expected 10 but got 11"),
      ["the handout's examples", "expected 10 but got 11"]),
-    (m.hidden_case_failed, (3,), ["3 hidden cases failed"]),
     (m.rule_broken, ("boar_brawl uses no str", "str on line 40"), ["boar_brawl uses no str", "str on line 40"]),
     (m.cases_passed, (3, 24), ["3/24"]),
     (m.rerun_student, ("05",), ["python3 ok -q 05", "-i"]),
@@ -309,8 +313,8 @@ def test_raised_without_details() -> None:
 
 
 def test_counts_agree_in_number() -> None:
-    assert "1 hidden case failed" in m.hidden_case_failed(1)
-    assert "2 hidden cases failed" in m.hidden_case_failed(2)
+    assert m.hidden_cases_failed([("a game at the goal", 1, 1)]).startswith("1 hidden case failed: ")
+    assert m.hidden_cases_failed([("big scores", 2, 9)]).startswith("2 hidden cases failed: ")
     assert m.debug_lines_note(1).startswith("1 DEBUG line printed")
     assert m.debug_lines_note(3).startswith("3 DEBUG lines printed")
 
@@ -323,10 +327,9 @@ def test_interactive_try_without_a_line() -> None:
     assert m.interactive_try("")
 
 
-def test_skipped_for_lists_every_dependency_once() -> None:
-    deps = ["Problem 03 (take_turn)", "Problem 04 (sus_update)"]
-    text = m.skipped_for(deps)
-    assert all(text.count(d) == 1 for d in deps)
+def test_a_dependency_hint_names_each_failing_problem_once() -> None:
+    text = m.dependency_hint([("03", "take_turn"), ("04", "sus_update")])
+    assert text.count("Problem 03 take_turn") == 1 and text.count("Problem 04 sus_update") == 1
 
 
 # -- hints ---------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from graders import reports
+from graders import messages, reports
 from graders.artifacts import stale_files
 from graders.demo import demo_stages
 from graders.edition import edition_names, load_edition
@@ -65,7 +65,7 @@ def test_students_do_not_run_hidden_cases(any_edition):
     assert not any(c.hidden for p in report.problems for c in p.cases)
 
 
-def test_dependants_are_skipped_not_failed(edition, reference_source):
+def test_each_problem_is_scored_on_its_own_cases_alone_or_together(edition, reference_source):
     from .conftest import replace_function
 
     stub = "def roll_dice(num_rolls, dice=six_sided):\n    return 0\n"
@@ -73,11 +73,11 @@ def test_dependants_are_skipped_not_failed(edition, reference_source):
     report = grade_source(broken, edition, problems=[1, 2, 3, 4, 8])
     assert problem(report, 1).status == "failed"
     assert problem(report, 2).status == "passed"
-    for n in (3, 8):
-        assert problem(report, n).status == "skipped"
-        assert "Problem 01" in problem(report, n).reason
-    assert problem(report, 4).status == "skipped"  # through problem 3
-    assert problem(report, 3).cases == []
+    p3 = problem(report, 3)  # its cases call roll_dice: they run, fail, and the reason says to fix 01 first
+    assert p3.status == "failed" and p3.cases
+    assert p3.reason.startswith(messages.dependency_hint([("01", "roll_dice")]))
+    for n in (3, 4, 8):  # the same score as when the problem is graded alone
+        assert problem(report, n).score == problem(grade_source(broken, edition, problems=[n]), n).score, n
 
 
 def test_checkpoint_needs_the_whole_phase_in_the_run(edition, reference_source):
@@ -92,7 +92,7 @@ def test_text_report_lists_phases_problems_and_denominators(edition, skeleton_so
     assert "Phase 1: Rules of the Game  0/6" in out
     assert "Problem 01 roll_dice" in out and "0/2" in out
     assert "boar_brawl uses no str, no lists, no square brackets" in out
-    assert "skipped: needs Problem 01 (roll_dice), Problem 02 (boar_brawl)" in out
+    assert messages.dependency_hint([("01", "roll_dice"), ("02", "boar_brawl")]) in out
     assert "hogkit grade sub/hog.py --edition boar_brawl -q 01 --verbose" in out
     assert "Total: 0/6" in out
 

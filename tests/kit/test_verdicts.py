@@ -93,8 +93,8 @@ def test_every_route_gives_every_case_the_same_verdict(variant, edition, referen
         mine = verdicts(problems)
         if name == "student":  # public cases only: each must agree with the instructor's verdict
             assert mine and all(single[case] == verdict for case, verdict in mine.items()), name
-            public = {p["label"]: p["score"] for p in routes["single"]}
-            assert {k: v for k, v in scores(problems).items() if v} == {k: v for k, v in public.items() if v}
+            mine_scores, full = scores(problems), scores(routes["single"])
+            assert all(mine_scores[k] == v for k, v in full.items() if v), name  # passed there: passed here
         else:
             assert mine == single, name
             assert scores(problems) == scores(routes["single"]), name

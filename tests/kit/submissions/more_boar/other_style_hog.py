@@ -99,7 +99,7 @@ def announce_highest(who, last_score=0, running_high=0):
         score = [score0, score1][who]
         gain = score - last_score
         if gain > running_high:
-            print(gain, "point(s)! The most yet for Player", who)
+            print(f"Player {who} has reached a new maximum point gain. {gain} point(s)!")
             return announce_highest(who, score, gain)
         return announce_highest(who, score, running_high)
     return say
