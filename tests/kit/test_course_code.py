@@ -147,43 +147,42 @@ def test_common_mistakes_lose_exactly_their_problem(edition, reference_source, m
 
 # -- course-style submissions with one slip each: what each problem scores, alone and together -----
 
-SLIPS = sorted(SUBMISSIONS.glob("*/slips/*.py"))
 
-
-def expected_slip(path: Path) -> dict:
+def slips() -> list[tuple[str, str, dict]]:
+    """(edition, name, table) for every slip in submissions/<edition>/slips.toml."""
     from graders.edition import read_toml
 
-    table = read_toml(path.parent / "expected.toml")
-    assert path.stem in table, f"{path.name} has no entry in expected.toml"
-    return table[path.stem]
+    return [(path.parent.name, name, table) for path in sorted(SUBMISSIONS.glob("*/slips.toml"))
+            for name, table in read_toml(path).items()]
+
+
+def slipped_source(edition_name: str, table: dict) -> str:
+    """The edition's other-style file with the slip's functions in place of its own."""
+    import ast
+
+    source = (SUBMISSIONS / edition_name / "other_style_hog.py").read_text(encoding="utf-8")
+    code = table["code"]
+    for node in ast.parse(code).body:
+        assert isinstance(node, ast.FunctionDef)
+        source = replace_function(source, node.name, ast.get_source_segment(code, node) or "")
+    return f'"""{table["about"]}"""\n' + source.split('"""', 2)[2]
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("path", SLIPS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
-def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(path):
+@pytest.mark.parametrize(("edition_name", "name", "table"), slips(), ids=[f"{e}/{n}" for e, n, _ in slips()])
+def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(edition_name, name, table):
     """The slip costs exactly the problems whose own cases or required rules it breaks; each problem
     scores the same graded alone (``-q NN``) as in the full grade; advice shows and costs nothing."""
     from graders.edition import load_edition
 
-    edition = load_edition(path.parent.parent.name)
-    want = expected_slip(path)
-    source = path.read_text(encoding="utf-8")
+    edition = load_edition(edition_name)
+    source = slipped_source(edition_name, table)
+    assert source != (SUBMISSIONS / edition_name / "other_style_hog.py").read_text(encoding="utf-8")
     report = grade_source(source, edition)
     lost = {p.label: p.max - p.score for p in report.problems if p.score < p.max}
-    assert lost == want.get("lost", {})
-    advised = sorted({p.label for p in report.problems
-                      if any(not r.passed and not r.required for r in p.rules)})
-    assert advised == sorted(want.get("advice", []))
+    assert lost == table.get("lost", {})
+    advised = sorted({p.label for p in report.problems if any(not r.passed and not r.required for r in p.rules)})
+    assert advised == sorted(table.get("advice", []))
     for p in report.problems:
         alone = problem(grade_source(source, edition, problems=[p.number]), p.number)
         assert (alone.score, alone.status) == (p.score, p.status), p.label
-
-
-def test_every_slip_file_is_described_and_expected():
-    for path in SLIPS:
-        assert path.read_text(encoding="utf-8").startswith('"""'), path.name
-        expected_slip(path)
-    for table in SUBMISSIONS.glob("*/slips/expected.toml"):
-        from graders.edition import read_toml
-
-        assert set(read_toml(table)) == {p.stem for p in table.parent.glob("*.py")}
