@@ -307,17 +307,19 @@ def tabulate(session: Session, expression: str, goal: int) -> np.ndarray:
 
 
 def tabulate_source(source: str, edition: Edition, expressions: list[str], limits: Limits | None = None
-                    ) -> list[np.ndarray]:
-    """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission."""
-    from graders.grading import open_session
+                    ) -> tuple[list[np.ndarray], list[str]]:
+    """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission,
+    loaded as grading loads it; with the notes on what loading did (a repaired syntax error, a
+    skipped statement)."""
+    from graders.grading import open_submission
 
     try:
-        session = open_session(source, edition, limits)
+        session, notes = open_submission(source, edition, limits)
     except LoadError as exc:
-        raise AnalysisError(messages.could_not_load(edition.submission)) from exc
+        raise AnalysisError(messages.could_not_load(edition.submission) + f" ({exc})") from exc
     try:
         goal = build_model(edition).goal
-        return [tabulate(session, expression, goal) for expression in expressions]
+        return [tabulate(session, expression, goal) for expression in expressions], notes
     finally:
         session.dispose()
 

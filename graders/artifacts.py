@@ -9,11 +9,12 @@ file that differs from what a build would write, which is what the freshness tes
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from graders import messages, tomlw
+from graders import messages
 from graders.cases import load_problem_cases, load_questions, render_steps
-from graders.edition import Edition
+from graders.edition import STUDENT_MANIFEST, Edition, read_toml
 from graders.locking import lock_question
 from graders.markers import strip_solutions
 from graders.templates import generated_files
@@ -31,6 +32,9 @@ LAUNCHER = '''#!/usr/bin/env python3
 import os
 import sys
 
+if sys.version_info < (3, 9):  # said in one line, before anything newer is read
+    sys.exit({too_old!r} % sys.version.split()[0])
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The engine ships beside this file in a student bundle, or two folders up inside the kit.
 for place in (HERE, os.path.join(HERE, os.pardir, os.pardir)):
@@ -47,32 +51,34 @@ sys.exit(main(HERE))
 '''
 
 def student_suite(edition: Edition, number: int) -> str:
-    """Problem NUMBER's file in the student copy: public cases in the clear, questions locked."""
-    cases = [
-        {"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n"}
-        for c in load_problem_cases(edition, number)
-        if not c.hidden
-    ]
+    """Problem NUMBER's file in the student copy, as JSON (which every Python the bundle supports
+    reads): public cases in the clear, questions locked."""
+    cases = []
+    for c in load_problem_cases(edition, number):
+        if not c.hidden:
+            cases.append({"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n",
+                          **({"rule": c.rule} if c.rule else {})})
     locked = [lock_question(edition.name, q) for q in load_questions(edition, number)]
-    doc: dict = {"problem": number}
+    doc: dict = {"comment": messages.student_suite_header(f"{number:02d}"), "problem": number}
     if cases:
         doc["case"] = cases
     if locked:
         doc["locked"] = locked
-    return tomlw.dumps(doc, messages.student_suite_header(f"{number:02d}"))
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
 
 def skeleton_files(edition: Edition) -> dict[str, str]:
-    """``{relative path: text}`` of ``skeleton/<edition>/``."""
+    """``{relative path: text}`` of ``skeleton/<edition>/``: its case data as JSON."""
     files: dict[str, str] = {}
     for name in edition.student_files:
         text = (edition.solution_dir / name).read_text(encoding="utf-8")
         files[name] = strip_solutions(text) if name == edition.submission else text
-    files["ok"] = LAUNCHER.replace("{missing!r}", repr(messages.engine_missing()))
-    manifest = (edition.suite_dir / "edition.toml").read_text(encoding="utf-8")
-    files["tests/edition.toml"] = f'name = "{edition.name}"\n' + manifest
+    files["ok"] = (LAUNCHER.replace("{missing!r}", repr(messages.engine_missing()))
+                   .replace("{too_old!r}", repr(messages.python_too_old("ok"))))
+    manifest = {"name": edition.name, **read_toml(edition.suite_dir / "edition.toml")}
+    files[f"tests/{STUDENT_MANIFEST}"] = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
     for p in edition.problems:
-        files[f"tests/q{p.number:02d}.toml"] = student_suite(edition, p.number)
+        files[f"tests/q{p.number:02d}.json"] = student_suite(edition, p.number)
     return files
 
 

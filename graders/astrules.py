@@ -63,16 +63,16 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
         if isinstance(node, DEFS):
             bind(node.name, node)
             continue  # what a def binds inside itself is not module level
-        if isinstance(node, ast.Import | ast.ImportFrom):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
                 bind((alias.asname or alias.name).split(".")[0], node)
             continue
         targets: list[ast.AST] = []
         if isinstance(node, ast.Assign):
             targets = list(node.targets)
-        elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
             targets = [node.target]
-        elif isinstance(node, ast.With | ast.AsyncWith):
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
             targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bind(node.name, node)
@@ -91,7 +91,7 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
 def find_reachable(tree: ast.Module, function: str, bound: dict | None = None) -> list[ast.AST] | None:
     """The nodes of FUNCTION and every top-level binding its code names, transitively."""
     bound = top_level_bindings(tree) if bound is None else bound
-    roots = [n for n in bound.get(function, []) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    roots = [n for n in bound.get(function, []) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if not roots:
         return None
     seen_names = {function}
@@ -142,7 +142,7 @@ def _names(node: ast.AST, skip_debug: bool = False) -> list[tuple[str, int]]:
             found.append((sub.id, sub.lineno))
         elif isinstance(sub, ast.Attribute):
             found.append((sub.attr, sub.lineno))
-        elif isinstance(sub, ast.Import | ast.ImportFrom):
+        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
             modules = [sub.module or ""] if isinstance(sub, ast.ImportFrom) else []
             for name in modules + [a.name for a in sub.names]:
                 found.append((name.split(".")[0], sub.lineno))
@@ -179,15 +179,15 @@ def _violations(word: str, node: ast.AST, texts: set[str]) -> list[tuple[int, st
                 out.append((line, what["uses"].format("list")))
             elif isinstance(sub, ast.List):
                 out.append((line, what["list-display"]))
-            elif isinstance(sub, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            elif isinstance(sub, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
                 out.append((line, what["comprehension"]))
         elif word == "square brackets":
             if isinstance(sub, ast.Subscript):
                 out.append((line, what["subscript"]))
-            elif isinstance(sub, ast.List | ast.ListComp):
+            elif isinstance(sub, (ast.List, ast.ListComp)):
                 out.append((line, what["bracket-list"]))
         elif word == "for loops":
-            if isinstance(sub, ast.For | ast.AsyncFor):
+            if isinstance(sub, (ast.For, ast.AsyncFor)):
                 out.append((line, what["for"]))
             elif isinstance(sub, ast.comprehension):
                 out.append((getattr(sub.target, "lineno", line), what["for-comprehension"]))

@@ -33,7 +33,8 @@ Everything you need for the project is in this folder. You change only `{submiss
 shown and never make a test fail. Once `play` works, play the game in your browser with
 `python3 hog_gui.py` (or in the terminal with `python3 hog_ui.py`).
 
-The runner needs only Python 3.11 or newer. To run the public tests with pytest as well:
+The runner and the game need only Python 3.9 or newer, and nothing installed. To run the public
+tests with pytest as well:
 `python3 -m pip install -r requirements.txt` then `python3 -m pytest`.
 """
 REQUIREMENTS = "pytest>=8\npytest-timeout>=2.2\n"
@@ -43,26 +44,29 @@ pytest_plugins = ["graders.pytest_plugin"]
 '''
 
 
-def engine_modules(start: str = "student") -> list[str]:
-    """The engine modules START needs, following ``graders.*`` imports (the pytest plugin and the
-    web page's server too)."""
-    needed: set[str] = set()
-    todo = [start, "pytest_plugin", "webgui"]
-    while todo:
-        name = todo.pop()
-        if name in needed:
-            continue
-        needed.add(name)
-        tree = syntax.parse_module((ENGINE / f"{name}.py").read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graders"):
-                parts = node.module.split(".")
-                if len(parts) > 1:
-                    todo.append(parts[1])
-                else:
-                    todo.extend(a.name for a in node.names if (ENGINE / f"{a.name}.py").is_file())
-    # The sandbox starts these by file name rather than importing them.
-    return sorted(needed | {"child", "probes", "__init__"})
+# The engine modules a student's folder holds: what the runner (student), the pytest plugin and the
+# web game import, and the sandbox's child and probes, which it starts by file name. They keep to
+# Python 3.9 (see pyproject.toml) and import nothing outside this list at module level.
+STUDENT_MODULES = (
+    "__init__", "astrules", "cases", "child", "edition", "gamelog", "grading", "judge", "locking", "markers",
+    "memo", "messages", "probes", "pytest_plugin", "reaper", "repairs", "reports", "sandbox", "serveroptions",
+    "storage", "student", "submissions", "syntax", "terminal", "webgui",
+)
+
+
+def engine_imports(name: str, top_level_only: bool = True) -> set[str]:
+    """The engine modules module NAME imports (at its top level only, unless asked for all)."""
+    tree = syntax.parse_module((ENGINE / f"{name}.py").read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graders"):
+            parts = node.module.split(".")
+            if len(parts) > 1:
+                found.add(parts[1])
+            else:
+                found.update(a.name for a in node.names if (ENGINE / f"{a.name}.py").is_file())
+    return found
 
 
 def notebook(edition: Edition, handout: str, skeleton: str) -> str:
@@ -124,7 +128,7 @@ def release(edition: Edition, out: Path) -> Path:
     shutil.copytree(edition.skeleton_dir, out, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns(".hogkit", "__pycache__", "*.pyc"))
     (out / "graders").mkdir()
-    for name in engine_modules():
+    for name in STUDENT_MODULES:
         shutil.copyfile(ENGINE / f"{name}.py", out / "graders" / f"{name}.py")
     shutil.copytree(ENGINE / "gui_static", out / "graders" / "gui_static")
     handout = (edition.handout_dir / "handout.md").read_text(encoding="utf-8")

@@ -31,16 +31,34 @@ from pathlib import Path
 
 from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
-from graders.edition import DEFAULT_EDITION, Edition, EditionError, edition_names, load_edition
+from graders.edition import DEFAULT_EDITION, Edition, EditionError, declared_edition, edition_names, load_edition
 from graders.grading import KitFailure, ProblemResult, Report, SubmissionError, grade_reliably, load_submission
 from graders.markers import MarkerError
 from graders.templates import GenerationError
 from graders.terminal import prepare_streams
 
 
-def _add_edition(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--edition", default=DEFAULT_EDITION, metavar="NAME",
-                   help=f"the rules edition (default: {DEFAULT_EDITION}; see `hogkit editions`)")
+def _add_edition(p: argparse.ArgumentParser, declared: bool = False) -> None:
+    default = (f"the edition PATH's project folder declares in tests/edition.json, else {DEFAULT_EDITION}"
+               if declared else DEFAULT_EDITION)
+    p.add_argument("--edition", default=None if declared else DEFAULT_EDITION, metavar="NAME",
+                   help=f"the rules edition (default: {default}; see `hogkit editions`)")
+
+
+def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = False) -> Edition:
+    """--edition, or else the edition PATH declares (a student's project folder, or most of a
+    class's), or else the default edition; a declared edition is said on standard error."""
+    if args.edition:
+        return load_edition(args.edition)
+    from graders.submissions import declared_by_class
+
+    declared = None
+    if path is not None and path.exists():
+        declared = declared_by_class(path) if class_folder else declared_edition(path)
+    if declared and declared in edition_names():
+        print(messages.edition_declared(declared, str(path)), file=sys.stderr)
+        return load_edition(declared)
+    return load_edition(DEFAULT_EDITION)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "go to OUTDIR: grades.csv, records.jsonl, summary.md, histogram.svg, and per student "
                     "feedback/ID.md and gradescope/ID/results.json. Without PATH, grade the built-in demo class.")
     g.add_argument("path", nargs="?", help="a folder holding hog.py, a hog.py file, or (with --out) a class folder")
-    _add_edition(g)
+    _add_edition(g, declared=True)
     g.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
     g.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     g.add_argument("--verbose", "-v", action="store_true", help="every failed case, with tracebacks")
@@ -101,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("path", help="a folder holding hog.py, or a hog.py file")
     w.add_argument("--strategy", required=True, metavar="EXPR", help="for example final_strategy or always_roll(4)")
     w.add_argument("--against", metavar="EXPR", help="the opponent (default: the edition's baseline)")
-    _add_edition(w)
+    _add_edition(w, declared=True)
     w.add_argument("--json", action="store_true", help='print {"first", "second", "average"}')
 
     o = sub.add_parser("optimal", help="the exact best response to a strategy, and the minimax strategy",
@@ -128,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(the win-rate matrix as a heat map). Invalid entries are listed with the reason.")
     c.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
     c.add_argument("--out", required=True, metavar="OUTDIR")
-    _add_edition(c)
+    _add_edition(c, declared=True)
     c.add_argument("--jobs", type=int, metavar="N", help="submissions tabulated at once (default: the cores)")
 
     y = sub.add_parser("play", help="play a submission's game in the browser (default: the reference)",
@@ -136,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "default: the edition's reference solution), with the kit's own support "
                                    "files. Each player is a person or any strategy PATH defines.")
     y.add_argument("path", nargs="?", metavar="PATH")
-    _add_edition(y)
+    _add_edition(y, declared=True)
     serveroptions.add_options(y)
     y.set_defaults(parser=y)  # so that a bad option is refused with play's own usage line
 
@@ -174,19 +192,15 @@ def _progress(result: ProblemResult) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     from graders import webgui  # the web server loads only for this command
 
-    edition = load_edition(args.edition)
+    edition = _edition(args, Path(args.path) if args.path else None)
     serveroptions.check_options(args.parser, args)
-    path = Path(args.path) if args.path else edition.solution_dir
-    if path.is_dir():
-        path = path / edition.submission
-    if not path.is_file() or path.suffix != ".py":
-        raise SubmissionError(messages.no_such_path(str(path)) if not path.exists() else
-                              messages.not_python(str(path), "play needs a .py file or a folder holding one"))
+    path = Path(args.path) if args.path else edition.solution_dir / edition.submission
+    load_submission(path, edition)  # refused as grading refuses it, before any server starts
     return webgui.serve(webgui.Game(path.resolve(), edition, edition, args.seed, args.timeout), args)
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    edition = load_edition(args.edition)
+    edition = _edition(args, Path(args.path) if args.path else None, class_folder=bool(args.out))
     numbers = edition.parse_numbers(args.question)
     if args.path is None:
         return grade_demo(edition, numbers, args.json)
@@ -336,17 +350,24 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
 def cmd_winrate(args: argparse.Namespace) -> int:
     from graders import analysis
 
-    edition = load_edition(args.edition)
+    edition = _edition(args, Path(args.path))
     submission = load_submission(Path(args.path), edition)
     try:
         model = analysis.build_model(edition)
         against = args.against or analysis.analysis_settings(edition)["baseline"]
-        mine, theirs = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
+        (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
     except analysis.AnalysisError as exc:
         raise EditionError(str(exc)) from exc
+    _print_notes(notes)
     rates = analysis.win_rates(model, mine, theirs)
     print(json.dumps(rates) if args.json else messages.win_rate_lines(args.strategy, against, rates))
     return 0
+
+
+def _print_notes(notes: list[str]) -> None:
+    """What loading a submission did (a repaired syntax error, a skipped statement), on standard error."""
+    for note in notes:
+        print(messages.LABEL_NOTE + note, file=sys.stderr)
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
@@ -381,7 +402,8 @@ def cmd_picture(args: argparse.Namespace) -> int:
         baseline = analysis.reference_table(edition, baseline_text)
         if args.path:
             source = load_submission(Path(args.path), edition).source
-            (table,) = analysis.tabulate_source(source, edition, [args.strategy])
+            (table,), notes = analysis.tabulate_source(source, edition, [args.strategy])
+            _print_notes(notes)
         else:
             table = analysis.reference_table(edition, args.strategy)
     except (analysis.AnalysisError, NameError, SyntaxError) as exc:
@@ -400,7 +422,7 @@ def cmd_contest(args: argparse.Namespace) -> int:
     from graders.classroom import print_progress
     from graders.contest import run_contest
 
-    edition = load_edition(args.edition)
+    edition = _edition(args, Path(args.path), class_folder=True)
     if args.jobs is not None and args.jobs < 1:
         raise EditionError(messages.jobs_expected(args.jobs))
     board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)

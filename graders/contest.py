@@ -36,7 +36,7 @@ def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray 
     if entry.source is None:
         return entry.reason
     try:
-        return analysis.tabulate_source(entry.source, edition, [strategy], sandbox_limits(edition))[0]
+        return analysis.tabulate_source(entry.source, edition, [strategy], sandbox_limits(edition))[0][0]
     except analysis.AnalysisError as exc:
         return str(exc)
 

@@ -9,9 +9,9 @@ number or a dependency on a later problem is rejected with a message naming the 
 
 from __future__ import annotations
 
+import json
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -113,10 +113,11 @@ class Edition:
         raise EditionError(messages.unknown_problem(number, self.problems[0].label, self.problems[-1].label))
 
     def case_files(self, number: int) -> list[Path]:
-        """The case files of problem NUMBER: ``qNN.toml`` then ``qNN.*.toml`` in name order."""
-        main = self.suite_dir / f"q{number:02d}.toml"
+        """The case files of problem NUMBER: ``qNN.toml`` then ``qNN.*.toml`` in name order (in a
+        student's copy, ``qNN.json``)."""
+        main = [self.suite_dir / f"q{number:02d}.{suffix}" for suffix in ("toml", "json")]
         extra = sorted(self.suite_dir.glob(f"q{number:02d}.*.toml"))
-        return ([main] if main.exists() else []) + extra
+        return [m for m in main if m.exists()] + extra
 
     def parse_numbers(self, raw: list[str] | None) -> list[int] | None:
         """Problem numbers from ``-q`` values such as ``01``, ``1`` or ``q01``; None for all."""
@@ -132,10 +133,19 @@ class Edition:
 
 
 def read_toml(path: Path) -> dict:
-    """A TOML file's data, or an :class:`EditionError` naming the file and what is wrong."""
+    """A data file's contents: TOML (the kit's own files) or JSON (a student's copy, which must be
+    read on Pythons without tomllib); an :class:`EditionError` naming the file and what is wrong."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".json":
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("the file should hold one JSON object")
+            return data
+        import tomllib  # novm: only the kit reads TOML, and it runs on Python 3.11 or newer
+
+        return tomllib.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:  # TOMLDecodeError and JSONDecodeError are ValueErrors
         raise EditionError(messages.broken_spec(str(path), str(exc))) from exc
 
 
@@ -167,10 +177,35 @@ def load_edition(name: str = DEFAULT_EDITION, root: Path | None = None) -> Editi
     return parse_manifest(read_toml(path), name, root, path)
 
 
+STUDENT_MANIFEST = "edition.json"  # in a student's copy: tests/edition.json, the edition's manifest and name
+
+
+def student_manifest(folder: Path) -> Path | None:
+    """FOLDER's ``tests/edition.json`` (a project folder's, or ``tests/edition.toml`` in an older
+    one), or None when FOLDER is not a student's project folder."""
+    for name in (STUDENT_MANIFEST, "edition.toml"):
+        if (folder / "tests" / name).is_file():
+            return folder / "tests" / name
+    return None
+
+
+def declared_edition(path: Path) -> str | None:
+    """The edition a student's project folder declares in its manifest, for PATH (the folder, or a
+    file in it); None when PATH is not in such a folder."""
+    marker = student_manifest(path if path.is_dir() else path.parent)
+    if marker is None:
+        return None
+    try:
+        name = read_toml(marker).get("name")
+    except EditionError:
+        return None
+    return name if isinstance(name, str) and name else None
+
+
 def load_student_edition(folder: Path) -> Edition:
-    """The edition of a student's project folder: ``FOLDER/tests/edition.toml``, support files beside it."""
-    path = folder / "tests" / "edition.toml"
-    if not path.is_file():
+    """The edition of a student's project folder: ``FOLDER/tests/edition.json``, support files beside it."""
+    path = student_manifest(folder)
+    if path is None:
         raise EditionError(messages.not_a_project_folder(str(folder)))
     data = read_toml(path)
     return parse_manifest(data, str(data.get("name", folder.name)), folder, path, folder / "tests", folder)

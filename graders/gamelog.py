@@ -98,6 +98,7 @@ class GuiSettings:
     variants: tuple[Variant, ...]
     numbers: tuple[tuple[str, CodeType], ...]
     events: tuple[Event, ...]
+    submission: str  # the student's file, as messages name it
 
     def variant(self, ident: str) -> Variant | None:
         return next((v for v in self.variants if v.id == ident), None)
@@ -178,7 +179,7 @@ def gui_settings(edition: Edition) -> GuiSettings:
         _compile(commentary, f"{where} commentary")
     opponent = data.get("opponent", "")
     return GuiSettings(edition.title, play, sides, goal, factories, str(opponent), str(commentary),
-                       tuple(variants), tuple(numbers), tuple(events))
+                       tuple(variants), tuple(numbers), tuple(events), edition.submission)
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -220,7 +221,8 @@ def parse_request(data: object, settings: GuiSettings, strategies: list[str], se
     allowed = player_choices(settings, strategies)
     for who, p in enumerate(players):
         if p not in allowed:
-            raise RequestError(messages.gui_unknown_strategy(who, p[:80], strategies, list(settings.factories)))
+            raise RequestError(messages.gui_unknown_strategy(who, p[:80], strategies, list(settings.factories),
+                                                             settings.submission))
     ident = data.get("variant", settings.variants[0].id)
     variant = settings.variant(ident) if isinstance(ident, str) else None
     if variant is None:
@@ -253,10 +255,15 @@ def _pair(who: int, score: object, opponent: object) -> list:
 
 
 def error_record(title: str, detail: str = "", function: str = "", line: int = 0, trace: str = "",
-                 hint: bool = True) -> dict:
-    """What the page shows of an error: a title naming what failed, then what it said and where."""
+                 hint: str = "") -> dict:
+    """What the page shows of an error: a title naming what failed, then what it said and where, and
+    a HINT of what to do (for errors of the student's code: see :func:`fix_hint`)."""
     return {"title": title, "detail": detail or None, "function": function or None, "line": line or None,
-            "traceback": trace or None, "hint": messages.gui_error_hint() if hint else None}
+            "traceback": trace or None, "hint": hint or None}
+
+
+def fix_hint(settings: GuiSettings) -> str:
+    return messages.gui_error_hint(settings.submission)
 
 
 def _check_turn(row: object) -> tuple | None:
@@ -266,7 +273,7 @@ def _check_turn(row: object) -> tuple | None:
     who, score, opponent, choice, rolls, said, printed, say_error = row
     if who not in (0, 1, -1) or type(who) is not int or not isinstance(rolls, tuple):
         return None
-    if not all(isinstance(v, int | str) and type(v) is not bool for v in (score, opponent, choice)):
+    if not all(isinstance(v, (int, str)) and type(v) is not bool for v in (score, opponent, choice)):
         return None
     if not all(type(r) is int for r in rolls) or not all(type(t) is str for t in (said, printed, say_error)):
         return None
@@ -310,16 +317,16 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     view: dict = {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
                   "waiting": False, "over": False, "winner": None, "chance": None, "error": None}
     if not isinstance(result, tuple) or len(result) != 6 or result[0] not in STATUSES:
-        view["error"] = error_record(messages.gui_strange_result())
+        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
     if any(r is None for r in rows) or _check_turn(opening) is None:
-        view["error"] = error_record(messages.gui_strange_result())
+        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
-        view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)))
+        view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
     turns: list[dict] = []
     said_wrong = ""
@@ -340,12 +347,12 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     if status == "wait" and stopped:
         view["next"], view["waiting"] = stopped_at[0], True
     elif status == "wait":
-        view["error"] = error_record(messages.gui_strange_result())
+        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
     elif status == "end":
         if isinstance(final, tuple) and len(final) == 2:
             ending = list(final)
         else:
-            view["error"] = error_record(messages.gui_play_returned(str(final)[:200]))
+            view["error"] = error_record(messages.gui_play_returned(str(final)[:200]), hint=fix_hint(settings))
     for i, turn in enumerate(turns):
         if i + 1 < len(turns):
             turn["after"], turn["next"] = list(turns[i + 1]["before"]), turns[i + 1]["who"]
@@ -355,21 +362,22 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     for i, turn in enumerate(turns):
         _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
     if status == "long":
-        view["error"] = error_record(messages.gui_endless(len(turns)))
+        view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
     elif status == "error":
         kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
         view["error"] = error_record(messages.gui_raised(str(function), str(kind)), str(message), str(function),
-                               line if _int(line) else 0, str(trace))
+                                     line if _int(line) else 0, str(trace), hint=fix_hint(settings))
     known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
     view["scores"] = known
     if status == "end" and view["error"] is None:
         if all(_int(s) for s in known) and max(known) < settings.goal:
-            view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal))
+            view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal),
+                                         hint=fix_hint(settings))
         elif all(_int(s) for s in known):
             view["over"] = True
             view["winner"] = 0 if known[0] > known[1] else 1
         else:
-            view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]))
+            view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]), hint=fix_hint(settings))
     for turn in turns:
         turn.pop("next")
     view["turns"] = turns

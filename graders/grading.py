@@ -34,9 +34,10 @@ from typing import Any
 from graders import messages
 from graders.astrules import RuleChecker, RuleResult
 from graders.cases import Case, load_problem_cases
-from graders.edition import Edition, Problem
+from graders.edition import Edition, EditionError, Problem, edition_names, load_edition
 from graders.judge import CaseResult, as_not_run, mark_not_run, run_case
-from graders.repairs import repair
+from graders.memo import once
+from graders.repairs import Removal, repair
 from graders.sandbox import Limits, LoadError, Session, prepare_workdir
 from graders.submissions import SUFFIXES, read_entry
 
@@ -120,7 +121,7 @@ class Report:
 
     def as_dict(self) -> dict:
         data = asdict(self)
-        for p, raw in zip(self.problems, data["problems"], strict=True):
+        for p, raw in zip(self.problems, data["problems"]):
             raw["label"] = p.label
         return data
 
@@ -151,16 +152,42 @@ def defined_names(tree: ast.Module | None) -> set[str]:
         return set()
     names: set[str] = set()
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.Assign):
             names.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
-        elif isinstance(node, ast.ImportFrom | ast.Import):
+        elif isinstance(node, (ast.ImportFrom, ast.Import)):
             names.update((a.asname or a.name) for a in node.names)
     return names
 
 
 ProgressFn = Callable[[ProblemResult], None]
+
+
+@once(maxsize=16)
+def _functions_by_edition(root: Path) -> dict[str, frozenset[str]]:
+    """{edition: the functions its problems ask for}, for every edition of the kit at ROOT."""
+    found = {}
+    for name in edition_names(root):
+        try:
+            found[name] = frozenset(f for p in load_edition(name, root).problems for f in p.functions)
+        except EditionError:
+            continue
+    return found
+
+
+def other_edition_notes(edition: Edition, names: set[str]) -> list[str]:
+    """A note when NAMES (what the submission defines) are more another edition's functions than
+    this one's: a file written for another edition, graded with the wrong one."""
+    editions = _functions_by_edition(edition.root)
+    own = editions.get(edition.name, frozenset(f for p in edition.problems for f in p.functions))
+    best: tuple[int, str, list[str]] = (0, "", [])
+    for name, functions in editions.items():
+        theirs = sorted((functions - own) & names)
+        mine = (own - functions) & names
+        if name != edition.name and len(theirs) >= 2 and len(theirs) > len(mine) and len(theirs) > best[0]:
+            best = (len(theirs), name, theirs)
+    return [messages.other_edition(edition.submission, best[1], best[2])] if best[1] else []
 
 
 def default_workers() -> int:
@@ -190,15 +217,12 @@ def grade(
     wanted = set(problems) if problems is not None else None
     chosen = [p for p in edition.problems if wanted is None or p.number in wanted]
     source, tree, removals = repair(submission.source, filename)
-    notes = [
-        messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
-        else messages.syntax_unrepairable(filename, r.line, r.message)
-        for r in removals
-    ]
+    notes = repair_notes(filename, tree, removals)
     removed = {r.name: r.line for r in removals}
+    names = defined_names(tree) - set(removed)
+    notes += other_edition_notes(edition, names)
     checker = RuleChecker(tree, filename, removed)
     rules = {p.number: checker.check_all(p.rules) for p in chosen}
-    names = defined_names(tree) - set(removed)
     cases = {p.number: [c for c in load_problem_cases(edition, p.number) if include_hidden or not c.hidden]
              for p in chosen}
     children = Children(source, edition, limits or Limits())
@@ -336,6 +360,29 @@ def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], sess
 def sorted_notes(filename: str, session: Session) -> list[str]:
     """The session's loading notes in line order, as sentences."""
     return [messages.import_note(filename, n.line, n.message) for n in sorted(session.notes, key=lambda n: n.line)]
+
+
+def repair_notes(filename: str, tree: ast.Module | None, removals: list[Removal]) -> list[str]:
+    """What repairing a syntax error did, as sentences."""
+    return [
+        messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
+        else messages.syntax_unrepairable(filename, r.line, r.message)
+        for r in removals
+    ]
+
+
+def open_submission(source: str, edition: Edition, limits: Limits | None = None) -> tuple[Session, list[str]]:
+    """A started child running SOURCE exactly as grading runs it (a syntax error costs only its block,
+    a top-level statement that hangs or exits is skipped), and the notes that say what was done:
+    the one way every command (winrate, picture, contest, play) loads a submission. Raises
+    :class:`~graders.sandbox.LoadError` when nothing of it can be loaded."""
+    filename = edition.submission
+    fixed, tree, removals = repair(source, filename)
+    notes = repair_notes(filename, tree, removals)
+    if tree is None:
+        raise LoadError(" ".join(notes) or messages.unreadable_submission(filename))
+    session = open_session(fixed, edition, limits)
+    return session, notes + sorted_notes(filename, session)
 
 
 def open_session(source: str, edition: Edition, limits: Limits | None = None) -> Session:

@@ -116,7 +116,7 @@ def run_case(session: Session, case: Case, deadline: float = float("inf")) -> Ca
     filename = session.submission.name
     replies = session.steps([s.source for s in case.steps], case.setup, ends)
     try:
-        for k, (step, reply) in enumerate(zip(case.steps, replies, strict=False)):
+        for k, (step, reply) in enumerate(zip(case.steps, replies)):
             seconds += reply.seconds
             passed, got, reason, step_debug = judge_step(step, reply, case.timeout, filename)
             debug += step_debug

@@ -32,7 +32,7 @@ def normalise(answer: str) -> str:
         value = syntax.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return text
-    if isinstance(value, int | float | str | bool | tuple | list | type(None)):
+    if isinstance(value, (int, float, str, bool, tuple, list, type(None))):
         try:
             return repr(value)
         except ValueError:  # an int too long to print

@@ -14,16 +14,15 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import Any, Generic, TypeVar
 
-P = ParamSpec("P")
 R = TypeVar("R")
 
 
-class Once(Generic[P, R]):
+class Once(Generic[R]):
     """The memoised function: call it as the original; ``cache_clear()`` forgets every result."""
 
-    def __init__(self, fn: Callable[P, R], maxsize: int) -> None:
+    def __init__(self, fn: Callable[..., R], maxsize: int) -> None:
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._maxsize = maxsize
@@ -31,7 +30,7 @@ class Once(Generic[P, R]):
         self._locks: dict[Hashable, threading.Lock] = {}
         self._guard = threading.Lock()
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+    def __call__(self, *args: Any, **kwargs: Any) -> R:
         key = (args, tuple(sorted(kwargs.items())))
         try:
             return self._results[key]
@@ -57,10 +56,10 @@ class Once(Generic[P, R]):
             self._locks.clear()
 
 
-def once(maxsize: int = 64) -> Callable[[Callable[P, R]], Once[P, R]]:
+def once(maxsize: int = 64) -> Callable[[Callable[..., R]], Once[R]]:
     """Decorator: keep up to MAXSIZE results, each computed by one thread while the others wait."""
 
-    def decorate(fn: Callable[P, R]) -> Once[P, R]:
+    def decorate(fn: Callable[..., R]) -> Once[R]:
         return Once(fn, maxsize)
 
     return decorate

@@ -545,7 +545,7 @@ def unknown_edition(name: str, known: list[str]) -> str:
 
 
 def not_a_project_folder(folder: str) -> str:
-    return f"{folder} has no tests/edition.toml; run this from your project folder"
+    return f"{folder} has no tests/edition.json; run this from your project folder"
 
 
 def broken_spec(path: str, why: str) -> str:
@@ -558,6 +558,16 @@ def lock_needs_problem() -> str:
 
 def lock_or_unlock() -> str:
     return "choose either --lock or -u, not both"
+
+
+def edition_declared(name: str, path: str) -> str:
+    return f"grading with the edition {name}, which {path} declares (--edition NAME chooses another)"
+
+
+def other_edition(filename: str, name: str, functions: list[str]) -> str:
+    shown = ", ".join(functions[:4]) + (", …" if len(functions) > 4 else "")
+    return (f"{filename} defines functions of the {name} edition ({shown}) rather than this edition's: if it "
+            f"was written for {name}, grade it with --edition {name}")
 
 
 def os_failure(path: str | None, why: str) -> str:
@@ -671,6 +681,12 @@ def choice_prompt(letter: str, text: str) -> str:
     return f"  {letter}) {text}"
 
 
+def python_too_old(program: str) -> str:
+    """For an interpreter older than the bundle supports; ``%s`` is where its version goes."""
+    return (f"{program} needs Python 3.9 or newer, and this is Python %s. Install a newer Python "
+            "(python.org) and run it with that one.")
+
+
 def engine_missing() -> str:
     return (
         "ok: cannot find the kit's engine (the graders package). Run ok from the project folder you were "
@@ -696,8 +712,8 @@ def _player(who: int) -> str:
     return f"Player {who}"
 
 
-def gui_error_hint() -> str:
-    return "Fix hog.py, save it and press New game: the page always plays your latest code."
+def gui_error_hint(filename: str) -> str:
+    return f"Fix {filename}, save it and press New game: the page always plays your latest code."
 
 
 def gui_bad_body() -> str:
@@ -712,11 +728,11 @@ def gui_bad_players() -> str:
     return 'players should be a list of two choices, such as ["person", "always_roll_5"].'
 
 
-def gui_unknown_strategy(who: int, name: str, strategies: list[str], factories: list[str]) -> str:
+def gui_unknown_strategy(who: int, name: str, strategies: list[str], factories: list[str], filename: str) -> str:
     known = ", ".join(strategies) if strategies else "none yet"
     made = "".join(f", {f}(0) to {f}(10)" for f in factories)
-    return (f"{_player(who)}: {name!r} is not a strategy in hog.py. Choose person, one of the strategies "
-            f"hog.py defines ({known}){made}.")
+    return (f"{_player(who)}: {name!r} is not a strategy in {filename}. Choose person, one of the strategies "
+            f"{filename} defines ({known}){made}.")
 
 
 def gui_unknown_variant(name: str, known: list[str]) -> str:
@@ -854,9 +870,10 @@ def gui_ended_early(score0: int, score1: int, goal: int) -> str:
             "does its loop go on until a player reaches the goal?")
 
 
-def gui_unfinished(names: list[str]) -> str:
+def gui_unfinished(names: list[str], filename: str) -> str:
     shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-    return f"Still to write in hog.py: {shown}. They do not work yet, so the game may stop where it needs them."
+    return (f"Still to write in {filename}: {shown}. They do not work yet, so the game may stop where it "
+            "needs them.")
 
 
 def gui_not_a_strategy(who: int, name: str, value: str) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from graders.cases import Case, Question, load_problem_cases, load_questions
-from graders.edition import Edition, load_edition, load_student_edition
+from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition
 from graders.grading import load_submission, open_session
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
@@ -41,13 +41,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """``tests/<edition>/qNN*.toml`` in the kit, or ``tests/qNN.toml`` in a student's folder."""
-    if (
-        file_path.suffix == ".toml"
-        and file_path.name.startswith("q")
-        and (file_path.parent / "edition.toml").is_file()
-        and "tests" in (file_path.parent.name, file_path.parent.parent.name)
-    ):
+    """``tests/<edition>/qNN*.toml`` in the kit, or ``tests/qNN.json`` in a student's folder."""
+    in_kit = (file_path.suffix == ".toml" and (file_path.parent / "edition.toml").is_file()
+              and file_path.parent.parent.name == "tests")
+    in_student_folder = (file_path.suffix == ".json" and file_path.parent.name == "tests"
+                         and (file_path.parent / STUDENT_MANIFEST).is_file())
+    if file_path.name.startswith("q") and (in_kit or in_student_folder):
         return SuiteFile.from_parent(parent, path=file_path)
     return None
 
@@ -151,7 +150,7 @@ class QuestionItem(pytest.Item):
         loops = any(step.expected == "Infinite Loop" for step in q.steps)
         timeout = LOOP_SECONDS if loops else LINE_SECONDS * len(q.steps)
         replies = session.steps([step.source for step in q.steps], setup, time.monotonic() + timeout)
-        for step, reply in zip(q.steps, replies, strict=False):
+        for step, reply in zip(q.steps, replies):
             # A line the student is not asked about must display nothing: they never see its output.
             passed, got, reason, _debug = judge_step(step, reply, timeout, session.submission.name)
             assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \

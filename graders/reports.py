@@ -393,7 +393,7 @@ def heat_colour(value: float) -> str:
     """A colour from light yellow (0) to dark blue (1)."""
     v = min(max(value, 0.0), 1.0)
     low, high = (255, 248, 196), (22, 62, 140)
-    red, green, blue = (round(lo + (hi - lo) * v) for lo, hi in zip(low, high, strict=True))
+    red, green, blue = (round(lo + (hi - lo) * v) for lo, hi in zip(low, high))
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 

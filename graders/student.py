@@ -25,10 +25,8 @@ THIN = "-" * 69
 
 
 def locked_records(edition: Edition, number: int) -> list[dict]:
-    path = edition.suite_dir / f"q{number:02d}.toml"
-    if not path.is_file():
-        return []
-    return list(read_toml(path).get("locked", []))
+    files = edition.case_files(number)
+    return list(read_toml(files[0]).get("locked", [])) if files else []
 
 
 def unlocked_problems(edition: Edition, progress: dict) -> set[int]:
@@ -155,7 +153,7 @@ def ask_record(record: dict, progress: dict, folder: Path) -> bool:
     if "choices" in record:
         prompt = locking.prompts_of(record)[0]
         print(record["question"])
-        for letter, choice in zip(LETTERS, record["choices"], strict=False):
+        for letter, choice in zip(LETTERS, record["choices"]):
             print(messages.choice_prompt(letter, choice))
         if locking.prompt_key(prompt) in done:
             print(f"? {answers.get(locking.prompt_key(prompt), '(unlocked)')}")

@@ -238,6 +238,23 @@ def read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
     return source, "ok", ""
 
 
+def declared_by_class(folder: Path) -> str | None:
+    """The edition most of a class folder's project folders declare (see
+    :func:`graders.edition.declared_edition`), or None when none declares one."""
+    from collections import Counter
+
+    from graders.edition import declared_edition
+
+    found: Counter = Counter()
+    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if entry.is_dir() and not entry.name.startswith((".", "__")):
+            markers = sorted((m for m in entry.rglob("tests/edition.*") if m.suffix in (".json", ".toml")),
+                             key=lambda m: len(m.parts))[:1]
+            name = declared_edition(markers[0].parent.parent) if markers else None
+            found.update([name] if name else [])
+    return found.most_common(1)[0][0] if found else None
+
+
 def discover(folder: Path, filename: str) -> list[Entry]:
     """Every student's entry in FOLDER, in name order; hidden files and folders are ignored."""
     candidates = sorted(p for p in folder.iterdir() if not p.name.startswith((".", "__")))

@@ -38,14 +38,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from graders import gamelog, messages, syntax
-from graders.edition import Edition, EditionError, kit_root, load_edition, load_student_edition
+from graders.edition import Edition, EditionError, kit_root, load_edition, load_student_edition, student_manifest
 from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
 from graders.grading import open_session, sorted_notes
 from graders.markers import YOUR_CODE
 from graders.repairs import repair
 from graders.sandbox import Limits, LoadError, SandboxError, Session
 from graders.serveroptions import DEFAULT_PORT, DEFAULT_TIMEOUT, add_options, check_options
-from graders.submissions import python_source
+from graders.submissions import read_entry
 
 STATIC = Path(__file__).with_name("gui_static")
 PAGES = {"/": "index.html", "/index.html": "index.html", "/static/hog.css": "hog.css", "/static/hog.js": "hog.js"}
@@ -60,8 +60,8 @@ GUI_LIMITS = Limits(cpu_seconds=3600)
 
 def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
     """(the folder's edition, the kit's edition when the kit is at hand) for a student copy
-    (``tests/edition.toml`` inside) or a solution folder of the kit (``solution/<edition>``)."""
-    if (folder / "tests" / "edition.toml").is_file():
+    (``tests/edition.json`` inside) or a solution folder of the kit (``solution/<edition>``)."""
+    if student_manifest(folder) is not None:
         edition = load_student_edition(folder)
         try:
             kit = load_edition(edition.name, kit_root())
@@ -91,6 +91,7 @@ class Game:
                  timeout: float = DEFAULT_TIMEOUT) -> None:
         self.submission, self.edition, self.kit = submission, edition, kit
         self.settings: GuiSettings = gamelog.gui_settings(edition)
+        self._hint = gamelog.fix_hint(self.settings)
         self.base_seed, self.timeout = seed, timeout
         self._games = 0
         self._lock = threading.Lock()
@@ -108,14 +109,11 @@ class Game:
     # -- the submission's child ------------------------------------------------------------------
     def _refresh(self) -> None:
         """Start (or restart) the child when hog.py changed since the last request."""
-        try:
-            source, why = python_source(self.submission.read_bytes(), self.edition.submission)
-        except OSError:
-            source, why = None, messages.unreadable_submission(self.edition.submission)
+        source, _status, why = read_entry(self.submission, self.edition.submission)  # as grading reads it
         if source is None:
             self._stop_child()
             self._digest, self._notes = "", []
-            self._error = error_record(why)
+            self._error = error_record(why, hint=self._hint)
             return
         digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
         if digest == self._digest and (self._session is not None or self._error is not None):
@@ -127,17 +125,18 @@ class Game:
         fixed, tree, removals = repair(source, name)
         if tree is None:
             r = removals[-1] if removals else None
-            self._error = error_record(messages.gui_syntax_error(name, r.line if r else 0, r.message if r else ""))
+            title = messages.gui_syntax_error(name, r.line if r else 0, r.message if r else "")
+            self._error = error_record(title, hint=self._hint)
             return
         self._notes = [messages.gui_syntax_repaired(name, r.line, r.message, r.name) for r in removals]
         self._source = fixed
         self._unfinished = unfinished_functions(tree)
         if self._unfinished:
-            self._notes.append(messages.gui_unfinished(self._unfinished))
+            self._notes.append(messages.gui_unfinished(self._unfinished, self.edition.submission))
         try:
             self._session = open_session(fixed, self.edition, GUI_LIMITS)
         except LoadError:
-            self._error = error_record(messages.gui_not_loaded(name))
+            self._error = error_record(messages.gui_not_loaded(name), hint=self._hint)
             return
         except SandboxError as exc:
             self._error = error_record(messages.gui_kit_failed(str(exc)))
@@ -153,7 +152,7 @@ class Game:
     def _run(self, expression: str) -> object:
         """EXPRESSION's plain value in the child, or an error dict (timeout, crash, exception)."""
         if self._session is None:
-            return self._error or error_record(messages.gui_not_loaded(self.edition.submission))
+            return self._error or error_record(messages.gui_not_loaded(self.edition.submission), hint=self._hint)
         setup = f"import {self.edition.module} as __submission__"
         try:
             replies = list(self._session.steps([expression], setup, time.monotonic() + self.timeout))
@@ -163,13 +162,13 @@ class Game:
             return error_record(messages.gui_kit_failed(str(exc)))
         reply = replies[0]
         if reply.status == "timeout":
-            return error_record(messages.gui_timed_out(self.timeout))
+            return error_record(messages.gui_timed_out(self.timeout), hint=self._hint)
         if reply.status == "crashed":
-            return error_record(messages.gui_crashed())
+            return error_record(messages.gui_crashed(), hint=self._hint)
         if reply.status == "error":
             err = reply.error or {}
             return error_record(messages.gui_raised(str(err.get("function") or ""), str(err.get("type", ""))),
-                                str(err.get("message", "")), trace=str(err.get("traceback", "")))
+                                str(err.get("message", "")), trace=str(err.get("traceback", "")), hint=self._hint)
         return reply.value
 
     def _stop_child(self) -> None:
@@ -206,7 +205,7 @@ class Game:
             try:
                 request = gamelog.parse_request(body, self.settings, self._strategies, self._next_seed(body))
             except RequestError as exc:
-                return HTTPStatus.BAD_REQUEST, {"error": error_record(str(exc), hint=False)}
+                return HTTPStatus.BAD_REQUEST, {"error": error_record(str(exc))}
             if self._error is not None:
                 return HTTPStatus.OK, _stopped(self.settings, request, self._error)
             result = self._run(f"gui_game(__submission__, {request.spec(self.settings)!r})")
@@ -214,7 +213,8 @@ class Game:
                 return HTTPStatus.OK, _stopped(self.settings, request, result)
             view = gamelog.game_view(self.settings, request, result)
             if view["error"] is not None and self._unfinished:
-                view["error"]["hint"] = messages.gui_unfinished(self._unfinished) + " " + view["error"]["hint"]
+                unfinished = messages.gui_unfinished(self._unfinished, self.edition.submission)
+                view["error"]["hint"] = f"{unfinished} {view['error']['hint'] or ''}".strip()
             if view["waiting"]:
                 view["chance"] = self._chance(request, view)
             return HTTPStatus.OK, view
@@ -326,26 +326,26 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - the standard library's name
         path = self.path.split("?", 1)[0]
         if self._from_elsewhere():
-            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host(), hint=False)})
+            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host())})
         elif path == "/api/setup":
             self._json(HTTPStatus.OK, self.game.setup())
         elif path in PAGES:
             self._file(STATIC / PAGES[path])
         else:
-            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]), hint=False)})
+            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]))})
 
     def do_POST(self) -> None:  # noqa: N802 - the standard library's name
         path = self.path.split("?", 1)[0]
         if self._from_elsewhere():
-            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host(), hint=False)})
+            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host())})
             return
         if path != "/api/play":
-            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]), hint=False)})
+            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]))})
             return
         # Only the page's own requests are JSON: a form or a plain-text post from another site is not.
         if (self.headers.get("Content-Type") or "").split(";")[0].strip().lower() != "application/json":
             self.close_connection = True
-            self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": error_record(messages.gui_not_json(), hint=False)})
+            self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": error_record(messages.gui_not_json())})
             return
         try:
             size = int(self.headers.get("Content-Length", "0"))
@@ -353,14 +353,13 @@ class Handler(BaseHTTPRequestHandler):
             size = -1
         if size < 0 or size > MOST_BODY:
             self.close_connection = True
-            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": error_record(messages.gui_too_large(MOST_BODY),
-                                                                             hint=False)})
+            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": error_record(messages.gui_too_large(MOST_BODY))})
             return
         raw = self.rfile.read(size)
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            error = error_record(messages.gui_bad_json(str(exc)[:200]), hint=False)
+            error = error_record(messages.gui_bad_json(str(exc)[:200]))
             self._json(HTTPStatus.BAD_REQUEST, {"error": error})
             return
         status, reply = self.game.play(body)

@@ -15,6 +15,10 @@ covered yet, and it does not need to change.
 import os
 import sys
 
+if sys.version_info < (3, 9):
+    sys.exit('hog_gui.py needs Python 3.9 or newer, and this is Python ' + sys.version.split()[0]
+             + '. Install a newer Python (python.org) and run it with that one.')
+
 HERE = os.path.dirname(os.path.abspath(__file__))  # the folder holding this file
 
 # The kit's engine (the graders folder) sits beside this file in the folder you were given, or

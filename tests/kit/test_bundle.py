@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tomllib
 import zipfile
 
 import pytest
 
 from graders import messages
-from graders.bundle import engine_modules, release
+from graders.bundle import STUDENT_MODULES, release
 from graders.cases import load_problem_cases, load_questions
 from graders.cli import main as hogkit
 from graders.edition import EditionError, edition_names, load_edition
@@ -55,9 +54,9 @@ def bundle_text(out) -> str:
 def test_the_bundle_holds_what_a_student_needs(bundle):
     edition, out, archive = bundle
     for name in (*edition.student_files, "ok", "README.md", "HANDOUT.md", "handout.ipynb", "requirements.txt",
-                 "conftest.py", "tests/edition.toml"):
+                 "conftest.py", "tests/edition.json"):
         assert (out / name).is_file(), name
-    assert {f"{m}.py" for m in engine_modules()} | {"gui_static"} == {p.name for p in (out / "graders").iterdir()}
+    assert {f"{m}.py" for m in STUDENT_MODULES} | {"gui_static"} == {p.name for p in (out / "graders").iterdir()}
     assert {p.name for p in (out / "graders" / "gui_static").iterdir()} == {"index.html", "hog.css", "hog.js"}
     requirements = (out / "requirements.txt").read_text()
     assert "pytest" in requirements and "pytest-timeout" in requirements
@@ -79,7 +78,7 @@ def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle)
         for q in load_questions(edition, p.number):
             for step in q.steps:
                 if step.expected and len(step.expected) > 3 and step.expected not in ("Error", "Nothing", "Function"):
-                    data = tomllib.loads((out / "tests" / f"q{p.number:02d}.toml").read_text(encoding="utf-8"))
+                    data = json.loads((out / "tests" / f"q{p.number:02d}.json").read_text(encoding="utf-8"))
                     for record in data.get("locked", []):
                         for s in record.get("steps", []):
                             assert step.expected not in s.get("hashes", [])

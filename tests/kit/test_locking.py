@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -158,7 +157,7 @@ def test_every_near_miss_has_a_hint_message() -> None:
 
 
 def _suite(edition, number: int) -> dict:
-    return tomllib.loads(student_suite(edition, number))
+    return json.loads(student_suite(edition, number))
 
 
 def _keys(value: object) -> set[str]:
@@ -175,7 +174,7 @@ def _answer_lines(question) -> list[str]:
 
 @pytest.mark.parametrize("number", PROBLEMS)
 def test_committed_skeleton_suite_is_the_built_one(edition, number: int) -> None:
-    committed = edition.skeleton_dir / "tests" / f"q{number:02d}.toml"
+    committed = edition.skeleton_dir / "tests" / f"q{number:02d}.json"
     assert committed.read_text(encoding="utf-8") == student_suite(edition, number)
 
 

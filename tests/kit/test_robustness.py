@@ -104,8 +104,8 @@ def test_build_removes_what_it_would_not_write(tmp_path, monkeypatch):
     edition = load_edition("boar_brawl", copy)
     leftover = edition.suite_dir / "q07.generated.toml"
     leftover.write_text("[[case]]\nname = 'old'\ntranscript = '>>> 1\\n1\\n'\n", encoding="utf-8")
-    extra = edition.skeleton_dir / "tests" / "q13.toml"
-    extra.write_text("problem = 13\n", encoding="utf-8")
+    extra = edition.skeleton_dir / "tests" / "q13.json"
+    extra.write_text('{"problem": 13}\n', encoding="utf-8")
     stale = build(edition, write=False)
     assert leftover in stale
     changed = build(edition)

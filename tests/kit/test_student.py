@@ -368,10 +368,10 @@ def test_lock_and_unlock_together_is_refused(project: Path) -> None:
 
 
 def test_a_damaged_spec_file_gets_a_clear_message(project: Path) -> None:
-    (project / "tests" / "q01.toml").write_text("[[locked]\nbroken", encoding="utf-8")
+    (project / "tests" / "q01.json").write_text('{"locked": [broken', encoding="utf-8")
     result = run_ok(project, "-q", "01", "-u", stdin="exit()\n")
     assert result.returncode == 2
-    assert "Traceback" not in result.stderr and "damaged" in result.stderr and "q01.toml" in result.stderr
+    assert "Traceback" not in result.stderr and "damaged" in result.stderr and "q01.json" in result.stderr
 
 
 def test_a_multi_line_answer_is_asked_line_by_line(project: Path, edition) -> None:

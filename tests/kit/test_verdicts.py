@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from graders import gradescope, locking, reports, student
+from graders import gradescope, reports, student
 from graders.classroom import grade_class
-from graders.edition import load_student_edition
 from graders.grading import Submission, grade, stop_at_first_abort
 from graders.judge import CaseResult, as_not_run
 
-from .conftest import replace_function
+from .conftest import replace_function, unlock_everything
 
 SLIP = """
 def boar_brawl(player_score, opponent_score):
@@ -35,15 +34,6 @@ def verdicts(problems: list[dict]) -> dict[str, tuple[bool, str]]:
 
 def scores(problems: list[dict]) -> dict[str, int]:
     return {p["label"]: p["score"] for p in problems}
-
-
-def unlock_everything(folder: Path) -> None:
-    edition = load_student_edition(folder)
-    progress: dict = {"unlocked": [], "answers": {}}
-    for problem in edition.problems:
-        for record in student.locked_records(edition, problem.number):
-            progress["unlocked"] += [locking.prompt_key(p) for p in locking.prompts_of(record)]
-    locking.save_progress(folder, progress)
 
 
 def by_route(source: str, edition, tmp_path: Path, monkeypatch) -> dict[str, list[dict]]:

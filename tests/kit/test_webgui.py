@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -459,6 +460,25 @@ def test_hogkit_play_serves_any_submission_file(tmp_path: Path, edition: Edition
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_hogkit_play_reads_a_submission_as_grading_does(tmp_path: Path, reference_source: str) -> None:
+    """What grading accepts, play accepts (a zip of a project), and what grading refuses, play refuses."""
+    archive = tmp_path / "alice.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("project/hog.py", reference_source)
+    proc, client = start(["-m", "graders.cli", "play", str(archive), "--seed", "5"], ROOT)
+    try:
+        setup = client.get("/api/setup")[1]
+        assert setup["error"] is None and "final_strategy" in setup["strategies"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    binary = tmp_path / "hog.py"
+    binary.write_bytes(b"\x7fELF\x00\x01")
+    done = subprocess.run([sys.executable, "-m", "graders.cli", "play", str(binary), "--no-browser"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Python refuses to read it" in done.stderr
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
