@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders.classroom import grade_class, sandbox_limits  # noqa: E402
+from graders import isolation  # noqa: E402
+from graders.classroom import grade_class  # noqa: E402
 from graders.demo import demo_stages  # noqa: E402
 from graders.edition import load_edition  # noqa: E402
 from graders.markers import strip_solutions  # noqa: E402
@@ -60,13 +61,12 @@ def main() -> None:
         folder = Path(tmp) / "class"
         folder.mkdir()
         kinds = build_class(folder, edition, args.count)
-        limits = sandbox_limits(edition)
         started = time.monotonic()
-        records = grade_class(folder, edition, Path(tmp) / "out", jobs=args.jobs, limits=limits)
+        records = grade_class(folder, edition, Path(tmp) / "out", jobs=args.jobs)
         elapsed = time.monotonic() - started
     per = elapsed / len(records)
-    print(f"machine: {os.cpu_count()} cores; jobs {args.jobs}; student code as "
-          f"{limits.user or 'the current user'}")
+    print(f"machine: {os.cpu_count()} cores; jobs {args.jobs}")
+    print(isolation.policy().summary)
     print("class: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
     print(f"graded {len(records)} submissions in {elapsed:.1f} s: {per:.3f} s each")
     print(f"1000 submissions would take {1000 * per / 60:.1f} min   target <= 5 min (0.3 s each)")

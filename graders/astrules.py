@@ -41,6 +41,7 @@ class RuleResult:
     detail: str = ""  # what broke it and where
     line: int | None = None
     required: bool = True  # False: advice, which never costs points
+    function: str = ""  # the function the rule is about
 
 
 def describe(rule: Rule) -> str:
@@ -261,7 +262,7 @@ class RuleChecker:
         return RuleResult(rule.problem, text, True)
 
     def check_all(self, rules: list[Rule] | tuple[Rule, ...]) -> list[RuleResult]:
-        return [replace(self.check(r), required=r.required) for r in rules]
+        return [replace(self.check(r), required=r.required, function=r.function) for r in rules]
 
 
 def check_rule(tree: ast.Module | None, rule: Rule) -> RuleResult:

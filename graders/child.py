@@ -159,12 +159,15 @@ def apply_limits(limits: dict) -> None:
 PRELOADED = ("random", "functools", "math", "itertools", "operator", "string", "collections")
 
 
-CLONE_NEWNS, MS_REC, MS_PRIVATE, MS_RDONLY = 0x00020000, 0x4000, 0x40000, 0x1
+CLONE_NEWNS, MS_REC, MS_PRIVATE, MS_RDONLY, MS_BIND = 0x00020000, 0x4000, 0x40000, 0x1, 0x1000
 
 
-def hide_folders(folders: list) -> bool:
-    """Cover FOLDERS with empty read-only file systems in a mount namespace of this process alone,
-    so the code that runs next cannot read them. Needs root (Linux); False when not possible."""
+def hide_folders(folders: list, interpreter: str, staging: str) -> bool:
+    """In a mount namespace of this process alone: cover FOLDERS with empty read-only file systems,
+    so the code that runs next cannot read them, and show the INTERPRETER's folder to the user this
+    child becomes even where a folder above it is closed to others (a Python under /root): that
+    folder is covered by an empty one, searchable, holding just the interpreter's folder again
+    (brought through STAGING). Needs root (Linux); False when not possible."""
     try:
         import ctypes
 
@@ -176,23 +179,46 @@ def hide_folders(folders: list) -> bool:
         for folder in folders:
             if libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", MS_RDONLY, None) != 0:
                 return False
-        return True
+        return _reopen(libc, interpreter, staging)
     except (OSError, AttributeError):
         return False
 
 
-def drop_privileges(user: str) -> None:
-    """Become USER (and only their group) for good, after loading what the submission's own files
-    import: the interpreter's files may not be readable by USER."""
+def _reopen(libc: object, home: str, staging: str) -> bool:
+    closed = [p for p in _ancestors(home) if not os.stat(p).st_mode & 0o001]
+    if not closed:
+        return True
+    top = os.fsencode(closed[-1])  # the closed folder nearest the root: covering it covers the rest
+    if libc.mount(os.fsencode(home), os.fsencode(staging), None, MS_BIND | MS_REC, None) != 0:
+        return False
+    if libc.mount(b"tmpfs", top, b"tmpfs", 0, b"mode=0755") != 0:
+        return False
+    os.makedirs(home, mode=0o755, exist_ok=True)
+    return libc.mount(os.fsencode(staging), os.fsencode(home), None, MS_BIND | MS_REC, None) == 0
+
+
+def _ancestors(path: str) -> list:
+    """The folders above PATH, nearest first, the root left out."""
+    found = []
+    while True:
+        parent = os.path.dirname(path)
+        if parent == path or parent == "/":
+            return found
+        found.append(parent)
+        path = parent
+
+
+def drop_privileges(uid: int, gid: int) -> None:
+    """Become the user UID (and only the group GID) for good: an identity of this child's own, which
+    no other child shares. What the submission's files usually import is loaded first, since the
+    interpreter's files may not be readable by that user where namespaces are missing."""
     import importlib
-    import pwd
 
     for name in PRELOADED:
         importlib.import_module(name)
-    entry = pwd.getpwnam(user)
     os.setgroups([])
-    os.setgid(entry.pw_gid)
-    os.setuid(entry.pw_uid)
+    os.setgid(gid)
+    os.setuid(uid)
 
 
 def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list[dict]]:
@@ -236,9 +262,9 @@ def main() -> None:
         exec(compile(f.read(), config["probes"], "exec"), spec_globals)
     probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     describe_error = spec_globals["describe_error"]
-    hidden = hide_folders(config["hide"]) if config.get("hide") else False
-    if config.get("user"):
-        drop_privileges(config["user"])
+    hidden = hide_folders(config["hide"], *config["interpreter"]) if config.get("hide") else False
+    if config.get("identity"):
+        drop_privileges(*config["identity"])
     os.chdir(config["workdir"])
     sys.path[:0] = [config["workdir"]]
     sys.argv = [config["submission"]]
@@ -264,10 +290,11 @@ def main() -> None:
         sys.modules[config["module"]] = module
         namespace = {"__name__": "__case__", **probes}
         setup = request.get("setup", "")
+        seq = request.get("seq")  # every reply names the request it answers
         for source in request.get("steps", []):
-            send(out_fd, run_step(source, setup, namespace, path, real_stdout, probes))
+            send(out_fd, {**run_step(source, setup, namespace, path, real_stdout, probes), "seq": seq})
             setup = ""
-        send(out_fd, {"op": "done"})
+        send(out_fd, {"op": "done", "seq": seq})
 
 
 def run_step(source: str, setup: str, namespace: dict, path: str, real_stdout: object, probes: dict) -> dict:

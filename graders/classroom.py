@@ -1,13 +1,13 @@
 """Classroom: grading a whole class folder, in parallel, without losing anything.
 
-Contract: :func:`grade_class` grades every entry :func:`graders.submissions.discover` finds, each in
-its own sandboxed children (as an unprivileged user, with the kit hidden, when the grader runs as
-root), ``jobs`` at a time. As each submission finishes, its record, Markdown feedback and
-Gradescope-style ``results.json`` are written atomically under OUTDIR; a rerun keeps the records of
-submissions whose code did not change, graded by the same kit (unless ``force``). A submission that
-cannot be graded gets a row with its status and reason and never stops the batch. At the end the
-class files are written from the records: ``grades.csv``, ``records.jsonl``, ``summary.md``,
-``histogram.svg``, and ``kit-errors.log`` when the kit failed.
+Contract: :func:`grade_class` grades every entry :func:`graders.submissions.discover` finds, each
+in its own sandboxed children (isolated as :mod:`graders.isolation` decides), ``jobs`` at a time.
+As each submission finishes, its record, Markdown feedback and Gradescope-style ``results.json``
+are written atomically under OUTDIR; a rerun keeps the records of submissions whose code did not
+change, graded by the same kit (unless ``force``). A submission that cannot be graded gets a row
+with its status and reason and never stops the batch. At the end the class files are written from
+the records: ``grades.csv``, ``records.jsonl``, ``summary.md``, ``histogram.svg``, and ``kit-
+errors.log`` when the kit failed.
 
 A failure of the kit (anything grading raises, a worker that died, outputs that cannot be written)
 is never a student's grade: the submission is graded again once, alone, after the others; if the
@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import sys
 import time
 import traceback
@@ -55,16 +54,9 @@ def kit_fingerprint(edition: Edition) -> str:
     return digest.hexdigest()[:16]
 
 
-def sandbox_limits(edition: Edition) -> Limits:
-    """Student code runs as ``nobody`` with the kit covered when the grader is root."""
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        return Limits(user="nobody", hide=(str(edition.root),))
-    return Limits()
-
-
 def _base(entry: Entry, edition: Edition, kit: str) -> dict:
     return {"version": RECORD_VERSION, "kit": kit, "student": entry.student, "path": str(entry.path),
-            "digest": entry.digest, "edition": edition.name}
+            "digest": entry.digest, "edition": edition.name, "title": edition.title}
 
 
 def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "") -> dict:
@@ -122,11 +114,6 @@ def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> dict | N
     return record if same and record.get("status") != KIT_ERROR else None
 
 
-def kit_is_readable_by_others(edition: Edition) -> bool:
-    mode = edition.root.stat().st_mode
-    return bool(mode & stat.S_IROTH and mode & stat.S_IXOTH)
-
-
 Progress = Callable[[int, int, float], None]
 Notice = Callable[[str], None]
 
@@ -149,7 +136,7 @@ def grade_class(
     entries = discover(folder, edition.submission)
     if not entries:
         raise EditionError(messages.empty_class(str(folder)))
-    limits = limits or sandbox_limits(edition)
+    limits = limits or Limits()
     kit = kit_fingerprint(edition)
     out.mkdir(parents=True, exist_ok=True)
     records: dict[str, dict] = {}

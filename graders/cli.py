@@ -85,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--out", metavar="OUTDIR", help="grade PATH as a class folder and write the results here")
     g.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: the machine's cores)")
     g.add_argument("--force", action="store_true", help="regrade submissions already graded with the same code")
+    g.add_argument("--require-isolation", action="store_true",
+                   help="refuse to grade unless student code can be given namespaces of its own (bubblewrap)")
 
     a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
                        description="Print the answer key of the unlock questions, for teaching them in section.")
@@ -200,6 +202,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
+    from graders import isolation
+
+    policy = isolation.policy()
+    if args.require_isolation and policy.level != isolation.NAMESPACES:
+        raise SubmissionError(messages.isolation_required(policy.summary))
     edition = _edition(args, Path(args.path) if args.path else None, class_folder=bool(args.out))
     numbers = edition.parse_numbers(args.question)
     if args.path is None:
@@ -221,15 +228,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool) -> int:
-    from graders.classroom import grade_class, kit_errors, kit_is_readable_by_others, print_progress, sandbox_limits
+    from graders.classroom import grade_class, kit_errors, print_progress
 
     if jobs is not None and jobs < 1:
         raise EditionError(messages.jobs_expected(jobs))
-    limits = sandbox_limits(edition)
-    if limits.user and kit_is_readable_by_others(edition):
-        print(messages.kit_hidden_note(str(edition.root)), file=sys.stderr)
+    from graders import isolation
+
+    print(isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
-    records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress, limits=limits,
+    records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
                           notice=lambda line: print(line, file=sys.stderr, flush=True))
     graded = sum(r["status"] == "graded" for r in records)
     reused = sum(1 for r in records if r.get("reused"))

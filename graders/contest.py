@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from graders import analysis, messages
-from graders.classroom import Progress, sandbox_limits
+from graders.classroom import Progress
 from graders.edition import Edition, EditionError
 from graders.reports import heat_colour
 from graders.storage import write_atomically
@@ -36,7 +36,7 @@ def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray 
     if entry.source is None:
         return entry.reason
     try:
-        return analysis.tabulate_source(entry.source, edition, [strategy], sandbox_limits(edition))[0][0]
+        return analysis.tabulate_source(entry.source, edition, [strategy])[0][0]
     except analysis.AnalysisError as exc:
         return str(exc)
 

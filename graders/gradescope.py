@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         from graders.grading import KIT_ERROR, describe_failure
 
         record = {"student": "submission", "status": KIT_ERROR, "traceback": traceback.format_exc(),
-                  "reason": messages.kit_failed_row(describe_failure(exc)), "total": 0, "max": 0}
+                  "reason": messages.kit_failed_row(describe_failure(exc)), "total": 0, "max": 0, "attempts": 1}
     write_atomically(root / "results" / "results.json", json.dumps(reports.render_gradescope(record), indent=2))
     print(record.get("reason") or messages.total_line(record["total"], record["max"]), file=sys.stderr)
     return 0
@@ -104,14 +104,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def _grade_submission(root: Path, edition_name: str) -> dict:
     """The record of the submission under ROOT, the kit's failures retried once."""
-    from graders.classroom import record_with_retry, sandbox_limits
+    from graders.classroom import record_with_retry
+    from graders.sandbox import Limits
     from graders.submissions import Entry, read_entry
 
     edition = load_edition(edition_name, Path(__file__).resolve().parent.parent)
     folder = root / "submission"
     source, status, reason = read_entry(folder, edition.submission) if folder.is_dir() else (
         None, "missing", messages.no_hog_in_folder(str(folder), edition.submission))
-    return record_with_retry(Entry("submission", folder, source, status, reason), edition, sandbox_limits(edition))
+    return record_with_retry(Entry("submission", folder, source, status, reason), edition, Limits())
 
 
 if __name__ == "__main__":

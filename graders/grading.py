@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graders import messages
+from graders import isolation, messages
 from graders.astrules import RuleChecker, RuleResult
 from graders.cases import Case, load_problem_cases
 from graders.edition import Edition, EditionError, Problem, edition_names, load_edition
@@ -85,8 +85,13 @@ class ProblemResult:
         return f"{self.number:02d}"
 
     @property
+    def graded_cases(self) -> list[CaseResult]:
+        """The cases that decide the score: all but those that check advice."""
+        return [c for c in self.cases if not c.advice]
+
+    @property
     def cases_passed(self) -> int:
-        return sum(c.passed for c in self.cases)
+        return sum(c.passed for c in self.graded_cases)
 
 
 @dataclass
@@ -118,6 +123,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     hidden_included: bool = True
+    isolation: str = ""  # what student code could reach while it ran (graders.isolation)
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -310,13 +316,25 @@ def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> lis
     by_number = {r.number: r for r in results}
     hinted = []
     for r in results:
-        failed = [by_number[d] for d in edition.problem(r.number).depends
+        failed = [by_number[d] for d in sorted(_needs(edition, r.number))
                   if d in by_number and by_number[d].status == "failed"]
         if r.status == "failed" and failed and r.cases:  # only where its own cases ran and failed
             hint = messages.dependency_hint([(d.label, d.name) for d in failed])
             r = dataclasses.replace(r, reason=f"{hint} {r.reason}".strip(), hint=hint)
         hinted.append(r)
     return hinted
+
+
+def _needs(edition: Edition, number: int) -> set[int]:
+    """Every problem NUMBER's cases call, directly or through another (``depends``, followed)."""
+    found: set[int] = set()
+    todo = list(edition.problem(number).depends)
+    while todo:
+        d = todo.pop()
+        if d not in found:
+            found.add(d)
+            todo += edition.problem(d).depends
+    return found
 
 
 def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> Report:
@@ -468,7 +486,7 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
 
 def aborts(outcome: CaseResult) -> bool:
     """Whether a case ended its child's run of cases: it hung, crashed or exhausted memory."""
-    return outcome.status in ("timeout", "crashed") or outcome.error_type == "MemoryError"
+    return outcome.status in ("timeout", "crashed", "memory") or outcome.error_type == "MemoryError"
 
 
 def stop_at_first_abort(outcomes: list[CaseResult]) -> list[CaseResult]:
@@ -486,8 +504,8 @@ def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResu
     """The problem's result from its cases and rules. A rule that is advice, or a case that checks
     an advice rule (``rule = "FUNCTION"`` in its table), is reported but never costs points."""
     result = _blank(problem, rules)
-    advice = {c.id for c in cases if c.rule and not _required(problem, c.rule)}
-    result.cases = [dataclasses.replace(o, advice=True) if o.case_id in advice else o for o in outcomes]
+    advice = {c.id: c.rule for c in cases if c.rule and not is_required(problem, c.rule)}
+    result.cases = [dataclasses.replace(o, advice=advice[o.case_id]) if o.case_id in advice else o for o in outcomes]
     broken = [r for r in result.rules if not r.passed and r.required]
     failed = [c for c in result.cases if not c.passed and not c.advice]
     if not broken and not failed:
@@ -495,14 +513,15 @@ def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResu
     elif broken:
         result.reason = messages.rule_broken(broken[0].text, broken[0].detail)
     elif failed[0].hidden:
-        hidden = [(c.about or c.name, c.passed) for c in result.cases if c.hidden and not c.advice]
+        hidden = [(c.about or c.name, c.passed) for c in result.cases if c.hidden and not c.advice
+                  and c.status != "not run"]
         result.reason = messages.hidden_cases_failed(hidden_failures(hidden))
     else:
         result.reason = messages.case_failed(failed[0].name, failed[0].reason)
     return result
 
 
-def _required(problem: Problem, function: str) -> bool:
+def is_required(problem: Problem, function: str) -> bool:
     """The severity of the problem's rule on FUNCTION (a case may check what a rule states)."""
     return any(r.required for r in problem.rules if r.function == function)
 
@@ -552,4 +571,5 @@ def _report(
         notes=notes,
         seconds=seconds,
         hidden_included=include_hidden,
+        isolation=isolation.policy().summary,
     )

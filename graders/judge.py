@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from graders import messages
 from graders.cases import Case, Step, render_steps
-from graders.sandbox import Session, StepReply
+from graders.sandbox import Limits, Session, StepReply
 
 DEBUG_PREFIX = "DEBUG:"
 
@@ -35,7 +35,7 @@ class CaseResult:
     transcript: str = ""  # the case up to the wrong line, that line's expected output left out
     error_type: str = ""  # the exception the wrong line raised, if it raised one
     about: str = ""  # what the case is about, for students (a generated case: its template's name)
-    advice: bool = False  # it checks an advice rule: its failure is reported, never costs points
+    advice: str = ""  # the function whose advice rule it checks: its failure is reported, never costs points
 
 
 def split_debug(output: str) -> tuple[str, list[str]]:
@@ -63,7 +63,8 @@ def display(reply: StepReply) -> tuple[str, list[str]]:
     return text, debug
 
 
-def judge_step(step: Step, reply: StepReply, timeout: float, filename: str) -> tuple[bool, str, str, list[str]]:
+def judge_step(step: Step, reply: StepReply, timeout: float, filename: str,
+               memory_limit: int = Limits().memory_bytes) -> tuple[bool, str, str, list[str]]:
     """(passed, got, reason, DEBUG lines) for one step, from the expected text and the child's reply."""
     expected = step.expected
     got, debug = display(reply) if reply.status in ("ok", "error") else ("", [])
@@ -75,6 +76,8 @@ def judge_step(step: Step, reply: StepReply, timeout: float, filename: str) -> t
         return False, messages.still_running(timeout), messages.timed_out(timeout), debug
     if reply.status == "crashed":
         return False, "", messages.crashed(), debug
+    if reply.status == "memory":
+        return False, "", messages.used_too_much_memory(memory_limit), debug
     if expected is not None and (expected == "Error" or expected.startswith("Error: ")):
         if reply.status != "error":
             return False, got, messages.expected_error_but_none(got), debug
@@ -118,7 +121,8 @@ def run_case(session: Session, case: Case, deadline: float = float("inf")) -> Ca
     try:
         for k, (step, reply) in enumerate(zip(case.steps, replies)):
             seconds += reply.seconds
-            passed, got, reason, step_debug = judge_step(step, reply, case.timeout, filename)
+            passed, got, reason, step_debug = judge_step(step, reply, case.timeout, filename,
+                                                         session.limits.memory_bytes)
             debug += step_debug
             if reply.status == "timeout" and deadline < case_deadline:
                 reason = messages.run_out_of_time()  # the run's budget ran out, not this case's

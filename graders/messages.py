@@ -187,6 +187,16 @@ def dependency_hint(failed: list[tuple[str, str]]) -> str:
     return f"{named} fail too, and these cases call them: fix those first."
 
 
+def cases_not_run(count: int) -> str:
+    return (f"{count} case{'s were' if count != 1 else ' was'} not run, because an earlier case never "
+            f"finished or ended the program; fix that one first")
+
+
+def hidden_only_failed() -> str:
+    return ("Only hidden cases failed; they are named, by what they test, in this problem's hidden-case "
+            "result once grades are published.")
+
+
 def advice_case(name: str, reason: str) -> str:
     return f"the case {name!r} " + (f"shows it: {reason}" if reason else "shows it")
 
@@ -330,6 +340,42 @@ def sandbox_did_not_start(what: str) -> str:
             + ("did not answer in time" if what == "timeout" else "ended") + " before any of its code ran")
 
 
+# -- isolation: what student code could reach, as every report states it --------------------------
+
+
+def isolation_namespaces(root: bool) -> str:
+    who = "a user id of its own" if root else "a user namespace of its own"
+    return (f"isolation: namespaces (bubblewrap): student code saw only the interpreter, its own files and a "
+            f"private /tmp, with no network, no other process and {who}")
+
+
+def isolation_limits(root: bool, why: str) -> str:
+    return (f"isolation: limits only ({why}): student code ran with resource limits and a folder of its own, "
+            + ("as a user id of its own, with the kit's folder covered, but could read what that user can read"
+               if root else "as the grader's user, so it could read what the grader can read"))
+
+
+def isolation_no_bwrap() -> str:
+    return "bubblewrap is not installed: apt-get install bubblewrap"
+
+
+def isolation_refused(why: str) -> str:
+    return f"bubblewrap could not start a sandbox here: {why}"
+
+
+def isolation_turned_off(variable: str) -> str:
+    return f"turned off by {variable}=limits"
+
+
+def isolation_required(summary: str) -> str:
+    return (f"--require-isolation: this machine cannot give student code its own namespaces, so nothing was "
+            f"graded ({summary})")
+
+
+def used_too_much_memory(limit: int) -> str:
+    return f"its processes together used more than {limit // (1024 * 1024)} MiB of memory, so they were stopped"
+
+
 def python_refuses(path: str, reason: str, line: int | None) -> str:
     """Python itself would not run the file: its own reason, and the line where it gave up."""
     where = f", line {line}" if line else ""
@@ -390,7 +436,7 @@ def class_retrying(count: int) -> str:
 
 def kit_failed_row(summary: str) -> str:
     """The reason of a class row the kit could not grade (after a second try)."""
-    return (f"Not graded: the kit failed twice while grading this submission ({summary}). This is not the "
+    return (f"Not graded: the kit failed while grading this submission ({summary}). This is not the "
             f"student's fault and no score was given. Run the same hogkit grade command again to regrade "
             f"it; the traceback is in {KIT_LOG_NAME} beside grades.csv.")
 
@@ -417,12 +463,19 @@ def kit_failed_student(summary: str) -> str:
 
 
 def kit_failed_gradescope() -> str:
-    return ("This submission could not be graded: the autograder itself failed, not your code. No score was "
-            "given; course staff can see what went wrong and will regrade it.")
+    return ("This submission could not be graded: the autograder itself failed, not your code. The 0 shown "
+            "is a placeholder, not your grade; course staff can see what went wrong and will regrade it.")
 
 
-def kit_failed_staff(summary: str) -> str:
-    return f"Grading failure of the kit (staff only), after two attempts: {summary}"
+def kit_failed_feedback() -> str:
+    """What a student reads in their feedback when the kit could not grade their submission."""
+    return ("Your submission could not be graded: the grading kit failed, not your code. This is not a grade; "
+            "your course staff have been told and will grade it again.")
+
+
+def kit_failed_staff(summary: str, attempts: int) -> str:
+    tries = "after two attempts" if attempts >= 2 else "on its only attempt"
+    return f"Grading failure of the kit (staff only), {tries}: {summary}"
 
 
 def kit_log_heading(student: str, reason: str) -> str:
@@ -436,13 +489,6 @@ def kit_failures_summary(count: int) -> str:
 
 def class_reused(count: int) -> str:
     return f"{count} unchanged submission{'s' if count != 1 else ''} kept from the last run (use --force to regrade)"
-
-
-def kit_hidden_note(root: str) -> str:
-    return (
-        f"note: student code runs as the user nobody, and {root} (readable by other users) is covered from it "
-        f"where the system allows; `chmod -R o-rwx {root}` makes sure"
-    )
 
 
 def notebook_provided() -> str:

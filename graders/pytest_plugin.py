@@ -23,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
+from graders import messages
 from graders.cases import Case, Question, load_problem_cases, load_questions
 from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition
-from graders.grading import load_submission, open_session
+from graders.grading import is_required, load_submission, open_session
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
 from graders.sandbox import Session
@@ -118,6 +119,9 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         assert isinstance(self.parent, SuiteFile)
         result = run_case(self.parent.child(), self.case)
+        problem = self.parent.edition().problem(self.case.problem)
+        if not result.passed and self.case.rule and not is_required(problem, self.case.rule):
+            pytest.skip(messages.advice_case(self.case.name, result.reason))  # advice: said, never a failure
         if not result.passed:
             raise CaseFailure(f"{result.transcript}\n  expected: {result.expected}\n  got: {result.got}\n"
                               f"  → {result.reason}\n{result.traceback}")
@@ -150,11 +154,14 @@ class QuestionItem(pytest.Item):
         loops = any(step.expected == "Infinite Loop" for step in q.steps)
         timeout = LOOP_SECONDS if loops else LINE_SECONDS * len(q.steps)
         replies = session.steps([step.source for step in q.steps], setup, time.monotonic() + timeout)
-        for step, reply in zip(q.steps, replies):
-            # A line the student is not asked about must display nothing: they never see its output.
-            passed, got, reason, _debug = judge_step(step, reply, timeout, session.submission.name)
-            assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \
-                           f"  reference: {got}\n  → {reason}"
+        try:
+            for step, reply in zip(q.steps, replies):
+                # A line the student is not asked about must display nothing: they never see its output.
+                passed, got, reason, _debug = judge_step(step, reply, timeout, session.submission.name)
+                assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \
+                               f"  reference: {got}\n  → {reason}"
+        finally:
+            replies.close()  # a wrong answer stops here: the rest of its replies must not reach the next question
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return Path(self.fspath), 0, f"unlock {self.question.id}: {self.question.name}"

@@ -36,6 +36,8 @@ def render_text(
     leave out ``--edition`` when the report's edition is DEFAULT_EDITION.
     """
     lines = [f"{report.title} — {report.submission}"]
+    if report.isolation and not student:
+        lines.append(f"  {report.isolation}")
     for note in report.notes:
         lines.append(f"  {messages.LABEL_NOTE}{note}")
     edition = None if report.edition == default_edition else report.edition
@@ -57,11 +59,11 @@ def _problem_lines(
     p: ProblemResult, verbose: bool, student: bool, path: str, edition: str | None, show_hidden: bool
 ) -> list[str]:
     mark = MARK.get(p.status, "?")
-    counts = f"  ({messages.cases_passed(p.cases_passed, len(p.cases))})" if p.cases else ""
+    counts = f"  ({messages.cases_passed(p.cases_passed, len(p.graded_cases))})" if p.graded_cases else ""
     name = p.name + (messages.LABEL_OPTIONAL if p.optional else "")
     out = [f"  {mark} Problem {p.label} {name:<40} {_score(p.score, p.max):>5}{counts}"]
-    out += [f"      {rule_line(r.text, r.passed, r.required, r.detail)}" for r in p.rules]
-    out += [f"      {advice_case_line(c.name, c.reason, c.hidden)}" for c in p.cases if c.advice and not c.passed]
+    out += [f"      {rule_line(r.text, r.passed, r.required, r.detail)}" for r in p.rules if r.passed or r.required]
+    out += [f"      {line}" for line in advice_lines(p.rules, p.cases)]
     if p.note:
         out.append(f"      {p.note}")
     if p.status in ("passed", "ungraded"):
@@ -93,9 +95,22 @@ def rule_line(text: str, passed: bool, required: bool, detail: str) -> str:
     return f"! {messages.LABEL_ADVICE}{text}: {detail}"
 
 
-def advice_case_line(name: str, reason: str, hidden: bool) -> str:
-    """A failed case that checks an advice rule: said, never scored (a hidden one by its name only)."""
-    return f"! {messages.LABEL_ADVICE}" + messages.advice_case(name, "" if hidden else reason)
+def _get(item: object, key: str) -> object:
+    """A field of a record, whether it is typed or already a dict (as class records are)."""
+    return item.get(key) if isinstance(item, dict) else getattr(item, key)
+
+
+def advice_lines(rules: list, cases: list) -> list[str]:
+    """Advice not followed, once each: an advice rule that does not hold, and a case that checks an
+    advice rule the syntax check could not fault (a hidden one by its name only)."""
+    said = {_get(r, "function") for r in rules if not _get(r, "passed") and not _get(r, "required")}
+    lines = [rule_line(str(_get(r, "text")), False, False, str(_get(r, "detail"))) for r in rules
+             if not _get(r, "passed") and not _get(r, "required")]
+    for c in cases:
+        if _get(c, "advice") and not _get(c, "passed") and _get(c, "advice") not in said:
+            reason = "" if _get(c, "hidden") else str(_get(c, "reason"))
+            lines.append(f"! {messages.LABEL_ADVICE}" + messages.advice_case(str(_get(c, "name")), reason))
+    return lines
 
 
 def _debug_lines(case: CaseResult) -> str:
@@ -148,20 +163,23 @@ def render_summary_row(name: str, report: Report) -> str:
 
 
 def _public_failures(problem: dict) -> list[dict]:
-    return [c for c in problem.get("cases", []) if not c["passed"] and not c["hidden"] and not c.get("advice")]
+    """The public cases that ran and failed (a case not run after another hung is no failure of its own)."""
+    return [c for c in problem.get("cases", []) if not c["passed"] and not c["hidden"] and not c.get("advice")
+            and c.get("status") != "not run"]
 
 
 def _hidden_groups(problem: dict) -> list[tuple[str, int, int]]:
     return hidden_failures((c.get("about") or c["name"], c["passed"]) for c in problem.get("cases", [])
-                           if c["hidden"] and not c.get("advice"))
+                           if c["hidden"] and not c.get("advice") and c.get("status") != "not run")
+
+
+def _not_run(problem: dict) -> int:
+    return sum(1 for c in problem.get("cases", []) if c.get("status") == "not run")
 
 
 def _advice_lines(problem: dict) -> list[str]:
-    """Advice not followed, one line each: rules that are advice, and the cases that check them."""
-    lines = [rule_line(r["text"], False, False, r["detail"]) for r in problem.get("rules", [])
-             if not r["passed"] and not r.get("required", True)]
-    return lines + [advice_case_line(c["name"], c["reason"], c["hidden"]) for c in problem.get("cases", [])
-                    if c.get("advice") and not c["passed"]]
+    rules = [{"required": True, "function": "", **r} for r in problem.get("rules", [])]
+    return advice_lines(rules, problem.get("cases", []))
 
 
 def render_kit_log(records: list[dict]) -> str:
@@ -175,8 +193,8 @@ def render_record_markdown(record: dict) -> str:
     """A student's feedback: scores per phase and problem, and each public failure with its
     transcript; hidden cases only as a count, never their source."""
     lines = [f"# {record.get('title', record['edition'])}: feedback for {record['student']}", ""]
-    if record["status"] == KIT_ERROR:
-        return "\n".join(lines + [f"**{record['reason']}**", ""])
+    if record["status"] == KIT_ERROR:  # the reason and traceback are for the staff (kit-errors.log)
+        return "\n".join(lines + [f"**{messages.kit_failed_feedback()}**", ""])
     if record["status"] != "graded":
         lines += [f"**Not graded ({record['status']}):** {record['reason']}", "",
                   messages.total_line(0, record["max"]), ""]
@@ -221,6 +239,7 @@ def _problem_markdown(p: dict) -> list[str]:
     else:
         lines += [f"- {p['hint']}"] if p.get("hint") else []
         lines += [f"- {messages.hidden_cases_failed(hidden)}"] if hidden else []
+    lines += [f"- {messages.cases_not_run(n)}"] if (n := _not_run(p)) else []
     for case in failures[:1]:
         lines += ["", messages.case_heading(case["name"], False), "", "```pycon", case["transcript"], "```", "",
                   f"- {messages.LABEL_EXPECTED.strip()} `{messages.visible(case['expected'])}`",
@@ -236,7 +255,8 @@ def render_gradescope(record: dict) -> dict:
                  "output_format": "md", "visibility": "visible", "stdout_visibility": "hidden"}
     if record["status"] == KIT_ERROR:  # the student sees that the grader failed; the staff see why
         out["output"] = messages.kit_failed_gradescope()
-        out["tests"] = [{"name": messages.kit_failed_staff(record["reason"]), "score": 0, "max_score": 0,
+        out["tests"] = [{"name": messages.kit_failed_staff(record["reason"], int(record.get("attempts", 1))),
+                         "score": 0, "max_score": 0,
                          "status": "failed", "output": f"```\n{record.get('traceback', '')}\n```",
                          "output_format": "md", "visibility": "hidden"}]
         out["extra_data"] = {"kit_error": True}
@@ -255,10 +275,10 @@ def render_gradescope(record: dict) -> dict:
         for case in failures[:1]:
             body += [f"```pycon\n{case['transcript']}\n```", case["reason"]]
         failed = p["status"] not in ("passed", "ungraded")
-        if failed and not failures and not broken:
-            body.append(p["reason"])
-        elif failed and p.get("hint"):
+        if failed and p.get("hint"):
             body.append(p["hint"])
+        if failed and not failures and not broken:  # hidden cases are named in their own test, after publishing
+            body.append(messages.hidden_only_failed() if _hidden_groups(p) else p["reason"])
         if p.get("note"):
             body.append(p["note"])
         tests.append({
@@ -292,6 +312,7 @@ def render_gradescope(record: dict) -> dict:
         out["score"] = record["total"] + cp["score"]
     out["tests"] = tests
     out["output"] = messages.total_line(record["total"], record["max"])
+    out["extra_data"] = {"isolation": record.get("isolation", "")}
     return out
 
 
@@ -327,6 +348,8 @@ def render_class_summary(records: list[dict], edition: Edition) -> str:
     graded = [r for r in records if r["status"] == "graded"]
     lines = [f"# {edition.title}: class summary", "",
              f"{len(graded)} of {len(records)} submissions graded.", ""]
+    isolations = sorted({r["isolation"] for r in graded if r.get("isolation")})
+    lines += [f"- {line}" for line in isolations] + ([""] if isolations else [])
     failed_kit = sum(r["status"] == KIT_ERROR for r in records)
     if failed_kit:
         lines += [f"**{messages.kit_failures_summary(failed_kit)}**", ""]

@@ -1,11 +1,17 @@
 """The parent side of the sandbox: start a child per submission, time every step, kill on deadline.
 
-Contract: :class:`Session` owns one child process (see :mod:`graders.child`) in its own process
-group. Every request carries a deadline measured here, in the parent; when it passes, or when the
-child dies (``sys.exit`` is caught in the child, ``os._exit`` and crashes are not), the whole
-group is killed with SIGKILL and the step is reported as ``timeout`` or ``crashed``. The next
-request starts a fresh child transparently. Replies are decoded into plain values of exact types;
-nothing from the child is ever compared by the child itself.
+Contract: :class:`Session` owns one child process (see :mod:`graders.child`), started under the
+machine's isolation policy (:mod:`graders.isolation`): the caller never chooses it. Every request
+carries a deadline measured here, in the parent, that nothing the child sends can extend; when it
+passes, or when the child dies (``sys.exit`` is caught in the child, ``os._exit`` and crashes are
+not), or when all the child's processes together hold more memory than the limit, every process
+of the child is killed and the step is reported as ``timeout``, ``crashed`` or ``memory``. The next
+request starts a fresh child transparently, from fresh copies of the runner.
+
+The parent trusts nothing it reads: frames are size-capped and depth-capped, replies carry the
+number of the request they answer (anything else is dropped), and every value, text and error is
+decoded into plain data of exact types, clipped, with surrogates replaced. Nothing from the child
+is ever compared by the child itself.
 """
 
 from __future__ import annotations
@@ -19,30 +25,37 @@ import select
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders import messages, reaper
+from graders import isolation, messages, reaper
 
 CHILD = Path(__file__).with_name("child.py")
 PROBES = Path(__file__).with_name("probes.py")
-MAX_FRAME = 8 * 1024 * 1024
+KIT = Path(__file__).resolve().parent.parent  # covered from the child where namespaces are missing
+MAX_FRAME = 1024 * 1024  # the child clips its own replies far below this; a bigger frame is forged
+MAX_DEPTH = 40  # of nested lists in a frame; the child's values stop at 20
+MAX_TEXT = 64 * 1024  # of output or of a string value kept from one step
+MAX_ITEMS = 2000  # of a list or tuple value
+WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is checked while it runs
+# Children are started from one thread that lives as long as the grader: under namespaces a child
+# dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
+# process), and a grading thread of a pool ends long before the session it started.
+_SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Hard limits applied inside the child before any student code runs."""
+    """Limits for one submission: the first four apply inside the child before any student code runs."""
 
-    cpu_seconds: int = 120
-    memory_bytes: int = 1024 * 1024 * 1024
+    cpu_seconds: int = 120  # for each of its processes
+    memory_bytes: int = 1024 * 1024 * 1024  # for each process, and for all of them together
     file_bytes: int = 8 * 1024 * 1024
-    processes: int = 64  # a per-user count, enforced for users other than root
-    user: str = ""  # run student code as this user (the grader must be root); "" keeps the grader's user
-    hide: tuple[str, ...] = ()  # folders the child must not see (the kit), covered when the grader is root
+    processes: int = 32  # counted per submission where a user id or user namespace is its own
     import_seconds: float = 5.0  # for one top-level statement of the submission
     import_budget: float = 30.0  # for loading the submission, all attempts together
     most_skipped: int = 20  # top-level statements skipped before the submission counts as unloadable
@@ -64,7 +77,7 @@ class SandboxError(Exception):
 
 @dataclass
 class StepReply:
-    """What one step did, as plain data: ``status`` is ok, error, timeout or crashed."""
+    """What one step did, as plain data: ``status`` is ok, error, timeout, crashed or memory."""
 
     status: str
     output: str = ""
@@ -85,31 +98,34 @@ class ImportNote:
 
 @dataclass
 class Session:
-    """One submission's child process, restarted as needed, with the submission's work folder."""
+    """One submission's child process, restarted as needed, with the submission's staging folder."""
 
     submission: Path  # the (possibly repaired) submission file inside WORKDIR
     module: str
-    workdir: Path
+    workdir: Path  # the staging folder the parent wrote: the submission and the kit's support files
     limits: Limits = field(default_factory=Limits)
     notes: list[ImportNote] = field(default_factory=list)
-    hidden: bool = False  # whether the child could cover the folders in ``limits.hide``
     _proc: subprocess.Popen | None = None
     _to_child: int = -1
     _from_child: int = -1
     _skip: set[int] = field(default_factory=set)
     _stmt_lines: dict[int, int] = field(default_factory=dict)
     _token: str = field(default_factory=lambda: secrets.token_hex(8))
+    _seq: int = 0  # the number of the latest request; a reply to any other is stale
+    _runner: Path | None = None  # a folder of the parent's holding fresh copies of the runner
+    _identity: tuple[int, int] | None = None  # (uid, gid) of this session's children, when the grader is root
 
     # -- life cycle -------------------------------------------------------------------------
-    def start(self) -> None:
+    def start(self, deadline: float = float("inf")) -> None:
         """Start the child and import the submission, skipping statements that hang or exit.
 
         Raises :class:`SandboxError` when the child cannot even start (the kit's failure), and
-        :class:`LoadError` after ``most_skipped`` skipped statements or ``import_budget`` seconds.
+        :class:`LoadError` after ``most_skipped`` skipped statements, or when ``import_budget``
+        seconds (or DEADLINE) have passed.
         """
-        budget_ends = time.monotonic() + self.limits.import_budget
+        budget_ends = min(time.monotonic() + self.limits.import_budget, deadline)
         while len(self._skip) <= self.limits.most_skipped and time.monotonic() < budget_ends:
-            outcome = self._spawn_and_import()
+            outcome = self._spawn_and_import(budget_ends)
             if outcome is None:
                 return
             index, why = outcome
@@ -118,87 +134,108 @@ class Session:
         self.close()
         raise LoadError(f"{len(self._skip)} top-level statements hung or ended the program")
 
-    def _spawn_and_import(self) -> tuple[int, str] | None:
+    def _spawn_and_import(self, budget_ends: float) -> tuple[int, str] | None:
         self.close()
+        policy = isolation.policy()
+        runner = self._fresh_runner()
+        if self._identity is None:
+            self._identity = policy.identity()
+        work, runner_seen = policy.paths(runner, self.workdir)
+        self._prepare_stage(policy)
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        # The child runs from copies inside the private folder and learns its settings over the
-        # pipe, so neither its own file nor its command line points back at the kit.
-        runner = self.workdir / ".hogkit" / "child.py"
-        if not runner.exists():
-            runner.parent.mkdir(exist_ok=True)
-            shutil.copyfile(CHILD, runner)
-            shutil.copyfile(PROBES, runner.with_name("probes.py"))
-        if self.limits.user:
-            share_with_others(self.workdir)
+        files = sorted(p.name for p in self.workdir.iterdir() if p.is_file())
+        # Settings travel over the pipe, so neither the child's command line nor its files point at the kit.
         config = {
-            "user": self.limits.user,
-            "hide": list(self.limits.hide),
-            "workdir": str(self.workdir),
-            "submission": str(self.submission),
+            "identity": list(self._identity) if self._identity else None,
+            "hide": [str(KIT)] if policy.level == isolation.LIMITS and policy.root else [],
+            "interpreter": [policy.python_home, str(runner / "python")],  # (where a hidden-away Python is shown)
+            "workdir": work,
+            "submission": f"{work}/{self.submission.name}",
             "module": self.module,
-            "probes": str(runner.with_name("probes.py")),
+            "probes": f"{runner_seen}/probes.py",
             "skip": sorted(self._skip),
             "limits": self.limits.as_dict(),
         }
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "PYTHONHASHSEED": "0",
-            "LANG": "C.UTF-8",
-            reaper.TOKEN_NAME: self._token,
-        }
+        env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8", reaper.TOKEN_NAME: self._token}
         reaper.adopt_orphans()
-        self._proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", str(runner), str(to_child_r), str(from_child_w)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=(to_child_r, from_child_w),
-            cwd=str(self.workdir),
-            env=env,
-            start_new_session=True,
-        )
-        os.close(to_child_r)
-        os.close(from_child_w)
+        try:
+            self._proc = _SPAWNER.submit(
+                subprocess.Popen, policy.command(runner, self.workdir, files, (to_child_r, from_child_w)),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
+            ).result()
+        finally:
+            os.close(to_child_r)
+            os.close(from_child_w)
         self._to_child, self._from_child = to_child_w, from_child_r
         self._send(config)
-        deadline = time.monotonic() + self.limits.import_seconds
+        return self._await_import(budget_ends)
+
+    def _fresh_runner(self) -> Path:
+        """The runner folder with new copies of child.py and probes.py: whatever a child wrote there
+        (only possible where namespaces are missing) is never run again."""
+        if self._runner is None:
+            self._runner = Path(tempfile.mkdtemp(prefix="hogkit-runner-"))
+            self._runner.chmod(0o755)
+            (self._runner / "python").mkdir(mode=0o755)
+        for source in (CHILD, PROBES):
+            target = self._runner / source.name
+            target.unlink(missing_ok=True)
+            shutil.copyfile(source, target)
+            target.chmod(0o644)
+        return self._runner
+
+    def _prepare_stage(self, policy: isolation.Policy) -> None:
+        """Let the child's own user read the staged files (and, under limits, write beside them)."""
+        if self._identity is None:
+            return
+        share_with_others(self.workdir)
+        if policy.level == isolation.LIMITS:
+            os.chown(self.workdir, *self._identity)
+
+    def _await_import(self, budget_ends: float) -> tuple[int, str] | None:
+        """Follow the child through the submission's top-level statements: None once it is ready,
+        or (the statement, why) to skip when one hangs or ends the child. No frame buys more time
+        than a statement's share of the budget."""
+        ends = time.monotonic() + self.limits.import_seconds  # the child's own start is not the student's
         current = -1
         while True:
-            message = self._receive(deadline)
-            if isinstance(message, str):  # "timeout" or "crashed"
+            message = self._receive(ends)
+            if isinstance(message, str):  # "timeout", "crashed" or "memory"
                 if current < 0:  # no statement of the submission had started: the kit failed
                     self.close()
                     raise SandboxError(messages.sandbox_did_not_start(message))
-                what = "never finished" if message == "timeout" else "ended the program"
+                what = {"timeout": "never finished", "memory": "used too much memory"}.get(message, "ended the program")
                 return current, messages.skipped_statement(what)
             if message.get("op") == "stmt":
-                current = int(message["i"])
-                self._stmt_lines[current] = int(message.get("line", 0))
-                deadline = time.monotonic() + self.limits.import_seconds
+                index = _int(message.get("i"), -1)
+                if index <= current:
+                    continue  # a repeated or forged announcement earns no time
+                current = index
+                self._stmt_lines[current] = _int(message.get("line"), 0)
+                ends = min(time.monotonic() + self.limits.import_seconds, budget_ends)
             elif message.get("op") == "ready":
-                self.hidden = bool(message.get("hidden"))
-                for n in message.get("notes", []):
-                    err = n.get("error", {}) if isinstance(n.get("error"), dict) else {}
-                    self.notes.append(ImportNote(int(n.get("line", 0)), describe_load_error(err),
-                                                 str(err.get("traceback", ""))))
+                self.notes += _import_notes(message.get("notes"))
                 return None
 
-    def _restart(self) -> None:
+    def _restart(self, deadline: float) -> None:
         """A fresh child after a timeout or crash; the import notes are already known."""
         notes = list(self.notes)
-        self.start()
+        self.start(deadline)
         self.notes = notes
 
     def close(self) -> None:
         if self._proc is not None:
             try:
-                os.killpg(self._proc.pid, signal.SIGKILL)
+                os.killpg(self._proc.pid, signal.SIGKILL)  # under namespaces, every process inside dies with it
             except (ProcessLookupError, PermissionError):
                 pass
             self._proc.wait()
             self._proc = None
             reaper.kill_strays(self._token)  # descendants that left the process group
+            if self._identity is not None:
+                reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
         for fd in (self._to_child, self._from_child):
             if fd >= 0:
                 try:
@@ -208,9 +245,11 @@ class Session:
         self._to_child = self._from_child = -1
 
     def dispose(self) -> None:
-        """Stop the child and delete the private folder."""
+        """Stop the child and delete the staging and runner folders."""
         self.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
+        if self._runner is not None:
+            shutil.rmtree(self._runner, ignore_errors=True)
 
     def __enter__(self) -> Session:
         try:
@@ -226,16 +265,18 @@ class Session:
     # -- requests ---------------------------------------------------------------------------
     def steps(self, sources: list[str], setup: str, deadline: float) -> Iterator[StepReply]:
         """Run SOURCES as one case (fresh namespace, SETUP first), yielding each step's reply as it
-        comes; every step together must finish by DEADLINE. Stopping early is safe: the child is
-        then stopped, so no stale reply is left for the next case."""
+        comes; every step together must finish by DEADLINE. Stopping early is safe: the child's
+        remaining replies are read and dropped (or the child stopped), so none reaches another case."""
         if self._proc is None:
             try:
-                self._restart()
+                self._restart(deadline)
             except LoadError:
                 yield StepReply("crashed")
                 return
+        self._seq += 1
+        seq = self._seq
         try:
-            self._send({"op": "case", "steps": sources, "setup": setup})
+            self._send({"op": "case", "seq": seq, "steps": sources, "setup": setup})
         except OSError:
             self.close()
             yield StepReply("crashed")
@@ -244,13 +285,14 @@ class Session:
         try:
             for _ in sources:
                 started = time.monotonic()
-                message = self._receive(deadline)
-                if isinstance(message, str):
+                message = self._reply(seq, deadline)
+                if isinstance(message, str) or message.get("op") != "step":
                     self.close()
-                    yield StepReply(message, seconds=time.monotonic() - started)
+                    yield StepReply(message if isinstance(message, str) else "crashed",
+                                    seconds=time.monotonic() - started)
                     return
                 yield decode_reply(message, time.monotonic() - started)
-            done = self._receive(deadline)
+            done = self._reply(seq, deadline)
             if isinstance(done, str) or done.get("op") != "done":
                 self.close()
             finished = True
@@ -258,16 +300,21 @@ class Session:
             if not finished and self._proc is not None:
                 self.drain(deadline)
 
+    def _reply(self, seq: int, deadline: float) -> dict | str:
+        """The next frame that answers request SEQ; frames of any other request are dropped."""
+        while True:
+            message = self._receive(deadline)
+            if isinstance(message, str) or message.get("seq") == seq:
+                return message
+
     def drain(self, deadline: float) -> None:
         """Read and drop the replies of the case in progress, up to its "done"; stop the child if
         it does not get there by DEADLINE."""
-        while True:
-            message = self._receive(deadline)
-            if isinstance(message, str):
-                self.close()
-                return
-            if message.get("op") == "done":
-                return
+        message = self._reply(self._seq, deadline)
+        while not isinstance(message, str) and message.get("op") != "done":
+            message = self._reply(self._seq, deadline)
+        if isinstance(message, str):
+            self.close()
 
     def _send(self, message: dict) -> None:
         data = json.dumps(message).encode("utf-8")
@@ -276,7 +323,7 @@ class Session:
             frame = frame[os.write(self._to_child, frame):]
 
     def _receive(self, deadline: float) -> dict | str:
-        """The next frame, or "timeout" / "crashed". Never blocks past DEADLINE."""
+        """The next frame, or "timeout", "crashed" or "memory". Never blocks past DEADLINE."""
         header = self._read_exact(4, deadline)
         if isinstance(header, str):
             return header
@@ -287,8 +334,8 @@ class Session:
         if isinstance(body, str):
             return body
         try:
-            message = json.loads(body.decode("utf-8"))
-        except ValueError:
+            message = json.loads(body.decode("utf-8", "replace"))
+        except (ValueError, RecursionError):  # not JSON, or nested past what the parser takes
             return "crashed"
         return message if isinstance(message, dict) else "crashed"
 
@@ -299,14 +346,50 @@ class Session:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "timeout"
-            if not wait_readable(self._from_child, remaining):
-                return "timeout"
+            if not wait_readable(self._from_child, min(remaining, WATCH_SECONDS)):
+                if self._proc is not None and tree_memory(self._proc.pid) > self.limits.memory_bytes:
+                    return "memory"
+                continue
             chunk = os.read(self._from_child, n - got)
             if not chunk:
                 return "crashed"
             chunks.append(chunk)
             got += len(chunk)
         return b"".join(chunks)
+
+
+def process_tree(pid: int) -> list[int]:
+    """PID and every process descended from it (Linux; just PID elsewhere)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as f:
+                    todo += [int(p) for p in f.read().split()]
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def tree_memory(pid: int) -> int:
+    """The resident memory of PID and all its descendants together, in bytes (0 where unknown)."""
+    total = 0
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/statm", encoding="ascii") as f:
+                total += int(f.read().split()[1]) * PAGE
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
 
 
 def wait_readable(fd: int, seconds: float) -> bool:
@@ -320,16 +403,45 @@ def wait_readable(fd: int, seconds: float) -> bool:
     return bool(ready)
 
 
-def decode_value(data: object) -> tuple[str, object, str]:
-    """(kind, value, note) from the child's tagged data; unknown shapes are 'object'."""
+# -- decoding what the child says: plain data only, clipped ----------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: object, most: int = MAX_TEXT) -> str:
+    """TEXT the child sent, as a str any file takes: clipped to MOST characters, lone surrogates replaced."""
+    if not isinstance(text, str):
+        return ""
+    return text[:most].encode("utf-8", "replace").decode("utf-8")
+
+
+def shown(text: object, most: int = 2000) -> str:
+    """TEXT the child sent that is only ever shown (an error's message, a type's name): also with
+    its control characters written out, so a terminal prints them instead of obeying them."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", clean(text, most))
+
+
+def _int(value: object, default: int) -> int:
+    return value if type(value) is int else default
+
+
+def _import_notes(raw: object) -> list[ImportNote]:
+    notes = []
+    for n in raw[:100] if isinstance(raw, list) else []:
+        if isinstance(n, dict):
+            err = decode_error(n.get("error")) or {}
+            notes.append(ImportNote(_int(n.get("line"), 0), describe_load_error(err), str(err.get("traceback", ""))))
+    return notes
+
+
+def decode_value(data: object, depth: int = 0) -> tuple[str, object, str]:
+    """(kind, value, note) from the child's tagged data; unknown or oversized shapes are 'object'."""
     if not isinstance(data, dict):
         return "none", None, ""
     t = data.get("t")
     if t == "none":
         return "none", None, ""
-    if t == "bool" and type(data.get("v")) is bool:
-        return "plain", data["v"], ""
-    if t == "int" and type(data.get("v")) is int:
+    if t in ("bool", "int") and type(data.get("v")) is (bool if t == "bool" else int):
         return "plain", data["v"], ""
     if t == "float" and type(data.get("v")) is str:
         try:
@@ -337,23 +449,44 @@ def decode_value(data: object) -> tuple[str, object, str]:
         except ValueError:
             return "object", None, "float"
     if t == "str" and type(data.get("v")) is str:
-        if data.get("cut"):
+        if data.get("cut") or len(data["v"]) > MAX_TEXT:
             return "object", None, f"str ({messages.value_note('long')})"
-        return "plain", data["v"], ""
+        return "plain", clean(data["v"]), ""
     if t in ("tuple", "list") and isinstance(data.get("v"), list):
-        items = []
-        for item in data["v"]:
-            kind, value, note = decode_value(item)
-            if kind != "plain" and kind != "none":
-                return "object", None, f"a {t} holding a {note or kind}"
-            items.append(value)
-        if data.get("cut"):
-            return "object", None, f"{t} ({messages.value_note('long')})"
-        return "plain", (tuple(items) if t == "tuple" else items), ""
+        return _decode_items(t, data, depth)
     if t == "function":
-        return "function", None, str(data.get("name", "?"))[:80]
-    note = f" ({messages.value_note(str(data['note']))})" if data.get("note") else ""
-    return "object", None, str(data.get("type", "?"))[:80] + note
+        return "function", None, shown(data.get("name", "?"), 80)
+    note = f" ({messages.value_note(shown(data['note'], 40))})" if data.get("note") else ""
+    return "object", None, shown(data.get("type", "?"), 80) + note
+
+
+def _decode_items(t: str, data: dict, depth: int) -> tuple[str, object, str]:
+    if depth > MAX_DEPTH // 2 or len(data["v"]) > MAX_ITEMS or data.get("cut"):
+        why = "deep" if depth > MAX_DEPTH // 2 else "long"
+        return "object", None, f"{t} ({messages.value_note(why)})"
+    items = []
+    for item in data["v"]:
+        kind, value, note = decode_value(item, depth + 1)
+        if kind != "plain" and kind != "none":
+            return "object", None, f"a {t} holding a {note or kind}"
+        items.append(value)
+    return "plain", (tuple(items) if t == "tuple" else items), ""
+
+
+def decode_error(raw: object) -> dict | None:
+    """An error the child described, with every field of the expected type, clipped and showable."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        return {"type": "Error", "message": shown(raw, 200), "traceback": "", "line": None, "function": None}
+    message = raw.get("message")
+    return {
+        "type": shown(raw.get("type", "Error"), 100) or "Error",
+        "message": shown(message) if isinstance(message, str) else messages.value_note("no_message"),
+        "traceback": shown(raw.get("traceback", ""), 16 * 1024),
+        "line": _int(raw.get("line"), 0) or None,
+        "function": shown(raw.get("function"), 100) or None,
+    }
 
 
 def describe_load_error(err: dict) -> str:
@@ -368,20 +501,16 @@ def describe_load_error(err: dict) -> str:
 
 def decode_reply(message: dict, elapsed: float) -> StepReply:
     kind, value, note = decode_value(message.get("value"))
-    error = message.get("error")
-    if error is not None and not isinstance(error, dict):
-        error = {"type": "Error", "message": str(error)[:200], "traceback": ""}
-    if error is not None and not isinstance(error.get("message"), str):
-        error["message"] = messages.value_note("no_message")
-    output = message.get("output", "")
+    error = decode_error(message.get("error"))
+    output = clean(message.get("output", ""))
     return StepReply(
         status="error" if error else "ok",
-        output=output if isinstance(output, str) else "",
+        output=output,
         value=value,
         value_kind=kind,
         value_note=note,
         error=error,
-        truncated=bool(message.get("truncated")),
+        truncated=bool(message.get("truncated")) or len(output) >= MAX_TEXT,
         seconds=elapsed,
     )
 

@@ -22,7 +22,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders import messages
+from graders import messages, syntax
 
 MAX_BYTES = 1024 * 1024
 SUFFIXES = (".py", ".ipynb", ".zip")
@@ -59,11 +59,11 @@ def python_source(data: bytes, where: str) -> tuple[str | None, str]:
         return None, messages.python_refuses(where, _python_reason(data) or "source code cannot contain null bytes",
                                              None)
     try:
-        return data.decode(encoding), ""
+        return _newlines(data.decode(encoding)), ""
     except UnicodeDecodeError as exc:
         if encoding not in ("utf-8", "utf-8-sig"):
             return None, messages.python_refuses(where, str(exc), _line_of(data, exc.start))
-    text = data.decode(encoding, "replace")
+    text = _newlines(data.decode(encoding, "replace"))
     bad = _bad_utf8_lines(data)
     comments = _comment_columns(text)
     if comments is None:  # it does not even split into tokens: Python's own verdict decides
@@ -89,7 +89,7 @@ def _declared_encoding(data: bytes) -> str:
     """
     bom = data.startswith(codecs.BOM_UTF8)
     declared = None
-    for line in data[3 if bom else 0:].split(b"\n", 2)[:2]:
+    for line in _LINES.split(data[3 if bom else 0:], 2)[:2]:
         match = _CODING_LINE.match(line)
         if match:
             declared = match.group(1).decode("ascii")
@@ -98,20 +98,39 @@ def _declared_encoding(data: bytes) -> str:
             break
     if declared is None:
         return "utf-8-sig" if bom else "utf-8"
+    named = _normal_name(declared)
     try:
-        codec = codecs.lookup(declared)
+        codec = codecs.lookup(named)
     except LookupError:
         raise SyntaxError(f"unknown encoding: {declared}") from None
-    if bom and codec.name != "utf-8":
-        named = "iso-8859-1" if codec.name == "iso8859-1" else declared  # the name Python's message uses
+    if bom and named != "utf-8":
         raise SyntaxError(f"encoding problem: {named} with BOM")
     return "utf-8-sig" if bom else codec.name
+
+
+_LINES = re.compile(rb"\r\n|\r|\n")  # Python's tokenizer ends a line at any of these
+
+
+def _newlines(text: str) -> str:
+    """TEXT with its line ends as Python reads them: every \\r\\n and lone \\r becomes \\n."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _normal_name(declared: str) -> str:
+    """The name CPython's tokenizer gives a declared encoding (its ``get_normal_name``): the UTF-8
+    and Latin-1 spellings made one, anything else as written."""
+    name = declared[:12].lower().replace("_", "-")
+    if name == "utf-8" or name.startswith("utf-8-"):
+        return "utf-8"
+    if name in ("latin-1", "iso-8859-1", "iso-latin-1") or name.startswith(("latin-1-", "iso-8859-1-", "iso-latin-1-")):
+        return "iso-8859-1"
+    return declared
 
 
 def _python_reason(data: bytes) -> str:
     """What Python says when it refuses DATA for its bytes, or "" when it refuses it for something else."""
     try:
-        compile(data, "<submission>", "exec", dont_inherit=True)
+        syntax.compile_code(data, "<submission>")
     except (SyntaxError, ValueError) as exc:
         reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         if "null bytes" in reason or "codec can't decode" in reason or "Non-UTF-8" in reason:
@@ -122,13 +141,13 @@ def _python_reason(data: bytes) -> str:
 
 
 def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+    return len(_LINES.findall(data, 0, offset)) + 1
 
 
 def _bad_utf8_lines(data: bytes) -> dict[int, int]:
     """{line: column of its first byte that is not UTF-8}, lines and columns as Python counts them."""
     bad = {}
-    for row, line in enumerate(data.split(b"\n"), start=1):
+    for row, line in enumerate(_LINES.split(data), start=1):
         try:
             line.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -138,7 +157,7 @@ def _bad_utf8_lines(data: bytes) -> dict[int, int]:
 
 def _decode_reason(data: bytes, row: int) -> str:
     try:
-        data.split(b"\n")[row - 1].decode("utf-8")
+        _LINES.split(data)[row - 1].decode("utf-8")
     except UnicodeDecodeError as exc:
         return str(exc)
     return "not UTF-8"

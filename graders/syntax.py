@@ -42,7 +42,7 @@ def literal_eval(text: str) -> Any:
     return ast.literal_eval(parse(text.lstrip(" \t"), mode="eval"))
 
 
-def compile_code(source: str, filename: str = "<unknown>", mode: str = "exec") -> CodeType:
+def compile_code(source: str | bytes, filename: str = "<unknown>", mode: str = "exec") -> CodeType:
     """SOURCE compiled, as :func:`compile` gives it (a file for "exec", an expression for "eval")."""
     with _LOCK:
         return compile(source, filename, mode)

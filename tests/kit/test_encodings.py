@@ -31,6 +31,11 @@ def variants(reference: str) -> dict[str, bytes]:
         "Latin-1 inside a string": body + b"\nNAME = 'Jos\xe9'\n",
         "an unknown encoding": b"# -*- coding: klingon -*-\n" + body,
         "a byte-order mark and a Latin-1 coding line": b"\xef\xbb\xbf# coding: latin-1\n" + body,
+        "a byte-order mark and a latin1 coding line": b"\xef\xbb\xbf# coding: latin1\n" + body,
+        "a byte-order mark and a utf-8-sig coding line": b"\xef\xbb\xbf# coding: utf-8-sig\n" + body,
+        "Windows line ends": body.replace(b"\n", b"\r\n"),
+        "old Mac line ends, a Latin-1 comment": body.replace(b"\n", b"\r") + b"# caf\xe9\r",
+        "old Mac line ends, Latin-1 inside a string": body.replace(b"\n", b"\r") + b"NAME = 'Jos\xe9'\r",
     }
 
 

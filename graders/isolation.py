@@ -1,0 +1,159 @@
+"""Isolation: how far every sandboxed child is kept from the machine, decided in one place.
+
+Contract: :func:`policy` works out once per process the strongest isolation this machine allows,
+and :meth:`Policy.command` wraps a child's command line in it. Callers never choose: every way
+student code runs (grading one submission or a class, Gradescope, the student's runner, the pytest
+plugin, generated cases, ``play``, ``winrate``, ``contest``, ``picture``) starts its children
+through :class:`graders.sandbox.Session`, which asks this module. Every report says which level
+was in force (:attr:`Policy.summary`), and ``--require-isolation`` refuses to grade below
+``namespaces``.
+
+The levels, strongest first:
+
+``namespaces``
+    bubblewrap (``bwrap``, from Debian's and Ubuntu's ``bubblewrap`` package) starts the child in
+    mount, pid, network, IPC and UTS namespaces of its own (and a user namespace of its own when
+    the grader is not root). The child sees the interpreter and its standard library read-only,
+    the system's libraries read-only, the submission and the kit's support files read-only in an
+    otherwise empty ``/work`` (a small private file system it may write to), the runner read-only
+    in ``/hogkit``, a private ``/tmp`` and ``/dev/shm``, and its own ``/proc``: no kit, no other
+    copy of the kit, no class folder, no output folder, no other child, no grader, no network.
+    Killing the child's outermost process ends every process inside.
+``limits``
+    Where bubblewrap is missing or the kernel refuses namespaces: resource limits, a process group
+    and a private folder of its own, the kit's folder covered when the grader is root. Student
+    code can read what the grader's user can read; a report says so.
+
+Identity: when the grader is root, every child runs as a user id of its own, never root and never
+shared with another child, so no child can signal, read or write another. Without root, the
+user namespace plays that part. Limits per submission rather than per process: the number of
+processes is counted per user id (root) or per user namespace, and the parent watches the memory
+of all the child's processes together (see :mod:`graders.sandbox`).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders import messages
+from graders.memo import once
+
+NAMESPACES, LIMITS = "namespaces", "limits"
+FORCE = "HOGKIT_ISOLATION"  # "limits" turns namespaces off, for comparison or for a machine that needs it
+WORK, RUNNER = "/work", "/hogkit"  # where the child sees its folder and its runner, under namespaces
+WORK_BYTES, TMP_BYTES = 32 * 1024 * 1024, 16 * 1024 * 1024
+SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin")  # the libraries the interpreter links to
+
+
+@dataclass(frozen=True)
+class Policy:
+    level: str  # NAMESPACES or LIMITS
+    tool: str  # the bwrap executable, under namespaces
+    root: bool  # the grader runs as root: each child gets a user id of its own
+    python: str  # the interpreter the child runs (the real one, not a virtual environment's link)
+    python_home: str  # the folder of its standard library, shown read-only under namespaces
+    why: str  # why the level is not namespaces, when it is not
+
+    @property
+    def summary(self) -> str:
+        """One line for every report: what student code could and could not reach."""
+        if self.level == NAMESPACES:
+            return messages.isolation_namespaces(self.root)
+        return messages.isolation_limits(self.root, self.why)
+
+    def command(self, runner: Path, stage: Path, files: list[str], fds: tuple[int, int]) -> list[str]:
+        """The command line that starts the child: ``runner/child.py`` with the pipe FDS; under
+        namespaces, with STAGE's FILES shown read-only in ``/work``."""
+        child = [self.python, "-I", "-S", "-B"]
+        if self.level != NAMESPACES:
+            return [*child, str(runner / "child.py"), *map(str, fds)]
+        return [*self.wrapper(runner, stage, files), *child, f"{RUNNER}/child.py", *map(str, fds)]
+
+    def wrapper(self, runner: Path, stage: Path, files: list[str]) -> list[str]:
+        argv = [self.tool, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
+                "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        if not self.root:
+            argv.append("--unshare-user")
+        for folder in SYSTEM:  # as on the machine: a merged /usr keeps /bin and /lib as links
+            if os.path.islink(folder):
+                argv += ["--symlink", os.readlink(folder), folder]
+            else:
+                argv += ["--ro-bind-try", folder, folder]
+        # The folders above the interpreter's are made, empty and searchable, so that a child with
+        # its own user id reaches it even where the machine's own are closed (a Python under /root).
+        for parent in reversed(Path(self.python_home).parents):
+            if str(parent) != "/" and not any(str(parent).startswith(f"{folder}/") or str(parent) == folder
+                                              for folder in SYSTEM):
+                argv += ["--perms", "0755", "--dir", str(parent)]
+        argv += ["--ro-bind", self.python_home, self.python_home, "--proc", "/proc", "--dev", "/dev"]
+        argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
+        argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/dev/shm"]
+        argv += ["--size", str(WORK_BYTES), "--perms", "1777", "--tmpfs", WORK]
+        for name in files:
+            argv += ["--ro-bind", str(stage / name), f"{WORK}/{name}"]
+        argv += ["--ro-bind", str(runner), RUNNER, "--chdir", WORK, "--"]
+        return argv
+
+    def paths(self, runner: Path, stage: Path) -> tuple[str, str]:
+        """(the work folder, the runner folder) as the child sees them."""
+        return (WORK, RUNNER) if self.level == NAMESPACES else (str(stage), str(runner))
+
+    def identity(self) -> tuple[int, int] | None:
+        """(uid, gid) for a new child when the grader is root (a fresh id, never shared); else None."""
+        if not self.root:
+            return None
+        uid = 1_000_000 + secrets.randbelow(1_000_000_000)
+        return uid, uid
+
+
+def _python() -> tuple[str, str]:
+    """The real interpreter (a virtual environment's python is a link into the kit's folder) and
+    the folder holding its standard library."""
+    executable = os.path.realpath(getattr(sys, "_base_executable", "") or sys.executable)
+    return executable, os.path.realpath(sys.base_prefix)
+
+
+@once(maxsize=1)
+def policy() -> Policy:
+    """The isolation every child gets on this machine, worked out once (by trying it)."""
+    python, home = _python()
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    tool = shutil.which("bwrap") or ""
+    if os.environ.get(FORCE) == LIMITS:
+        return Policy(LIMITS, "", root, python, home, messages.isolation_turned_off(FORCE))
+    if not tool or not sys.platform.startswith("linux"):
+        return Policy(LIMITS, "", root, python, home, messages.isolation_no_bwrap())
+    candidate = Policy(NAMESPACES, tool, root, python, home, "")
+    why = _try(candidate)
+    if why:
+        return Policy(LIMITS, "", root, python, home, messages.isolation_refused(why))
+    return candidate
+
+
+def _try(candidate: Policy) -> str:
+    """'' when CANDIDATE starts a python that prints its version; else what went wrong, in a line."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="hogkit-probe-") as tmp:
+        stage = Path(tmp) / "stage"
+        runner = Path(tmp) / "runner"
+        stage.mkdir()
+        runner.mkdir()
+        (runner / "child.py").write_text("import sys\nprint(sys.version_info[0])\n", encoding="utf-8")
+        for folder in (stage, runner):
+            folder.chmod(0o755)
+        (runner / "child.py").chmod(0o644)
+        argv = candidate.command(runner, stage, [], (0, 1))[:-2]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return str(exc)
+        if done.returncode != 0 or done.stdout.strip() != "3":
+            return (done.stderr.strip().split("\n") or ["?"])[-1][:200] or f"exit status {done.returncode}"
+    return ""
