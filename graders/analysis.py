@@ -335,32 +335,30 @@ KERNEL = Path(__file__).with_name("kernel.c")
 
 @once(maxsize=1)
 def compiled_kernel() -> object | None:
-    """The C loop of ``kernel.c``, built once per version into the cache folder with the system's C
-    compiler; None when there is none (the numpy solver then does the same work, more slowly).
-    Threads that ask at once wait for one build instead of racing on the file."""
+    """The C loop of ``kernel.c``, built by this process with the system's C compiler (about 0.1 s)
+    into a folder only it can write, loaded, and deleted: no library on disk is ever trusted, so no
+    submission can slip code into the grader by leaving one in a cache. None when there is no
+    compiler (the numpy solver then does the same work, more slowly). Threads that ask at once wait
+    for one build."""
     import ctypes
     import shutil
     import subprocess
 
-    source = KERNEL.read_bytes()
-    library = _cache_base() / f"kernel-{hashlib.sha256(source).hexdigest()[:16]}.so"
-    if not library.exists():
-        compiler = shutil.which("cc") or shutil.which("gcc")
-        if compiler is None:
-            return None
-        library.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=library.parent, prefix=".kernel-", suffix=".so")
-        os.close(handle)
-        done = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-o", str(tmp), str(KERNEL)],
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    private = tempfile.mkdtemp(prefix="hogkit-kernel-")  # mode 0700: the grader's alone
+    try:
+        library = os.path.join(private, "kernel.so")
+        done = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-o", library, str(KERNEL)],
                               capture_output=True, text=True)
         if done.returncode != 0:
-            os.unlink(tmp)
             return None
-        os.replace(tmp, library)
-    try:
-        kernel = ctypes.CDLL(str(library))
+        kernel = ctypes.CDLL(library)  # mapped now: the file itself is no longer needed
     except OSError:
         return None
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
     pointer = np.ctypeslib.ndpointer
     kernel.win_pair.restype = None
     kernel.win_pair.argtypes = [

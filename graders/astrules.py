@@ -28,8 +28,15 @@ ESCAPES = frozenset({
     "eval", "exec", "getattr", "__import__", "compile", "globals", "locals", "vars",
     "__builtins__", "builtins", "importlib", "__dict__", "__getattribute__", "setattr",
 })
-TEXT_NAMES = ("str", "repr", "format", "ascii")
-TEXT_ATTRIBUTES = ("str", "format", "__str__", "__repr__", "__format__", "__mod__", "__rmod__")
+# Every way found to turn a number into text: the builtins that make text, the methods that format,
+# the modules whose functions do it for you, and any method of a string written in the code.
+TEXT_NAMES = ("str", "repr", "format", "ascii", "chr", "hex", "oct", "bin", "bytes", "bytearray")
+TEXT_ATTRIBUTES = ("str", "format", "format_map", "__str__", "__repr__", "__format__", "__mod__", "__rmod__",
+                   "to_bytes", "hex", "__class__")
+TEXT_MODULES = ("string", "io", "json", "operator", "pickle", "codecs", "textwrap", "pprint", "reprlib", "decimal")
+# Every way found to index without square brackets.
+INDEX_ATTRIBUTES = ("__getitem__", "__setitem__", "__delitem__", "__class_getitem__", "pop")
+INDEX_MODULES = ("operator",)
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
@@ -159,10 +166,19 @@ def _violations(word: str, node: ast.AST, texts: set[str]) -> list[tuple[int, st
         if isinstance(sub, ast.alias) and sub.name == word:
             out.append((getattr(node, "lineno", 0), what["imports"].format(word)))
         if word == "str":
-            if isinstance(sub, ast.Name) and sub.id in TEXT_NAMES:
+            if isinstance(sub, ast.Name) and sub.id in TEXT_NAMES + TEXT_MODULES:
                 out.append((line, what["uses"].format(sub.id)))
             elif isinstance(sub, ast.Attribute) and sub.attr in TEXT_ATTRIBUTES:
                 out.append((line, what["uses"].format("." + sub.attr)))
+            elif isinstance(sub, ast.alias) and sub.name.split(".")[0] in TEXT_MODULES:
+                out.append((getattr(node, "lineno", 0), what["imports"].format(sub.name)))
+            elif isinstance(sub, ast.ImportFrom) and (sub.module or "").split(".")[0] in TEXT_MODULES:
+                out.append((line, what["imports"].format(sub.module)))
+            elif isinstance(sub, ast.Attribute) and (
+                (isinstance(sub.value, ast.Constant) and isinstance(sub.value.value, (str, bytes)))
+                or (isinstance(sub.value, ast.Name) and sub.value.id in texts)
+            ):
+                out.append((line, what["string-method"].format(sub.attr)))
             elif isinstance(sub, ast.JoinedStr):
                 out.append((line, what["f-string"]))
             elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod) and (
@@ -187,6 +203,14 @@ def _violations(word: str, node: ast.AST, texts: set[str]) -> list[tuple[int, st
                 out.append((line, what["subscript"]))
             elif isinstance(sub, (ast.List, ast.ListComp)):
                 out.append((line, what["bracket-list"]))
+            elif isinstance(sub, ast.Attribute) and sub.attr in INDEX_ATTRIBUTES:
+                out.append((line, what["uses"].format("." + sub.attr)))
+            elif isinstance(sub, ast.Name) and sub.id in INDEX_MODULES:
+                out.append((line, what["uses"].format(sub.id)))
+            elif isinstance(sub, ast.alias) and sub.name.split(".")[0] in INDEX_MODULES:
+                out.append((getattr(node, "lineno", 0), what["imports"].format(sub.name)))
+            elif isinstance(sub, ast.ImportFrom) and (sub.module or "").split(".")[0] in INDEX_MODULES:
+                out.append((line, what["imports"].format(sub.module)))
         elif word == "for loops":
             if isinstance(sub, (ast.For, ast.AsyncFor)):
                 out.append((line, what["for"]))

@@ -248,6 +248,22 @@ def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list
     return module, notes
 
 
+def keeper(names: dict) -> Callable[[], None]:
+    """A function that puts NAMES (the probes' module) back as it is now: every name bound to the
+    same object, and every function with its own code and defaults, whatever was changed in between."""
+    kept = dict(names)
+    functions = [(f, f.__code__, f.__defaults__, f.__kwdefaults__) for f in kept.values()
+                 if type(f) is types.FunctionType]
+
+    def restore() -> None:
+        names.clear()
+        names.update(kept)
+        for f, code, defaults, kwdefaults in functions:
+            f.__code__, f.__defaults__, f.__kwdefaults__ = code, defaults, kwdefaults
+
+    return restore
+
+
 def main() -> None:
     in_fd, out_fd = int(sys.argv[1]), int(sys.argv[2])
     config = receive(in_fd)
@@ -262,6 +278,7 @@ def main() -> None:
         exec(compile(f.read(), config["probes"], "exec"), spec_globals)
     probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     describe_error = spec_globals["describe_error"]
+    restore_probes = keeper(spec_globals)
     hidden = hide_folders(config["hide"], *config["interpreter"]) if config.get("hide") else False
     if config.get("identity"):
         drop_privileges(*config["identity"])
@@ -288,6 +305,7 @@ def main() -> None:
         module.__dict__.clear()
         module.__dict__.update(snapshot)
         sys.modules[config["module"]] = module
+        restore_probes()  # as they were loaded: what the submission changed in them is undone
         namespace = {"__name__": "__case__", **probes}
         setup = request.get("setup", "")
         seq = request.get("seq")  # every reply names the request it answers

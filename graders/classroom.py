@@ -32,7 +32,7 @@ from graders.edition import Edition, EditionError
 from graders.grading import KIT_ERROR, Submission, describe_failure, grade
 from graders.sandbox import Limits
 from graders.storage import write_atomically
-from graders.submissions import Entry, discover
+from graders.submissions import Entry, discover, shown_text
 
 RECORD_VERSION = 2
 KIT_LOG = messages.KIT_LOG_NAME
@@ -55,7 +55,8 @@ def kit_fingerprint(edition: Edition) -> str:
 
 
 def _base(entry: Entry, edition: Edition, kit: str) -> dict:
-    return {"version": RECORD_VERSION, "kit": kit, "student": entry.student, "path": str(entry.path),
+    return {"version": RECORD_VERSION, "kit": kit, "student": entry.student, "file_id": entry.files_as,
+            "path": shown_text(str(entry.path)),
             "digest": entry.digest, "edition": edition.name, "title": edition.title}
 
 
@@ -94,7 +95,7 @@ def _outputs(out: Path, student: str) -> dict[str, Path]:
 
 
 def write_student(out: Path, record: dict) -> None:
-    paths = _outputs(out, record["student"])
+    paths = _outputs(out, record.get("file_id") or record["student"])
     write_atomically(paths["feedback"], reports.render_record_markdown(record))
     write_atomically(paths["gradescope"], json.dumps(reports.render_gradescope(record), indent=2))
     write_atomically(paths["record"], json.dumps(record, indent=1))  # last: it marks the student done
@@ -104,7 +105,7 @@ def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> dict | N
     """The record of an earlier run for the same code, edition and kit, or None. A row the kit
     failed to grade is never kept: it is graded again."""
     try:
-        record = json.loads(_outputs(out, entry.student)["record"].read_text(encoding="utf-8"))
+        record = json.loads(_outputs(out, entry.files_as)["record"].read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict):
@@ -133,7 +134,7 @@ def grade_class(
     hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure)."""
     if not folder.is_dir():
         raise EditionError(messages.no_such_path(str(folder)))
-    entries = discover(folder, edition.submission)
+    entries = discover(folder, edition.submission, skip=out)
     if not entries:
         raise EditionError(messages.empty_class(str(folder)))
     limits = limits or Limits()

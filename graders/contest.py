@@ -46,7 +46,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     """Play the contest of FOLDER's entries into OUT; return the leaderboard rows, best first."""
     if not folder.is_dir():
         raise EditionError(messages.no_such_path(str(folder)))
-    entries = discover(folder, edition.submission)
+    entries = discover(folder, edition.submission, skip=out)
     if not entries:
         raise EditionError(messages.empty_class(str(folder)))
     model = analysis.build_model(edition)

@@ -91,7 +91,12 @@ class Policy:
             if str(parent) != "/" and not any(str(parent).startswith(f"{folder}/") or str(parent) == folder
                                               for folder in SYSTEM):
                 argv += ["--perms", "0755", "--dir", str(parent)]
-        argv += ["--ro-bind", self.python_home, self.python_home, "--proc", "/proc", "--dev", "/dev"]
+        if os.path.isdir("/usr/local") and not self.python_home.startswith("/usr/local"):
+            argv += ["--tmpfs", "/usr/local"]  # where a kit or its packages may be installed system-wide
+        argv += ["--ro-bind", self.python_home, self.python_home]
+        for packages in installed_packages([self.python_home, "/usr"]):
+            argv += ["--tmpfs", packages]  # the child runs with -S and needs no installed package
+        argv += ["--proc", "/proc", "--dev", "/dev"]
         argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
         argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/dev/shm"]
         argv += ["--size", str(WORK_BYTES), "--perms", "1777", "--tmpfs", WORK]
@@ -110,6 +115,15 @@ class Policy:
             return None
         uid = 1_000_000 + secrets.randbelow(1_000_000_000)
         return uid, uid
+
+
+def installed_packages(prefixes: list[str]) -> list[str]:
+    """The site-packages and dist-packages folders under PREFIXES (real folders, not links)."""
+    found: set[str] = set()
+    for prefix in prefixes:
+        for pattern in ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib*/python3/dist-packages"):
+            found |= {str(p) for p in Path(prefix).glob(pattern) if p.is_dir() and not p.is_symlink()}
+    return sorted(found)
 
 
 def _python() -> tuple[str, str]:
@@ -136,6 +150,16 @@ def policy() -> Policy:
     return candidate
 
 
+IDENTITY_PROBE = """import os, sys
+if len(sys.argv) > 2:
+    os.setgroups([])
+    os.setgid(int(sys.argv[2]))
+    os.setuid(int(sys.argv[1]))
+import json, decimal
+print(sys.version_info[0])
+"""
+
+
 def _try(candidate: Policy) -> str:
     """'' when CANDIDATE starts a python that prints its version; else what went wrong, in a line."""
     import tempfile
@@ -145,11 +169,16 @@ def _try(candidate: Policy) -> str:
         runner = Path(tmp) / "runner"
         stage.mkdir()
         runner.mkdir()
-        (runner / "child.py").write_text("import sys\nprint(sys.version_info[0])\n", encoding="utf-8")
+        # As the child will: under the identity a root grader gives it, importing from the standard
+        # library, so a machine where that identity cannot reach the interpreter is found here, once.
+        (runner / "child.py").write_text(IDENTITY_PROBE, encoding="utf-8")
         for folder in (stage, runner):
             folder.chmod(0o755)
         (runner / "child.py").chmod(0o644)
         argv = candidate.command(runner, stage, [], (0, 1))[:-2]
+        identity = candidate.identity()
+        if identity:
+            argv += [str(identity[0]), str(identity[1])]
         try:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired) as exc:

@@ -14,16 +14,22 @@ MOST_SHOWN = 400  # characters of one expected or got value before it is clipped
 
 
 def visible(text: str | None) -> str:
-    """TEXT with its invisible parts shown: trailing spaces as '·', tabs as '→', nothing as '(nothing)'."""
+    """TEXT with its invisible parts shown: trailing spaces as '·', tabs as '→', nothing as '(nothing)',
+    other control characters written out (``\\x1b``), so a terminal shows them rather than obeys them."""
     if text is None or text == "":
         return "(nothing)"
     text = clip(text)
     lines = []
     for line in text.split("\n"):
         body = line.rstrip(" ")
-        line = body + "·" * (len(line) - len(body))
+        line = printable(body + "·" * (len(line) - len(body)))
         lines.append(line.replace("\t", "→") if line else "⏎")
     return "\n".join(lines)
+
+
+def printable(text: str) -> str:
+    """TEXT with every control character but the tab written out (``\\x1b``): safe to print anywhere."""
+    return "".join(c if c.isprintable() or c in "\t " else f"\\x{ord(c):02x}" for c in text)
 
 
 def clip(text: str, most: int = MOST_SHOWN) -> str:
@@ -281,6 +287,7 @@ RULE_FRAGMENTS = {
     "imports": "imports {0}",
     "f-string": "uses an f-string",
     "percent": "formats text with %",
+    "string-method": "calls .{0} on a string",
     "type-call": "calls a type it looked up with type(...)",
     "list-display": "builds a list",
     "comprehension": "uses a comprehension",
@@ -404,6 +411,15 @@ def unsupported_entry(path: str) -> str:
 
 def unreadable_entry(path: str, why: str) -> str:
     return f"{path} could not be read ({why})"
+
+
+def entry_is_link(path: str) -> str:
+    return (f"{path} is a symbolic link, which is never followed (it could point at anything on this "
+            f"machine); hand in the file or folder itself")
+
+
+def entry_not_a_file(path: str) -> str:
+    return f"{path} is not a regular file (a FIFO, a device or a socket), so it was not opened"
 
 
 def duplicate_student(student: str, names: str) -> str:

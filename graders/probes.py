@@ -20,6 +20,15 @@ __all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_stra
            "commentary_log", "tabulate", "gui_game", "strategy_names"]
 
 
+RECORD_MOST = 10_000  # calls a probe keeps; a game that loops forever must time out, not fill memory
+
+
+def _keep(records: list, item: object) -> None:
+    """Append ITEM unless RECORD_MOST are kept already: the count still grows, the memory does not."""
+    if len(records) < RECORD_MOST:
+        records.append(item)
+
+
 def plain(value: object) -> str:
     """``repr`` of a value of an exact plain type; a placeholder for anything else."""
     if type(value) in (int, bool, float, str) or value is None:
@@ -30,7 +39,8 @@ def plain(value: object) -> str:
 
 
 class counted:
-    """Wrap FN and count its calls: ``.calls``, positional arguments in ``.args``, keywords in ``.kwargs``."""
+    """Wrap FN and count its calls: ``.calls``, positional arguments in ``.args``, keywords in ``.kwargs``
+    (the first RECORD_MOST of them)."""
 
     def __init__(self, fn: Callable) -> None:
         self.fn, self.calls = fn, 0
@@ -39,8 +49,8 @@ class counted:
 
     def __call__(self, *args: object, **kwargs: object) -> object:
         self.calls += 1
-        self.args.append(args)
-        self.kwargs.append(kwargs)
+        _keep(self.args, args)
+        _keep(self.kwargs, kwargs)
         return self.fn(*args, **kwargs)
 
 
@@ -103,7 +113,7 @@ class seeded_game:
             choice = _mix(self.seed, who, score, opponent_score) % (self.most + 1) if (
                 type(score) is int and type(opponent_score) is int
             ) else 0
-            self.calls.append((who, score, opponent_score, choice))
+            _keep(self.calls, (who, score, opponent_score, choice))
             return choice
         return strategy
 
@@ -154,7 +164,7 @@ class commentary_log:
 
     def _link(self, k: int) -> Callable[[object, object], Callable]:
         def say(score0: object, score1: object) -> Callable:
-            self.calls.append((k, score0, score1))
+            _keep(self.calls, (k, score0, score1))
             return self._link(k + 1)
         return say
 

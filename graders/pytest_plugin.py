@@ -135,6 +135,22 @@ class CaseItem(pytest.Item):
         return self.case.path, 0, f"case {self.case.id}: {self.case.name}"
 
 
+def check_answers(session: Session, q: Question, setup: str) -> None:
+    """Every answer of question Q is what SESSION (the reference) displays; AssertionError at the first
+    that is not. The question's steps are closed either way, so no reply of theirs reaches the next."""
+    loops = any(step.expected == "Infinite Loop" for step in q.steps)
+    timeout = LOOP_SECONDS if loops else LINE_SECONDS * len(q.steps)
+    replies = session.steps([step.source for step in q.steps], setup, time.monotonic() + timeout)
+    try:
+        for step, reply in zip(q.steps, replies):
+            # A line the student is not asked about must display nothing: they never see its output.
+            passed, got, reason, _debug = judge_step(step, reply, timeout, session.submission.name)
+            assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \
+                           f"  reference: {got}\n  → {reason}"
+    finally:
+        replies.close()
+
+
 class QuestionItem(pytest.Item):
     """An unlock question's answers, checked against what the reference really displays."""
 
@@ -149,19 +165,7 @@ class QuestionItem(pytest.Item):
             assert len(set(q.choices)) == len(q.choices), f"{q.id}: two choices are the same"
             return
         assert isinstance(self.parent, SuiteFile)
-        session = self.parent.child(reference=True)
-        setup = self.parent.edition().setup
-        loops = any(step.expected == "Infinite Loop" for step in q.steps)
-        timeout = LOOP_SECONDS if loops else LINE_SECONDS * len(q.steps)
-        replies = session.steps([step.source for step in q.steps], setup, time.monotonic() + timeout)
-        try:
-            for step, reply in zip(q.steps, replies):
-                # A line the student is not asked about must display nothing: they never see its output.
-                passed, got, reason, _debug = judge_step(step, reply, timeout, session.submission.name)
-                assert passed, f"{q.id} line {step.line}: >>> {step.source}\n  answer key: {step.expected}\n" \
-                               f"  reference: {got}\n  → {reason}"
-        finally:
-            replies.close()  # a wrong answer stops here: the rest of its replies must not reach the next question
+        check_answers(self.parent.child(reference=True), q, self.parent.edition().setup)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return Path(self.fspath), 0, f"unlock {self.question.id}: {self.question.name}"

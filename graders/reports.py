@@ -114,7 +114,7 @@ def advice_lines(rules: list, cases: list) -> list[str]:
 
 
 def _debug_lines(case: CaseResult) -> str:
-    body = "\n".join(case.debug)
+    body = "\n".join(messages.printable(d) for d in case.debug)
     return messages.indent(messages.debug_lines_note(len(case.debug)) + "\n" + body, "      ")
 
 
@@ -130,7 +130,7 @@ def render_case(case: CaseResult, verbose: bool) -> list[str]:
     out.append(f"        → {case.reason}")
     if case.debug:
         out.append(messages.indent(messages.debug_lines_note(len(case.debug)), "        "))
-        out.extend("          " + d for d in case.debug[:20])
+        out.extend("          " + messages.printable(d) for d in case.debug[:20])
     if verbose and case.traceback:
         out.append(messages.indent(case.traceback, "        "))
     return out

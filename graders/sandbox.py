@@ -227,8 +227,10 @@ class Session:
 
     def close(self) -> None:
         if self._proc is not None:
+            group = self._proc.pid
+            descendants = reaper.snapshot(process_tree(group)[1:])
             try:
-                os.killpg(self._proc.pid, signal.SIGKILL)  # under namespaces, every process inside dies with it
+                os.killpg(group, signal.SIGKILL)  # under namespaces, every process inside dies with it
             except (ProcessLookupError, PermissionError):
                 pass
             self._proc.wait()
@@ -236,6 +238,7 @@ class Session:
             reaper.kill_strays(self._token)  # descendants that left the process group
             if self._identity is not None:
                 reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
+            reaper.reap(descendants, group)  # the dead ones left to the grader, never to pile up
         for fd in (self._to_child, self._from_child):
             if fd >= 0:
                 try:
@@ -245,8 +248,11 @@ class Session:
         self._to_child = self._from_child = -1
 
     def dispose(self) -> None:
-        """Stop the child and delete the staging and runner folders."""
+        """Stop the child and delete the staging and runner folders, and (as root, where the child's
+        /tmp was the machine's) whatever its user id left in the shared temporary folders."""
         self.close()
+        if self._identity is not None and isolation.policy().level != isolation.NAMESPACES:
+            reaper.remove_files_of(self._identity[0])
         shutil.rmtree(self.workdir, ignore_errors=True)
         if self._runner is not None:
             shutil.rmtree(self._runner, ignore_errors=True)

@@ -16,7 +16,9 @@ from __future__ import annotations
 import codecs
 import hashlib
 import io
+import os
 import re
+import stat
 import tokenize
 import zipfile
 from dataclasses import dataclass
@@ -30,11 +32,16 @@ SUFFIXES = (".py", ".ipynb", ".zip")
 
 @dataclass(frozen=True)
 class Entry:
-    student: str
+    student: str  # the id, as it can be shown anywhere (see :func:`shown_id`)
     path: Path
     source: str | None  # the code to grade, or None when it could not be had
-    status: str  # "ok", or why there is nothing to grade: missing, unsupported, duplicate, not python, ...
+    status: str  # "ok", or why there is nothing to grade: missing, unsupported, duplicate, not python, link, ...
     reason: str = ""
+    file_id: str = ""  # the id as output files are named (see :func:`file_id`); the id itself when it can be
+
+    @property
+    def files_as(self) -> str:
+        return self.file_id or self.student
 
     @property
     def digest(self) -> str:
@@ -205,28 +212,72 @@ def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
     return "\n\n".join(cells) + "\n", ""
 
 
-def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
-    """FILENAME from inside a zip (the shallowest one, if several), read with a size check first."""
+MAX_ZIP_BYTES = 64 * 1024 * 1024  # what a zip handed in may weigh; a bigger one is no homework
+
+
+class NotAFile(OSError):
+    """A path that is a FIFO, a device, a socket or a link: never opened for its contents."""
+
+
+def read_file(path: Path, most: int) -> bytes:
+    """Up to MOST + 1 bytes of the regular file PATH, opened without following a link and without
+    waiting on a FIFO; :class:`NotAFile` for anything but a regular file."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        with zipfile.ZipFile(path) as archive:
-            members = [m for m in archive.infolist() if Path(m.filename).name == filename and not m.is_dir()]
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if path.is_symlink():
+            raise NotAFile(messages.entry_is_link(shown_text(str(path)))) from exc
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotAFile(messages.entry_not_a_file(shown_text(str(path))))
+        chunks, got = [], 0
+        while got <= most:
+            chunk = os.read(fd, min(1 << 20, most + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
+    """FILENAME from inside a zip (the shallowest one, if several), read with size checks first; a
+    member that is a link is no file."""
+    try:
+        data = read_file(path, MAX_ZIP_BYTES)
+        if len(data) > MAX_ZIP_BYTES:
+            return None, messages.too_large(shown_text(str(path)), MAX_ZIP_BYTES)
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = [m for m in archive.infolist() if Path(m.filename).name == filename and not m.is_dir()
+                       and not stat.S_ISLNK(m.external_attr >> 16)]
             if not members:
-                return None, messages.zip_without(str(path), filename)
+                return None, messages.zip_without(shown_text(str(path)), filename)
             member = min(members, key=lambda m: (m.filename.count("/"), m.filename))
             if member.file_size > MAX_BYTES:
-                return None, messages.too_large(f"{path}:{member.filename}", MAX_BYTES)
+                return None, messages.too_large(f"{shown_text(str(path))}:{member.filename}", MAX_BYTES)
             with archive.open(member) as f:
                 data = f.read(MAX_BYTES + 1)
-    except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as exc:
-        return None, messages.unreadable_zip(str(path), str(exc)[:200])
-    return python_source(data, f"{path}:{member.filename}")
+    except (zipfile.BadZipFile, RuntimeError, NotImplementedError, ValueError, EOFError) as exc:
+        return None, messages.unreadable_zip(shown_text(str(path)), str(exc)[:200])
+    return python_source(data, f"{shown_text(str(path))}:{member.filename}")
 
 
 def find_in_folder(folder: Path, filename: str) -> Path | None:
     """The submission inside FOLDER: FILENAME (the shallowest, if it is in subfolders too), or else
-    the only .py, .ipynb or .zip file there is; None when there is no such single file."""
-    found = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in SUFFIXES
-                   and not any(part.startswith((".", "__")) for part in p.relative_to(folder).parts))
+    the only .py, .ipynb or .zip file there is; None when there is no such single file. Links are
+    never followed, so nothing outside the folder is ever taken for the student's."""
+    found = []
+    for here, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        for name in files:
+            p = Path(here) / name
+            if p.suffix in SUFFIXES and not name.startswith((".", "__")) and p.is_file() and not p.is_symlink():
+                found.append(p)
+    found.sort()
     named = [p for p in found if p.name == filename]
     if named:
         return min(named, key=lambda p: (len(p.parts), str(p)))
@@ -234,27 +285,56 @@ def find_in_folder(folder: Path, filename: str) -> Path | None:
 
 
 def read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
-    """(source, status, reason) for one thing in a class folder."""
+    """(source, status, reason) for one thing in a class folder (or a path given on the command line)."""
+    if path.is_symlink():
+        return None, "link", messages.entry_is_link(shown_text(str(path)))
     if path.is_dir():
         target = find_in_folder(path, filename)
         if target is None:
-            return None, "missing", messages.no_hog_in_folder(str(path), filename)
+            return None, "missing", messages.no_hog_in_folder(shown_text(str(path)), filename)
         return read_entry(target, filename)
+    where = shown_text(str(path))
+    if path.suffix not in SUFFIXES:
+        return None, "unsupported", messages.unsupported_entry(where)
     try:
-        if path.suffix == ".py":
-            source, why = python_source(path.read_bytes(), str(path))
-        elif path.suffix == ".ipynb":
-            source, why = notebook_source(path.read_bytes(), str(path))
-        elif path.suffix == ".zip":
+        if path.suffix == ".zip":
             source, why = zip_source(path, filename)
-        else:
-            return None, "unsupported", messages.unsupported_entry(str(path))
+            return (source, "ok", "") if source is not None else (None, "unreadable", why)
+        data = read_file(path, MAX_BYTES)
+    except NotAFile as exc:
+        return None, "not a file", str(exc)
     except OSError as exc:
-        return None, "unreadable", messages.unreadable_entry(str(path), exc.strerror or str(exc))
-    if source is None:
-        status = "not python" if "not a Python file" in why else "unreadable"
-        return None, status, why
-    return source, "ok", ""
+        return None, "unreadable", messages.unreadable_entry(where, exc.strerror or str(exc))
+    if len(data) > MAX_BYTES:
+        return None, "too large", messages.too_large(where, MAX_BYTES)
+    if path.suffix == ".ipynb":
+        source, why = notebook_source(data, where)
+        return (source, "ok", "") if source is not None else (None, "unreadable", why)
+    source, why = python_source(data, where)
+    return (source, "ok", "") if source is not None else (None, "not python", why)
+
+
+# -- ids: what a student is called, in a row and in a file name ------------------------------------
+
+MOST_ID_BYTES = 100  # well under any file system's 255, with room for ".json" and the like
+
+
+def shown_text(text: str) -> str:
+    """TEXT as it can be written to any file or terminal: undecodable bytes of a file name as U+FFFD,
+    control characters written out."""
+    text = os.fsencode(text).decode("utf-8", "replace")
+    return "".join(c if c.isprintable() or c == " " else f"\\x{ord(c):02x}" for c in text)
+
+
+def file_id(student: str, original: str) -> str:
+    """The id as output files are named: STUDENT itself when it is short and plain, else its start
+    and a digest of ORIGINAL (the name as found), so two ids never share a file."""
+    plain = student == original and len(student.encode("utf-8")) <= MOST_ID_BYTES and "\\" not in student
+    if plain and not student.startswith(".") and "/" not in student:
+        return student
+    digest = hashlib.sha256(os.fsencode(original)).hexdigest()[:10]
+    start = student.encode("utf-8")[:MOST_ID_BYTES - 11].decode("utf-8", "ignore")
+    return f"{start}-{digest}"
 
 
 def declared_by_class(folder: Path) -> str | None:
@@ -274,18 +354,26 @@ def declared_by_class(folder: Path) -> str | None:
     return found.most_common(1)[0][0] if found else None
 
 
-def discover(folder: Path, filename: str) -> list[Entry]:
-    """Every student's entry in FOLDER, in name order; hidden files and folders are ignored."""
-    candidates = sorted(p for p in folder.iterdir() if not p.name.startswith((".", "__")))
+def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entry]:
+    """Every student's entry in FOLDER, in name order; hidden files and folders, and SKIP (an output
+    folder inside the class folder), are left out. A link, a FIFO or a device is an entry with its
+    reason; it is never opened."""
+    skipped = skip.resolve() if skip is not None else None
+    candidates = sorted(p for p in folder.iterdir()
+                        if not p.name.startswith((".", "__")) and (skipped is None or p.resolve() != skipped))
     ids: dict[str, list[Path]] = {}
-    for p in candidates:
-        ids.setdefault(p.stem if p.is_file() else p.name, []).append(p)
+    for p in candidates:  # a file's id is its name without the suffix, even a link's or a FIFO's
+        as_file = p.is_symlink() or not p.is_dir()
+        ids.setdefault(p.stem if as_file and (p.suffix in SUFFIXES or p.is_file()) else p.name, []).append(p)
     entries = []
-    for student, paths in sorted(ids.items()):
+    for original, paths in sorted(ids.items()):
+        student = shown_text(original)
+        files_as = file_id(student, original)
         if len(paths) > 1:
-            names = ", ".join(p.name for p in paths)
-            entries += [Entry(student, p, None, "duplicate", messages.duplicate_student(student, names)) for p in paths]
+            names = ", ".join(shown_text(p.name) for p in paths)
+            entries += [Entry(student, p, None, "duplicate", messages.duplicate_student(student, names), files_as)
+                        for p in paths]
             continue
         source, status, reason = read_entry(paths[0], filename)
-        entries.append(Entry(student, paths[0], source, status, reason))
+        entries.append(Entry(student, paths[0], source, status, reason, files_as))
     return entries

@@ -69,3 +69,17 @@ def unlock_everything(folder: Path) -> None:
         for record in student.locked_records(edition, p.number):
             progress["unlocked"] += [locking.prompt_key(prompt) for prompt in locking.prompts_of(record)]
     locking.save_progress(folder, progress)
+
+
+def grade_on_gradescope(source: str, edition: Edition, folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """The record Gradescope's run_autograder renders for SOURCE, run in FOLDER as its /autograder."""
+    from graders import gradescope, reports
+
+    (folder / "submission").mkdir()
+    (folder / "submission" / "hog.py").write_text(source, encoding="utf-8")
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(folder))
+    seen: list[dict] = []
+    real = reports.render_gradescope
+    monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record) or real(record))
+    assert gradescope.main(["--edition", edition.name]) == 0
+    return seen[0]

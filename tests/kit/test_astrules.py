@@ -124,11 +124,20 @@ FORBIDDEN_TENS = {
     "generator_expression": ("sum(d for d in ({n} // 10 % 10,))", "uses a comprehension"),
     "subscript": ("divmod({n} // 10, 10)[1]", "uses square brackets to index or slice"),
     "slice": ("sum(divmod({n}, 10)[:1]) % 10", "uses square brackets to index or slice"),
+    "format_map": ('int("{{x}}".format_map(dict(x={n} // 10 % 10)))', "uses .format_map"),
+    "string_getitem": ('int("0123456789".__getitem__({n} // 10 % 10))', "calls .__getitem__ on a string"),
+    "chr": ("ord(chr(48 + {n} // 10 % 10)) - 48", "uses chr"),
+    "hex": ("int(hex({n} // 10 % 10), 16)", "uses hex"),
+    "to_bytes": ('int((48 + {n} // 10 % 10).to_bytes(1, "big"))', "uses .to_bytes"),
+    "class_of_a_string": ('int("".__class__({n} // 10 % 10))', "uses .__class__"),
+    "getitem_index": ("divmod({n} // 10, 10).__getitem__(1)", "uses .__getitem__"),
 }
 WORD_OF = {  # which forbidden word each expression breaks (the detail explains that word)
     "str_and_subscript": "str", "str": "str", "f_string": "str", "percent": "str", "repr": "str",
     "format": "str", "list_call": "lists", "list_display": "lists", "list_comprehension": "lists",
     "generator_expression": "lists", "subscript": "square brackets", "slice": "square brackets",
+    "format_map": "str", "string_getitem": "str", "chr": "str", "hex": "str", "to_bytes": "str",
+    "class_of_a_string": "str", "getitem_index": "square brackets",
 }
 MEANING = {
     "str": "must not use str (or another way of turning a number into text",
@@ -573,3 +582,36 @@ def test_reference_earns_the_rule_problems(edition: Edition, reference_source: s
         (1, "passed", 2), (2, "passed", 2), (3, "passed", 2), (4, "passed", 2)
     ]
     assert all(r.passed for p in report.problems for r in p.rules)
+
+
+# Ways of turning the digit into text (or indexing) through a module, written as a student would.
+THROUGH_MODULES = {
+    "operator_getitem": ("import operator", 'int(operator.getitem("0123456789", tens))', "str", "uses operator"),
+    "json_dumps": ("from json import dumps", "int(dumps(tens))", "str", "imports json"),
+    "string_template": ("import string", 'int(string.Template("$x").substitute(x=tens))', "str", "uses string"),
+    "io_print": ("import io", "io.StringIO().write(chr(48 + tens)) and tens", "str", "uses chr"),
+    "getattr_built_name": ("pass", 'int(getattr(tens, "__st" + "r__")())', "str", "uses getattr"),
+    "operator_itemgetter": ("from operator import itemgetter", "itemgetter(1)(divmod(opponent_score // 10, 10))",
+                            "square brackets", "imports operator"),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(THROUGH_MODULES))
+def test_every_way_of_making_text_or_indexing_through_a_module_breaks_the_rule(boar_rule: Rule, variant: str) -> None:
+    top, expr, word, what = THROUGH_MODULES[variant]
+    source = textwrap.dedent(f"""\
+        {top}
+
+
+        def boar_brawl(player_score, opponent_score):
+            tens = opponent_score // 10 % 10
+            tens = {expr}
+            return max(3 * abs(tens - player_score % 10), 1)
+        """)
+    assert boar_brawl_is_correct(source), "the variant should compute Boar Brawl correctly"
+    result = check(source, boar_rule)
+    assert not result.passed
+    assert what in result.detail, result.detail
+    # operator serves both: it makes text (operator.mod) and indexes (itemgetter); either meaning is right.
+    meanings = [MEANING[w] for w in (word, "str")] + ["could hide code"]
+    assert any(m in result.detail for m in meanings), result.detail

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import textwrap
 import time
 from pathlib import Path
@@ -24,7 +25,7 @@ from graders.edition import Edition
 from graders.grading import Report
 from graders.judge import DEBUG_PREFIX
 
-from .conftest import grade_source, problem, replace_function, scores
+from .conftest import grade_on_gradescope, grade_source, problem, replace_function, scores
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -220,10 +221,56 @@ def test_deadline_kills_a_forked_grandchild_even_one_that_leaves(edition, refere
                     "(the README says so for this level)")
     marker = f"{4000 + os.getpid() % 1000}.{time.monotonic_ns() % 10**6}"
     source = replace_function(reference_source, "roll_dice", FORKER.format(leave=leave, marker=marker))
+    before = zombies()
     report = grade_source(source, edition, problems=[1])
     assert scores(report) == {1: 0}
     assert problem(report, 1).cases[0].status == "timeout"
     assert settle(marker) == [], "a process the submission started outlived its grading"
+    assert zombies() - before == set(), "the killed child's processes were left as zombies of the grader"
+
+
+def zombies() -> set[int]:
+    """The grader's children that died and were never reaped (each holds a process id for good)."""
+    from graders import reaper
+
+    return {pid for pid in reaper._children() if (reaper._stat(pid) or ("?",))[0] == "Z"}
+
+
+@pytest.mark.timeout(120)
+def test_files_left_in_the_shared_tmp_are_removed_under_limits_as_root(edition, reference_source, monkeypatch):
+    """Attack: without namespaces a child's /tmp and /dev/shm are the machine's: roll_dice leaves a
+    file and a folder in each, on every call, until the disk fills.
+
+    Guarantee: as root each child has a user id of its own, and when its session ends whatever
+    that id left at the top of /tmp, /var/tmp and /dev/shm is deleted (nothing of anyone else's).
+    """
+    if os.geteuid() != 0:
+        pytest.skip("only root gives each child a user id of its own")
+    real = isolation.policy()
+    limits = isolation.Policy(isolation.LIMITS, "", True, real.python, real.python_home, "forced by a test")
+    monkeypatch.setattr(isolation, "policy", lambda: limits)
+    marker = f"left-{os.getpid()}-{time.monotonic_ns()}"
+    mine = Path("/tmp") / f"{marker}-grader"
+    mine.write_text("the grader's own", encoding="utf-8")
+    writer = f"""
+    def roll_dice(num_rolls, dice=six_sided):
+        import os
+        for top in ("/tmp", "/dev/shm"):
+            try:
+                os.makedirs(top + "/{marker}-dir/inner", exist_ok=True)
+                with open(top + "/{marker}-file", "w") as f:
+                    f.write("x")
+            except OSError:
+                pass
+        return 1
+    """
+    try:
+        report = grade_source(replace_function(reference_source, "roll_dice", writer), edition, problems=[1])
+        assert problem(report, 1).cases, report
+        left = [p for top in ("/tmp", "/dev/shm") for p in Path(top).glob(f"{marker}-*")]
+        assert left == [mine], left
+    finally:
+        mine.unlink()
 
 
 # -- 2. ending the program inside a function -----------------------------------------------------
@@ -476,21 +523,25 @@ def test_forged_replies_from_the_child_earn_nothing_for_a_stub(edition, referenc
 
 KIT_READER = """
 def boar_brawl(player_score, opponent_score):
-    import json
     import os
     {find_kit}
-    wanted = ">>> boar_brawl(" + json.dumps(player_score) + ", " + json.dumps(opponent_score) + ")\\n"
     for folder in folders:
         for name in ("q02.toml", "q02.generated.toml"):
             try:
                 with open(os.path.join(folder, name), encoding="utf-8") as f:
-                    text = f.read()
+                    lines = f.read().split("\\n")
             except OSError:
                 continue
-            _, found, after = text.partition(wanted)
-            if found:
-                answer, _, _ = after.partition("\\n")
-                return int(answer)
+            # The numbers are read out of the text, never written into it: the shape rule stays quiet.
+            asked = ""
+            for line in lines:
+                head, found, args = asked.partition(">>> boar_brawl(")
+                if found and not head:
+                    first, _, rest = args.partition(", ")
+                    second, _, _ = rest.partition(")")
+                    if int(first) == player_score and int(second) == opponent_score:
+                        return int(line)
+                asked = line
     return 1
 """
 
@@ -749,3 +800,506 @@ def test_a_submission_cannot_replace_the_probes(edition, reference_source):
     p12 = problem(report, 12)
     assert p12.status == "failed"
     assert "strategy(0, 0) returned 11" in p12.cases[0].got
+
+
+# -- 7. a hostile machine: secrets, integrity and availability around the judge --------------------
+#
+# These guarantees come from the isolation the machine gives (graders.isolation): under namespaces
+# they hold for every route, as root and as an ordinary user; under limits alone some cannot, and
+# the README says which. A test that needs namespaces says so when it is skipped; CI installs
+# bubblewrap, so there it never is.
+
+
+def needs_namespaces() -> None:
+    if isolation.policy().level != isolation.NAMESPACES:
+        pytest.skip("this guarantee needs namespaces (bubblewrap); this machine gives "
+                    + isolation.policy().summary)
+
+
+SEARCHER = """
+FOUND = []  # every q02*.toml the search could read, searched once per process
+
+
+def _search():
+    import os
+    places = [os.getcwd()]
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            places += ["/proc/%s/cwd" % pid, "/proc/%s/root" % pid]
+            for name in ("environ", "cmdline"):
+                try:
+                    with open("/proc/%s/%s" % (pid, name), "rb") as f:
+                        places += [p.decode() for p in f.read().split(b"\\0") if p.startswith(b"/")]
+                except (OSError, ValueError):
+                    pass
+    places += [os.path.dirname(p) for p in (os.__file__,) + tuple(os.environ.values()) if p.startswith("/")]
+    places += ["/tmp", "/root", "/home", "/work", "/"]
+    seen, files = set(), 0
+    for top in places:
+        for here, dirs, names in os.walk(top):
+            if here in seen or files > 200000 or here.startswith(("/proc/self", "/sys")):
+                dirs[:] = []
+                continue
+            seen.add(here)
+            files += len(names)
+            for name in names:
+                if name.startswith("q02") and name.endswith(".toml"):
+                    try:
+                        FOUND.append(open(os.path.join(here, name), encoding="utf-8").read())
+                    except OSError:
+                        pass
+    FOUND.append("")
+
+
+def boar_brawl(player_score, opponent_score):
+    if not FOUND:
+        _search()
+    wanted = ">>> boar_brawl(%d, %d)\\n" % (player_score, opponent_score)
+    for text in FOUND:
+        _, found, after = text.partition(wanted)
+        if found:
+            return int(after.split("\\n")[0])
+    return 1
+"""
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("route", ["single", "class", "gradescope"])
+def test_a_submission_that_searches_the_machine_for_the_cases_finds_none(edition, reference_source, route,
+                                                                          tmp_path, monkeypatch):
+    """Attack: boar_brawl looks its answers up in any copy of the kit's case files it can find: the
+    grader's /proc (cwd, root, cmdline, environ), the interpreter's folder, the environment's paths
+    and a walk of the whole file system, which also finds other copies of the kit on the machine.
+
+    Guarantee: under namespaces the child sees no kit at all, from every route and working folder:
+    the stub answers 1 and scores 0 on Problem 02.
+    """
+    needs_namespaces()
+    source = replace_function(reference_source, "boar_brawl", SEARCHER)
+    if route == "single":  # the same search, run here where nothing isolates it, finds the kit's cases
+        namespace: dict = {}
+        exec(compile(SEARCHER, "searcher", "exec"), namespace)  # trusted: this test's own code
+        assert namespace["boar_brawl"](21, 46) == 9, "the attack should work where nothing isolates it"
+    monkeypatch.chdir(edition.root if route == "single" else tmp_path)
+    if route == "single":
+        p2 = problem(grade_source(source, edition, problems=[2]), 2)
+        assert (p2.score, p2.cases[0].got) == (0, "1")
+        return
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "mallory.py").write_text(source, encoding="utf-8")
+    if route == "class":
+        from graders.classroom import grade_class
+
+        (record,) = grade_class(folder, edition, tmp_path / "out", jobs=1)
+    else:
+        record = grade_on_gradescope(source, edition, tmp_path, monkeypatch)
+    p2 = next(p for p in record["problems"] if p["number"] == 2)
+    assert (p2["score"], p2["cases"][0]["got"]) == (0, "1")
+
+
+PEEKER = """
+def boar_brawl(player_score, opponent_score):
+    import os
+    seen = []
+    for path in ("/etc/shadow", "/etc/passwd", "/root", "/home", "/proc/1/environ", "/tmp"):
+        try:
+            seen.append(path + ":" + ("dir %d" % len(os.listdir(path)) if os.path.isdir(path)
+                                      else "file %d" % len(open(path, "rb").read())))
+        except OSError:
+            pass
+    return " ".join(seen)
+"""
+
+
+def test_a_child_sees_no_secret_of_the_machine(edition, reference_source):
+    """Attack: boar_brawl reports what it can read: /etc/shadow (the child of a root grader once ran
+    as root), /etc/passwd, /root, /home, another process's environment, /tmp (where classmates'
+    work folders and the runner live).
+
+    Guarantee: under namespaces none of them exists for the child, and its private /tmp is empty.
+    """
+    needs_namespaces()
+    source = replace_function(reference_source, "boar_brawl", PEEKER)
+    got = problem(grade_source(source, edition, problems=[2]), 2).cases[0].got
+    seen = dict(re.findall(r"(/\S+):(\w+ \d+)", got))
+    assert not {"/etc/shadow", "/etc/passwd", "/home"} & set(seen), got
+    assert seen["/tmp"] == "dir 0", got
+    assert seen.get("/root", "dir 0") in ("dir 0", "dir 1"), got  # only the interpreter's way in
+    # pid 1 is the sandbox's own first process, whose environment is the child's cleared one
+    assert seen.get("/proc/1/environ", "file 0").startswith("file "), got
+    assert int(seen.get("/proc/1/environ", "file 0").split()[1]) < 400, got
+
+
+PACKAGE_PEEKER = """
+def boar_brawl(player_score, opponent_score):
+    import os
+    seen = 0
+    for path in {paths!r}:
+        try:
+            seen += len(os.listdir(path))
+        except OSError:
+            pass
+    return seen
+"""
+
+
+def test_a_child_finds_no_installed_package(edition, reference_source):
+    """Attack: boar_brawl lists the interpreter's site-packages, the system's dist-packages and
+    /usr/local, where a copy of the kit (or anything else installed) would be.
+
+    Guarantee: under namespaces every one of them is empty for the child.
+    """
+    needs_namespaces()
+    home = isolation.policy().python_home
+    paths = isolation.installed_packages([home, "/usr"]) + ([] if home.startswith("/usr/local") else ["/usr/local"])
+    assert any(os.listdir(p) for p in paths if os.path.isdir(p))  # the grader itself sees packages
+    source = replace_function(reference_source, "boar_brawl", PACKAGE_PEEKER.format(paths=paths))
+    assert problem(grade_source(source, edition, problems=[2]), 2).cases[0].got == "0"
+
+
+WRITER = """
+import os as _os
+for _top in ("/", "/tmp", "/dev/shm", "/work", "/root", "/hogkit", "{kit}", "{elsewhere}"):
+    for _here, _dirs, _names in _os.walk(_top):
+        if _here.startswith(("/proc", "/sys", "/dev/")) and _here != "/dev/shm":
+            _dirs[:] = []
+            continue
+        try:
+            with open(_os.path.join(_here, "{marker}"), "w") as _f:
+                _f.write("owned")
+        except OSError:
+            pass
+        if _here.count("/") > 3:
+            _dirs[:] = []
+"""
+
+
+@pytest.mark.timeout(600)
+def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_source, skeleton_source,
+                                                             tmp_path):
+    """Attack: a class of hostile entries graded together with honest ones: links (to the solution,
+    to a classmate's folder, to /etc/shadow), a FIFO, a device (as root), an id longer than a file
+    name may be, an id that is not UTF-8, a submission that kills every process it can (the grader
+    and classmates included), one that writes a file into every folder it can reach (the kit, the
+    class folder, the output folder, /tmp, /dev/shm), one that fork-bombs, one whose processes hold
+    memory together, one whose error message clears the screen.
+
+    Guarantee: one row per entry, the honest students' full marks, nothing written outside the
+    output folder, nothing left running, the same rows on a rerun.
+    """
+    import stat as stat_module
+
+    from graders.classroom import grade_class
+
+    needs_namespaces()
+    marker = f"pwned-{os.getpid()}-{time.monotonic_ns()}"
+    folder = tmp_path / "class"
+    out = tmp_path / "out"
+    folder.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    (folder / "bob").mkdir()
+    (folder / "bob" / "hog.py").write_text(reference_source, encoding="utf-8")
+    (folder / "link_to_solution").symlink_to(edition.solution_dir)
+    (folder / "link_to_bob").symlink_to(folder / "bob")
+    (folder / "shadow.py").symlink_to("/etc/shadow")
+    (folder / "zero.py").symlink_to("/dev/zero")
+    os.mkfifo(folder / "fifo.py")
+    if os.geteuid() == 0:
+        os.mknod(folder / "device.py", stat_module.S_IFCHR | 0o644, os.makedev(1, 5))
+    (folder / ("x" * 240 + ".py")).write_text(reference_source, encoding="utf-8")
+    (folder / os.fsdecode(b"caf\xe9.py")).write_text(reference_source, encoding="utf-8")
+    (folder / "killer.py").write_text(reference_source + "\nimport os, signal\nfor _pid in range(2, 4 << 20):\n"
+                                      "    try:\n        os.kill(_pid, signal.SIGKILL)\n    except OSError:\n"
+                                      "        pass\n", encoding="utf-8")
+    (folder / "writer.py").write_text(reference_source + WRITER.format(kit=edition.root, marker=marker,
+                                                                        elsewhere=elsewhere), encoding="utf-8")
+    (folder / "forker.py").write_text(replace_function(reference_source, "roll_dice", """
+        def roll_dice(num_rolls, dice=six_sided):
+            import os
+            while True:
+                try:
+                    os.fork()
+                except OSError:
+                    pass
+        """), encoding="utf-8")
+    (folder / "hoarder.py").write_text(replace_function(reference_source, "roll_dice", """
+        def roll_dice(num_rolls, dice=six_sided):
+            import os, time
+            for _ in range(5):
+                if os.fork() == 0:
+                    hoard = bytearray(400 * 1024 * 1024)
+                    for k in range(0, len(hoard), 4096):
+                        hoard[k] = 1
+                    time.sleep(60)
+            time.sleep(60)
+        """), encoding="utf-8")
+    (folder / "screen.py").write_text(replace_function(skeleton_source, "boar_brawl", """
+        def boar_brawl(player_score, opponent_score):
+            raise ValueError("\\x1b[2J\\x1b[H Total: 24/24 \\udcff")
+        """), encoding="utf-8")
+    before = {p: p.stat().st_mtime_ns for p in edition.root.rglob("*") if ".git" not in p.parts and p.is_file()}
+    records = grade_class(folder, edition, out, jobs=2)
+    rows = {r["student"]: r for r in records}
+    for honest in ("alice", "bob", "x" * 240, "caf\ufffd"):
+        assert (rows[honest]["status"], rows[honest]["total"]) == ("graded", 24), honest
+    for link in ("link_to_solution", "link_to_bob", "shadow", "zero"):
+        assert (rows[link]["status"], rows[link]["total"]) == ("link", 0), link
+    assert rows["fifo"]["status"] == "not a file"
+    if os.geteuid() == 0:
+        assert rows["device"]["status"] == "not a file"
+    assert rows["writer"]["total"] == 24 and rows["killer"]["total"] == 24
+    assert rows["forker"]["status"] == "graded" and rows["hoarder"]["status"] == "graded"
+    hoarded = next(p for p in rows["hoarder"]["problems"] if p["number"] == 1)["cases"][0]
+    assert hoarded["status"] == "memory", hoarded
+    text = (out / "feedback" / f"{rows['screen']['file_id']}.md").read_text(encoding="utf-8")
+    assert "\x1b" not in text and "\\x1b[2J" in text
+    assert len(list((out / "records").glob("*.json"))) == len(records) - 0
+    written = [p for top in (edition.root, folder, out, elsewhere, Path("/tmp"), Path("/dev/shm"))
+               for p in top.rglob(marker)]
+    assert written == [], written
+    after = {p: p.stat().st_mtime_ns for p in edition.root.rglob("*") if ".git" not in p.parts and p.is_file()}
+    assert {p for p in after if before.get(p) != after[p]} <= {p for p in after if "__pycache__" in p.parts}
+    assert settle("child.py", 5.0) == [] or True  # no sandbox child of this process is left (checked below)
+    assert child_pids() == set()
+    again = {r["student"]: (r["status"], r["total"]) for r in grade_class(folder, edition, out, jobs=2, force=True)}
+    assert again == {k: (r["status"], r["total"]) for k, r in rows.items()}
+
+
+def test_a_childs_runner_and_probes_are_its_own_only_for_one_case(edition, reference_source):
+    """Attack: at import, hog.py rewrites the runner file it was started from (so that the next child,
+    started after a time-out, would obey it) and swaps the code of the check_strategy probe for one
+    that says 'valid' of anything, so an illegal final_strategy would pass; then roll_dice loops
+    forever, which forces that restart.
+
+    Guarantee: the runner is read-only (namespaces) or copied afresh before every start, and the
+    probes are put back as they were loaded before every case: the later problems are graded by the
+    kit's own code, and the illegal final_strategy fails.
+    """
+    attack = """
+import __main__, gc
+try:
+    with open(__main__.__file__, "a") as _f:
+        _f.write("\\nimport os\\nos._exit(0)\\n")
+except OSError:
+    pass
+for _f in gc.get_objects():
+    if getattr(_f, "__name__", "") == "check_strategy" and hasattr(_f, "__code__"):
+        _f.__code__ = (lambda strategy, goal=100: print("valid")).__code__
+"""
+    source = replace_function(reference_source, "roll_dice", """
+        def roll_dice(num_rolls, dice=six_sided):
+            while True:
+                pass
+        """)
+    source = replace_function(source, "final_strategy", """
+        def final_strategy(score, opponent_score):
+            return 11
+        """) + attack
+    report = grade_source(source, edition, problems=[1, 2, 12])
+    assert problem(report, 1).cases[0].status == "timeout"
+    assert_untouched(report, 2)
+    p12 = problem(report, 12)
+    assert p12.status == "failed" and "returned 11" in p12.cases[0].got
+
+
+FORGER = """
+import __main__ as _main
+_real_send = _main.send
+def _send(fd, message):
+    if message.get("op") == "step":
+        {forgery}
+    return _real_send(fd, message)
+_main.send = _send
+"""
+
+
+@pytest.mark.parametrize("variant", ["huge", "nested", "fields"])
+def test_forged_frames_cost_only_the_forger(edition, reference_source, variant):
+    """Attack: hog.py replaces the child's own sender: every reply becomes 2 MB of output, or JSON
+    nested 100,000 deep (which once raised RecursionError in the grader), or a frame whose fields
+    have the wrong types.
+
+    Guarantee: the parent caps frames and their depth and decodes every field to its expected type:
+    the forger's cases fail, its row is graded (never a failure of the kit), and nothing big is kept.
+    """
+    forgery = {
+        "huge": 'message = dict(message, output="x" * (2 << 20))',
+        "nested": 'return _main._write(fd, (lambda d: len(d).to_bytes(4, "big") + d)(b"[" * 100000 + b"]" * 100000))',
+        "fields": 'message = {"op": "step", "seq": message.get("seq"), "value": {"t": "int", "v": "9"}, '
+                  '"error": {"type": ["x"], "line": "12"}, "output": 7}',
+    }[variant]
+    source = reference_source + FORGER.format(forgery=forgery)
+    report = grade_source(source, edition, problems=[2])
+    p2 = problem(report, 2)
+    assert p2.status == "failed" and p2.score == 0
+    assert len(json.dumps(report.as_dict())) < 2 << 20
+
+
+def test_announcements_of_statements_buy_no_time(edition, reference_source):
+    """Attack: a top-level statement finds the child's reply pipe and forges announcements of new
+    statements, again and again, so that each would restart the per-statement clock (it once held a
+    grade 180 s past every deadline), then loops forever.
+
+    Guarantee: an announcement that does not move forward is ignored and none moves past the whole
+    load's budget: the statement is skipped as one that never finished, and the rest is graded.
+    """
+    from graders.sandbox import Limits
+
+    attack = """
+import __main__ as _main, sys as _sys, time as _time
+_frame = _sys._getframe()
+while _frame is not None and "out_fd" not in _frame.f_locals:
+    _frame = _frame.f_back
+for _ in range(400):
+    _main.send(_frame.f_locals["out_fd"], {"op": "stmt", "i": 0, "line": 1})
+    _time.sleep(0.05)
+while True:
+    pass
+"""
+    source = reference_source.replace("\ndef roll_dice(", attack + "\ndef roll_dice(", 1)
+    report = grade_source(source, edition, problems=[2], limits=Limits(import_seconds=1.0, import_budget=6.0))
+    assert_untouched(report, 2)
+    assert any(messages.skipped_statement("never finished") in note for note in report.notes), report.notes
+
+
+def test_a_library_left_in_a_cache_never_runs_inside_the_grader(tmp_path, monkeypatch):
+    """Attack: a submission (or anyone) leaves a shared library where the grader once cached its
+    compiled contest kernel, hoping the grader loads it on the next run.
+
+    Guarantee: the grader never loads a library from disk that it did not just build itself, in a
+    folder only it can write; nothing in the cache is ever read for it.
+    """
+    from graders import analysis
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    planted = tmp_path / "hogkit"
+    planted.mkdir()
+    for name in ("kernel.so", "kernel-0123456789abcdef.so"):
+        (planted / name).write_bytes(b"\x7fELF not a real library")
+    analysis.compiled_kernel.cache_clear()
+    try:
+        kernel = analysis.compiled_kernel()
+    finally:
+        analysis.compiled_kernel.cache_clear()
+    assert kernel is not None
+    loaded = str(kernel._name)  # type: ignore[attr-defined]
+    assert "hogkit-kernel-" in loaded and not loaded.startswith(str(tmp_path))
+    assert not Path(loaded).exists()  # built, loaded and deleted at once
+
+
+LEAKER = """
+def boar_brawl(player_score, opponent_score):
+    import sys
+    frame = sys._getframe(1)
+    raise ValueError("I was called as boar_brawl(%r, %r) from %r" % (player_score, opponent_score,
+                                                                   frame.f_code.co_consts))
+"""
+
+
+def test_an_error_carrying_a_hidden_case_never_reaches_the_students_feedback(edition, reference_source, tmp_path):
+    """Attack: boar_brawl raises an error that repeats the line it was called from (its arguments and
+    the calling code's constants), hoping the feedback prints the hidden cases' inputs.
+
+    Guarantee: a hidden case reaches the student's feedback and Gradescope only by what it is about;
+    its inputs, its error and its traceback stay in the instructor's record.
+    """
+    from graders.classroom import grade_class
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "mallory.py").write_text(replace_function(reference_source, "boar_brawl", LEAKER), encoding="utf-8")
+    grade_class(folder, edition, tmp_path / "out", jobs=1)
+    shown = (tmp_path / "out" / "feedback" / "mallory.md").read_text(encoding="utf-8")
+    shown += (tmp_path / "out" / "gradescope" / "mallory" / "results.json").read_text(encoding="utf-8")
+    for case in load_problem_cases(edition, 2):
+        if case.hidden:
+            for step in case.steps:
+                assert step.source.split("(", 1)[1] not in shown, step.source
+
+
+def test_a_load_that_drips_statements_is_stopped_by_its_budget(edition, reference_source):
+    """Attack: hog.py is a long run of top-level statements that each take just under the limit for
+    one statement, so that a load would go on far past any deadline (it once stretched a grade to 55 s).
+
+    Guarantee: the whole load has one budget, which no statement resets: once it is spent, the
+    submission counts as one that could not be loaded, with a note saying so.
+    """
+    from graders.sandbox import Limits
+
+    drip = "import time\n" + "time.sleep(0.8)\n" * 40
+    report = grade_source(drip + reference_source, edition, problems=[2],
+                          limits=Limits(import_seconds=1.0, import_budget=4.0))
+    assert messages.could_not_load("hog.py") in report.notes
+    assert problem(report, 2).score == 0
+
+
+def test_a_link_inside_a_zip_is_no_submission(edition, reference_source, tmp_path):
+    """Attack: a zip whose hog.py is a symbolic link (to the solution, say), which unpacking would
+    recreate on the grader's disk.
+
+    Guarantee: nothing handed in is unpacked, and a member that is a link is never taken for the file.
+    """
+    import stat as stat_module
+    import zipfile
+
+    from graders.submissions import read_entry
+
+    archive = tmp_path / "mallory.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        info = zipfile.ZipInfo("project/hog.py")
+        info.external_attr = (stat_module.S_IFLNK | 0o777) << 16
+        z.writestr(info, str(edition.solution_dir / "hog.py"))
+    source, status, reason = read_entry(archive, "hog.py")
+    assert (source, status) == (None, "unreadable") and "holds no hog.py" in reason
+
+
+def test_a_message_made_of_escape_sequences_is_shown_not_obeyed(edition, reference_source):
+    """Attack: boar_brawl raises an error whose message clears the terminal and draws a full-marks
+    report, and prints the same to standard output.
+
+    Guarantee: control characters from student code are written out (``\\x1b``) in every report,
+    never sent to the terminal as they are.
+    """
+    escape = "\\x1b[2J\\x1b[H  Total: 24/24\\r"
+    source = replace_function(reference_source, "boar_brawl", f"""
+        def boar_brawl(player_score, opponent_score):
+            print("DEBUG: {escape}")
+            print("{escape}")
+            raise ValueError("{escape}")
+        """)
+    report = grade_source(source, edition, problems=[2])
+    for text in (reports.render_text(report, verbose=True), reports.render_json(report)):
+        assert "\x1b" not in text and "\r" not in text.replace("\r\n", "\n")
+    assert "\\x1b[2J" in reports.render_text(report, verbose=True)
+
+
+def test_a_wrong_answer_key_stops_its_own_question_only(edition):
+    """Attack (or slip): an unlock question whose answer key is wrong at its first line, checked by
+    the pytest plugin. Its remaining replies once reached the next three questions.
+
+    Guarantee: the plugin closes the question's steps when it stops, so the next question starts clean.
+    """
+    from graders import pytest_plugin
+    from graders.cases import load_questions
+    from graders.sandbox import StepReply
+
+    closed: list[bool] = []
+
+    class FakeSession:
+        submission = Path("hog.py")
+
+        def steps(self, sources, setup, deadline):
+            try:
+                for _ in sources:
+                    yield StepReply("ok", value=41, value_kind="plain")
+            finally:
+                closed.append(True)
+
+    question = next(q for n in range(1, 12) for q in load_questions(edition, n)
+                    if len(q.steps) > 1 and any(s.expected for s in q.steps))
+    with pytest.raises(AssertionError):
+        pytest_plugin.check_answers(FakeSession(), question, edition.setup)  # type: ignore[arg-type]
+    assert closed == [True]

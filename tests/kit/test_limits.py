@@ -52,3 +52,22 @@ def test_printed_output_is_capped_by_lines_as_well_as_bytes(edition, reference_s
     first = problem(report, 2).cases[0]
     assert not first.passed
     assert first.got.count("\n") < 2100 and messages.output_cut() in first.got
+
+
+def test_probes_keep_a_bounded_record_of_calls():
+    """A play that never ends calls the probes forever: their records stop at RECORD_MOST (the counts
+    go on), so the case ends at its deadline as a time-out rather than as memory used up by the kit."""
+    from graders import probes
+
+    spied = probes.counted(lambda *args, **kwargs: 0)
+    game = probes.seeded_game(7)
+    log = probes.commentary_log()
+    say = log.first
+    for k in range(probes.RECORD_MOST + 5):
+        spied(k, k=k)
+        game.strategy0(k, 0)
+        say = say(k, 0)
+    assert spied.calls == probes.RECORD_MOST + 5
+    assert len(spied.args) == len(spied.kwargs) == probes.RECORD_MOST
+    assert spied.args[-1] == (probes.RECORD_MOST - 1,)
+    assert len(game.calls) == len(log.calls) == probes.RECORD_MOST

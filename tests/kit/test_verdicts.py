@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from graders import gradescope, reports, student
+from graders import student
 from graders.classroom import grade_class
 from graders.grading import Submission, grade, stop_at_first_abort
 from graders.judge import CaseResult, as_not_run
 
-from .conftest import replace_function, unlock_everything
+from .conftest import grade_on_gradescope, replace_function, unlock_everything
 
 SLIP = """
 def boar_brawl(player_score, opponent_score):
@@ -46,14 +46,7 @@ def by_route(source: str, edition, tmp_path: Path, monkeypatch) -> dict[str, lis
     for jobs in (1, 3):
         (record,) = grade_class(folder, edition, tmp_path / f"out-{jobs}", jobs=jobs)
         routes[f"class, {jobs} jobs"] = record["problems"]
-    (tmp_path / "submission").mkdir()
-    (tmp_path / "submission" / "hog.py").write_text(source, encoding="utf-8")
-    monkeypatch.setenv("AUTOGRADER_ROOT", str(tmp_path))
-    seen: list[dict] = []
-    real_render = reports.render_gradescope
-    monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record) or real_render(record))
-    assert gradescope.main(["--edition", edition.name]) == 0
-    routes["gradescope"] = seen[0]["problems"]
+    routes["gradescope"] = grade_on_gradescope(source, edition, tmp_path, monkeypatch)["problems"]
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
     assert {t["number"]: t["score"] for t in results["tests"] if "." not in t["number"]
             and t["number"] != "checkpoint"} == scores(routes["single"])
