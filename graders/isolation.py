@@ -91,9 +91,9 @@ class Policy:
             if str(parent) != "/" and not any(str(parent).startswith(f"{folder}/") or str(parent) == folder
                                               for folder in SYSTEM):
                 argv += ["--perms", "0755", "--dir", str(parent)]
-        if os.path.isdir("/usr/local") and not self.python_home.startswith("/usr/local"):
+        argv += ["--ro-bind", self.python_home, self.python_home]  # again under /usr: no harm
+        if os.path.isdir("/usr/local") and not within(self.python_home, "/usr/local"):
             argv += ["--tmpfs", "/usr/local"]  # where a kit or its packages may be installed system-wide
-        argv += ["--ro-bind", self.python_home, self.python_home]
         for packages in installed_packages([self.python_home, "/usr"]):
             argv += ["--tmpfs", packages]  # the child runs with -S and needs no installed package
         argv += ["--proc", "/proc", "--dev", "/dev"]
@@ -115,6 +115,10 @@ class Policy:
             return None
         uid = 1_000_000 + secrets.randbelow(1_000_000_000)
         return uid, uid
+
+
+def within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def installed_packages(prefixes: list[str]) -> list[str]:

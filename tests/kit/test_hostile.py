@@ -952,10 +952,30 @@ def test_a_child_finds_no_installed_package(edition, reference_source):
     """
     needs_namespaces()
     home = isolation.policy().python_home
-    paths = isolation.installed_packages([home, "/usr"]) + ([] if home.startswith("/usr/local") else ["/usr/local"])
+    paths = isolation.installed_packages([home, "/usr"])
+    paths += [] if isolation.within(home, "/usr/local") else ["/usr/local"]
     assert any(os.listdir(p) for p in paths if os.path.isdir(p))  # the grader itself sees packages
     source = replace_function(reference_source, "boar_brawl", PACKAGE_PEEKER.format(paths=paths))
     assert problem(grade_source(source, edition, problems=[2]), 2).cases[0].got == "0"
+
+
+# Found anything of a classmate's (a submission, another child's work folder) or of the output
+# folder (a record, the grades)? Then every boar_brawl answer is off by one, and the row shows it.
+COPIER = """
+import os as _os
+_FOUND = []
+for _here, _dirs, _names in _os.walk("/"):
+    if _here.startswith(("/proc", "/sys", "/dev", "/usr")) or _here.count("/") > 8:
+        _dirs[:] = []
+        continue
+    _FOUND += [_os.path.join(_here, _n) for _n in _names
+               if _n in ("alice.py", "hog.py", "alice.json", "grades.csv", "records.jsonl")]
+_FOUND = [_p for _p in _FOUND if _p != "/work/hog.py"]
+if _FOUND:
+    _honest = boar_brawl
+    def boar_brawl(player_score, opponent_score):
+        return _honest(player_score, opponent_score) + 1
+"""
 
 
 WRITER = """
@@ -983,7 +1003,8 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     name may be, an id that is not UTF-8, a submission that kills every process it can (the grader
     and classmates included), one that writes a file into every folder it can reach (the kit, the
     class folder, the output folder, /tmp, /dev/shm), one that fork-bombs, one whose processes hold
-    memory together, one whose error message clears the screen.
+    memory together, one that looks for classmates' submissions and the output folder's records,
+    one whose error message clears the screen.
 
     Guarantee: one row per entry, the honest students' full marks, nothing written outside the
     output folder, nothing left running, the same rows on a rerun.
@@ -1036,6 +1057,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
                     time.sleep(60)
             time.sleep(60)
         """), encoding="utf-8")
+    (folder / "copier.py").write_text(reference_source + COPIER, encoding="utf-8")
     (folder / "screen.py").write_text(replace_function(skeleton_source, "boar_brawl", """
         def boar_brawl(player_score, opponent_score):
             raise ValueError("\\x1b[2J\\x1b[H Total: 24/24 \\udcff")
@@ -1051,6 +1073,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     if os.geteuid() == 0:
         assert rows["device"]["status"] == "not a file"
     assert rows["writer"]["total"] == 24 and rows["killer"]["total"] == 24
+    assert rows["copier"]["total"] == 24, "a classmate's submission or record was within the copier's reach"
     assert rows["forker"]["status"] == "graded" and rows["hoarder"]["status"] == "graded"
     hoarded = next(p for p in rows["hoarder"]["problems"] if p["number"] == 1)["cases"][0]
     assert hoarded["status"] == "memory", hoarded
@@ -1062,8 +1085,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     assert written == [], written
     after = {p: p.stat().st_mtime_ns for p in edition.root.rglob("*") if ".git" not in p.parts and p.is_file()}
     assert {p for p in after if before.get(p) != after[p]} <= {p for p in after if "__pycache__" in p.parts}
-    assert settle("child.py", 5.0) == [] or True  # no sandbox child of this process is left (checked below)
-    assert child_pids() == set()
+    assert child_pids() == set()  # no sandbox child of this process is left
     again = {r["student"]: (r["status"], r["total"]) for r in grade_class(folder, edition, out, jobs=2, force=True)}
     assert again == {k: (r["status"], r["total"]) for k, r in rows.items()}
 
