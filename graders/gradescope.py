@@ -4,8 +4,8 @@ Contract: :func:`build_autograder` writes a zip with ``setup.sh`` and ``run_auto
 the engine, and the edition's manifest, every case file (hidden ones included) and support files;
 never the reference ``hog.py``. ``run_autograder`` calls :func:`main`, which finds the submission
 under ``$AUTOGRADER_ROOT/submission`` (``/autograder`` on Gradescope), grades it with the same
-engine as ``hogkit grade`` (student code as the user ``nobody``, the kit covered or unreadable),
-and writes ``results/results.json`` in Gradescope's format (see
+engine as ``hogkit grade`` (student code isolated as :mod:`graders.isolation` decides on the
+worker, which ``setup.sh`` gives bubblewrap), and writes ``results/results.json`` in Gradescope's format (see
 :func:`graders.reports.render_gradescope`). Whatever the submission does, a results file is
 written; a missing or unreadable submission gets a score of 0 with the reason.
 """
