@@ -24,24 +24,67 @@ from graders.storage import write_atomically
 
 ENGINE = Path(__file__).parent
 
+REQUIREMENTS = "numpy>=1.26\nnbformat>=5.9\n"  # what the engine imports on the worker: analysis, notebooks
+
 SETUP_SH = """#!/usr/bin/env bash
-# Runs once when Gradescope builds the image: a Python of 3.11 or newer, and a source folder that
-# the user running student code cannot read.
+# Gradescope runs this once, as root, when it builds the image (Ubuntu). It leaves a Python of 3.11
+# or newer in a virtual environment beside this file, holding what the engine imports (numpy for
+# the strategy analysis, nbformat for notebooks handed in), bubblewrap for the sandbox, and this
+# folder closed to every other user.
 set -euo pipefail
-if ! command -v python3.11 >/dev/null && ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
-    apt-get update
-    apt-get install -y python3.11
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+python=""
+for candidate in python3.13 python3.12 python3.11 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+       "$candidate" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        python="$candidate"
+        break
+    fi
+done
+need=""
+[ -n "$python" ] || need="python3.11 python3.11-venv"
+command -v bwrap >/dev/null 2>&1 || need="$need bubblewrap"
+if [ -n "$need" ]; then
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need
 fi
-chmod -R go-rwx /autograder/source
+[ -n "$python" ] || python=python3.11
+"$python" -m venv "$here/.venv"
+"$here/.venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt"
+chmod -R go-rwx "$here"
 """
 
+# Gradescope copies this to /autograder/run_autograder and runs it for every submission.
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission; it always leaves results/results.json behind.
-cd /autograder/source
-PYTHON=python3.11
-command -v "$PYTHON" >/dev/null || PYTHON=python3
-exec "$PYTHON" -m graders.gradescope --edition {edition}
+# Grades /autograder/submission into /autograder/results/results.json (AUTOGRADER_ROOT moves both).
+# A results file is always left behind: when the engine cannot even start, one that says the
+# submission could not be graded, which the staff see and regrade.
+root="${{AUTOGRADER_ROOT:-/autograder}}"
+python="$root/source/.venv/bin/python"
+[ -x "$python" ] || python=python3
+rm -f "$root/results/results.json"
+if cd "$root/source" && "$python" -m graders.gradescope --edition {edition} --root "$root" \\
+        && [ -s "$root/results/results.json" ]; then
+    exit 0
+fi
+echo "run_autograder: the grader did not finish; writing a result that says so" >&2
+mkdir -p "$root/results"
+cat > "$root/results/results.json" <<'RESULTS'
+{fallback}
+RESULTS
 """
+
+
+def fallback_results() -> str:
+    """results.json for a submission the engine could not even start on: the kit's failure."""
+    return json.dumps({
+        "score": 0, "output": messages.kit_failed_gradescope(), "output_format": "md", "visibility": "visible",
+        "tests": [{"name": messages.kit_failed_staff(messages.grader_did_not_start(), 1), "score": 0,
+                   "max_score": 0, "status": "failed", "output": messages.grader_did_not_start(),
+                   "visibility": "hidden"}],
+        "extra_data": {"kit_error": True},
+    }, indent=2)
 
 
 def build_autograder(edition: Edition, out: Path) -> Path:
@@ -49,7 +92,8 @@ def build_autograder(edition: Edition, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         _add_text(archive, "setup.sh", SETUP_SH)
-        _add_text(archive, "run_autograder", RUN_AUTOGRADER.format(edition=edition.name))
+        _add_text(archive, "run_autograder", RUN_AUTOGRADER.format(edition=edition.name, fallback=fallback_results()))
+        _add_text(archive, "requirements.txt", REQUIREMENTS, executable=False)
         for path in sorted(ENGINE.glob("*.py")):
             archive.write(path, f"graders/{path.name}")
         for path in sorted(edition.suite_dir.glob("*.toml")):
@@ -74,9 +118,9 @@ def _included_files(edition: Edition) -> list[Path]:
     return sorted(found)
 
 
-def _add_text(archive: zipfile.ZipFile, name: str, text: str) -> None:
+def _add_text(archive: zipfile.ZipFile, name: str, text: str, executable: bool = True) -> None:
     info = zipfile.ZipInfo(name)
-    info.external_attr = 0o755 << 16  # executable, as Gradescope expects
+    info.external_attr = (0o755 if executable else 0o644) << 16  # scripts executable, as Gradescope expects
     info.compress_type = zipfile.ZIP_DEFLATED
     archive.writestr(info, text)
 
@@ -85,9 +129,12 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="run_autograder", description="Grade one Gradescope submission.")
-    parser.add_argument("--edition", required=True)
+    parser.add_argument("--edition", required=True, help="the edition the autograder was built for")
+    parser.add_argument("--root", type=Path, default=Path(os.environ.get("AUTOGRADER_ROOT", "/autograder")),
+                        help="the autograder's folder, holding submission/ and results/ "
+                             "(default: $AUTOGRADER_ROOT, else /autograder)")
     args = parser.parse_args(argv)
-    root = Path(os.environ.get("AUTOGRADER_ROOT", "/autograder"))
+    root = args.root
     try:
         record = _grade_submission(root, args.edition)
     except Exception as exc:  # whatever happens, Gradescope gets a results file that says the kit failed

@@ -489,6 +489,11 @@ def kit_failed_feedback() -> str:
             "your course staff have been told and will grade it again.")
 
 
+def grader_did_not_start() -> str:
+    return ("the grader did not start or did not finish (run_autograder found no results.json): look at "
+            "the autograder's output above, then rerun setup.sh or rebuild with hogkit gradescope")
+
+
 def kit_failed_staff(summary: str, attempts: int) -> str:
     tries = "after two attempts" if attempts >= 2 else "on its only attempt"
     return f"Grading failure of the kit (staff only), {tries}: {summary}"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shutil
 import subprocess
 import zipfile
 
@@ -15,35 +17,43 @@ from graders.gradescope import build_autograder
 
 @pytest.fixture(scope="module")
 def autograder(tmp_path_factory):
+    """A simulated /autograder: the zip unpacked into source/ and its own setup.sh run, as Gradescope
+    does on a fresh image (here apt-get finds Python and bubblewrap present, and pip fills the
+    autograder's own virtual environment)."""
     root = tmp_path_factory.mktemp("autograder")
     archive = build_autograder(load_edition(), root / "autograder.zip")
     with zipfile.ZipFile(archive) as z:
         names = z.namelist()
         z.extractall(root / "source")
+    for script in ("setup.sh", "run_autograder"):
+        (root / "source" / script).chmod(0o755)
+    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], capture_output=True, text=True,
+                          timeout=900, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
     return root, names
 
 
 def test_the_zip_has_the_scripts_at_its_root_and_no_reference(autograder):
     _, names = autograder
-    assert "setup.sh" in names and "run_autograder" in names
+    assert "setup.sh" in names and "run_autograder" in names and "requirements.txt" in names
     assert "solution/boar_brawl/hog.py" not in names
     assert "solution/boar_brawl/dice.py" in names and "graders/gradescope.py" in names
     assert any(n.startswith("tests/boar_brawl/q05.generated") for n in names)
 
 
-def run_autograder(root, submission_files: dict[str, str]) -> dict:
+def run_autograder(root, submission_files: dict[str, str | bytes]) -> dict:
     submission = root / "submission"
     results = root / "results"
     for folder in (submission, results):
         if folder.exists():
-            for p in folder.iterdir():
-                p.unlink()
-        folder.mkdir(exist_ok=True)
-    for name, text in submission_files.items():
-        (submission / name).write_text(text, encoding="utf-8")
-    script = (root / "source" / "run_autograder").read_text().replace("cd /autograder/source", f"cd {root / 'source'}")
+            shutil.rmtree(folder)
+        folder.mkdir()
+    for name, content in submission_files.items():
+        target = submission / name
+        target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     env = {**os.environ, "AUTOGRADER_ROOT": str(root)}
-    done = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,
+                          text=True, timeout=600, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     return json.loads((results / "results.json").read_text(encoding="utf-8"))
 
@@ -93,3 +103,66 @@ def test_no_submission_still_writes_results(autograder):
     root, _ = autograder
     results = run_autograder(root, {})
     assert results["score"] == 0 and "Not graded" in results["output"]
+
+
+def reference_text() -> str:
+    return (load_edition().solution_dir / "hog.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.timeout(600)
+def test_a_notebook_hand_in_is_graded(autograder):
+    """The bundle says a finished notebook can be handed in as is: on Gradescope it is graded."""
+    import nbformat
+
+    root, _ = autograder
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("# Hog"), nbformat.v4.new_code_cell(reference_text())]
+    results = run_autograder(root, {"hog.ipynb": nbformat.writes(notebook)})
+    check_format(results)
+    assert results["score"] == 25
+
+
+@pytest.mark.timeout(600)
+def test_a_zip_hand_in_is_graded(autograder):
+    root, _ = autograder
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as z:
+        z.writestr("project/hog.py", reference_text())
+    results = run_autograder(root, {"hog.zip": packed.getvalue()})
+    check_format(results)
+    assert results["score"] == 25
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("name, content", [("hog.py", b"\x00\x01 not python \xff"),
+                                           ("hog.ipynb", "{ not a notebook"),
+                                           ("hog.zip", b"PK not a zip")])
+def test_a_broken_hand_in_gets_a_result_that_says_why(autograder, name, content):
+    root, _ = autograder
+    results = run_autograder(root, {name: content})
+    assert results["score"] == 0 and results["output"].startswith("Not graded")
+    assert "hog" in results["output"]
+
+
+@pytest.mark.timeout(600)
+def test_an_engine_that_cannot_start_still_leaves_a_result(autograder, tmp_path):
+    """Whatever happens, results.json is written: an engine that fails to import (a broken
+    autograder build) leaves a result saying the submission could not be graded, not a missing file."""
+    root, _ = autograder
+    broken = tmp_path / "autograder"
+    shutil.copytree(root / "source", broken / "source", symlinks=True)
+    (broken / "source" / "graders" / "gradescope.py").write_text("raise ImportError('a broken build')\n")
+    results = run_autograder(broken, {"hog.py": reference_text()})
+    assert results["score"] == 0 and "could not be graded" in results["output"]
+    assert results["extra_data"] == {"kit_error": True}
+    assert results["tests"][0]["visibility"] == "hidden"
+
+
+def test_the_autograder_root_is_an_option(tmp_path):
+    from graders import gradescope
+
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "hog.py").write_text(reference_text(), encoding="utf-8")
+    assert gradescope.main(["--edition", "boar_brawl", "--root", str(tmp_path)]) == 0
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["score"] == 25
