@@ -207,6 +207,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
     policy = isolation.policy()
     if args.require_isolation and policy.level != isolation.NAMESPACES:
         raise SubmissionError(messages.isolation_required(policy.summary))
+    if args.out and args.path and Path(args.path).is_file():
+        raise SubmissionError(messages.out_needs_a_class_folder(args.path))
     edition = _edition(args, Path(args.path) if args.path else None, class_folder=bool(args.out))
     numbers = edition.parse_numbers(args.question)
     if args.path is None:

@@ -93,6 +93,8 @@ def judge_step(step: Step, reply: StepReply, timeout: float, filename: str,
     want = "" if expected in (None, "Nothing") else expected
     if got == want:
         return True, got, "", debug
+    if not want and reply.value_kind == "none" and reply.output.strip():
+        return False, got, messages.printed_not_returned(got), debug  # print where return was meant
     return False, got, messages.wrong_output(want, got), debug
 
 

@@ -76,6 +76,12 @@ def instructor_command(path: str, label: str, edition: str | None) -> str:
 # -- one step ------------------------------------------------------------------------------------
 
 
+def printed_not_returned(got: str) -> str:
+    return (f"expected nothing to be displayed but {visible(got)} was printed: the function prints its result "
+            f"instead of returning it (print shows a value on the screen; return gives it back to the code "
+            f"that called the function, which is what these cases use)")
+
+
 def wrong_output(expected: str | None, got: str | None) -> str:
     exp, g = expected or "", got or ""
     if exp and not g:
@@ -426,6 +432,11 @@ def duplicate_student(student: str, names: str) -> str:
     return f"two submissions have the id {student!r} ({names}); keep one and grade again"
 
 
+def out_needs_a_class_folder(path: str) -> str:
+    return (f"--out is for a class folder (one submission per student), and {path} is a single file: grade it "
+            f"alone with hogkit grade {path}, or put it in a folder and grade the folder with --out")
+
+
 def empty_class(path: str) -> str:
     return f"{path} holds no submissions (folders, .py, .ipynb or .zip files)"
 
@@ -716,7 +727,9 @@ def unlock_wrong() -> str:
     return "-- Not quite. Try again! --"
 
 
-def unlock_done(label: str) -> str:
+def unlock_done(label: str, has_cases: bool = True) -> str:
+    if not has_cases:
+        return f"-- All questions of problem {label} are unlocked. It has no tests of its own: go on to the next. --"
     return f"-- All questions of problem {label} are unlocked. Now run `{student_command(label)}`. --"
 
 
@@ -724,8 +737,8 @@ def unlock_stopped(label: str) -> str:
     return f"Stopped. Run `{student_command(label, '-u')}` to carry on where you left off."
 
 
-def next_problem(label: str) -> str:
-    return f"All passed. Next: `{student_command(label, '-u')}`."
+def next_problem(label: str, unlocked: bool = False) -> str:
+    return f"All passed. Next: `{student_command(label) if unlocked else student_command(label, '-u')}`."
 
 
 def relocked(label: str) -> str:

@@ -29,6 +29,12 @@ def locked_records(edition: Edition, number: int) -> list[dict]:
     return list(read_toml(files[0]).get("locked", [])) if files else []
 
 
+def has_cases(edition: Edition, number: int) -> bool:
+    """Whether problem NUMBER has cases to run (Problem 00 has questions only)."""
+    files = edition.case_files(number)
+    return any(read_toml(f).get("case") or read_toml(f).get("generate") for f in files)
+
+
 def unlocked_problems(edition: Edition, progress: dict) -> set[int]:
     return {
         p.number
@@ -51,6 +57,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--score", action="store_true", help="show points per phase for every problem")
     parser.add_argument("--lock", action="store_true", help="lock the problem's questions again")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every failed case and its traceback")
+    parser.add_argument("--json", action="store_true",
+                        help="print the results as JSON (for your own scripts); the exit status is 1 while "
+                             "anything fails, as without it")
     return parser.parse_args(argv)
 
 
@@ -93,17 +102,21 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
     report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
+    failed = any(p.status == "failed" for p in report.problems)
+    if args.json:
+        print(reports.render_json(report))
+        return 1 if failed else 0
     print(RULE)
     text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
     print(text)
     if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
         last = max(p.number for p in report.problems)
-        following = [p for p in edition.problems if p.number > last and p.number not in unlocked]
+        following = [p for p in edition.problems if p.number > last]
         if following:
-            print(messages.next_problem(following[0].label))
+            print(messages.next_problem(following[0].label, following[0].number in unlocked))
     if args.interactive:
         interact(folder, report, edition)
-    return 0
+    return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
 
 
 def relock(edition: Edition, folder: Path, progress: dict, number: int) -> None:
@@ -133,7 +146,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: b
         return True
     if all(locking.is_unlocked(r, progress) for r in records):
         if not quiet:
-            print(messages.unlock_done(problem.label))
+            print(messages.unlock_done(problem.label, has_cases(edition, number)))
         return True
     print(RULE)
     print(messages.unlock_intro(f"Problem {problem.label}: {problem.title}"))
@@ -143,7 +156,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: b
         if not ask_record(record, progress, folder):
             print(messages.unlock_stopped(problem.label))
             return False
-    print(messages.unlock_done(problem.label))
+    print(messages.unlock_done(problem.label, has_cases(edition, number)))
     return True
 
 

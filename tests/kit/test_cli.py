@@ -67,6 +67,7 @@ def test_grade_without_path_grades_the_demo_class(capsys):
         (["grade", "solution/boar_brawl", "--edition", "chess"], "unknown edition 'chess'"),
         (["grade", "solution/boar_brawl", "-q", "99"], "there is no problem 99; problems are 00 to 12"),
         (["grade", "solution/boar_brawl", "-q", "two"], "-q expects a problem number"),
+        (["grade", "solution/boar_brawl/hog.py", "--out", "never-made"], "--out is for a class folder"),
         (["answers", "-q", "42"], "there is no problem 42"),
         (["answers", "--edition", "nope"], "unknown edition 'nope'"),
     ],

@@ -78,6 +78,7 @@ def test_printing_instead_of_returning_fails_the_public_cases(edition, reference
     assert problem(report, 2).score == 0
     failed = [c for c in problem(report, 2).cases if not c.passed]
     assert any(c.name == "boar_brawl returns its result instead of printing it" for c in failed)
+    assert any(c.reason == messages.printed_not_returned("9") for c in failed), [c.reason for c in failed]
 
 
 def test_a_function_with_a_syntax_error_is_named_in_its_rules(edition, reference_source):

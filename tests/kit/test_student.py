@@ -16,6 +16,7 @@ import pytest
 from graders import messages
 from graders.cases import load_questions
 from graders.edition import kit_root
+from graders.student import has_cases
 
 OK_LINE = messages.unlock_correct()
 WRONG_LINE = messages.unlock_wrong()
@@ -92,8 +93,8 @@ def project(tmp_path: Path, edition) -> Path:
 
 def unlock(project: Path, edition, number: int, choice: str = "text") -> subprocess.CompletedProcess:
     result = run_ok(project, "-q", f"{number:02d}", "-u", stdin="\n".join(answer_lines(edition, number, choice)) + "\n")
-    assert result.returncode == 0, result.stderr
-    assert messages.unlock_done(f"{number:02d}") in result.stdout, result.stdout
+    assert result.returncode in (0, 1), result.stderr  # 1: the problem's cases ran after unlocking, and failed
+    assert messages.unlock_done(f"{number:02d}", has_cases(edition, number)) in result.stdout, result.stdout
     return result
 
 
@@ -163,14 +164,14 @@ def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
     index = answers.index(question.answer)
     answers[index] = "abcdefghij"[question.choices.index(question.answer)]
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join(answers) + "\n")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # unlocked, then the skeleton's cases ran and failed
     assert result.stdout.count(OK_LINE) == prompt_count(edition, 1)
     assert WRONG_LINE not in result.stdout
     assert messages.unlock_done("01") in result.stdout
     assert (project / ".hogkit" / "progress.json").is_file()
 
     stub = run_ok(project, "-q", "01")
-    assert stub.returncode == 0, stub.stderr
+    assert stub.returncode == 1, stub.stderr
     assert messages.locked("01") not in stub.stdout
     line = problem_line(stub.stdout, "01")
     assert "0/2" in line and "✗" in line
@@ -185,7 +186,7 @@ def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
     assert "2/2" in line and "✓" in line
     assert re.search(r"\((\d+)/\1 cases passed\)", line)
     assert "expected:" not in solved.stdout
-    # Everything asked for passed, so the runner points at a problem that is still locked.
+    # Everything asked for passed, so the runner points at the next problem.
     assert "All passed. Next: `python3 ok -q " in solved.stdout
 
 
@@ -217,7 +218,7 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
 
     # Again: the two answered prompts are shown with their answers and not asked.
     second = run_ok(project, "-q", "01", "-u", stdin="\n".join(answers[2:]) + "\n")
-    assert second.returncode == 0, second.stderr
+    assert second.returncode == 1, second.stderr
     assert second.stdout.count(OK_LINE) == prompt_count(edition, 1) - 2
     assert f">>> roll_dice(3, make_test_dice(2, 4, 6))\n{answers[0]}\n" in second.stdout
     assert WRONG_LINE not in second.stdout
@@ -261,7 +262,7 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
     assert WRONG_LINE not in result.stdout
     for p in edition.problems:
         if load_questions(edition, p.number):
-            assert messages.unlock_done(p.label) in result.stdout
+            assert messages.unlock_done(p.label, has_cases(edition, p.number)) in result.stdout
     use_reference(project, edition)
     score = run_ok(project, "--score")
     assert score.returncode == 0, score.stderr
@@ -283,7 +284,8 @@ def test_typing_the_answer_text_of_a_choice_works(project: Path, edition) -> Non
 def test_typing_a_numeric_choice_as_text(project: Path, edition) -> None:
     result = run_ok(project, "-q", "00", "-u", stdin="\n".join(answer_lines(edition, 0, choice="text")) + "\n")
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("00") in result.stdout
+    assert messages.unlock_done("00", has_cases=False) in result.stdout
+    assert "python3 ok -q 00`" not in result.stdout  # Problem 00 has questions only: nothing to run
 
 
 def test_a_unicode_digit_at_a_choice_prompt_does_not_crash(project: Path, edition) -> None:
@@ -302,7 +304,7 @@ def test_a_unicode_digit_at_a_choice_prompt_does_not_crash(project: Path, editio
 def test_interactive_opens_python_after_a_failure(project: Path, edition) -> None:
     unlock(project, edition, 1)
     result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr
     assert "0/2" in problem_line(result.stdout, "01")
     assert messages.interactive_banner("the handout's examples", "hog.py") in result.stdout
     assert messages.interactive_try("roll_dice(2, make_test_dice(4, 6, 1))") in result.stdout
@@ -398,3 +400,29 @@ def test_interrupting_the_runner_is_quiet(monkeypatch, capsys, project: Path) ->
     monkeypatch.setattr(student, "run", interrupt)
     assert student.main(project, ["-q", "01"]) == 130
     assert messages.interrupted() in capsys.readouterr().err
+
+
+def test_the_exit_status_and_json_are_for_a_students_own_scripts(project: Path, edition) -> None:
+    """`python3 ok` exits 1 while a case fails and 0 once everything passes; --json prints the same
+    results as one JSON object, with the same exit status."""
+    unlock(project, edition, 1)
+    failing = run_ok(project, "-q", "01", "--json")
+    assert failing.returncode == 1, failing.stderr
+    record = json.loads(failing.stdout)
+    assert [(p["number"], p["status"]) for p in record["problems"]] == [(1, "failed")]
+    assert all(not c["hidden"] for p in record["problems"] for c in p["cases"])
+    use_reference(project, edition)
+    passing = run_ok(project, "-q", "01", "--json")
+    assert passing.returncode == 0, passing.stderr
+    assert json.loads(passing.stdout)["total"] == 2
+    assert run_ok(project, "-q", "01").returncode == 0
+
+
+def test_next_names_the_following_problem_as_it_stands(project: Path, edition) -> None:
+    """After a problem passes, Next names the one after it: `-q NN` when it is unlocked already
+    (it may still fail), `-q NN -u` when it is not."""
+    unlock(project, edition, 1)
+    unlock(project, edition, 2)
+    use_reference(project, edition)
+    assert "Next: `python3 ok -q 02`" in run_ok(project, "-q", "01").stdout
+    assert "Next: `python3 ok -q 03 -u`" in run_ok(project, "-q", "02").stdout

@@ -58,7 +58,7 @@ def by_route(source: str, edition, tmp_path: Path, monkeypatch) -> dict[str, lis
     real_grade = student.grade_reliably
     monkeypatch.setattr(student, "grade_reliably", lambda *a, **k: reports_seen.append(real_grade(*a, **k))
                         or reports_seen[-1])
-    assert student.main(project, ["--score"]) == 0
+    assert student.main(project, ["--score"]) in (0, 1)  # 1 when a case fails, as for the slips here
     routes["student"] = reports_seen[0].as_dict()["problems"]
     return routes
 
