@@ -32,7 +32,7 @@ from graders.edition import Edition, EditionError
 from graders.grading import KIT_ERROR, Submission, describe_failure, grade
 from graders.sandbox import Limits
 from graders.storage import write_atomically
-from graders.submissions import Entry, discover, shown_text
+from graders.submissions import Entry, discover, not_submissions, shown_text
 
 RECORD_VERSION = 2
 KIT_LOG = messages.KIT_LOG_NAME
@@ -115,8 +115,17 @@ def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> dict | N
     return record if same and record.get("status") != KIT_ERROR else None
 
 
-Progress = Callable[[int, int, float], None]
+Progress = Callable[..., None]  # (done, total, started[, what is counted])
 Notice = Callable[[str], None]
+
+
+def check_class_folder(folder: Path, edition: Edition, command: str) -> None:
+    """Refuse FOLDER (EditionError) unless it is a folder of submissions: not missing, and not one
+    student's folder holding the submission file itself. COMMAND names what was being run."""
+    if not folder.is_dir():
+        raise EditionError(messages.no_such_path(str(folder)))
+    if (folder / edition.submission).is_file():
+        raise EditionError(messages.one_submission_not_a_class(str(folder), edition.submission, command))
 
 
 def grade_class(
@@ -132,11 +141,13 @@ def grade_class(
 ) -> list[dict]:
     """Grade every submission in FOLDER into OUT; return the records in student order. PROGRESS
     hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure)."""
-    if not folder.is_dir():
-        raise EditionError(messages.no_such_path(str(folder)))
+    check_class_folder(folder, edition, "grade")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
         raise EditionError(messages.empty_class(str(folder)))
+    ignored = not_submissions(folder)
+    if ignored and notice:
+        notice(messages.files_skipped(ignored))
     limits = limits or Limits()
     kit = kit_fingerprint(edition)
     out.mkdir(parents=True, exist_ok=True)
@@ -208,7 +219,7 @@ def kit_errors(records: list[dict]) -> list[dict]:
 def write_class_files(out: Path, records: list[dict], edition: Edition) -> None:
     records = [{k: v for k, v in r.items() if k != "reused"} for r in records]
     write_atomically(out / "grades.csv", reports.render_grades_csv(records, edition))
-    write_atomically(out / "records.jsonl", "".join(json.dumps(r) + "\n" for r in records))
+    write_atomically(out / "records.jsonl", "".join(json.dumps(reports.summary_record(r)) + "\n" for r in records))
     write_atomically(out / "summary.md", reports.render_class_summary(records, edition))
     write_atomically(out / "histogram.svg", reports.render_histogram_svg(records, edition))
     failed = kit_errors(records)
@@ -218,13 +229,14 @@ def write_class_files(out: Path, records: list[dict], edition: Edition) -> None:
         (out / KIT_LOG).unlink(missing_ok=True)  # from an earlier run whose failures are now regraded
 
 
-def print_progress(done: int, total: int, started: float) -> None:
-    """A progress bar with an estimate of the time left, on standard error."""
+def print_progress(done: int, total: int, started: float, what: str = "") -> None:
+    """A progress bar, saying what it counts (WHAT, submissions by default), with an estimate of the
+    time left, on standard error."""
     elapsed = time.monotonic() - started
     rate = elapsed / done if done else 0.0
     left = rate * (total - done)
     eta = time.strftime("%M:%S", time.gmtime(left)) if done else "--:--"
-    line = messages.class_progress(done, total, eta)
+    line = messages.class_progress(done, total, eta, what or messages.COUNT_SUBMISSIONS)
     if sys.stderr.isatty():
         print("\r" + line, end="" if done < total else "\n", file=sys.stderr, flush=True)
     elif done == total or done % max(1, total // 10) == 0:

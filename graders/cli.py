@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(no hidden case, no solution), the runner `python3 ok` with the engine it needs, "
                                    "the handout as Markdown and as a notebook, and a README; then zip it.")
     r.add_argument("edition_name", metavar="EDITION", help="the edition to release (see `hogkit editions`)")
-    r.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder; DIR.zip is written beside it")
+    r.add_argument("--out", default="hog-project", metavar="DIR",
+                   help="a new or empty folder; DIR.zip is written beside it (default: %(default)s)")
 
     z = sub.add_parser("gradescope", help="build the Gradescope autograder zip for an edition",
                        description="Build the autograder zip (setup.sh and run_autograder at its root) that runs "
@@ -138,8 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "against the baseline (--kind win).")
     v.add_argument("--strategy", required=True, metavar="EXPR", help="a strategy (of PATH's hog.py, or the reference)")
     v.add_argument("--path", help="a submission whose strategy to draw (default: the reference)")
-    v.add_argument("--kind", choices=["dice", "win"], default="dice")
-    v.add_argument("--out", required=True, metavar="FILE.svg")
+    v.add_argument("--kind", choices=["dice", "win"], default="dice",
+                   help="dice: the number of dice per pair of scores; win: the chance to win (default: dice)")
+    v.add_argument("--out", required=True, metavar="FILE.svg", help="the SVG file to write")
     _add_edition(v)
 
     c = sub.add_parser("contest", help="every submission's final strategy against every other, exactly",
@@ -147,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "exactly (both seats), and write OUTDIR/leaderboard.csv and OUTDIR/contest.html "
                                    "(the win-rate matrix as a heat map). Invalid entries are listed with the reason.")
     c.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
-    c.add_argument("--out", required=True, metavar="OUTDIR")
+    c.add_argument("--out", required=True, metavar="OUTDIR", help="where leaderboard.csv and contest.html go")
     _add_edition(c, declared=True)
     c.add_argument("--jobs", type=int, metavar="N", help="submissions tabulated at once (default: the cores)")
 
@@ -155,7 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Serve the browser game for PATH (a hog.py file or a folder holding one; "
                                    "default: the edition's reference solution), with the kit's own support "
                                    "files. Each player is a person or any strategy PATH defines.")
-    y.add_argument("path", nargs="?", metavar="PATH")
+    y.add_argument("path", nargs="?", metavar="PATH",
+                   help="a hog.py, a folder holding one, or a zip (default: the edition's reference)")
     _add_edition(y, declared=True)
     serveroptions.add_options(y)
     y.set_defaults(parser=y)  # so that a bad option is refused with play's own usage line
@@ -165,7 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command's own parser, so its usage line is the one shown
+        _subparser(parser, args.command).error(messages.unrecognized_arguments(" ".join(extra)))
     prepare_streams()
     try:
         return COMMANDS[args.command](args)
@@ -175,15 +181,22 @@ def main(argv: list[str] | None = None) -> int:
     except KitFailure as exc:
         print(f"hogkit: {exc}\n\n{exc.details}", file=sys.stderr)
         return 3
+    except BrokenPipeError:  # the reader (say, `| head`) stopped early: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:  # a full disk, a folder that cannot be written: the machine's, not the input's
         print(f"hogkit: {messages.os_failure(exc.filename, exc.strerror or str(exc))}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
         print(f"hogkit: {messages.interrupted()}", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader (say, `| head`) stopped early: not an error of ours
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._subparsers._group_actions if parser._subparsers else []:
+        if command in getattr(action, "choices", {}):
+            return action.choices[command]
+    return parser
 
 
 def _progress(result: ProblemResult) -> None:
@@ -201,6 +214,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     return webgui.serve(webgui.Game(path.resolve(), edition, edition, args.seed, args.timeout), args)
 
 
+def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
+    """The output path TEXT, checked before any work is done: the folder it is (FOLDER) or is in
+    exists, made if need be, and takes a file; a file path must not be a folder, unless the command
+    makes that folder itself (MADE_LATER) and says its own word about it. Bad input otherwise (one
+    line, exit status 2)."""
+    import tempfile
+
+    path = Path(text)
+    where = path if folder else path.parent
+    if not folder and not made_later and path.is_dir():
+        raise SubmissionError(messages.cannot_write(text, messages.REASON_IS_A_FOLDER))
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=where):
+            pass
+    except OSError as exc:
+        raise SubmissionError(messages.cannot_write(text, exc.strerror or str(exc))) from exc
+    return path
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
     from graders import isolation
 
@@ -214,8 +247,13 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.path is None:
         return grade_demo(edition, numbers, args.json)
     if args.out:
-        return grade_a_class(Path(args.path), edition, Path(args.out), args.jobs, args.force)
-    submission = load_submission(Path(args.path), edition)
+        return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force)
+    try:
+        submission = load_submission(Path(args.path), edition)
+    except SubmissionError as exc:
+        if Path(args.path).is_dir() and not (Path(args.path) / edition.submission).exists():
+            raise SubmissionError(f"{exc}; {messages.class_folder_hint()}") from exc  # advice for instructors only
+        raise
     try:
         report = grade_reliably(submission, edition, problems=numbers, on_problem=_progress)
     except KitFailure as exc:
@@ -235,7 +273,9 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     if jobs is not None and jobs < 1:
         raise EditionError(messages.jobs_expected(jobs))
     from graders import isolation
+    from graders.classroom import check_class_folder
 
+    check_class_folder(folder, edition, "grade")  # before any line about the grading to come
     print(isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
@@ -339,7 +379,7 @@ def cmd_release(args: argparse.Namespace) -> int:
     from graders.bundle import release
 
     edition = load_edition(args.edition_name)
-    out = Path(args.out)
+    out = writable_output(args.out, folder=False, made_later=True)  # release makes the folder, or refuses
     try:
         archive = release(edition, out)
     except FileExistsError as exc:
@@ -351,7 +391,7 @@ def cmd_release(args: argparse.Namespace) -> int:
 def cmd_gradescope(args: argparse.Namespace) -> int:
     from graders.gradescope import build_autograder
 
-    out = build_autograder(load_edition(args.edition_name), Path(args.out))
+    out = build_autograder(load_edition(args.edition_name), writable_output(args.out, folder=False))
     print(messages.autograder_written(str(out)))
     return 0
 
@@ -383,6 +423,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     from graders import analysis
 
     edition = load_edition(args.edition)
+    if args.table:
+        writable_output(args.table, folder=False)
     try:
         model = analysis.build_model(edition)
         against_text = args.against or analysis.analysis_settings(edition)["baseline"]
@@ -405,6 +447,7 @@ def cmd_picture(args: argparse.Namespace) -> int:
     from graders import analysis
 
     edition = load_edition(args.edition)
+    writable_output(args.out, folder=False)
     try:
         model = analysis.build_model(edition)
         baseline_text = analysis.analysis_settings(edition)["baseline"]
@@ -431,9 +474,10 @@ def cmd_contest(args: argparse.Namespace) -> int:
     from graders.classroom import print_progress
     from graders.contest import run_contest
 
-    edition = _edition(args, Path(args.path), class_folder=True)
     if args.jobs is not None and args.jobs < 1:
         raise EditionError(messages.jobs_expected(args.jobs))
+    writable_output(args.out, folder=True)
+    edition = _edition(args, Path(args.path), class_folder=True)
     board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
     for row in board[:10]:
         print(messages.leaderboard_line(row["rank"], row["student"], row["points"], row["average"]))

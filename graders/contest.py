@@ -22,13 +22,14 @@ from pathlib import Path
 import numpy as np
 
 from graders import analysis, messages
-from graders.classroom import Progress
+from graders.classroom import Progress, check_class_folder
 from graders.edition import Edition, EditionError
 from graders.reports import heat_colour
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
 
 THRESHOLD = 0.500001
+TIE = 1e-9  # average win rates closer than this are equal: the same strategy, solved twice
 
 
 def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray | str:
@@ -44,8 +45,7 @@ def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray 
 def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None = None,
                 progress: Progress | None = None) -> list[dict]:
     """Play the contest of FOLDER's entries into OUT; return the leaderboard rows, best first."""
-    if not folder.is_dir():
-        raise EditionError(messages.no_such_path(str(folder)))
+    check_class_folder(folder, edition, "contest")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
         raise EditionError(messages.empty_class(str(folder)))
@@ -59,7 +59,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
         for done, future in enumerate(as_completed(futures), start=1):
             tables[futures[future]] = future.result()
             if progress:
-                progress(done, len(entries), started)
+                progress(done, len(entries), started, messages.COUNT_STRATEGIES)
     valid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if not isinstance(t, str)]
     invalid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if isinstance(t, str)]
     n = len(valid)
@@ -77,7 +77,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
         for done, future in enumerate(as_completed(futures), start=1):
             solved[futures[future]] = future.result()
             if progress and (done % 200 == 0 or done == len(futures)):
-                progress(done, len(futures), started)
+                progress(done, len(futures), started, messages.COUNT_PAIRS)
     for i in range(n):
         for j in range(i + 1, n):
             rate = solved[(keys[i], keys[j])]
@@ -88,8 +88,11 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
         board.append({"student": student, "points": sum(r > THRESHOLD for r in others),
                       "average": float(np.mean(others)) if others else 0.5, "index": i})
     board.sort(key=lambda r: (-r["points"], -r["average"], r["student"]))
-    for rank, row in enumerate(board, start=1):
-        row["rank"] = rank
+    for place, row in enumerate(board, start=1):  # entries that tie share a rank (1, 2, 2, 4)
+        before = board[place - 2] if place > 1 else None
+        tied = (before is not None and before["points"] == row["points"]
+                and abs(before["average"] - row["average"]) < TIE)
+        row["rank"] = before["rank"] if tied else place
     order = [row.pop("index") for row in board]  # the matrix's rows and columns in ranking order
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "leaderboard.csv", render_leaderboard_csv(board, invalid))

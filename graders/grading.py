@@ -320,7 +320,7 @@ def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> lis
                   if d in by_number and by_number[d].status == "failed"]
         if r.status == "failed" and failed and r.cases:  # only where its own cases ran and failed
             hint = messages.dependency_hint([(d.label, d.name) for d in failed])
-            r = dataclasses.replace(r, reason=f"{hint} {r.reason}".strip(), hint=hint)
+            r = dataclasses.replace(r, reason=messages.hinted_reason(hint, r.reason), hint=hint)
         hinted.append(r)
     return hinted
 

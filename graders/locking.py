@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,6 +100,10 @@ def _variants(answer: str) -> list[tuple[str, str]]:
         out.append(("Nothing", "special"))
     if text.lower() in ("exception", "raises", "an error", "error!", "traceback"):
         out.append(("Error", "special"))
+    if re.match(r"(Traceback|\w*(Error|Exception)\b)", text):  # the error's name or message, typed out
+        out.append(("Error", "error_name"))
+    if re.match(r"<(function|bound method|built-in function|lambda)\b", text):
+        out.append(("Function", "function"))
     return [(v, why) for v, why in out if v != text]
 
 
@@ -124,6 +129,8 @@ def load_progress(folder: Path) -> dict:
         return {"unlocked": []}
     # Keep only well-formed entries: a hand-edited file must not crash the unlocker.
     clean: dict = {"unlocked": [k for k in data["unlocked"] if isinstance(k, str)]}
+    if isinstance(data.get("seed"), str):
+        clean["seed"] = data["seed"]  # orders the choices of multiple-choice questions for this student
     answers = data.get("answers")
     if isinstance(answers, dict):
         clean["answers"] = {k: v for k, v in answers.items() if isinstance(k, str) and isinstance(v, str)}

@@ -27,6 +27,22 @@ def visible(text: str | None) -> str:
     return "\n".join(lines)
 
 
+LABEL_NOT_SCORED = "no points (not counted)"
+
+
+def and_more(n: int) -> str:
+    return f"and {n} more"
+
+
+WHITESPACE_MARKS = (("·", "a space"), ("→", "a tab"), ("⏎", "an empty line"))
+
+
+def whitespace_legend(shown: str) -> str:
+    """What the marks ``visible`` used in SHOWN stand for; '' when it used none."""
+    used = [f"{mark} is {meaning}" for mark, meaning in WHITESPACE_MARKS if mark in shown]
+    return f"({', '.join(used)})" if used else ""
+
+
 def printable(text: str) -> str:
     """TEXT with every control character but the tab written out (``\\x1b``): safe to print anywhere."""
     return "".join(c if c.isprintable() or c in "\t " else f"\\x{ord(c):02x}" for c in text)
@@ -50,6 +66,11 @@ LABEL_NOTE = "note: "
 LABEL_HIDDEN = " (hidden)"
 LABEL_OPTIONAL = " (optional)"
 LABEL_ADVICE = "advice, no points lost: "
+
+
+def total_with_checkpoint(total: int, most: int, label: str, score: int, of: int) -> str:
+    return (f"Total: {total}/{most} for the problems, plus {score}/{of} for the {label}: a score of "
+            f"{total + score}")
 
 
 def total_line(score: int, most: int) -> str:
@@ -199,6 +220,11 @@ def dependency_hint(failed: list[tuple[str, str]]) -> str:
     return f"{named} fail too, and these cases call them: fix those first."
 
 
+def hinted_reason(hint: str, reason: str) -> str:
+    """A problem's REASON after a HINT that ends a sentence: the reason starts one of its own."""
+    return f"{hint} {reason[:1].upper()}{reason[1:]}".strip()
+
+
 def cases_not_run(count: int) -> str:
     return (f"{count} case{'s were' if count != 1 else ' was'} not run, because an earlier case never "
             f"finished or ended the program; fix that one first")
@@ -258,15 +284,21 @@ def exited_while_loading(kind: str, detail: str) -> str:
     return f"{kind}{code} ran while the file was loading; that statement was skipped"
 
 
+def sentence(text: str) -> str:
+    """TEXT ending as a sentence ends: Python's own messages sometimes end in '?' or '.' already."""
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
 def syntax_repaired(filename: str, line: int, message: str, name: str) -> str:
     return (
-        f"{filename} line {line}: SyntaxError: {message}. {name} was left out so that the rest could be graded; "
-        f"problems that need it fail"
+        f"{filename} line {line}: SyntaxError: {sentence(message)} So that the rest could be graded, {name} was "
+        f"left out; problems that need it fail"
     )
 
 
 def syntax_unrepairable(filename: str, line: int, message: str) -> str:
-    return f"{filename} line {line}: SyntaxError: {message}. Nothing could be graded; fix this line first"
+    return f"{filename} line {line}: SyntaxError: {sentence(message)} Nothing could be graded; fix this line first"
 
 
 def syntax_stub(name: str, filename: str, line: int, message: str) -> str:
@@ -332,15 +364,29 @@ def rule_missing_calls(function: str, missing: list[str]) -> str:
 # -- submissions and command lines ---------------------------------------------------------------
 
 
+REASON_IS_A_FOLDER = "it is a folder"
+
+
+def cannot_write(path: str, why: str) -> str:
+    return f"cannot write {path} ({why}): choose an output path in a folder you can write; nothing was done"
+
+
+def unrecognized_arguments(extra: str) -> str:
+    return f"unrecognized arguments: {extra}"
+
+
 def no_such_path(path: str) -> str:
     return f"no such file or folder: {path}"
 
 
 def no_hog_in_folder(path: str, filename: str) -> str:
     return (
-        f"{path} is a folder without {filename}; pass the folder that holds {filename} or the file itself, "
-        f"or grade a class folder with --out OUTDIR"
+        f"{path} is a folder without {filename}; pass the folder that holds {filename} or the file itself"
     )
+
+
+def class_folder_hint() -> str:
+    return "to grade a class folder (one submission per student), add --out OUTDIR"
 
 
 def not_python(path: str, why: str) -> str:
@@ -437,14 +483,28 @@ def out_needs_a_class_folder(path: str) -> str:
             f"alone with hogkit grade {path}, or put it in a folder and grade the folder with --out")
 
 
+def one_submission_not_a_class(path: str, filename: str, command: str) -> str:
+    alone = f"hogkit grade {path}" if command == "grade" else f"hogkit winrate {path}"
+    return (f"{path} holds {filename} itself, so it is one submission, not a class folder (a folder with one "
+            f"submission per student): use {alone} for it alone, or give the folder that holds such folders")
+
+
+def files_skipped(names: list[str]) -> str:
+    shown = ", ".join(printable(n) for n in names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    return f"skipped, not submissions (only folders, .py, .ipynb and .zip files are): {shown}"
+
+
 def empty_class(path: str) -> str:
     return f"{path} holds no submissions (folders, .py, .ipynb or .zip files)"
 
 
-def class_progress(done: int, total: int, eta: str) -> str:
+COUNT_SUBMISSIONS, COUNT_STRATEGIES, COUNT_PAIRS = "submissions graded", "strategies tabulated", "pairs solved"
+
+
+def class_progress(done: int, total: int, eta: str, what: str = COUNT_SUBMISSIONS) -> str:
     width = 30
     filled = width * done // total if total else width
-    return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  ETA {eta}"
+    return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}  ETA {eta}"
 
 
 def class_summary_line(graded: int, total: int, problems: int, seconds: float, out: str) -> str:
@@ -757,8 +817,12 @@ def not_a_choice(count: int) -> str:
     return f"Type one of the choices, or its letter from a to {'abcdefghij'[count - 1]}."
 
 
-def choice_prompt(letter: str, text: str) -> str:
-    return f"  {letter}) {text}"
+def choice_prompt(letter: str, text: str, width: int = 78) -> str:
+    """One choice, wrapped at word boundaries, its later lines lined up under its first word."""
+    import textwrap
+
+    return textwrap.fill(text, width, initial_indent=f"  {letter}) ", subsequent_indent=" " * (len(letter) + 4),
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def python_too_old(program: str) -> str:
@@ -782,7 +846,14 @@ HINTS = {
     "special": "Close: when nothing is displayed, type Nothing; when a line raises, type Error.",
     "tuple": "Close: check the brackets; a tuple is shown with parentheses.",
     "order": "Close: printed lines come before the value, in the order they are printed.",
+    "error_name": "Close: when a line raises an error, type just Error, not its name or message.",
+    "function": "Close: when the value is a function, type just Function.",
 }
+
+
+def empty_answer() -> str:
+    return ("Type an answer: Nothing when nothing is displayed, Error when the line raises, Function for a "
+            "function; or exit() to stop.")
 
 
 # -- the web page (hog_gui.py) --------------------------------------------------------------------

@@ -80,7 +80,7 @@ def _problem_lines(
         out.append(f"      {p.hint}")
     for case in shown:
         out.extend(render_case(case, verbose))
-    if failed or rule_broken:
+    if (failed or rule_broken) and (student or not verbose):  # --verbose already shows what its rerun would
         hint = messages.rerun_student(p.label) if student else messages.rerun_instructor(path, p.label, edition)
         out.append(f"      {hint}")
     return out
@@ -124,9 +124,13 @@ def render_case(case: CaseResult, verbose: bool) -> list[str]:
     transcript = case.transcript
     if transcript:
         out.append(messages.indent(_clip(transcript), "        "))
-    out.append(messages.indent(messages.LABEL_EXPECTED + _expected_text(case.expected), "        "))
+    expected = _expected_text(case.expected)
+    out.append(messages.indent(messages.LABEL_EXPECTED + expected, "        "))
     got = messages.visible(case.got).replace("\n", "\n          ")
     out.append(messages.indent(messages.LABEL_GOT + got, "        "))
+    legend = messages.whitespace_legend(expected + got)
+    if legend:
+        out.append(f"        {legend}")
     out.append(f"        → {case.reason}")
     if case.debug:
         out.append(messages.indent(messages.debug_lines_note(len(case.debug)), "        "))
@@ -180,6 +184,22 @@ def _not_run(problem: dict) -> int:
 def _advice_lines(problem: dict) -> list[str]:
     rules = [{"required": True, "function": "", **r} for r in problem.get("rules", [])]
     return advice_lines(rules, problem.get("cases", []))
+
+
+SUMMARY_DROPS = ("cases", "traceback", "rules")  # kept in records/ID.json, too big for one line per student
+
+
+def summary_record(record: dict) -> dict:
+    """RECORD for records.jsonl: everything but each case, each rule and the traceback, with the
+    number of cases passed per problem instead (the full record stays in records/ID.json)."""
+    out = {k: v for k, v in record.items() if k not in SUMMARY_DROPS and k != "problems"}
+    if "problems" in record:
+        out["problems"] = [
+            {**{k: v for k, v in p.items() if k not in SUMMARY_DROPS},
+             "cases_passed": sum(1 for c in p.get("cases", []) if c["passed"]),
+             "cases_run": sum(1 for c in p.get("cases", []) if c.get("status") != "not run")}
+            for p in record["problems"]]
+    return out
 
 
 def render_kit_log(records: list[dict]) -> str:
@@ -312,6 +332,10 @@ def render_gradescope(record: dict) -> dict:
         out["score"] = record["total"] + cp["score"]
     out["tests"] = tests
     out["output"] = messages.total_line(record["total"], record["max"])
+    if record.get("checkpoint"):  # say where the extra point of the score comes from
+        cp = record["checkpoint"]
+        out["output"] = messages.total_with_checkpoint(record["total"], record["max"], cp["label"], cp["score"],
+                                                       cp["max"])
     out["extra_data"] = {"isolation": record.get("isolation", "")}
     return out
 
@@ -364,23 +388,45 @@ def render_class_summary(records: list[dict], edition: Edition) -> str:
     for p in edition.problems:
         results = [q for r in graded for q in r["problems"] if q["number"] == p.number]
         passed = sum(q["status"] in ("passed", "ungraded") for q in results)
-        rate = f"{100 * passed / len(results):.0f}%" if results else "-"
-        lines.append(f"| {p.label} {p.title} | {passed}/{len(results)} | {rate} |")
+        if p.points == 0:  # Problem 00's questions, an optional contest entry: nothing to pass for points
+            lines.append(f"| {p.label} {p.title} | - | {messages.LABEL_NOT_SCORED} |")
+        else:
+            rate = f"{100 * passed / len(results):.0f}%" if results else "-"
+            lines.append(f"| {p.label} {p.title} | {passed}/{len(results)} | {rate} |")
         for q in results:
             for c in q.get("cases", []):
                 cases[(p.label, c["name"])] += 1
                 case_passed[(p.label, c["name"])] += c["passed"]
             if q["status"] == "failed" and q.get("reason"):
-                reasons[f"Problem {q['label']}: {q['reason'][:160]}"] += 1
+                reasons[f"Problem {q['label']}: {shorten(q['reason'], 160)}"] += 1
     lines += ["", "## Cases that fail most", "", "| Problem | Case | Pass rate |", "|---|---|---|"]
-    hardest = sorted(cases, key=lambda k: (case_passed[k] / cases[k], k))[:15]
-    for label, name in hardest:
-        key = (label, name)
-        lines.append(f"| {label} | {name} | {100 * case_passed[key] / cases[key]:.0f}% |")
+    lines += [f"| {label} | {names} | {rate}% |" for label, names, rate in _hardest(cases, case_passed)]
     lines += ["", "## Most common failure reasons", ""]
     lines += [f"- {n} × {reason}" for reason, n in reasons.most_common(10)] or ["- none"]
     lines += ["", "## Scores", "", "![score histogram](histogram.svg)", ""]
     return "\n".join(lines)
+
+
+def shorten(text: str, most: int) -> str:
+    """TEXT cut to MOST characters at a word boundary, with an ellipsis where it was cut."""
+    import textwrap
+
+    return textwrap.shorten(text, most, placeholder=" …")
+
+
+def _hardest(cases: dict, passed: dict, groups: int = 15, names: int = 4) -> list[tuple[str, str, int]]:
+    """(problem, case names, pass rate) of the cases passed least, cases of one problem with the same
+    rate grouped on one row (a problem nobody solved fails all its cases alike)."""
+    from collections import defaultdict
+
+    rows: dict[tuple[int, str], list[str]] = defaultdict(list)
+    for label, name in sorted(cases):
+        rows[(round(100 * passed[(label, name)] / cases[(label, name)]), label)].append(name)
+    out = []
+    for (rate, label), found in sorted(rows.items())[:groups]:
+        shown = "; ".join(found[:names]) + (f"; {messages.and_more(len(found) - names)}" if len(found) > names else "")
+        out.append((label, shown, rate))
+    return out
 
 
 def render_histogram_svg(records: list[dict], edition: Edition) -> str:

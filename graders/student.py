@@ -148,6 +148,11 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: b
         if not quiet:
             print(messages.unlock_done(problem.label, has_cases(edition, number)))
         return True
+    if "seed" not in progress:  # this student's own order of choices, kept from now on
+        import secrets
+
+        progress["seed"] = secrets.token_hex(8)
+        locking.save_progress(folder, progress)
     print(RULE)
     print(messages.unlock_intro(f"Problem {problem.label}: {problem.title}"))
     for k, record in enumerate(records, start=1):
@@ -160,18 +165,34 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: b
     return True
 
 
+def shown_choices(record: dict, progress: dict) -> list[str]:
+    """RECORD's choices in the order this student sees them: shuffled, so the right one is not
+    always first, and the same on every run (seeded by the student's own progress seed and the
+    question's salt)."""
+    import random
+
+    choices = list(record["choices"])
+    try:  # numbers read best in their own order, which gives nothing away
+        return sorted(choices, key=float)
+    except ValueError:
+        pass
+    random.Random(f"{progress.get('seed', '')}|{record.get('salt', '')}").shuffle(choices)
+    return choices
+
+
 def ask_record(record: dict, progress: dict, folder: Path) -> bool:
     done = set(progress["unlocked"])
     answers = progress.setdefault("answers", {})
     if "choices" in record:
         prompt = locking.prompts_of(record)[0]
+        choices = shown_choices(record, progress)
         print(record["question"])
-        for letter, choice in zip(LETTERS, record["choices"]):
+        for letter, choice in zip(LETTERS, choices):
             print(messages.choice_prompt(letter, choice))
         if locking.prompt_key(prompt) in done:
             print(f"? {answers.get(locking.prompt_key(prompt), '(unlocked)')}")
             return True
-        return _ask_until_right(prompt, progress, folder, record["choices"])
+        return _ask_until_right(prompt, progress, folder, choices)
     for k, step in enumerate(record["steps"]):
         lines = step["source"].split("\n")
         print(">>> " + lines[0])
@@ -195,6 +216,9 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
         answer = _ask("? ")
         if answer is None:
             return False
+        if not answer.strip():  # an empty line is no try: say what can be typed
+            print(messages.empty_answer())
+            continue
         if choices is not None:
             picked = pick_choice(answer, choices)
             if picked is None:

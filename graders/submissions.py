@@ -354,13 +354,32 @@ def declared_by_class(folder: Path) -> str | None:
     return found.most_common(1)[0][0] if found else None
 
 
+OUTPUT_MARKS = ("grades.csv", "leaderboard.csv")  # what the kit's class and contest outputs hold
+
+
+def is_output_folder(path: Path) -> bool:
+    """Whether PATH is an output folder of the kit's (from an earlier run with another --out), never
+    a student's submission."""
+    return not path.is_symlink() and path.is_dir() and any((path / mark).is_file() for mark in OUTPUT_MARKS)
+
+
+def not_submissions(folder: Path) -> list[str]:
+    """The names of the plain files in FOLDER that cannot be a submission (a README.txt, a PDF):
+    listed as skipped, never graded as a student called README."""
+    return sorted(p.name for p in folder.iterdir()
+                  if not p.name.startswith((".", "__")) and not p.is_symlink() and p.is_file()
+                  and p.suffix not in SUFFIXES)
+
+
 def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entry]:
     """Every student's entry in FOLDER, in name order; hidden files and folders, and SKIP (an output
     folder inside the class folder), are left out. A link, a FIFO or a device is an entry with its
     reason; it is never opened."""
+    ignored = set(not_submissions(folder))
     skipped = skip.resolve() if skip is not None else None
     candidates = sorted(p for p in folder.iterdir()
-                        if not p.name.startswith((".", "__")) and (skipped is None or p.resolve() != skipped))
+                        if not p.name.startswith((".", "__")) and (skipped is None or p.resolve() != skipped)
+                        and p.name not in ignored and not is_output_folder(p))
     ids: dict[str, list[Path]] = {}
     for p in candidates:  # a file's id is its name without the suffix, even a link's or a FIFO's
         as_file = p.is_symlink() or not p.is_dir()

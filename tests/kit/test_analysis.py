@@ -183,8 +183,9 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     assert rows[1].startswith("1,best,3,")
     assert rows[2].startswith("2,sus,2,")
     assert {rows[3].split(",")[1], rows[4].split(",")[1]} == {"six", "twin"}  # equal: no match point between them
+    assert rows[3].split(",")[0] == rows[4].split(",")[0] == "3"  # and one rank for both
     assert any(r.startswith(",bad,") and "returned -1" in r for r in rows)
-    assert any(r.startswith(",notes,") for r in rows)
+    assert not any(",notes," in r for r in rows)  # notes.txt is no entry
     html = (out / "contest.html").read_text()
     assert html.startswith("<!doctype html>") and "http" not in html and html.count("<tr>") == 5
 

@@ -46,7 +46,7 @@ def classroom(tmp_path, edition, reference_source, skeleton_source):
 
 EXPECTED = {
     "alice": ("graded", 24), "bob": ("graded", 0), "carol": ("graded", 0), "erin": ("not python", 0),
-    "notes": ("unsupported", 0), "frank": ("graded", 24), "hank": ("unreadable", 0), "gina": ("graded", 24),
+"frank": ("graded", 24), "hank": ("unreadable", 0), "gina": ("graded", 24),
     "ivan": ("unreadable", 0), "dup": ("duplicate", 0),
 }
 
@@ -60,6 +60,7 @@ def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
         by_student.setdefault(r["student"], []).append(r)
     for student, (status, total) in EXPECTED.items():
         assert [(r["status"], r["total"]) for r in by_student[student]][0] == (status, total), student
+    assert "notes" not in by_student  # notes.txt is no submission: skipped, and said so
     assert len(by_student["dup"]) == 2
     assert "two submissions have the id 'dup'" in by_student["dup"][0]["reason"]
     judy = by_student["judy"][0]
@@ -67,8 +68,16 @@ def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
     assert [r["student"] for r in rows] == sorted(r["student"] for r in records)
     assert {"phase 1", "phase 2", "problem 05", "checkpoint", "total", "status", "reason"} <= set(rows[0])
-    assert len((out / "records.jsonl").read_text(encoding="utf-8").splitlines()) == len(records)
-    assert "class summary" in (out / "summary.md").read_text(encoding="utf-8")
+    lines = (out / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(records)
+    alice_line = next(json.loads(line) for line in lines if json.loads(line)["student"] == "alice")
+    alice_full = json.loads((out / "records" / "alice.json").read_text(encoding="utf-8"))
+    assert alice_line["total"] == alice_full["total"] == 24
+    assert all("cases" not in p and p["cases_passed"] == p["cases_run"] for p in alice_line["problems"])
+    assert len(json.dumps(alice_line)) < len(json.dumps(alice_full)) / 10  # a line, not the whole record
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "class summary" in summary
+    check_summary(summary, edition)
     assert (out / "histogram.svg").read_text(encoding="utf-8").startswith("<svg")
     feedback = (out / "feedback" / "bob.md").read_text(encoding="utf-8")
     assert "hidden cases failed" in feedback
@@ -123,7 +132,10 @@ def test_discovery_reads_each_shape(classroom):
     assert entries["frank"].source is not None and "# %load_ext autoreload" in entries["frank"].source
     assert entries["gina"].status == "ok" and "def roll_dice" in entries["gina"].source
     assert entries["ivan"].reason == messages.zip_without(str(classroom / "ivan.zip"), "hog.py")
-    assert entries["notes"].status == "unsupported"
+    assert "notes" not in entries  # a plain file of another kind is no submission
+    from graders.submissions import not_submissions
+
+    assert not_submissions(classroom) == ["notes.txt"]
 
 
 def test_a_zip_bomb_is_refused_without_unpacking(tmp_path):
@@ -148,3 +160,27 @@ def test_the_command_line_grades_a_class(classroom, tmp_path, capsys):
     assert "kept from the last run" in capsys.readouterr().out
     assert hogkit(["grade", str(classroom), "--out", str(out), "--jobs", "0"]) == 2
     assert "--jobs needs a number" in capsys.readouterr().err
+
+
+def check_summary(summary: str, edition) -> None:
+    """Problems worth no points are not counted as passed; a reason is cut only between words; the
+    cases that fail most are one row per problem and pass rate (ties grouped)."""
+    zero = [p for p in edition.problems if p.points == 0]
+    for p in zero:
+        assert f"| {p.label} {p.title} | - | {messages.LABEL_NOT_SCORED} |" in summary
+    reasons = summary.split("## Most common failure reasons")[1].split("##")[0].strip().splitlines()
+    assert reasons and all(len(r) < 220 for r in reasons)
+    for line in reasons:
+        assert line.endswith(" …") or len(line.split(": ", 1)[1]) <= 160 or line.endswith("."), line
+    hardest = summary.split("## Cases that fail most")[1].split("##")[0].strip().splitlines()[2:]
+    keys = [(row.split(" | ")[0], row.split(" | ")[-1]) for row in hardest]
+    assert hardest and len(keys) == len(set(keys)), hardest
+
+
+def test_an_output_folder_inside_the_class_is_never_graded(tmp_path, edition, reference_source):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    first = grade_class(folder, edition, folder / "results", jobs=1)
+    second = grade_class(folder, edition, folder / "results-again", jobs=1)  # the first output is inside
+    assert [r["student"] for r in first] == [r["student"] for r in second] == ["alice"]

@@ -31,6 +31,27 @@ def test_every_command_has_help(capsys, command):
     assert "usage: hogkit" in capsys.readouterr().out
 
 
+def test_every_option_of_every_command_says_what_it_does():
+    import argparse
+
+    from graders.cli import build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(commands.choices) >= set(COMMANDS) | {"play"}
+    silent = [(name, action.dest) for name, sub in commands.choices.items() for action in sub._actions
+              if not action.help]
+    assert silent == [], silent
+
+
+def test_an_extra_word_is_refused_by_the_commands_own_usage(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["editions", "extra"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert err.startswith("usage: hogkit editions") and "unrecognized arguments: extra" in err
+
+
 def test_grade_reference_text(capsys):
     code, out, _ = run(capsys, "grade", str(kit_root() / "solution" / "boar_brawl"))
     assert code == 0
@@ -49,6 +70,14 @@ def test_grade_one_problem(capsys):
     assert code == 0 and "Problem 02 boar_brawl" in out and "Problem 01" not in out and "Total: 2/2" in out
 
 
+def test_verbose_never_asks_to_rerun_with_verbose(capsys):
+    skeleton = str(kit_root() / "skeleton" / "boar_brawl" / "hog.py")
+    _, short, _ = run(capsys, "grade", skeleton, "-q", "02")
+    assert "-q 02 --verbose" in short  # the way to see every failed case
+    code, out, _ = run(capsys, "grade", skeleton, "-q", "02", "--verbose")
+    assert code == 0 and "Problem 02 boar_brawl" in out and "--verbose" not in out
+
+
 def test_grade_without_path_grades_the_demo_class(capsys):
     code, out, _ = run(capsys, "grade")
     assert code == 0
@@ -64,11 +93,23 @@ def test_grade_without_path_grades_the_demo_class(capsys):
         (["grade", "no/such/place"], "no such file or folder: no/such/place"),
         (["grade", "README.md"], "is not a Python file"),
         (["grade", "graders"], "without hog.py"),
+        (["grade", "graders"], "to grade a class folder (one submission per student), add --out OUTDIR"),
         (["grade", "solution/boar_brawl", "--edition", "chess"], "unknown edition 'chess'"),
         (["grade", "solution/boar_brawl", "-q", "99"], "there is no problem 99; problems are 00 to 12"),
         (["grade", "solution/boar_brawl", "-q", "two"], "-q expects a problem number"),
         (["grade", "solution/boar_brawl/hog.py", "--out", "never-made"], "--out is for a class folder"),
         (["answers", "-q", "42"], "there is no problem 42"),
+        (["contest", "solution/boar_brawl", "--out", "/tmp/hogkit-never"], "holds hog.py itself"),
+        (["grade", "solution/boar_brawl", "--out", "/tmp/hogkit-never"], "not a class folder"),
+        (["picture", "--strategy", "final_strategy", "--kind", "dice", "--out", "/proc/no/x.svg"],
+         "cannot write /proc/no/x.svg"),
+        (["picture", "--strategy", "final_strategy", "--kind", "dice", "--out", "graders"],
+         "cannot write graders (it is a folder)"),
+        (["optimal", "--table", "/proc/no/best.py"], "cannot write /proc/no/best.py"),
+        (["release", "boar_brawl", "--out", "/proc/no/project"], "cannot write /proc/no/project"),
+        (["gradescope", "boar_brawl", "--out", "/proc/no/a.zip"], "cannot write /proc/no/a.zip"),
+        (["contest", "skeleton", "--out", "/proc/no"], "cannot write /proc/no"),
+        (["grade", "tests/kit/submissions", "--out", "/proc/no"], "cannot write /proc/no"),
         (["answers", "--edition", "nope"], "unknown edition 'nope'"),
     ],
 )

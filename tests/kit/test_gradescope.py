@@ -11,6 +11,7 @@ import zipfile
 
 import pytest
 
+from graders import messages
 from graders.edition import load_edition
 from graders.gradescope import build_autograder
 
@@ -73,6 +74,7 @@ def test_a_passing_submission(autograder):
     results = run_autograder(root, {"hog.py": (load_edition().solution_dir / "hog.py").read_text()})
     check_format(results)
     assert results["score"] == 25
+    assert results["output"] == messages.total_with_checkpoint(24, 24, "Phase 1 checkpoint", 1, 1)
 
 
 @pytest.mark.timeout(600)

@@ -131,6 +131,11 @@ NEAR_MISSES = [
     ("(1, 2)", "[1, 2]", "tuple"),
     ("Nothing", "None", "special"),
     ("Error", "exception", "special"),
+    ("Error", "AssertionError", "error_name"),
+    ("Error", "ZeroDivisionError: division by zero", "error_name"),
+    ("Error", "Traceback (most recent call last):", "error_name"),
+    ("Function", "<function roll_dice at 0x7f3a>", "function"),
+    ("Function", "<function make_averaged.<locals>.averaged at 0x1>", "function"),
 ]
 
 

@@ -79,7 +79,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.unlock_line_correct, (1, 2), ["line 1 of 2"]),
     (m.engine_missing, (), ["graders", "install"]),
     (m.autograder_written, ("ag.zip",), ["ag.zip", "autograder"]),
-    (m.class_progress, (3, 10, "00:12"), ["3/10", "ETA 00:12", "#"]),
+    (m.class_progress, (3, 10, "00:12"), ["3/10 submissions graded", "ETA 00:12", "#"]),
+    (m.class_progress, (5, 6, "00:01", m.COUNT_PAIRS), ["5/6 pairs solved"]),
     (m.class_reused, (7,), ["7 unchanged submissions", "--force"]),
     (m.python_too_old, ("ok",), ["ok needs Python 3.9 or newer", "this is Python %s", "python.org"]),
     (m.edition_declared, ("more_boar", "alice/"), ["the edition more_boar", "alice/ declares", "--edition NAME"]),
@@ -176,6 +177,23 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.syntax_repaired, ("hog.py", 14, "invalid syntax", "roll_dice"),
      ["line 14", "SyntaxError", "invalid syntax", "roll_dice"]),
     (m.syntax_unrepairable, ("hog.py", 3, "unexpected indent"), ["line 3", "SyntaxError", "unexpected indent"]),
+    (m.syntax_repaired, ("hog.py", 3, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?",
+                         "a top-level statement"),
+     ["instead of '='? So that the rest could be graded, a top-level statement was left out"]),
+    (m.sentence, ("unexpected indent",), ["unexpected indent."]),
+    (m.and_more, (3,), ["and 3 more"]),
+    (m.unrecognized_arguments, ("extra",), ["unrecognized arguments: extra"]),
+    (m.one_submission_not_a_class, ("ann", "hog.py", "grade"), ["ann holds hog.py itself", "not a class folder",
+                                                                "hogkit grade ann"]),
+    (m.one_submission_not_a_class, ("ann", "hog.py", "contest"), ["hogkit winrate ann"]),
+    (m.files_skipped, (["README.txt", "notes.pdf"],), ["skipped, not submissions", "README.txt, notes.pdf"]),
+    (m.total_with_checkpoint, (20, 24, "Phase 1 checkpoint", 1, 1),
+     ["Total: 20/24 for the problems", "plus 1/1 for the Phase 1 checkpoint", "a score of 21"]),
+    (m.cannot_write, ("/proc/x.svg", "No such file or directory"), ["cannot write /proc/x.svg",
+                                                                   "No such file or directory", "nothing was done"]),
+    (m.hinted_reason, ("fix 06 first.", "the handout's examples: expected 1"),
+     ["fix 06 first. The handout's examples: expected 1"]),
+    (m.whitespace_legend, (m.visible("3 \n\n\tx"),), ["(· is a space, → is a tab, ⏎ is an empty line)"]),
     (m.debug_lines_note, (2,), ["2 DEBUG lines", "never part of the comparison"]),
     (m.no_such_path, ("nowhere/hog.py",), ["nowhere/hog.py"]),
     (m.no_hog_in_folder, ("student7", "hog.py"), ["student7", "hog.py"]),
@@ -194,6 +212,9 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.interactive_banner, ("the handout's examples", "hog.py"), ["the handout's examples", "failed", "hog.py"]),
     (m.interactive_try, ("roll_dice(2, make_test_dice(4, 6, 1))",), ["roll_dice(2, make_test_dice(4, 6, 1))"]),
     (m.choice_prompt, ("c", "It returns 3"), ["c)", "It returns 3"]),
+    (m.choice_prompt, ("b", "word " * 30), ["  b) word word", "word\n     word word"]),
+    (m.class_folder_hint, (), ["class folder", "--out OUTDIR"]),
+    (m.empty_answer, (), ["Type an answer", "Nothing", "Error", "Function", "exit()"]),
     (m.run_out_of_time, (), ["whole grading run", "time limit"]),
     (m.not_a_choice, (4,), ["letter", "a to d"]),
     # the web page
@@ -370,6 +391,11 @@ def test_a_dependency_hint_names_each_failing_problem_once() -> None:
 
 
 def test_hints_are_hints_not_answers() -> None:
-    assert set(m.HINTS) == {"quotes", "no_quotes", "float", "case", "special", "tuple", "order"}
+    assert set(m.HINTS) == {"quotes", "no_quotes", "float", "case", "special", "tuple", "order", "error_name",
+                            "function"}
     for text in m.HINTS.values():
         assert text.startswith("Close")
+
+
+def test_no_legend_without_marks() -> None:
+    assert m.whitespace_legend(m.visible("3\n4")) == ""

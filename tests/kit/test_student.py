@@ -59,15 +59,32 @@ def run_ok(folder: Path, *args: str, stdin: str = "", pythonpath: bool = True,
     )
 
 
-def answer_lines(edition, number: int, choice: str = "text") -> list[str]:
-    """Everything a student types to unlock problem NUMBER: WWPD lines in order, choices as text or number."""
+def answer_lines(edition, number: int, choice: str = "text", project: Path | None = None) -> list[str]:
+    """Everything a student types to unlock problem NUMBER: WWPD lines in order, choices as text or
+    as the letter PROJECT's student sees beside the answer (after its first unlock fixed the order)."""
     out: list[str] = []
+    shown = iter(shown_orders(project, number) if choice == "letter" else [])
     for q in load_questions(edition, number):
         if q.is_choice:
-            out.append("abcdefghij"[q.choices.index(q.answer)] if choice == "letter" else q.answer)
+            out.append("abcdefghij"[next(shown).index(q.answer)] if choice == "letter" else q.answer)
         else:
             out += [line for s in q.steps if s.expected is not None for line in s.expected.split("\n")]
     return out
+
+
+def shown_orders(project: Path | None, number: int) -> list[list[str]]:
+    """The choices of problem NUMBER's multiple-choice questions in the order PROJECT shows them."""
+    from graders import locking
+    from graders.edition import load_student_edition
+    from graders.student import locked_records, shown_choices
+
+    assert project is not None, "letters depend on the student's order of choices: pass the project"
+    progress = locking.load_progress(project)
+    if "seed" not in progress:
+        progress["seed"] = "a student's own seed"
+        locking.save_progress(project, progress)
+    records = locked_records(load_student_edition(project), number)
+    return [shown_choices(r, progress) for r in records if "choices" in r]
 
 
 def prompt_count(edition, number: int) -> int:
@@ -162,7 +179,7 @@ def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
     last_choice = max(k for k, q in enumerate(load_questions(edition, 1)) if q.is_choice)
     question = load_questions(edition, 1)[last_choice]
     index = answers.index(question.answer)
-    answers[index] = "abcdefghij"[question.choices.index(question.answer)]
+    answers[index] = answer_lines(edition, 1, choice="letter", project=project)[index]
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join(answers) + "\n")
     assert result.returncode == 1, result.stderr  # unlocked, then the skeleton's cases ran and failed
     assert result.stdout.count(OK_LINE) == prompt_count(edition, 1)
@@ -256,7 +273,8 @@ def test_lock_again(project: Path, edition) -> None:
 
 def test_score_with_the_reference_and_everything_unlocked(project: Path, edition) -> None:
     # Choice questions are answered by letter here; test_typing_a_numeric_choice_as_text types the text.
-    everything = [line for p in edition.problems for line in answer_lines(edition, p.number, choice="letter")]
+    everything = [line for p in edition.problems for line in answer_lines(edition, p.number, choice="letter",
+                                                                                    project=project)]
     result = run_ok(project, "-u", stdin="\n".join(everything) + "\n")
     assert result.returncode == 0, result.stderr
     assert WRONG_LINE not in result.stdout
@@ -426,3 +444,39 @@ def test_next_names_the_following_problem_as_it_stands(project: Path, edition) -
     use_reference(project, edition)
     assert "Next: `python3 ok -q 02`" in run_ok(project, "-q", "01").stdout
     assert "Next: `python3 ok -q 03 -u`" in run_ok(project, "-q", "02").stdout
+
+
+def test_choices_are_shuffled_the_same_way_on_every_run(project: Path, edition) -> None:
+    """The right answer is not always "a)": each student sees the choices in an order of their own
+    (numbers stay in numeric order), and the same order on every run."""
+    from graders.edition import load_student_edition
+    from graders.student import locked_records, shown_choices
+
+    student = load_student_edition(project)
+    records = [r for p in student.problems for r in locked_records(student, p.number) if "choices" in r]
+    worded = [r for r in records if not all(c.replace(".", "").lstrip("-").isdigit() for c in r["choices"])]
+    firsts = {shown_choices(r, {"seed": "ann"})[0] == r["choices"][0] for r in worded}
+    assert firsts == {True, False}  # sometimes first as written, sometimes not
+    assert all(shown_choices(r, {"seed": "ann"}) == shown_choices(r, {"seed": "ann"}) for r in records)
+    assert any(shown_choices(r, {"seed": "ann"}) != shown_choices(r, {"seed": "bob"}) for r in worded)
+    numeric = next(r for r in records if r not in worded)
+    assert shown_choices(numeric, {"seed": "ann"}) == sorted(numeric["choices"], key=float)
+    first = run_ok(project, "-q", "01", "-u", stdin="exit()\n").stdout
+    second = run_ok(project, "-q", "01", "-u", stdin="exit()\n").stdout
+    assert first == second
+
+
+def test_an_empty_line_is_not_a_wrong_try(project: Path, edition) -> None:
+    answers = answer_lines(edition, 1)
+    result = run_ok(project, "-q", "01", "-u", stdin="\n".join(["", "   ", *answers]) + "\n")
+    assert WRONG_LINE not in result.stdout
+    assert result.stdout.count(messages.empty_answer()) == 2
+    assert messages.unlock_done("01") in result.stdout
+
+
+def test_a_student_never_reads_advice_for_instructors(project: Path) -> None:
+    (project / "hog.py").rename(project / "my_hog.py")
+    (project / "elsewhere").mkdir()
+    result = run_ok(project, "-q", "01")
+    assert result.returncode == 2
+    assert "hog.py" in result.stderr and "--out" not in result.stderr and "class folder" not in result.stderr
