@@ -269,6 +269,23 @@ def table_source(table: np.ndarray) -> str:
     return "(\n" + "\n".join(rows) + "\n)"
 
 
+TABLE_NAME = "BEST_RESPONSE"
+
+
+def strategy_module_source(table: np.ndarray, heading: str) -> str:
+    """A file a student can paste into hog.py: TABLE under a name, with what it is (HEADING) and how
+    to read it, and a final_strategy that rolls as it says."""
+    import textwrap
+
+    return ("\n".join(textwrap.wrap(heading, 97, initial_indent="# ", subsequent_indent="# ")) + "\n"
+            f"# Row: your score; column: the opponent's score; the character: how many dice to roll\n"
+            f"# (X means 10). Paste this into hog.py in place of final_strategy.\n"
+            f"{TABLE_NAME} = {table_source(table)}\n\n\n"
+            f"def final_strategy(score, opponent_score):\n"
+            f'    """Roll as {TABLE_NAME} says for these two scores."""\n'
+            f'    return "0123456789X".index({TABLE_NAME}[score][opponent_score])\n')
+
+
 
 TABULATE_SECONDS = 30.0  # for one strategy's 10,000 choices, twice over, in the sandbox
 

@@ -49,7 +49,7 @@ pytest_plugins = ["graders.pytest_plugin"]
 # Python 3.9 (see pyproject.toml) and import nothing outside this list at module level.
 STUDENT_MODULES = (
     "__init__", "astrules", "cases", "child", "edition", "gamelog", "grading", "isolation", "judge", "locking",
-    "markers", "memo", "messages", "probes", "pytest_plugin", "reaper", "repairs", "reports", "sandbox",
+    "markers", "memo", "messages", "notebook", "probes", "pytest_plugin", "reaper", "repairs", "reports", "sandbox",
     "serveroptions", "storage", "student", "submissions", "syntax", "terminal", "webgui",
 )
 
@@ -69,10 +69,14 @@ def engine_imports(name: str, top_level_only: bool = True) -> set[str]:
     return found
 
 
+NOTEBOOK_CHECK_IMPORT = "from graders.notebook import check"
+
+
 def notebook(edition: Edition, handout: str, skeleton: str) -> str:
     """The handout as a notebook that is also a complete submission: the skeleton's opening lines,
-    then each section of the handout, each problem's text followed by a code cell with its stubs,
-    and last the functions the project provides (the command-line entry point left out)."""
+    then each section of the handout, each problem's text followed by a code cell with its stubs
+    and a cell that checks it, and the functions the project provides (the command-line entry
+    point left out): last, or first where a stub's default argument names them."""
     import nbformat
 
     tree = syntax.parse_module(skeleton)
@@ -84,8 +88,20 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
             stubs[n.name] = "\n".join(skeleton.split("\n")[start:n.end_lineno])
     asked = {f for p in edition.problems for f in p.functions}
     opening = "\n".join(skeleton.split("\n")[: (defs[0].lineno - 1) if defs else None]).strip("\n")
-    provided = [stubs[n.name] for n in defs if n.name not in asked and not n.decorator_list]
-    cells = [nbformat.v4.new_code_cell(opening)] if opening else []
+    provided = [n.name for n in defs if n.name not in asked and not n.decorator_list]
+    # A provided function that an asked one names in a default argument (say=silence) must be
+    # defined before it; the others come last, as they may name asked ones in theirs.
+    defaults = {node.id for n in defs if n.name in asked
+                for d in [*n.args.defaults, *n.args.kw_defaults] if d is not None
+                for node in ast.walk(d) if isinstance(node, ast.Name)}
+    early = [stubs[name] for name in provided if name in defaults]
+    late = [stubs[name] for name in provided if name not in defaults]
+    cells = [nbformat.v4.new_markdown_cell(messages.notebook_checks_intro()),
+             nbformat.v4.new_code_cell(NOTEBOOK_CHECK_IMPORT)]
+    cells += [nbformat.v4.new_code_cell(opening)] if opening else []
+    if early:
+        cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))
+        cells.append(nbformat.v4.new_code_cell("\n\n\n".join(early)))
     section: list[str] = []
     current: int | None = None
 
@@ -96,6 +112,7 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
             code = "\n\n\n".join(stubs[f] for f in edition.problem(current).functions if f in stubs)
             if code:
                 cells.append(nbformat.v4.new_code_cell(code))
+                cells.append(nbformat.v4.new_code_cell(f'check("{edition.problem(current).label}")'))
 
     for line in handout.split("\n"):
         number = _problem_heading(line)
@@ -104,9 +121,9 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
             section, current = [], number
         section.append(line)
     flush()
-    if provided:
+    if late:
         cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))
-        cells.append(nbformat.v4.new_code_cell("\n\n\n".join(provided)))
+        cells.append(nbformat.v4.new_code_cell("\n\n\n".join(late)))
     book = nbformat.v4.new_notebook()
     book.cells = cells
     book.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

@@ -438,7 +438,9 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     print(messages.win_rate_lines("the minimax strategy", against_text, analysis.win_rates(model, minimax, against)))
     print(messages.win_rate_lines("the minimax strategy", "itself", analysis.win_rates(model, minimax, minimax)))
     if args.table:
-        Path(args.table).write_text(analysis.table_source(best) + "\n", encoding="utf-8")
+        rates = analysis.win_rates(model, best, against)
+        heading = messages.table_heading(against_text, edition.name, rates["average"])
+        Path(args.table).write_text(analysis.strategy_module_source(best, heading), encoding="utf-8")
         print(messages.table_written(args.table))
     return 0
 

@@ -124,6 +124,7 @@ class Report:
     seconds: float = 0.0
     hidden_included: bool = True
     isolation: str = ""  # what student code could reach while it ran (graders.isolation)
+    does_not_run: str = ""  # said when the file has a syntax error Python stops at, though the rest was graded
 
     def as_dict(self) -> dict:
         data = asdict(self)
@@ -256,7 +257,11 @@ def grade(
     finally:
         children.dispose()
     ordered = with_dependency_hints([results[p.number] for p in chosen], edition)
-    return _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
+    report = _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
+    if removals:  # graded around a syntax error, but Python itself would not run the file
+        first = min(removals, key=lambda r: r.line)
+        report = dataclasses.replace(report, does_not_run=messages.does_not_run(filename, first.line, first.message))
+    return report
 
 
 class Children:

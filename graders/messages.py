@@ -297,6 +297,11 @@ def syntax_repaired(filename: str, line: int, message: str, name: str) -> str:
     )
 
 
+def does_not_run(filename: str, line: int, message: str) -> str:
+    return (f"{filename} does not run as it is: Python stops at line {line} ({sentence(message)[:-1]}). The rest "
+            f"was graded around it, but fix that line first: `python3 {filename}` must run without an error.")
+
+
 def syntax_unrepairable(filename: str, line: int, message: str) -> str:
     return f"{filename} line {line}: SyntaxError: {sentence(message)} Nothing could be graded; fix this line first"
 
@@ -583,6 +588,23 @@ def class_reused(count: int) -> str:
     return f"{count} unchanged submission{'s' if count != 1 else ''} kept from the last run (use --force to regrade)"
 
 
+def pytest_table_title() -> str:
+    return "cases per problem (python3 ok shows the same with points)"
+
+
+def pytest_problem_line(label: str, passed: int, failed: int, skipped: int) -> str:
+    mark = "✗" if failed else ("✓" if passed else "🔒")
+    parts = [f"{passed} passed"] + ([f"{failed} failed"] if failed else []) + \
+        ([f"{skipped} skipped ({student_command(label, '-u')} unlocks them)"] if skipped else [])
+    return f"  {mark} Problem {label}: " + ", ".join(parts)
+
+
+def notebook_checks_intro() -> str:
+    return ("Run the next cell first. After each problem's code, a cell `check(\"NN\")` runs that problem's "
+            "tests on the code this notebook has run, as `python3 ok -q NN` does in a terminal. Unlock a "
+            "problem's questions in a terminal first: `python3 ok -q NN -u`.")
+
+
 def notebook_provided() -> str:
     return "## Provided functions\n\nThese come with the project; leave them as they are and run this cell too."
 
@@ -640,6 +662,11 @@ def win_rate_lines(strategy: str, against: str, rates: dict) -> str:
 
 def final_strategy_rate(rate: float, baseline: str) -> str:
     return f"exact win rate against {baseline}: {100 * rate:.2f}% (averaged over going first and second)"
+
+
+def table_heading(against: str, edition: str, average: float) -> str:
+    return (f"The exact best response to {against} in {edition}, written by hogkit optimal: it wins "
+            f"{100 * average:.2f}% of games against it on average.")
 
 
 def table_written(path: str) -> str:

@@ -31,6 +31,9 @@ from graders.judge import judge_step, run_case
 from graders.repairs import repair
 from graders.sandbox import Session
 
+STUDENT_RUN = pytest.StashKey[bool]()  # set when a student's own folder was collected
+PROBLEM = re.compile(r"q(\d+)")
+
 LOOP_SECONDS = 2.0  # how long a question with an "Infinite Loop" answer may run: its loop must still be going
 LINE_SECONDS = 10.0  # for each line of any other unlock question, run by the reference
 
@@ -69,12 +72,23 @@ class SuiteFile(pytest.File):
                 self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
         return self._edition
 
+    def locked(self, number: int) -> bool:
+        """Whether problem NUMBER is still locked in the student's folder (never in the kit)."""
+        if not self.in_student_folder:
+            return False
+        from graders import locking, student
+
+        folder = self.path.parent.parent
+        return number not in student.unlocked_problems(self.edition(), locking.load_progress(folder))
+
     def collect(self) -> Iterator[pytest.Item]:
         edition = self.edition()
         match = re.match(r"q(\d+)", self.path.name)
         if match is None:
             return
         number = int(match.group(1))
+        if self.in_student_folder:
+            self.config.stash[STUDENT_RUN] = True
         for case in load_problem_cases(edition, number):
             if case.path == self.path:
                 yield CaseItem.from_parent(self, name=f"{case.id} {case.name}", case=case)
@@ -118,6 +132,8 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         assert isinstance(self.parent, SuiteFile)
+        if self.parent.locked(self.case.problem):  # as the runner: the questions come first
+            pytest.skip(messages.locked(self.parent.edition().problem(self.case.problem).label))
         result = run_case(self.parent.child(), self.case)
         problem = self.parent.edition().problem(self.case.problem)
         if not result.passed and self.case.rule and not is_required(problem, self.case.rule):
@@ -169,3 +185,22 @@ class QuestionItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return Path(self.fspath), 0, f"unlock {self.question.id}: {self.question.name}"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """In a student's folder, a short table as the runner prints: each problem's cases passed,
+    failed and skipped (a locked problem's are skipped, with the command that unlocks it)."""
+    if not terminalreporter.config.stash.get(STUDENT_RUN, False):
+        return
+    counts: dict[str, dict[str, int]] = {}
+    for outcome in ("passed", "failed", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            found = PROBLEM.search(Path(str(getattr(report, "nodeid", "")).split("::")[0]).name)
+            if found and getattr(report, "when", "call") in ("call", "setup"):
+                counts.setdefault(f"{int(found.group(1)):02d}", {}).setdefault(outcome, 0)
+                counts[f"{int(found.group(1)):02d}"][outcome] += 1
+    terminalreporter.write_sep("-", messages.pytest_table_title())
+    for label in sorted(counts):
+        c = counts[label]
+        terminalreporter.write_line(messages.pytest_problem_line(label, c.get("passed", 0), c.get("failed", 0),
+                                                                 c.get("skipped", 0)))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from graders import locking, messages, reports
 from graders.edition import Edition, EditionError, load_student_edition, read_toml
-from graders.grading import KitFailure, Report, SubmissionError, grade_reliably, load_submission
+from graders.grading import KitFailure, Report, Submission, SubmissionError, grade_reliably, load_submission
 from graders.sandbox import PROBES
 from graders.terminal import prepare_streams
 
@@ -77,6 +77,11 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nok: {messages.interrupted()}", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader (say, `| head`) stopped early: nothing went wrong here
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def run(folder: Path, args: argparse.Namespace) -> int:
@@ -102,13 +107,16 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
     report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
-    failed = any(p.status == "failed" for p in report.problems)
+    failed = any(p.status == "failed" for p in report.problems) or bool(report.does_not_run)
     if args.json:
         print(reports.render_json(report))
         return 1 if failed else 0
     print(RULE)
     text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
     print(text)
+    if report.does_not_run:  # never "All passed" for a file Python refuses to run
+        print(messages.LABEL_NOTE + report.does_not_run)
+        return 1
     if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
         last = max(p.number for p in report.problems)
         following = [p for p in edition.problems if p.number > last]
@@ -117,6 +125,21 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     if args.interactive:
         interact(folder, report, edition)
     return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
+
+
+def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
+    """(whether everything passed, the runner's report) for problem LABEL's public cases run on
+    SOURCE as the project's hog.py: what a check cell of the notebook shows."""
+    edition = load_student_edition(folder)
+    numbers = edition.parse_numbers([label])
+    unlocked = unlocked_problems(edition, locking.load_progress(folder))
+    submission = Submission(folder / edition.submission, source)
+    report = grade_reliably(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
+    text = reports.render_text(report, student=True, show_hidden=False)
+    if report.does_not_run:
+        text += "\n" + messages.LABEL_NOTE + report.does_not_run
+    passed = not report.does_not_run and all(p.status in ("passed", "ungraded") for p in report.problems)
+    return passed, text
 
 
 def relock(edition: Edition, folder: Path, progress: dict, number: int) -> None:

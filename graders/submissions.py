@@ -193,8 +193,11 @@ def _json_text(data: bytes, where: str) -> tuple[str | None, str]:
 
 
 def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
-    """The code cells of a notebook, in order, as one file; magics and shell lines commented out."""
+    """The code cells of a notebook, in order, as one file; magics, shell lines and the handout's
+    check cells commented out (the same lines the notebook's own checks leave out)."""
     import nbformat
+
+    from graders.notebook import as_module
 
     text, why = _json_text(data, where)
     if text is None:
@@ -203,13 +206,8 @@ def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
         notebook = nbformat.reads(text, as_version=4)
     except Exception as exc:  # nbformat raises several kinds for a broken file
         return None, messages.unreadable_notebook(where, str(exc).split("\n")[0][:200])
-    cells = []
-    for cell in notebook.cells:
-        if cell.get("cell_type") != "code":
-            continue
-        lines = str(cell.get("source", "")).split("\n")
-        cells.append("\n".join("# " + ln if ln.lstrip().startswith(("%", "!")) else ln for ln in lines))
-    return "\n\n".join(cells) + "\n", ""
+    cells = [str(cell.get("source", "")) for cell in notebook.cells if cell.get("cell_type") == "code"]
+    return as_module(cells), ""
 
 
 MAX_ZIP_BYTES = 64 * 1024 * 1024  # what a zip handed in may weigh; a bigger one is no homework

@@ -127,9 +127,14 @@ def test_optimal_command_writes_a_readable_table(tmp_path, capsys):
     assert hogkit(["optimal", "--edition", "boar_brawl", "--table", str(table)]) == 0
     out = capsys.readouterr().out
     assert "the best response to always_roll(6)" in out and "the minimax strategy" in out
-    rows = eval(table.read_text())  # the table is a Python literal
+    text = table.read_text()
+    assert text.startswith("# The exact best response to always_roll(6) in boar_brawl")
+    names: dict = {}
+    exec(compile(text, str(table), "exec"), names)  # a file a student pastes into hog.py
+    rows = names[analysis.TABLE_NAME]
     assert len(rows) == 100 and all(len(r) == 100 for r in rows)
     best = np.array([["0123456789X".index(c) for c in r] for r in rows])
+    assert names["final_strategy"](3, 97) == best[3, 97]
     model = analysis.build_model(load_edition())
     assert analysis.win_rates(model, best, analysis.constant(model, 6))["average"] > 0.76
 

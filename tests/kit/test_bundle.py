@@ -16,6 +16,8 @@ from graders.cli import main as hogkit
 from graders.edition import EditionError, edition_names, load_edition
 from graders.markers import BEGIN, END
 
+from .conftest import unlock_everything
+
 
 @pytest.fixture(scope="module", params=edition_names())
 def bundle(request, tmp_path_factory):
@@ -99,6 +101,62 @@ def test_the_notebook_is_a_submission(bundle):
     assert json.loads(done.stdout)["total"] == 0  # the stubs, as handed out
 
 
+def test_the_notebook_checks_each_problem_in_place(bundle):
+    """The notebook's first code cell loads the checks, and each problem's code cell is followed by
+    a cell that checks that problem; graded as a submission, those cells are no code of hog.py."""
+    edition, out, _ = bundle
+    book = json.loads((out / "handout.ipynb").read_text(encoding="utf-8"))
+    code = ["".join(c["source"]) for c in book["cells"] if c["cell_type"] == "code"]
+    assert code[0] == "from graders.notebook import check"
+    at = 0
+    for p in edition.problems:  # in order: a function asked for twice (play) has a cell each time
+        if p.functions:
+            at = next(k for k in range(at, len(code)) if f"def {p.functions[0]}(" in code[k])
+            assert code[at + 1] == f'check("{p.label}")', p.label
+            at += 2
+    done = subprocess.run([sys.executable, "-m", "graders.cli", "grade", str(out / "handout.ipynb"), "--edition",
+                           edition.name, "--json"], capture_output=True, text=True, timeout=300)
+    assert json.loads(done.stdout)["notes"] == [], done.stdout  # no check cell ran, or failed, as code
+
+
+# A kernel, as far as the checks can tell: IPython's get_ipython() and the cells it ran (In).
+KERNEL = """
+import builtins, json, sys
+cells = json.loads(sys.argv[1])
+class Shell:
+    user_ns = {"In": [""] + cells}
+builtins.get_ipython = lambda: Shell()
+sys.path.insert(0, ".")
+from graders.notebook import check
+print("PASSED" if check(sys.argv[2]) else "FAILED")
+"""
+
+
+@pytest.mark.timeout(600)
+def test_a_check_cell_runs_the_problems_cases_on_the_kernels_code(bundle, tmp_path):
+    import shutil
+
+    edition, out, _ = bundle
+    folder = tmp_path / "project"
+    shutil.copytree(out, folder)
+    unlock_everything(folder)
+    reference = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+
+    def run_cells(cells: list[str], label: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", KERNEL, json.dumps(cells), label], cwd=folder,
+                              capture_output=True, text=True, timeout=300, env={"PATH": "/usr/bin:/bin"})
+
+    stubs = run_cells(["from graders.notebook import check", skeleton, 'check("01")'], "01")
+    assert stubs.stdout.strip().endswith("FAILED") and "0/2" in stubs.stdout, stubs.stdout + stubs.stderr
+    assert messages.rerun_student("01") in stubs.stdout
+    done = run_cells(["from graders.notebook import check", skeleton, 'check("01")', reference], "01")
+    assert done.stdout.strip().endswith("PASSED") and "2/2" in done.stdout, done.stdout + done.stderr
+    (folder / ".hogkit" / "progress.json").unlink()
+    locked = run_cells([reference], "01")
+    assert messages.locked("01") in locked.stdout and locked.stdout.strip().endswith("FAILED")
+
+
 @pytest.mark.timeout(600)
 def test_a_student_uses_the_bundle_in_a_fresh_virtual_environment(bundle, tmp_path):
     edition, out, _ = bundle
@@ -128,3 +186,28 @@ def test_release_refuses_a_folder_that_holds_files(tmp_path, capsys):
     assert hogkit(["release", "chess", "--out", str(tmp_path / "new")]) == 2
     with pytest.raises(EditionError):
         load_edition("chess")
+
+
+@pytest.mark.timeout(600)
+def test_the_pytest_route_respects_locking_and_prints_a_table(bundle, tmp_path):
+    """`python3 -m pytest` in a student's folder runs only unlocked problems' cases (a locked one's
+    are skipped with the command that unlocks it) and ends with a table per problem."""
+    import shutil
+
+    from graders import locking, student
+    from graders.edition import load_student_edition
+
+    edition, out, _ = bundle
+    folder = tmp_path / "project"
+    shutil.copytree(out, folder)
+    shutil.copyfile(edition.solution_dir / edition.submission, folder / edition.submission)
+    mine = load_student_edition(folder)
+    keys = [locking.prompt_key(p) for r in student.locked_records(mine, 1) for p in locking.prompts_of(r)]
+    locking.save_progress(folder, {"unlocked": keys, "answers": {}})
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=folder,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    passed = len([c for c in load_problem_cases(mine, 1) if not c.hidden])
+    assert messages.pytest_problem_line("01", passed, 0, 0) in done.stdout, done.stdout
+    skipped = len([c for c in load_problem_cases(mine, 2) if not c.hidden])
+    assert messages.pytest_problem_line("02", 0, 0, skipped) in done.stdout, done.stdout

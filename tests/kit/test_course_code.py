@@ -186,3 +186,15 @@ def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(editi
     for p in report.problems:
         alone = problem(grade_source(source, edition, problems=[p.number]), p.number)
         assert (alone.score, alone.status) == (p.score, p.status), p.label
+
+
+def test_a_seeded_game_shows_the_wrong_call_before_the_final_score(edition, reference_source):
+    """Player 1's strategy is given the scores the wrong way round: the first thing the failure
+    shows is the game's trace, where that call is, not just a final score that differs."""
+    play = MISTAKES["passes the scores to the strategy in the wrong order"][1]
+    report = grade_source(replace_function(reference_source, "play", play), edition, problems=[5],
+                          include_hidden=False)
+    seeded = [c for c in problem(report, 5).cases if not c.passed and "seeded_game" in c.transcript]
+    assert seeded, [c.name for c in problem(report, 5).cases if not c.passed]
+    assert all(c.transcript.rstrip().endswith(">>> game.trace()") for c in seeded), seeded[0].transcript
+    assert "strategy1 given" in seeded[0].got and "strategy1 given" in seeded[0].expected

@@ -120,3 +120,4 @@ def test_answers_into_a_closed_pipe_is_quiet():
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.startswith("Problem 00")
     assert "Traceback" not in done.stderr
+

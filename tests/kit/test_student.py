@@ -480,3 +480,28 @@ def test_a_student_never_reads_advice_for_instructors(project: Path) -> None:
     result = run_ok(project, "-q", "01")
     assert result.returncode == 2
     assert "hog.py" in result.stderr and "--out" not in result.stderr and "class folder" not in result.stderr
+
+
+def test_output_into_a_closed_pipe_ends_cleanly(project: Path, edition) -> None:
+    """`python3 ok -v | head` ends without a traceback when head stops reading."""
+    unlock(project, edition, 1)
+    child = subprocess.Popen([sys.executable, "ok", "-v"], cwd=project, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    child.stdout.close()  # the reader is gone before the first line is written
+    err = child.stderr.read()
+    assert child.wait(timeout=300) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_a_file_python_would_not_run_is_never_all_passed(project: Path, edition) -> None:
+    """roll_dice passes its cases, but a syntax error elsewhere stops Python: the runner says the
+    file does not run, and where, instead of "All passed"."""
+    unlock(project, edition, 1)
+    use_reference(project, edition)
+    source = (project / "hog.py").read_text(encoding="utf-8")
+    (project / "hog.py").write_text(source + "\ndef broken(:\n    pass\n", encoding="utf-8")
+    result = run_ok(project, "-q", "01")
+    assert "2/2" in problem_line(result.stdout, "01")
+    line = source.count("\n") + 2
+    assert "hog.py does not run as it is: Python stops at line " + str(line) in result.stdout
+    assert "All passed" not in result.stdout and result.returncode == 1

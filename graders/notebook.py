@@ -1,0 +1,76 @@
+"""Notebook: a problem's public cases run from inside the handout notebook, as ``python3 ok -q NN``.
+
+Contract: the handout notebook's first code cell runs ``from graders.notebook import check``, and
+after each problem's code cell a cell runs ``check("NN")``. :func:`check` grades the code this
+notebook has run so far (the cells executed in the kernel, in the order they ran, which is what
+the kernel's own functions are), or the saved notebook when there is no kernel history, with the
+same engine, sandbox and report as the student's runner; it prints the report and returns whether
+every case ran and passed. Unlock questions stay in the terminal: a locked problem says which
+command unlocks it. Nothing here needs anything installed: it ships in the student bundle and
+keeps to Python 3.9.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+NOTEBOOK = "handout.ipynb"
+# Lines of the notebook that belong to the notebook, not to hog.py: the checks themselves, and
+# IPython's % magics and ! shell lines (which the kernel's history holds as get_ipython() calls).
+NOT_CODE = re.compile(r"^(from\s+graders\b|import\s+graders\b|check\s*\(|get_ipython\(\))|^\s*[%!]")
+
+
+def check(label: str, folder: str | None = None) -> bool:
+    """Run problem LABEL's public cases on this notebook's code; print the report; True when
+    everything ran and passed. FOLDER is the project folder (default: the notebook's own)."""
+    from graders import student
+
+    here = Path(folder or os.getcwd())
+    passed, text = student.check_source(here, notebook_source(here), label)
+    print(text)
+    return passed
+
+
+def notebook_source(folder: Path) -> str:
+    """The code this notebook has run, as one hog.py: the kernel's executed cells when it has them,
+    otherwise the code cells of the saved notebook in FOLDER."""
+    cells = _kernel_cells()
+    if cells is None:
+        cells = _saved_cells(folder / NOTEBOOK)
+    return as_module(cells)
+
+
+def as_module(cells: list[str]) -> str:
+    """CELLS joined into a module, the notebook's own lines turned into comments."""
+    lines = []
+    for cell in cells:
+        for line in cell.split("\n"):
+            lines.append("# " + line if NOT_CODE.match(line) else line)
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _kernel_cells() -> list[str] | None:
+    try:
+        shell = get_ipython()  # type: ignore[name-defined]  # noqa: F821 (IPython's own builtin)
+    except NameError:
+        return None
+    history = shell.user_ns.get("In") if shell is not None else None
+    return [cell for cell in history[1:] if isinstance(cell, str)] if isinstance(history, list) else None
+
+
+def _saved_cells(path: Path) -> list[str]:
+    try:
+        book = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    cells = book.get("cells", []) if isinstance(book, dict) else []
+    out = []
+    for cell in cells:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            out.append("".join(source) if isinstance(source, list) else str(source))
+    return out
