@@ -6,7 +6,7 @@ As each submission finishes, its record, Markdown feedback and Gradescope-style 
 are written atomically under OUTDIR; a rerun keeps the records of submissions whose code did not
 change, graded by the same kit (unless ``force``). A submission that cannot be graded gets a row
 with its status and reason and never stops the batch. At the end the class files are written from
-the records: ``grades.csv``, ``records.jsonl``, ``summary.md``, ``histogram.svg``, and ``kit-
+the records: ``grades.csv``, ``records.jsonl``, ``summary.md``, ``histogram.png`` and ``.svg``, and ``kit-
 errors.log`` when the kit failed.
 
 A failure of the kit (anything grading raises, a worker that died, outputs that cannot be written)
@@ -221,7 +221,12 @@ def write_class_files(out: Path, records: list[dict], edition: Edition) -> None:
     write_atomically(out / "grades.csv", reports.render_grades_csv(records, edition))
     write_atomically(out / "records.jsonl", "".join(json.dumps(reports.summary_record(r)) + "\n" for r in records))
     write_atomically(out / "summary.md", reports.render_class_summary(records, edition))
-    write_atomically(out / "histogram.svg", reports.render_histogram_svg(records, edition))
+    from graders import pictures
+
+    totals = [r["total"] for r in records if r["status"] == "graded"]
+    for fmt in pictures.FORMATS:  # the PNG for summary.md and anything else; the SVG to zoom into
+        picture = pictures.score_histogram(messages.histogram_title(len(totals)), totals, edition.max_points, fmt)
+        write_atomically(out / f"histogram.{fmt}", picture)
     failed = kit_errors(records)
     if failed:
         write_atomically(out / KIT_LOG, reports.render_kit_log(failed))

@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Grade a submission (a folder holding hog.py, or a .py file), running every case, hidden "
                     "ones included. With --out, PATH is a class folder holding one submission per student (a "
                     "folder, a .py file, a .ipynb notebook or a .zip, named by the student's id) and the results "
-                    "go to OUTDIR: grades.csv, records.jsonl, summary.md, histogram.svg, and per student "
+                    "go to OUTDIR: grades.csv, records.jsonl, summary.md, histogram.svg and .png, and per student "
                     "feedback/ID.md and gradescope/ID/results.json. Without PATH, grade the built-in demo class.")
     g.add_argument("path", nargs="?", help="a folder holding hog.py, a hog.py file, or (with --out) a class folder")
     _add_edition(g, declared=True)
@@ -134,14 +134,16 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
 
     v = sub.add_parser("picture", help="draw a strategy: dice per pair of scores, or the chance to win",
-                       description="Write an SVG heat map of a strategy: the number of dice it rolls for every "
-                                   "pair of scores (--kind dice) or its exact chance to win from each of them "
-                                   "against the baseline (--kind win).")
+                       description="Draw a heat map of a strategy (SVG or PNG, by the --out suffix): the number "
+                                   "of dice it rolls for every pair of scores (--kind dice) or its exact chance to "
+                                   "win from each of them against the baseline or --against (--kind win).")
     v.add_argument("--strategy", required=True, metavar="EXPR", help="a strategy (of PATH's hog.py, or the reference)")
     v.add_argument("--path", help="a submission whose strategy to draw (default: the reference)")
     v.add_argument("--kind", choices=["dice", "win"], default="dice",
                    help="dice: the number of dice per pair of scores; win: the chance to win (default: dice)")
-    v.add_argument("--out", required=True, metavar="FILE.svg", help="the SVG file to write")
+    v.add_argument("--against", metavar="EXPR",
+                   help="for --kind win: the opponent, a strategy of the reference (default: the baseline)")
+    v.add_argument("--out", required=True, metavar="FILE.svg", help="the picture to write: .svg or .png")
     _add_edition(v)
 
     c = sub.add_parser("contest", help="every submission's final strategy against every other, exactly",
@@ -452,7 +454,7 @@ def cmd_picture(args: argparse.Namespace) -> int:
     writable_output(args.out, folder=False)
     try:
         model = analysis.build_model(edition)
-        baseline_text = analysis.analysis_settings(edition)["baseline"]
+        baseline_text = args.against or analysis.analysis_settings(edition)["baseline"]
         baseline = analysis.reference_table(edition, baseline_text)
         if args.path:
             source = load_submission(Path(args.path), edition).source
@@ -462,12 +464,15 @@ def cmd_picture(args: argparse.Namespace) -> int:
             table = analysis.reference_table(edition, args.strategy)
     except (analysis.AnalysisError, NameError, SyntaxError) as exc:
         raise EditionError(str(exc)) from exc
+    from graders import pictures
+
+    fmt = pictures.format_of(args.out)
     if args.kind == "dice":
-        picture = reports.render_dice_svg(args.strategy, table.tolist())
+        picture = pictures.strategy_dice(messages.picture_dice_title(args.strategy), table.tolist(), fmt)
     else:
         win, _ = analysis.win_tables(model, table, baseline)
-        picture = reports.render_win_svg(args.strategy, baseline_text, win.tolist())
-    Path(args.out).write_text(picture, encoding="utf-8")
+        picture = pictures.win_chances(messages.picture_win_title(args.strategy, baseline_text), win.tolist(), fmt)
+    Path(args.out).write_bytes(picture)
     print(messages.picture_written(args.out))
     return 0
 

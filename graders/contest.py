@@ -126,6 +126,15 @@ def render_contest_html(title: str, board: list[dict], rates: np.ndarray, invali
         body.append(f"<tr><th>{row['rank']}</th><td>{names[i]}</td><td>{row['points']}</td>"
                     f"<td>{100 * row['average']:.2f}%</td>{cells}</tr>")
     bad = "".join(f"<li>{escape(s)}: {escape(r)}</li>" for s, r in invalid) or "<li>none</li>"
+    picture = ""
+    if board:
+        import base64
+
+        from graders import pictures
+
+        png = pictures.win_matrix(messages.matrix_title(title), [row["student"] for row in board], rates.tolist())
+        picture = (f'<p><img alt="the win-rate matrix" src="data:image/png;base64,'
+                   f'{base64.b64encode(png).decode("ascii")}"></p>')
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: contest</title>
 <style>
@@ -137,6 +146,7 @@ td[title] {{ width: 12px; height: 12px; padding: 0; }}
 <h1>{escape(title)}: contest</h1>
 <p>Each cell is the row entry's exact chance to beat the column entry, averaged over going first and
 second (dark: the row wins). A match point is a win rate above 50.0001%.</p>
+{picture}
 <table><tr><th>rank</th><th>entry</th><th>points</th><th>average</th>{head}</tr>
 {chr(10).join(body)}
 </table>

@@ -30,7 +30,7 @@ from graders import messages
 from graders.edition import Edition, EditionError
 
 PERSON = "person"
-STATUSES = ("end", "wait", "error", "long", "bad_player")  # how the probe's game ended (probes.gui_game)
+STATUSES = ("end", "wait", "error", "long", "bad_player", "loop")  # how the probe's game ended (probes.gui_game)
 MOST_DICE = 10
 MOST_MOVES = 2000
 GUI_KEYS = {"play", "sides", "goal", "factories", "opponent", "commentary", "variants", "numbers", "events"}
@@ -192,11 +192,12 @@ class GameRequest:
     seed: int
     moves: tuple[int, ...]
 
-    def spec(self, settings: GuiSettings) -> dict:
-        """What the probe ``gui_game`` is given: plain values only."""
+    def spec(self, settings: GuiSettings, seconds: float = 0.0) -> dict:
+        """What the probe ``gui_game`` is given: plain values only. SECONDS (when more than 0) is
+        when the game's own alarm names the function still running, before the parent's deadline."""
         return {"players": list(self.players), "moves": list(self.moves), "seed": self.seed,
                 "sides": settings.sides, "play": settings.play, "update": self.variant.update,
-                "commentary": settings.commentary, "goal": settings.goal}
+                "commentary": settings.commentary, "goal": settings.goal, "seconds": seconds}
 
 
 def player_choices(settings: GuiSettings, strategies: list[str]) -> list[str]:
@@ -212,7 +213,7 @@ def parse_request(data: object, settings: GuiSettings, strategies: list[str], se
     """
     if not isinstance(data, dict):
         raise RequestError(messages.gui_bad_body())
-    unknown = sorted(set(data) - {"players", "variant", "seed", "moves"})
+    unknown = sorted(set(data) - {"players", "variant", "seed", "moves", "game"})
     if unknown:
         raise RequestError(messages.gui_unknown_field(unknown[0]))
     players = data.get("players")
@@ -363,9 +364,10 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
     if status == "long":
         view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
-    elif status == "error":
+    elif status in ("error", "loop"):
         kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
-        view["error"] = error_record(messages.gui_raised(str(function), str(kind)), str(message), str(function),
+        said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
+        view["error"] = error_record(said, "" if status == "loop" else str(message), str(function),
                                      line if _int(line) else 0, str(trace), hint=fix_hint(settings))
     known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
     view["scores"] = known

@@ -664,13 +664,30 @@ def final_strategy_rate(rate: float, baseline: str) -> str:
     return f"exact win rate against {baseline}: {100 * rate:.2f}% (averaged over going first and second)"
 
 
+def picture_dice_title(strategy: str) -> str:
+    return f"{strategy}: dice rolled for each pair of scores"
+
+
+def picture_win_title(strategy: str, against: str) -> str:
+    return f"{strategy} against {against}: chance to win, about to move"
+
+
+def histogram_title(count: int) -> str:
+    return f"Total scores ({count} submission{'s' if count != 1 else ''} graded)"
+
+
+def matrix_title(title: str) -> str:
+    return f"{title}: each entry's chance to beat each other entry"
+
+
 def table_heading(against: str, edition: str, average: float) -> str:
     return (f"The exact best response to {against} in {edition}, written by hogkit optimal: it wins "
             f"{100 * average:.2f}% of games against it on average.")
 
 
 def table_written(path: str) -> str:
-    return f"Wrote the best response to {path}: one string per score, one character per opponent score (X = 10)"
+    return (f"Wrote the best response to {path}: BEST_RESPONSE (one string per score, one character per "
+            f"opponent score, X = 10) and a final_strategy that reads it, to paste into hog.py")
 
 
 def picture_written(path: str) -> str:
@@ -988,6 +1005,12 @@ def gui_rolled_other(who: int, chosen: int, rolled: int) -> str:
     return f"{_player(who)} chose {chosen} dice, but {rolled} were rolled."
 
 
+def gui_loop(function: str) -> str:
+    if not function:
+        return "Your code did not finish in time: is a loop in play, take_turn or a strategy never ending?"
+    return f"{function} did not finish in time: is a loop in it never ending (or waiting for something)?"
+
+
 def gui_timed_out(seconds: float) -> str:
     return (f"Your code did not finish within {seconds:g} s: is a loop in play, take_turn or a strategy "
             "never ending?")
@@ -1007,7 +1030,8 @@ def gui_not_loaded(filename: str) -> str:
 
 def gui_not_a_project(folder: str) -> str:
     return (f"{folder} is not a Hog project folder: run hog_gui.py from the folder that holds hog.py and "
-            "tests/ (for example: cd hog && python3 hog_gui.py).")
+            "tests/ (for example: cd hog && python3 hog_gui.py). For any other folder holding a hog.py (a copy "
+            f"of the kit's solution, say), run hogkit play {folder}.")
 
 
 def gui_started(url: str) -> str:

@@ -201,6 +201,18 @@ GAME_ALL_TEXT = 64 * 1024  # ... and in the whole game, so the reply stays small
 GAME_MOST_VALUE = 80  # characters shown of a value that is not a plain number
 
 
+class _TimeUp(BaseException):
+    """Raised by the game's own alarm a little before the parent's deadline, so that the page can
+    name the function that was still running; a BaseException, as _Stop is."""
+
+
+ALARM_AGAIN = 0.02  # seconds between alarms once the first has gone off
+
+
+def _time_up(signum: int, frame: object) -> None:
+    raise _TimeUp()
+
+
 class _Stop(BaseException):
     """Raised inside the submission's play to end the replay; a BaseException, so that an
     ``except Exception`` in the submission does not swallow it."""
@@ -329,6 +341,7 @@ class _Game:
         status, final, error = "end", None, None
         saved = sys.stdout
         sys.stdout = _Output(self)
+        alarm = _set_alarm(spec.get("seconds"))
         try:
             random.seed(spec["seed"])  # a submission that rolls the module's own dice replays the same game
             env = dict(self.names)
@@ -352,14 +365,39 @@ class _Game:
                 else _number(result)
         except _Stop as stop:
             status = "long" if stop.args == ("endless",) else "wait"
+        except _TimeUp as exc:
+            _clear_alarm(alarm)  # first: the alarm repeats until one lands outside the submission's try
+            alarm = None
+            status, error = "loop", _describe(exc, self.module)  # where it was: the function stuck in a loop
         except BaseException as exc:
             status, error = "error", _describe(exc, self.module)
         finally:
+            _clear_alarm(alarm)
             sys.stdout = saved
         if self.waiting:  # a play that swallowed the stop still waits for the person
             status, error = "wait", None
         turns = tuple(t.row() for t in self.turns)
         return (status, turns, final, self.stopped_at, error, self.opening.row())
+
+
+def _set_alarm(seconds: object) -> object:
+    """Raise _TimeUp after SECONDS, and again every ALARM_AGAIN seconds (a loop inside ``try:
+    ... except BaseException`` swallows one), where the platform has alarms; what to restore."""
+    import signal
+
+    if type(seconds) not in (int, float) or seconds <= 0 or not hasattr(signal, "setitimer"):
+        return None
+    previous = signal.signal(signal.SIGALRM, _time_up)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds), ALARM_AGAIN)
+    return previous
+
+
+def _clear_alarm(previous: object) -> None:
+    import signal
+
+    if previous is not None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _short(exc: BaseException, module: object) -> str:

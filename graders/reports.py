@@ -403,7 +403,7 @@ def render_class_summary(records: list[dict], edition: Edition) -> str:
     lines += [f"| {label} | {names} | {rate}% |" for label, names, rate in _hardest(cases, case_passed)]
     lines += ["", "## Most common failure reasons", ""]
     lines += [f"- {n} × {reason}" for reason, n in reasons.most_common(10)] or ["- none"]
-    lines += ["", "## Scores", "", "![score histogram](histogram.svg)", ""]
+    lines += ["", "## Scores", "", "![score histogram](histogram.png)", ""]
     return "\n".join(lines)
 
 
@@ -429,33 +429,7 @@ def _hardest(cases: dict, passed: dict, groups: int = 15, names: int = 4) -> lis
     return out
 
 
-def render_histogram_svg(records: list[dict], edition: Edition) -> str:
-    """A bar chart of total scores, one bar per possible score, as a standalone SVG picture."""
-    from collections import Counter
-
-    most = edition.max_points
-    counts = Counter(min(max(r["total"], 0), most) for r in records if r["status"] == "graded")
-    tallest = max(counts.values(), default=1)
-    bar, gap, height, left, bottom = 18, 4, 200, 40, 30
-    width = left + (most + 1) * (bar + gap) + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + bottom + 30}" '
-             f'font-family="sans-serif" font-size="11">',
-             f'<text x="{left}" y="16">Total scores ({sum(counts.values())} submissions)</text>']
-    for score in range(most + 1):
-        n = counts.get(score, 0)
-        h = round(height * n / tallest) if tallest else 0
-        x = left + score * (bar + gap)
-        y = 24 + height - h
-        parts.append(f'<rect x="{x}" y="{y}" width="{bar}" height="{h}" fill="#4a7ab5">'
-                     f'<title>{score}: {n}</title></rect>')
-        if n:
-            parts.append(f'<text x="{x + bar / 2}" y="{y - 3}" text-anchor="middle">{n}</text>')
-        parts.append(f'<text x="{x + bar / 2}" y="{24 + height + 14}" text-anchor="middle">{score}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-# -- pictures of strategies ------------------------------------------------------------------------
+# -- the contest page's colours ---------------------------------------------------------------------
 
 
 def heat_colour(value: float) -> str:
@@ -466,35 +440,3 @@ def heat_colour(value: float) -> str:
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
-def render_grid_svg(title: str, values: list[list[float]], labels: list[list[str]], legend: str) -> str:
-    """A square heat map: row = the player's score (top to bottom), column = the opponent's score."""
-    size = len(values)
-    cell, left, top = 6, 40, 40
-    width, height = left + size * cell + 20, top + size * cell + 40
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'font-family="sans-serif" font-size="11">',
-             f'<text x="{left}" y="16">{title}</text>',
-             f'<text x="{left}" y="32">opponent score →</text>',
-             f'<text x="12" y="{top + 40}" transform="rotate(-90 12 {top + 40})">← your score</text>']
-    for a, row in enumerate(values):
-        for b, v in enumerate(row):
-            parts.append(f'<rect x="{left + b * cell}" y="{top + a * cell}" width="{cell}" height="{cell}" '
-                         f'fill="{heat_colour(v)}"><title>{a}, {b}: {labels[a][b]}</title></rect>')
-    for tick in range(0, size, 10):
-        parts.append(f'<text x="{left + tick * cell}" y="{top - 3}">{tick}</text>')
-        parts.append(f'<text x="{left - 22}" y="{top + tick * cell + 9}">{tick}</text>')
-    parts.append(f'<text x="{left}" y="{height - 12}">{legend}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-def render_dice_svg(name: str, table: list[list[int]]) -> str:
-    values = [[k / 10 for k in row] for row in table]
-    labels = [[f"{k} dice" for k in row] for row in table]
-    return render_grid_svg(f"{name}: dice rolled", values, labels, "light: 0 dice … dark: 10 dice")
-
-
-def render_win_svg(name: str, against: str, win: list[list[float]]) -> str:
-    labels = [[f"{100 * w:.1f}% to win" for w in row] for row in win]
-    return render_grid_svg(f"{name} against {against}: chance to win when about to move", win, labels,
-                           "light: 0% … dark: 100%")

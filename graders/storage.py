@@ -35,15 +35,15 @@ def current_umask() -> int:
     return UMASK_AT_START
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write TEXT to PATH so that a reader sees the old file or the new one, never half of one;
-    a failed write leaves no temporary file behind."""
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Write TEXT (UTF-8 text, or bytes as they are) to PATH so that a reader sees the old file or
+    the new one, never half of one; a failed write leaves no temporary file behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
     try:
         os.fchmod(fd, 0o666 & ~current_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

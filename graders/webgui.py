@@ -84,6 +84,9 @@ def unfinished_functions(tree: ast.Module) -> list[str]:
         for s in node.body)]
 
 
+ALARM_SHARE = 0.8  # of a request's deadline, after which the game names the function still running
+
+
 class Game:
     """The state requests share: the submission's child, what it offers, and the exact analysis."""
 
@@ -208,7 +211,8 @@ class Game:
                 return HTTPStatus.BAD_REQUEST, {"error": error_record(str(exc))}
             if self._error is not None:
                 return HTTPStatus.OK, _stopped(self.settings, request, self._error)
-            result = self._run(f"gui_game(__submission__, {request.spec(self.settings)!r})")
+            spec = request.spec(self.settings, seconds=ALARM_SHARE * self.timeout)
+            result = self._run(f"gui_game(__submission__, {spec!r})")
             if isinstance(result, dict):  # the whole replay failed: timeout, crash
                 return HTTPStatus.OK, _stopped(self.settings, request, result)
             view = gamelog.game_view(self.settings, request, result)
@@ -220,16 +224,22 @@ class Game:
             return HTTPStatus.OK, view
 
     def _upcoming_seed(self) -> int | None:
-        """The seed the next new game gets, when the server was started with --seed."""
-        return None if self.base_seed is None else self.base_seed + self._games
+        """The seed a freshly loaded page's first game gets, when the server was started with --seed."""
+        return self.base_seed
 
     def _next_seed(self, body: object) -> int:
-        """The seed for a request that names none: the next of --seed's sequence, or a random one."""
+        """The seed for a request that names none: with --seed, the page's own game number added to
+        it (so every page load replays the same dice: its first game --seed, its next --seed + 1,
+        ...); otherwise a random one."""
         if isinstance(body, dict) and body.get("seed") is not None:
             return 0  # parse_request reads the body's own seed
-        seed = self._upcoming_seed()
-        self._games += 1
-        return secrets.randbelow(2**31) if seed is None else seed
+        if self.base_seed is None:
+            return secrets.randbelow(2**31)
+        number = body.get("game") if isinstance(body, dict) else None
+        if type(number) is int and 0 <= number < 10**6:
+            return self.base_seed + number
+        self._games += 1  # a client that does not count its games: the server's own sequence
+        return self.base_seed + self._games - 1
 
     # -- the exact analysis ------------------------------------------------------------------------
     def _meter_possible(self) -> bool:

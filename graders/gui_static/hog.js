@@ -29,6 +29,7 @@
     players: ["person", "person"],
     variant: null,
     seed: null,
+    number: -1,  // this page's games so far, less one: with --seed, game k of a page gets seed + k
     goal: 100,
     sides: 6,
     moves: [],
@@ -38,6 +39,7 @@
     pick: 5,
     zeroRule: null,
     refocus: false,
+    releaseStep: null,  // set while a reveal waits for Next turn
   };
 
   /* ---------- Small helpers ---------- */
@@ -513,19 +515,46 @@
     document.body.classList.toggle("still", !animating());
   }
 
-  // Reveals new turns in order. Returns false if the game was abandoned meanwhile.
+  function stepping() {
+    return $("step").checked;
+  }
+
+  // Shows Next turn and waits for a press; false when a newer game or move took over meanwhile.
+  function waitForStep(token) {
+    return new Promise((resolve) => {
+      const button = $("next-turn");
+      const done = () => {
+        button.removeEventListener("click", done);
+        show(button, false);
+        game.releaseStep = null;
+        resolve(token === game.token);
+      };
+      button.addEventListener("click", done);
+      game.releaseStep = done;  // a new game or move lets a waiting reveal go
+      show(button, true);
+      button.focus();
+    });
+  }
+
+  // Reveals new turns in order, one press of Next turn each when stepping. Returns false if the
+  // game was abandoned meanwhile.
   async function revealTurns(turns, token, quick) {
     $("rules").replaceChildren();
     for (const [i, turn] of turns.entries()) {
-      if (quick || !animating()) {  // asked again each turn: unchecking the box speeds up at once
+      if (stepping() && !quick) {
+        setStatus(`Next: ${playerTitle(turn.who)}'s turn. Press Next turn.`);
+        if (!(await waitForStep(token))) return false;
+      } else if (quick || !animating()) {  // asked again each turn: unchecking the box speeds up at once
         for (const rest of turns.slice(i)) settleTurn(rest);
         return true;
       }
       setActive(turn.who);
-      if (!isPerson(turn.who)) setStatus(`${playerTitle(turn.who)} is thinking…`);
-      if (!(await shuffle(turn, token))) return false;
+      if (animating()) {
+        if (!isPerson(turn.who)) setStatus(`${playerTitle(turn.who)} is thinking…`);
+        if (!(await shuffle(turn, token))) return false;
+      }
       settleTurn(turn);
-      await sleep(SETTLE_MS);
+      if (animating()) await sleep(SETTLE_MS);
       if (token !== game.token) return false;
     }
     return true;
@@ -618,7 +647,7 @@
     $("winner").textContent = sentence;
     show($("game-over"), true);
     setWinner(winner);
-    setStatus(`Game over: Player ${winner} wins ${score}`);
+    setStatus("Game over.");  // the winner is said once, in the game-over panel (read aloud too)
   }
 
   function setOptionalText(id, text) {
@@ -697,8 +726,9 @@
     game.players = [$("player0").value || "person", $("player1").value || "person"];
     const variant = $("variant");
     if (variant) game.variant = variant.value;
-    // A new game leaves its seed to the server: the next of --seed's sequence, or a random one.
+    // A new game leaves its seed to the server: --seed plus this page's game number, or a random one.
     game.seed = null;
+    game.number += 1;
     game.moves = [];
     game.shown = 0;
     game.shownKeys = [];
@@ -722,6 +752,7 @@
   // One request to the server, then the reveal of the new turns and the resulting state.
   async function play(busyText) {
     const token = ++game.token;
+    if (game.releaseStep) game.releaseStep();  // a reveal still waiting for Next turn is over
     setStatus(busyText);
     setState("busy");
     const result = await api("/api/play", {
@@ -729,6 +760,7 @@
       variant: game.variant,
       seed: game.seed,
       moves: game.moves,
+      game: game.number,
     });
     if (token !== game.token) return;  // a newer game or move has taken over
     if (result.error) {

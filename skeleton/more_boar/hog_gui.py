@@ -30,5 +30,6 @@ if __name__ == '__main__':
         from graders.webgui import main
     except ModuleNotFoundError:
         sys.exit('hog_gui.py: cannot find the kit (the graders folder). Run it from the project '
-                 'folder you were given.')
+                 'folder you were given; for a copy of a folder of the kit, run hogkit play PATH '
+                 'with the kit installed.')
     sys.exit(main(HERE))

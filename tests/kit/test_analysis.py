@@ -150,15 +150,25 @@ def test_a_random_strategy_table_is_never_better_than_the_best_response(boar):
 
 
 def test_pictures_of_a_strategy(tmp_path, capsys):
+    """Real axes, a colour bar and a title, as SVG (its text kept as text) or PNG, and small files."""
     import xml.etree.ElementTree as ElementTree
 
-    for kind in ("dice", "win"):
+    for kind, words in (("dice", ["sus_strategy: dice rolled", "dice rolled"]),
+                        ("win", ["sus_strategy against always_roll(6)", "chance to win"])):
         out = tmp_path / f"{kind}.svg"
         assert hogkit(["picture", "--strategy", "sus_strategy", "--kind", kind, "--out", str(out)]) == 0
-        root = ElementTree.fromstring(out.read_text(encoding="utf-8"))
-        cells = [e for e in root if e.tag.endswith("rect")]
-        assert len(cells) == 100 * 100
-        assert len({c.get("fill") for c in cells}) > 1
+        text = out.read_text(encoding="utf-8")
+        ElementTree.fromstring(text)  # well-formed
+        for word in [*words, "your score", "opponent's score"]:
+            assert word in text, word
+        assert out.stat().st_size < 200_000
+        png = tmp_path / f"{kind}.png"
+        assert hogkit(["picture", "--strategy", "sus_strategy", "--kind", kind, "--out", str(png)]) == 0
+        assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size < 200_000
+    against = tmp_path / "against.svg"
+    assert hogkit(["picture", "--strategy", "sus_strategy", "--kind", "win", "--against", "always_roll(4)",
+                   "--out", str(against)]) == 0
+    assert "sus_strategy against always_roll(4)" in against.read_text(encoding="utf-8")
     path = str(kit_root() / "skeleton" / "boar_brawl")
     assert hogkit(["picture", "--strategy", "always_roll", "--path", path, "--out", str(tmp_path / "x.svg")]) == 2
     assert "raised TypeError" in capsys.readouterr().err
@@ -193,6 +203,7 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     assert not any(",notes," in r for r in rows)  # notes.txt is no entry
     html = (out / "contest.html").read_text()
     assert html.startswith("<!doctype html>") and "http" not in html and html.count("<tr>") == 5
+    assert html.count('src="data:image/png;base64,') == 1  # the matrix as a picture, inside the page
 
 
 @pytest.mark.parametrize("name", edition_names())

@@ -78,7 +78,10 @@ def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "class summary" in summary
     check_summary(summary, edition)
-    assert (out / "histogram.svg").read_text(encoding="utf-8").startswith("<svg")
+    histogram = (out / "histogram.svg").read_text(encoding="utf-8")
+    assert "Total scores" in histogram and "total score" in histogram and "submissions" in histogram
+    assert (out / "histogram.png").read_bytes().startswith(b"\x89PNG")
+    assert "![score histogram](histogram.png)" in summary
     feedback = (out / "feedback" / "bob.md").read_text(encoding="utf-8")
     assert "hidden cases failed" in feedback
     results = json.loads((out / "gradescope" / "alice" / "results.json").read_text(encoding="utf-8"))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from graders import messages
 from graders.edition import Edition, edition_names, load_edition
 from graders.gamelog import gui_settings
 
@@ -124,8 +125,12 @@ def test_a_full_seeded_game_against_the_computer_matches_the_reference(page: obj
         winner = 0 if expected[0] > expected[1] else 1
         said = "You win" if winner == 0 else "Player 1 (final_strategy) wins"
         assert f"{said} {max(expected)} to {min(expected)}" in page.text_content("#winner")
+        assert page.text_content("#turn-status") == "Game over."  # the winner is said once, above
         assert page.is_visible("#game-over")
         assert page.locator("#log li.turn").count() >= len(moves)
+        page.reload()  # a page loaded again starts again from --seed: the same dice as before
+        settle(page)
+        assert shown_seed(page) == 7
     assert page.outside == []
 
 
@@ -275,6 +280,30 @@ def test_two_strategies_play_with_the_dice_animated(page: object, any_edition: E
         shoot(page, f"{any_edition.name}-watched")
 
 
+def test_a_lecture_steps_through_a_game_one_turn_at_a_time(page: object, edition: Edition) -> None:
+    """With "One turn at a time", a game between strategies waits for Next turn before each turn."""
+    with serving(edition.solution_dir, seed=9) as client:
+        page.goto(f"http://127.0.0.1:{client.port}/")
+        settle(page)
+        page.uncheck("#animate")
+        page.check("#step")
+        page.select_option("#player0", "final_strategy")
+        page.select_option("#player1", "always_roll(6)")
+        page.click("#new-game")
+        page.wait_for_selector("#next-turn", state="visible")
+        assert page.locator("#log li.turn").count() == 0
+        for shown in (1, 2, 3):
+            page.click("#next-turn")
+            page.wait_for_function(f"document.querySelectorAll('#log li.turn').length === {shown}")
+            page.wait_for_selector("#next-turn", state="visible")
+        page.uncheck("#step")  # the rest at once
+        page.click("#next-turn")
+        assert settle(page) == "over"
+        view = client.post({"players": ["final_strategy", "always_roll(6)"], "seed": shown_seed(page)})[1]
+        assert page.locator("#log li.turn").count() == len(view["turns"])
+        assert shown_scores(page) == tuple(view["scores"])
+
+
 def test_new_game_reads_the_setup_again(page: object, tmp_path: Path, edition: Edition,
                                         reference_source: str) -> None:
     """A strategy added to hog.py while the page is open can be picked after New game."""
@@ -302,5 +331,5 @@ def test_a_replay_that_fails_keeps_the_board(page: object, tmp_path: Path, editi
         for _ in range(12):  # until always_roll_5 is asked with a score of 5 or more
             if roll(page, 6) == "error":
                 break
-        assert "did not finish within 1 s" in page.text_content("#error-title")
+        assert page.text_content("#error-title") == messages.gui_loop("always_roll_5")  # named, as promised
         assert page.locator("#log li.turn").count() > before and shown_scores(page) != (0, 0)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import sandbox, webgui
+from graders import messages, sandbox, webgui
 from graders.edition import Edition, EditionError, edition_names, load_edition
 
 from .conftest import ROOT, replace_function
@@ -189,7 +189,12 @@ def test_a_new_game_without_a_seed_gets_the_next_one(edition: Edition) -> None:
     with serving(edition.solution_dir, seed=20) as client:
         seeds = [client.post({"players": ["always_roll_5", "always_roll_5"], "seed": None})[1]["seed"]
                  for _ in range(3)]
-    assert seeds == [20, 21, 22]
+    assert seeds == [20, 21, 22]  # a client that does not number its games: the server's own sequence
+    with serving(edition.solution_dir, seed=20) as client:
+        pages = [[client.post({"players": ["always_roll_5", "always_roll_5"], "seed": None, "game": k})[1]["seed"]
+                  for k in range(3)] for _page in range(2)]
+        assert client.get("/api/setup")[1]["seed"] == 20
+    assert pages == [[20, 21, 22], [20, 21, 22]]  # every page load replays the same dice
     with serving(edition.solution_dir, seed=None) as client:
         assert client.get("/api/setup")[1]["seed"] is None
         assert type(client.post({"players": ["always_roll_5", "always_roll_5"]})[1]["seed"]) is int
@@ -292,8 +297,8 @@ def test_an_error_names_the_function_and_the_server_goes_on(tmp_path: Path, edit
 
 
 @pytest.mark.parametrize(("body", "title"), [
-    ("while True:\n    pass", "did not finish within 1 s"),
-    ("while True:\n    try:\n        pass\n    except BaseException:\n        pass", "did not finish within 1 s"),
+    ("while True:\n    pass", "always_roll_5 did not finish in time"),
+    ("while True:\n    try:\n        pass\n    except BaseException:\n        pass", "did not finish"),
     ("import os\nos._exit(0)", "ended the program"),
     ("import sys\nsys.exit(3)", "raised SystemExit"),
 ])
@@ -509,12 +514,12 @@ def test_a_factory_that_is_not_finished_is_not_taken_for_a_person(tmp_path: Path
             assert "is always_roll(" in view["error"]["title"] and "gave None, not a strategy" in view["error"]["title"]
 
 
-def test_setup_tells_the_seed_of_the_next_game(edition: Edition) -> None:
+def test_setup_tells_the_seed_of_a_new_pages_first_game(edition: Edition) -> None:
     with serving(edition.solution_dir, seed=20) as client:
         assert client.get("/api/setup")[1]["seed"] == 20
-        client.post({"players": ["always_roll_5", "always_roll_5"], "seed": None})
-        client.post({"players": ["always_roll_5", "always_roll_5"], "seed": 99})  # a seed of its own: not counted
-        assert client.get("/api/setup")[1]["seed"] == 21
+        client.post({"players": ["always_roll_5", "always_roll_5"], "seed": None, "game": 0})
+        client.post({"players": ["always_roll_5", "always_roll_5"], "seed": 99})  # a seed of its own
+        assert client.get("/api/setup")[1]["seed"] == 20  # a page loaded now starts again from --seed
 
 
 def test_a_strategy_the_meter_cannot_tabulate_does_not_hold_up_the_game(tmp_path: Path, edition: Edition,
@@ -612,10 +617,17 @@ def test_the_page_sets_the_goal_not_the_submission(tmp_path: Path, edition: Edit
 
 
 def test_a_failed_replay_leaves_the_board_to_the_page(tmp_path: Path, edition: Edition, reference_source: str) -> None:
-    stuck = stuck_strategy(reference_source, "always_roll_5", 10)
-    with serving(student_copy(tmp_path, edition, stuck), timeout=1.0) as client:
+    """A replay that failed as a whole (the program ended) has no turns: the page keeps its own board.
+    A loop caught by the game's alarm keeps the turns before it, and names the function."""
+    ending = replace_function(reference_source, "always_roll_5", "def always_roll_5(score, opponent_score):\n"
+                              "    if score > 10:\n        import os\n        os._exit(0)\n    return 5\n")
+    with serving(student_copy(tmp_path / "ends", edition, ending), timeout=1.0) as client:
         view = client.post({"players": ["always_roll_5", "person"], "moves": [2, 2, 2, 2, 2, 2]})[1]
-        assert "did not finish" in view["error"]["title"] and view["turns"] is None and view["scores"] is None
+        assert "ended the program" in view["error"]["title"] and view["turns"] is None and view["scores"] is None
+    stuck = stuck_strategy(reference_source, "always_roll_5", 10)
+    with serving(student_copy(tmp_path / "loops", edition, stuck), timeout=1.0) as client:
+        view = client.post({"players": ["always_roll_5", "person"], "moves": [2, 2, 2, 2, 2, 2]})[1]
+        assert view["error"]["title"] == messages.gui_loop("always_roll_5") and view["turns"]
 
 
 def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
@@ -642,3 +654,36 @@ def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_copy_away_from_the_kit_says_to_use_hogkit_play(tmp_path):
+    """A copy of solution/<edition> taken out of the kit cannot find the engine: it says so, and
+    names the command that plays any folder."""
+    import shutil
+    import subprocess
+    import sys
+
+    from graders.edition import load_edition
+
+    copy = tmp_path / "mine"
+    shutil.copytree(load_edition().solution_dir, copy)
+    away = subprocess.run([sys.executable, "-I", "-S", "hog_gui.py", "--no-browser"], cwd=copy, capture_output=True,
+                          text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})  # -S: no installed kit either
+    assert away.returncode != 0
+    assert "cannot find the kit" in away.stderr and "hogkit play PATH" in away.stderr, away.stderr
+    found = subprocess.run([sys.executable, "hog_gui.py", "--no-browser"], cwd=copy, capture_output=True,
+                           text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})  # the kit installed: not a project
+    assert found.returncode != 0 and f"hogkit play {copy}" in found.stderr, found.stderr
+
+
+@pytest.mark.timeout(120)
+def test_a_function_stuck_in_a_loop_is_named_on_the_page(tmp_path: Path, edition: Edition,
+                                                         reference_source: str) -> None:
+    """The README's promise: a function that loops shows on the page with its name, caught by the
+    game's own alarm before the request's deadline; the game can go on once it is fixed."""
+    stuck = stuck_strategy(reference_source, "always_roll_5", -1)  # never returns at all
+    with serving(student_copy(tmp_path, edition, stuck), seed=1, timeout=3.0) as client:
+        status, view = client.post({"players": ["always_roll_5", "always_roll_5"], "seed": 1, "moves": []})
+    assert status == 200 and view["error"] is not None
+    assert view["error"]["title"] == messages.gui_loop("always_roll_5"), view["error"]
+    assert view["error"]["function"] == "always_roll_5"

@@ -1,0 +1,116 @@
+"""Pictures: a strategy's dice, its chance to win, a class's scores and a contest's win rates.
+
+Contract: each function takes plain data (lists of numbers, names) and returns the bytes of one
+picture, PNG or SVG as asked, drawn with matplotlib on a figure of its own through the object
+interface (never pyplot's shared state), so grading threads may draw at once. Every picture has a
+title, labelled axes and, for a heat map, a colour bar with its scale; SVG keeps its text as text,
+so it stays small and searchable. Instructor side only: the student bundle never imports this.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+FORMATS = ("png", "svg")
+DPI = 110
+
+
+def format_of(path: str) -> str:
+    """'png' or 'svg' from PATH's suffix (SVG when it has neither)."""
+    return "png" if path.lower().endswith(".png") else "svg"
+
+
+def _figure(width: float, height: float) -> tuple[object, object]:
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    return figure, figure.add_subplot()
+
+
+def _save(figure: object, fmt: str) -> bytes:
+    import matplotlib
+
+    if fmt not in FORMATS:
+        raise ValueError(f"pictures are {' or '.join(FORMATS)}, not {fmt}")
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hogkit"}):
+        figure.savefig(buffer, format=fmt, metadata={"Date": None} if fmt == "svg" else {"Software": None})
+    return buffer.getvalue()
+
+
+def _score_axes(axes: object, size: int) -> None:
+    axes.set_xlabel("opponent's score")
+    axes.set_ylabel("your score")
+    ticks = list(range(0, size, 10))
+    axes.set_xticks(ticks)
+    axes.set_yticks(ticks)
+
+
+def strategy_dice(title: str, table: Sequence[Sequence[int]], fmt: str = "svg") -> bytes:
+    """How many dice the strategy rolls for every pair of scores (TABLE[score][opponent])."""
+    from matplotlib import colormaps
+    from matplotlib.colors import BoundaryNorm
+
+    figure, axes = _figure(6.4, 5.4)
+    norm = BoundaryNorm([k - 0.5 for k in range(12)], 11)
+    image = axes.imshow(table, origin="lower", cmap=colormaps["viridis"].resampled(11), norm=norm,
+                        interpolation="nearest")
+    _score_axes(axes, len(table))
+    axes.set_title(title)
+    bar = figure.colorbar(image, ax=axes, ticks=range(11))
+    bar.set_label("dice rolled")
+    return _save(figure, fmt)
+
+
+def win_chances(title: str, win: Sequence[Sequence[float]], fmt: str = "svg") -> bytes:
+    """The chance to win from every pair of scores, about to move (WIN[score][opponent], 0 to 1)."""
+    from matplotlib.ticker import PercentFormatter
+
+    figure, axes = _figure(6.4, 5.4)
+    image = axes.imshow(win, origin="lower", cmap="RdYlBu", vmin=0.0, vmax=1.0, interpolation="nearest")
+    _score_axes(axes, len(win))
+    axes.set_title(title)
+    bar = figure.colorbar(image, ax=axes, format=PercentFormatter(1.0))
+    bar.set_label("chance to win")
+    return _save(figure, fmt)
+
+
+def score_histogram(title: str, totals: Sequence[int], most: int, fmt: str = "svg") -> bytes:
+    """How many submissions earned each total from 0 to MOST."""
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = _figure(7.0, 3.6)
+    counts = [0] * (most + 1)
+    for total in totals:
+        counts[min(max(int(total), 0), most)] += 1
+    bars = axes.bar(range(most + 1), counts, color="#4a7ab5", width=0.8)
+    axes.bar_label(bars, labels=[str(n) if n else "" for n in counts], fontsize=8)
+    axes.set_xticks(range(0, most + 1, 2 if most > 12 else 1))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("total score")
+    axes.set_ylabel("submissions")
+    axes.set_title(title)
+    return _save(figure, fmt)
+
+
+def win_matrix(title: str, names: Sequence[str], rates: Sequence[Sequence[float]], fmt: str = "png") -> bytes:
+    """The contest's win rates: RATES[i][j] is entry i's chance to beat entry j (the diagonal blank)."""
+    import numpy as np
+    from matplotlib.ticker import PercentFormatter
+
+    size = len(names)
+    shown = np.array(rates, dtype=float).reshape(size, size)
+    np.fill_diagonal(shown, np.nan)
+    side = min(12.0, 3.0 + 0.18 * size)
+    figure, axes = _figure(side + 1.2, side)
+    image = axes.imshow(shown, cmap="RdYlBu", vmin=0.0, vmax=1.0, interpolation="nearest")
+    labels = list(names) if size <= 40 else []
+    axes.set_xticks(range(size) if labels else [], labels, rotation=90, fontsize=7)
+    axes.set_yticks(range(size) if labels else [], labels, fontsize=7)
+    axes.set_xlabel("opponent (in ranking order)")
+    axes.set_ylabel("entry (in ranking order)")
+    axes.set_title(title)
+    bar = figure.colorbar(image, ax=axes, format=PercentFormatter(1.0))
+    bar.set_label("chance the entry wins")
+    return _save(figure, fmt)
