@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_stress import reference_class  # noqa: E402  (this folder, first on the path of a script)
+
 from graders import isolation  # noqa: E402
 from graders.edition import load_edition  # noqa: E402
 
@@ -98,12 +100,8 @@ def main() -> None:
     policy = isolation.policy()
     print(policy.summary)
     levels = [isolation.NAMESPACES, isolation.LIMITS] if policy.level == isolation.NAMESPACES else [isolation.LIMITS]
-    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "class"
-        folder.mkdir()
-        for k in range(args.copies):
-            (folder / f"student{k:02d}.py").write_text(source, encoding="utf-8")
+        folder = reference_class(edition, tmp, args.copies)
         for level in levels:
             sessions = time_sessions(level, args.edition, args.repeat)
             assert sessions["level"] == level, sessions

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graders.edition import load_edition  # noqa: E402
+from graders.edition import Edition, load_edition  # noqa: E402
 
 
 def one_run(folder: Path, out: Path, edition: str, jobs: int) -> tuple[list[dict], int, float]:
@@ -38,6 +38,16 @@ def one_run(folder: Path, out: Path, edition: str, jobs: int) -> tuple[list[dict
     return rows, done.returncode, seconds
 
 
+def reference_class(edition: Edition, tmp: str, copies: int) -> Path:
+    """A class folder in TMP holding COPIES copies of EDITION's reference, one per student."""
+    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    folder = Path(tmp) / "class"
+    folder.mkdir()
+    for k in range(copies):
+        (folder / f"student{k:02d}.py").write_text(source, encoding="utf-8")
+    return folder
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--copies", type=int, default=40)
@@ -46,12 +56,8 @@ def main() -> None:
     parser.add_argument("--edition", default="boar_brawl")
     args = parser.parse_args()
     edition = load_edition(args.edition)
-    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "class"
-        folder.mkdir()
-        for k in range(args.copies):
-            (folder / f"student{k:02d}.py").write_text(source, encoding="utf-8")
+        folder = reference_class(edition, tmp, args.copies)
         for jobs in args.jobs:
             bad: Counter = Counter()
             total_rows = 0
