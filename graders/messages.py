@@ -43,9 +43,10 @@ def whitespace_legend(shown: str) -> str:
     return f"({', '.join(used)})" if used else ""
 
 
-def printable(text: str) -> str:
-    """TEXT with every control character but the tab written out (``\\x1b``): safe to print anywhere."""
-    return "".join(c if c.isprintable() or c in "\t " else f"\\x{ord(c):02x}" for c in text)
+def printable(text: str, keep: str = "\t ") -> str:
+    """TEXT with every control character but those in KEEP (tab and space) written out (``\\x1b``):
+    safe to print anywhere."""
+    return "".join(c if c.isprintable() or c in keep else f"\\x{ord(c):02x}" for c in text)
 
 
 def clip(text: str, most: int = MOST_SHOWN) -> str:
@@ -298,7 +299,7 @@ def syntax_repaired(filename: str, line: int, message: str, name: str) -> str:
 
 
 def does_not_run(filename: str, line: int, message: str) -> str:
-    return (f"{filename} does not run as it is: Python stops at line {line} ({sentence(message)[:-1]}). The rest "
+    return (f"{filename} does not run as it is: Python stops at line {line} ({message.strip().rstrip('.')}). The rest "
             f"was graded around it, but fix that line first: `python3 {filename}` must run without an error.")
 
 

@@ -72,14 +72,19 @@ class SuiteFile(pytest.File):
                 self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
         return self._edition
 
+    _unlocked: set[int] | None = None
+
     def locked(self, number: int) -> bool:
-        """Whether problem NUMBER is still locked in the student's folder (never in the kit)."""
+        """Whether problem NUMBER is still locked in the student's folder (never in the kit); the
+        progress is read once per file, not once per case."""
         if not self.in_student_folder:
             return False
-        from graders import locking, student
+        if self._unlocked is None:
+            from graders import locking, student
 
-        folder = self.path.parent.parent
-        return number not in student.unlocked_problems(self.edition(), locking.load_progress(folder))
+            progress = locking.load_progress(self.path.parent.parent)
+            self._unlocked = student.unlocked_problems(self.edition(), progress)
+        return number not in self._unlocked
 
     def collect(self) -> Iterator[pytest.Item]:
         edition = self.edition()
@@ -192,15 +197,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     failed and skipped (a locked problem's are skipped, with the command that unlocks it)."""
     if not terminalreporter.config.stash.get(STUDENT_RUN, False):
         return
-    counts: dict[str, dict[str, int]] = {}
+    from collections import Counter
+
+    counts: Counter = Counter()  # (problem label, outcome)
     for outcome in ("passed", "failed", "skipped"):
         for report in terminalreporter.stats.get(outcome, []):
             found = PROBLEM.search(Path(str(getattr(report, "nodeid", "")).split("::")[0]).name)
             if found and getattr(report, "when", "call") in ("call", "setup"):
-                counts.setdefault(f"{int(found.group(1)):02d}", {}).setdefault(outcome, 0)
-                counts[f"{int(found.group(1)):02d}"][outcome] += 1
+                counts[(f"{int(found.group(1)):02d}", outcome)] += 1
     terminalreporter.write_sep("-", messages.pytest_table_title())
-    for label in sorted(counts):
-        c = counts[label]
-        terminalreporter.write_line(messages.pytest_problem_line(label, c.get("passed", 0), c.get("failed", 0),
-                                                                 c.get("skipped", 0)))
+    for label in sorted({label for label, _outcome in counts}):
+        terminalreporter.write_line(messages.pytest_problem_line(
+            label, counts[(label, "passed")], counts[(label, "failed")], counts[(label, "skipped")]))

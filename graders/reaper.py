@@ -35,20 +35,10 @@ def adopt_orphans() -> None:
 
 
 def _children() -> list[int]:
+    """The processes whose parent is this one (adopted orphans included)."""
     me = os.getpid()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 1 and int(fields[1]) == me:
-            found.append(int(entry))
-    return found
+    return [int(entry) for entry in os.listdir("/proc")
+            if entry.isdigit() and (_stat(int(entry)) or ("", 0))[1] == me]
 
 
 def _carries(pid: int, token: str) -> bool:

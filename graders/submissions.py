@@ -320,8 +320,7 @@ MOST_ID_BYTES = 100  # well under any file system's 255, with room for ".json" a
 def shown_text(text: str) -> str:
     """TEXT as it can be written to any file or terminal: undecodable bytes of a file name as U+FFFD,
     control characters written out."""
-    text = os.fsencode(text).decode("utf-8", "replace")
-    return "".join(c if c.isprintable() or c == " " else f"\\x{ord(c):02x}" for c in text)
+    return messages.printable(os.fsencode(text).decode("utf-8", "replace"), keep=" ")
 
 
 def file_id(student: str, original: str) -> str:

@@ -197,7 +197,7 @@ class Game:
                 "variants": [{"id": v.id, "name": v.name, "about": v.about} for v in s.variants],
                 "strategies": list(self._strategies), "factories": list(s.factories),
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
-                "meter": self._meter_possible(), "seed": self._upcoming_seed(),
+                "meter": self._meter_possible(), "seed": self.base_seed,  # a freshly loaded page's first game
                 "notes": list(self._notes), "error": self._error,
             }
 
@@ -222,10 +222,6 @@ class Game:
             if view["waiting"]:
                 view["chance"] = self._chance(request, view)
             return HTTPStatus.OK, view
-
-    def _upcoming_seed(self) -> int | None:
-        """The seed a freshly loaded page's first game gets, when the server was started with --seed."""
-        return self.base_seed
 
     def _next_seed(self, body: object) -> int:
         """The seed for a request that names none: with --seed, the page's own game number added to

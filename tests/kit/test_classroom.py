@@ -173,8 +173,8 @@ def check_summary(summary: str, edition) -> None:
         assert f"| {p.label} {p.title} | - | {messages.LABEL_NOT_SCORED} |" in summary
     reasons = summary.split("## Most common failure reasons")[1].split("##")[0].strip().splitlines()
     assert reasons and all(len(r) < 220 for r in reasons)
-    for line in reasons:
-        assert line.endswith(" …") or len(line.split(": ", 1)[1]) <= 160 or line.endswith("."), line
+    for line in reasons:  # "- N × Problem NN: reason", the reason at most 160 characters
+        assert len(line.split(": ", 1)[1]) <= 160, line
     hardest = summary.split("## Cases that fail most")[1].split("##")[0].strip().splitlines()[2:]
     keys = [(row.split(" | ")[0], row.split(" | ")[-1]) for row in hardest]
     assert hardest and len(keys) == len(set(keys)), hardest
@@ -187,3 +187,13 @@ def test_an_output_folder_inside_the_class_is_never_graded(tmp_path, edition, re
     first = grade_class(folder, edition, folder / "results", jobs=1)
     second = grade_class(folder, edition, folder / "results-again", jobs=1)  # the first output is inside
     assert [r["student"] for r in first] == [r["student"] for r in second] == ["alice"]
+
+
+def test_a_long_reason_is_cut_between_words():
+    from graders.reports import shorten
+
+    text = "expected nothing but the function printed something else entirely " * 5
+    cut = shorten(text, 60)
+    assert len(cut) <= 60 and cut.endswith(" …")
+    assert text.startswith(cut[:-2] + " ")  # what is kept ends where a word ends
+    assert shorten("short reason", 60) == "short reason"
