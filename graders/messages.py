@@ -1090,3 +1090,222 @@ def gui_wrong_host() -> str:
 
 def gui_not_json() -> str:
     return "A game request must be sent as JSON (Content-Type: application/json)."
+
+
+# -- the course: its files, and the lines that explain a student's adjustments --------------------
+
+
+def course_error(path: str, key: str, what: str) -> str:
+    """One line for a course file that cannot be used: the file, the key, what is wrong."""
+    return f"{path}: {key}: {what}" if key else f"{path}: {what}"
+
+
+def csv_row_error(path: str, row: int, what: str) -> str:
+    """One line for a CSV file (roster, overrides, times) that cannot be used, naming its row."""
+    return f"{path} row {row}: {what}" if row else f"{path}: {what}"
+
+
+def unreadable_file(why: str) -> str:
+    return f"cannot be read ({why})"
+
+
+def not_toml(why: str) -> str:
+    return f"is not valid TOML ({why})"
+
+
+def key_missing() -> str:
+    return "is required but missing"
+
+
+def expected(kind: str, got: object) -> str:
+    return f"expected {kind}, got {got!r}"
+
+
+def unknown_key(known: list[str]) -> str:
+    return f"is not a key this table takes (it takes {', '.join(known)})"
+
+
+def unknown_zone(name: object) -> str:
+    return f"{name!r} is not a time zone this machine knows (an IANA name such as \"America/Los_Angeles\")"
+
+
+def not_a_date(text: str) -> str:
+    return f"{text!r} is not a date (write 2024-02-07T23:59:00, or 2024-02-07 for the end of that day)"
+
+
+def skipped_local_time(text: str, zone: str) -> str:
+    return f"{text} does not exist in {zone}: the clocks skip it when daylight saving starts; choose another time"
+
+
+def deadline_after(later: str) -> str:
+    return f"comes after deadlines.{later}, which it must not"
+
+
+def no_header(needed: list[str]) -> str:
+    return f"the file is empty; its first row must name the columns ({', '.join(needed)} at least)"
+
+
+def columns_missing(missing: list[str]) -> str:
+    return f"the header row has no column {' or '.join(missing)} (headers are matched ignoring case)"
+
+
+def empty_cell(column: str) -> str:
+    return f"the {column} cell is empty"
+
+
+def duplicate_id(student: str, first_row: int) -> str:
+    return f"the id {student!r} is already on row {first_row}"
+
+
+def partner_unknown(partner: str) -> str:
+    return f"the partner id {partner!r} is not the id of another student on the roster"
+
+
+def partner_conflict(student: str, partner: str, other: str) -> str:
+    return f"{student} names {partner} as partner, but {partner} is partnered with {other}"
+
+
+def unknown_target(text: str) -> str:
+    return f"{text!r} is not a problem label (such as 05), checkpoint, early or total"
+
+
+def duplicate_override(student: str, target: str, first_row: int) -> str:
+    return f"{student} already has an override of {target} on row {first_row}; keep one row per student and problem"
+
+
+def override_unused(student: str, row: int) -> str:
+    return f"the override on row {row} names {student!r}, who is neither on the roster nor among the submissions"
+
+
+def points_text(points: float | None, signed: bool = False) -> str:
+    """A number of points (or days) as people write it: 2, 1.5, +1 when SIGNED."""
+    if points is None:
+        return ""
+    value = round(float(points), 2)
+    text = str(int(value)) if value == int(value) else f"{value:g}"
+    return f"+{text}" if signed and value >= 0 and not text.startswith("-") else text
+
+
+def _plural(count: float, word: str) -> str:
+    return f"{points_text(count)} {word}" + ("" if count == 1 else "s")
+
+
+def adj_extension(days: str, moved: list[tuple[str, str]]) -> str:
+    shown = "; ".join(f"{name} {when}" for name, when in moved)
+    return f"Your extension of {days} day{'' if days == '1' else 's'} moves these deadlines: {shown}."
+
+
+def adj_checkpoint_earned(points: str, deadline: str, when: str) -> str:
+    return (f"Checkpoint: +{points} for Phase 1 complete by {deadline} (your submission of {when}).")
+
+
+def adj_checkpoint_missed(points: str, deadline: str, completed: str) -> str:
+    if completed:
+        return (f"Checkpoint: no points. Phase 1 was first complete in your submission of {completed}, after "
+                f"the checkpoint deadline {deadline} (worth {points}).")
+    return f"Checkpoint: no points. No submission by {deadline} had Phase 1 complete (worth {points})."
+
+
+def adj_early_earned(points: str, deadline: str, when: str) -> str:
+    return f"Early bonus: +{points} for full marks by {deadline} (your submission of {when})."
+
+
+def adj_early_missed(points: str, deadline: str, when: str) -> str:
+    return (f"Early bonus: no points. Full marks came in your submission of {when}, after the early "
+            f"deadline {deadline} (worth {points}).")
+
+
+def late_rule(per_day: str, cap: str, round_up: bool) -> str:
+    """The late policy in a few words: '10% per day, at most 50%, a started day counting as a whole'."""
+    text = f"{per_day} per day"
+    text += f", at most {cap}" if cap else ""
+    return text + (", a started day counting as a whole one" if round_up else ", by the hour")
+
+
+def adj_late_penalty(days: str, when: str, due: str, penalty: str, rule: str) -> str:
+    return (f"Late: your submission of {when} counts, {days} day{'' if days == '1' else 's'} after the due date "
+            f"{due}; the penalty is -{penalty} ({rule}).")
+
+
+def adj_late_not_counted(count: int, due: str, accepts_late: bool) -> str:
+    which = "submission" if count == 1 else "submissions"
+    why = "later than the course accepts" if accepts_late else "and this course does not accept late work"
+    return f"Late: {count} {which} after the due date {due} did not count ({why})."
+
+
+def adj_on_time_kept(on_time: str, late: str, penalty: str) -> str:
+    return (f"Your last on-time submission counts ({on_time} points): your late one scored {late}, less a late "
+            f"penalty of {penalty}, which is no more.")
+
+
+def adj_nothing_counted(due: str) -> str:
+    return f"No submission counts: none was made by the due date {due}, and none later is accepted."
+
+
+def override_what(target: str) -> str:
+    """What an override changes, in words: Problem 05, the checkpoint, the early bonus, the total."""
+    named = {"total": "the total", "checkpoint": "the checkpoint", "early": "the early bonus"}
+    return named.get(target, f"Problem {target}")
+
+
+def adj_override(what: str, points: str, relative: bool, change: str, reason: str) -> str:
+    how = f"{points} to {what}" if relative else f"{what} set to {points} ({change})"
+    return f"Adjusted by your instructor: {how}. Reason: {printable(reason)}"
+
+
+def no_export_metadata(filename: str) -> str:
+    return f"holds no {filename}: give the folder of a Gradescope \"Export Submissions\" download, unzipped"
+
+
+def export_no_time(name: str) -> str:
+    return f"{name}: its entry in submission_metadata.yml has no time (created_at), so it is left out"
+
+
+def export_unlisted(name: str) -> str:
+    return (f"{name} is not in submission_metadata.yml: its time is its folder's modification time and its "
+            f"submitter is unknown")
+
+
+def adjustments_heading() -> str:
+    return "Deadlines and adjustments"
+
+
+def no_adjustments() -> str:
+    return "Nothing changed your score: the submission that counts is scored as graded."
+
+
+def final_score_line(final: str, score: str, most: str) -> str:
+    return f"**Final score: {final}** (the problems: {score}/{most}, with the adjustments above)."
+
+
+# -- the activity log and the TA report -------------------------------------------------------------
+
+
+def activity_missing(where: str) -> str:
+    return f"{where}: no activity log (no unlock or test history to report; no points depend on it)"
+
+
+def activity_tampered(where: str, line: int) -> str:
+    return (f"{where}: the activity log was changed by hand at line {line}; only the lines before it are "
+            f"counted (no points depend on it)")
+
+
+def activity_unreadable(where: str, why: str) -> str:
+    return f"{where}: the activity log cannot be read ({why}); it is left out (no points depend on it)"
+
+
+def activity_entries_skipped(where: str, count: int) -> str:
+    return f"{where}: {count} line{'' if count == 1 else 's'} of the activity log not understood, left out"
+
+
+def zip_written(path: str, filename: str, with_log: bool) -> str:
+    log = " and your activity log" if with_log else " (no activity log yet: unlock or test something first)"
+    return f"Wrote {path} with {filename}{log}. Hand in this zip on Gradescope."
+
+
+def nothing_to_zip(filename: str, folder: str) -> str:
+    return f"there is no {filename} in {folder} to put in the zip"
+
+
+def zip_alone() -> str:
+    return "--zip makes the zip to hand in and does nothing else; give it without other options"

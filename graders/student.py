@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders import locking, messages, reports
+from graders import activity, locking, messages, reports
 from graders.edition import Edition, EditionError, load_student_edition, read_toml
 from graders.grading import KitFailure, Report, Submission, SubmissionError, grade_reliably, load_submission
 from graders.sandbox import PROBES
@@ -57,6 +57,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--score", action="store_true", help="show points per phase for every problem")
     parser.add_argument("--lock", action="store_true", help="lock the problem's questions again")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every failed case and its traceback")
+    parser.add_argument("--zip", action="store_true",
+                        help="write the zip to hand in: your submission file and your activity log")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON (for your own scripts); the exit status is 1 while "
                              "anything fails, as without it")
@@ -87,6 +89,8 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
 def run(folder: Path, args: argparse.Namespace) -> int:
     edition = load_student_edition(folder)
     numbers = edition.parse_numbers(args.question)
+    if args.zip:
+        return pack(folder, edition, args)
     progress = locking.load_progress(folder)
     if args.lock and args.unlock:
         raise EditionError(messages.lock_or_unlock())
@@ -107,6 +111,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
     report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
+    log_tests(folder, report)
     failed = any(p.status == "failed" for p in report.problems) or bool(report.does_not_run)
     if args.json:
         print(reports.render_json(report))
@@ -135,11 +140,30 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     unlocked = unlocked_problems(edition, locking.load_progress(folder))
     submission = Submission(folder / edition.submission, source)
     report = grade_reliably(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
+    log_tests(folder, report)
     text = reports.render_text(report, student=True, show_hidden=False)
     if report.does_not_run:
         text += "\n" + messages.LABEL_NOTE + report.does_not_run
     passed = not report.does_not_run and all(p.status in ("passed", "ungraded") for p in report.problems)
     return passed, text
+
+
+def log_tests(folder: Path, report: Report) -> None:
+    """Each problem whose tests ran, in the activity log (for the TAs; never a score)."""
+    activity.test_runs(folder, [(p.label, p.status == "passed", p.cases_passed, len(p.graded_cases))
+                                for p in report.problems if p.status in ("passed", "failed")])
+
+
+def pack(folder: Path, edition: Edition, args: argparse.Namespace) -> int:
+    """``--zip``: the submission file and the activity log in one zip to hand in."""
+    if args.question or args.unlock or args.lock or args.score or args.interactive or args.json:
+        raise EditionError(messages.zip_alone())
+    try:
+        path, with_log = activity.pack_submission(folder, edition.submission)
+    except FileNotFoundError as exc:
+        raise SubmissionError(messages.nothing_to_zip(edition.submission, str(folder))) from exc
+    print(messages.zip_written(path.name, edition.submission, with_log))
+    return 0
 
 
 def relock(edition: Edition, folder: Path, progress: dict, number: int) -> None:
@@ -181,7 +205,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: b
     for k, record in enumerate(records, start=1):
         print(THIN)
         print(messages.unlock_question(problem.label, k, len(records), record["name"]))
-        if not ask_record(record, progress, folder):
+        if not ask_record(record, progress, folder, problem.label):
             print(messages.unlock_stopped(problem.label))
             return False
     print(messages.unlock_done(problem.label, has_cases(edition, number)))
@@ -203,7 +227,7 @@ def shown_choices(record: dict, progress: dict) -> list[str]:
     return choices
 
 
-def ask_record(record: dict, progress: dict, folder: Path) -> bool:
+def ask_record(record: dict, progress: dict, folder: Path, problem: str = "") -> bool:
     done = set(progress["unlocked"])
     answers = progress.setdefault("answers", {})
     if "choices" in record:
@@ -215,7 +239,7 @@ def ask_record(record: dict, progress: dict, folder: Path) -> bool:
         if locking.prompt_key(prompt) in done:
             print(f"? {answers.get(locking.prompt_key(prompt), '(unlocked)')}")
             return True
-        return _ask_until_right(prompt, progress, folder, choices)
+        return _ask_until_right(prompt, progress, folder, choices, (problem, record.get("id", "")))
     for k, step in enumerate(record["steps"]):
         lines = step["source"].split("\n")
         print(">>> " + lines[0])
@@ -227,17 +251,22 @@ def ask_record(record: dict, progress: dict, folder: Path) -> bool:
         if locking.prompt_key(prompt) in done:
             print(answers.get(locking.prompt_key(prompt), "(unlocked)"))
             continue
-        if not _ask_until_right(prompt, progress, folder, None):
+        if not _ask_until_right(prompt, progress, folder, None, (problem, record.get("id", ""))):
             return False
     return True
 
 
-def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choices: list[str] | None) -> bool:
+def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choices: list[str] | None,
+                     about: tuple[str, str] = ("", "")) -> bool:
+    """Ask PROMPT until every line is right; False if the student stopped. Each try goes to the
+    activity log under ABOUT (the problem and the question's id)."""
     typed_lines: list[str] = []
+    wrong: list[str] = []
     line = 0
     while line < len(prompt.hashes):
         answer = _ask("? ")
         if answer is None:
+            activity.unlock_attempt(folder, about[0], about[1], prompt.index, wrong, len(wrong) + line, False)
             return False
         if not answer.strip():  # an empty line is no try: say what can be typed
             print(messages.empty_answer())
@@ -254,6 +283,7 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
             if line < len(prompt.hashes):
                 print(messages.unlock_line_correct(line, len(prompt.hashes)))
             continue
+        wrong.append(answer.strip())
         hint = locking.near_miss(prompt.salt, prompt.hashes[line], answer)
         if hint is None and any(locking.check(prompt.salt, h, answer) for h in prompt.hashes[line + 1:]):
             hint = "order"
@@ -261,6 +291,7 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
         if hint:
             print(messages.HINTS[hint])
     print(messages.unlock_correct())
+    activity.unlock_attempt(folder, about[0], about[1], prompt.index, wrong, len(wrong) + line, True)
     key = locking.prompt_key(prompt)
     progress["unlocked"].append(key)
     progress.setdefault("answers", {})[key] = "\n".join(typed_lines)

@@ -1,0 +1,121 @@
+"""Gradebook: a course's outcomes as the columns, files and lines people read or import.
+
+Contract: pure rendering of :class:`graders.course.Outcome` records, nothing read or written here.
+
+- :data:`COURSE_COLUMNS` and :func:`course_cells`: the columns ``grades.csv`` gains (checkpoint by
+  date, early bonus, late days, penalty, override, final); :data:`ROSTER_COLUMNS` and
+  :func:`roster_cells` the roster's (name, email, on roster, partner).
+- :func:`render_course_grades`: one CSV row per student with both, the hand-in that counted and
+  its problem scores: what a course's ``grades.csv`` holds.
+- :func:`render_gradescope_scores`: the CSV Gradescope's "Upload scores" takes for an assignment,
+  columns ``Name, SID, Email, Total Score`` (Gradescope matches a row by its email or SID).
+- :func:`render_canvas_scores`: the CSV Canvas's gradebook import takes, columns
+  ``Student, ID, SIS User ID, SIS Login ID, Section, <assignment>``: Canvas matches a row by its
+  ``ID`` (Canvas's own number, which the kit does not know and leaves empty) or its ``SIS User ID``
+  (the roster id), and reads the assignment's column as the score.
+- :func:`render_adjustments` and :func:`adjustment_lines`: the feedback's section explaining each
+  adjustment in one line.
+
+Text cells that a spreadsheet would run as a formula (starting ``=``, ``+``, ``@``, or ``-`` and not
+a number) are written with a leading apostrophe.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from zoneinfo import ZoneInfo
+
+from graders import messages
+from graders.course import Outcome, Student, shown_time
+
+COURSE_COLUMNS = ("checkpoint by date", "early bonus", "late days", "penalty", "override", "final")
+ROSTER_COLUMNS = ("name", "email", "on roster", "partner")
+GRADESCOPE_COLUMNS = ("Name", "SID", "Email", "Total Score")
+CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+
+
+def safe_cell(text: str) -> str:
+    """TEXT as a spreadsheet shows it rather than runs it."""
+    if text[:1] in ("=", "+", "@", "\t", "\r") or (text[:1] == "-" and not _is_number(text)):
+        return "'" + text
+    return text
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def course_cells(outcome: Outcome) -> tuple[str, ...]:
+    """The values of :data:`COURSE_COLUMNS` for one student."""
+    n = messages.points_text
+    return (n(outcome.checkpoint), n(outcome.early), n(outcome.late_days), n(outcome.penalty), n(outcome.override),
+            n(outcome.final))
+
+
+def roster_cells(student: Student, shared_with: Sequence[str] = ()) -> tuple[str, ...]:
+    """The values of :data:`ROSTER_COLUMNS`: the partner is the roster's, else whom hand-ins were shared with."""
+    partner = student.partner or " ".join(shared_with)
+    return (safe_cell(student.name), safe_cell(student.email), "yes" if student.on_roster else "no",
+            safe_cell(partner))
+
+
+def _writer() -> tuple[io.StringIO, csv.writer]:
+    buffer = io.StringIO()
+    return buffer, csv.writer(buffer, lineterminator="\n")
+
+
+def render_course_grades(outcomes: Sequence[Outcome], labels: Sequence[str], zone: ZoneInfo,
+                         shared: dict[str, Sequence[str]] | None = None) -> str:
+    """One row per student: id, the roster's columns, how many hand-ins, the one that counted (its
+    time), each problem's score in it (overrides applied), its score and maximum, then the course's
+    columns."""
+    buffer, writer = _writer()
+    writer.writerow(["student", *ROSTER_COLUMNS, "submissions", "counted", *[f"problem {x}" for x in labels],
+                     "score", "max", *COURSE_COLUMNS])
+    for o in outcomes:
+        scores = dict(o.problems)
+        counted = shown_time(o.counted.time, zone) if o.counted else ""
+        writer.writerow([safe_cell(o.student.id), *roster_cells(o.student, (shared or {}).get(o.student.id, ())),
+                         o.attempts, counted, *[messages.points_text(scores.get(x, 0.0)) for x in labels],
+                         messages.points_text(o.score), messages.points_text(o.max), *course_cells(o)])
+    return buffer.getvalue()
+
+
+def render_gradescope_scores(outcomes: Sequence[Outcome]) -> str:
+    """Gradescope's score upload: ``Name, SID, Email, Total Score``, the final score."""
+    buffer, writer = _writer()
+    writer.writerow(GRADESCOPE_COLUMNS)
+    for o in outcomes:
+        writer.writerow([safe_cell(o.student.name), safe_cell(o.student.id), safe_cell(o.student.email),
+                         messages.points_text(o.final)])
+    return buffer.getvalue()
+
+
+def render_canvas_scores(outcomes: Sequence[Outcome], assignment: str, section: str = "") -> str:
+    """Canvas's gradebook import: ``Student, ID, SIS User ID, SIS Login ID, Section, ASSIGNMENT``."""
+    buffer, writer = _writer()
+    writer.writerow([*CANVAS_COLUMNS, assignment])
+    for o in outcomes:
+        writer.writerow([safe_cell(o.student.name), "", safe_cell(o.student.id), safe_cell(o.student.email),
+                         safe_cell(section), messages.points_text(o.final)])
+    return buffer.getvalue()
+
+
+def adjustment_lines(outcome: Outcome) -> tuple[str, ...]:
+    """One line per adjustment, in the order they were applied."""
+    return outcome.lines
+
+
+def render_adjustments(outcome: Outcome) -> str:
+    """The feedback's Markdown section: each adjustment in one line, then the final score."""
+    lines = [f"## {messages.adjustments_heading()}", ""]
+    lines += [f"- {line}" for line in adjustment_lines(outcome)] or [f"- {messages.no_adjustments()}"]
+    lines += ["", messages.final_score_line(messages.points_text(outcome.final), messages.points_text(outcome.score),
+                                            messages.points_text(outcome.max))]
+    return "\n".join(lines) + "\n"
