@@ -9,6 +9,7 @@
     hogkit optimal [--edition NAME] [--against EXPR] [--table FILE]
     hogkit picture --strategy EXPR --out FILE.svg [--path PATH] [--kind dice|win] [--edition NAME]
     hogkit contest CLASSDIR --out OUTDIR [--edition NAME] [--jobs N]
+    hogkit report CLASSDIR --out OUTDIR [--edition NAME]
     hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N] [--host H] [--timeout S]
     hogkit editions
 
@@ -154,6 +155,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", required=True, metavar="OUTDIR", help="where leaderboard.csv and contest.html go")
     _add_edition(c, declared=True)
     c.add_argument("--jobs", type=int, metavar="N", help="submissions tabulated at once (default: the cores)")
+
+    t = sub.add_parser("report", help="what the class's unlock and test logs teach: wrong answers, tries, test runs",
+                       description="Read each submission's activity log (its .hogkit/activity.jsonl, a "
+                                   "hogkit-activity.jsonl beside hog.py, or either inside a .zip) and write, per "
+                                   "problem and unlock question, the wrong answers given most with counts, how many "
+                                   "tries unlocking took, how many test runs it took until each problem passed and "
+                                   "where students ran the tests most: OUTDIR/ta-report.md, wrong-answers.csv, "
+                                   "unlock.csv, test-runs.csv and runs.png with runs.svg. No score is read or changed.")
+    t.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
+    t.add_argument("--out", required=True, metavar="OUTDIR", help="where the report's files go")
+    _add_edition(t, declared=True)
 
     y = sub.add_parser("play", help="play a submission's game in the browser (default: the reference)",
                        description="Serve the browser game for PATH (a hog.py file or a folder holding one; "
@@ -492,9 +504,21 @@ def cmd_contest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from graders.classroom import check_class_folder
+    from graders.tareport import write_report
+
+    edition = _edition(args, Path(args.path), class_folder=True)
+    check_class_folder(Path(args.path), edition, "report")
+    out = writable_output(args.out, folder=True)
+    report = write_report(Path(args.path), edition, out)
+    print(messages.ta_report_written(str(out), report.submissions, report.with_logs))
+    return 0
+
+
 COMMANDS = {"grade": cmd_grade, "play": cmd_play, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
-            "picture": cmd_picture, "contest": cmd_contest}
+            "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -587,8 +587,14 @@ def _off_the_gap(naive: datetime, zone: ZoneInfo) -> datetime:
         return naive + timedelta(hours=1)
 
 
+def instant(when: datetime) -> datetime:
+    """WHEN in UTC: Python compares and subtracts two times of one zone by their clock alone, which
+    is wrong across a change of daylight saving."""
+    return when.astimezone(UTC)
+
+
 def on_time(when: datetime, deadline: datetime, course: Course) -> bool:
-    return when <= deadline + course.grace
+    return instant(when) <= instant(deadline) + course.grace
 
 
 def late_days(when: datetime, due: datetime, course: Course) -> float:
@@ -599,7 +605,7 @@ def late_days(when: datetime, due: datetime, course: Course) -> float:
         return 0.0
     zone = course.zone
     wall = (when.astimezone(zone).replace(tzinfo=None) - due.astimezone(zone).replace(tzinfo=None)) / DAY
-    days = wall if wall > 0 else (when - due) / DAY
+    days = wall if wall > 0 else (instant(when) - instant(due)) / DAY
     return float(math.ceil(days)) if course.late.round_up else round(days, 4)
 
 
@@ -617,7 +623,7 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
     """STUDENT's grade from all their ATTEMPTS (their partner's included) under COURSE, then
     OVERRIDES (those with the student's id). See the module's contract."""
     dates = deadlines_for(course, student)
-    ordered = sorted(attempts, key=lambda a: a.time)
+    ordered = sorted(attempts, key=lambda a: instant(a.time))
     mine = [o for o in overrides if o.student == student.id]
     zone = course.zone
     adjustments: list[Adjustment] = []

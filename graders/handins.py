@@ -126,7 +126,7 @@ def parse_submission_metadata(data: object, phase_one: Collection[str] = ()) -> 
         if when is not None and result is not None:
             previous.append(result.at(when, f"previous {len(previous) + 1}"))
     return Metadata(str(data.get("id", "")), _time(data.get("created_at")), _members(data.get("users")),
-                    tuple(sorted(previous, key=lambda a: a.time)), _time(assignment.get("due_date")),
+                    tuple(sorted(previous, key=lambda a: a.time.astimezone(UTC))), _time(assignment.get("due_date")),
                     _time(assignment.get("late_due_date")), str(assignment.get("title") or ""))
 
 
@@ -221,7 +221,7 @@ def read_export(folder: Path, zone: ZoneInfo | None = None) -> Export:
         if re.fullmatch(r"submission_\d+", path.name) and _is_folder(path) and path.name not in handins:
             handins[path.name] = Handin(path.name, _mtime(path), (Member(sid=path.name),), path, "file time")
             notes.append(messages.export_unlisted(path.name))
-    return Export(tuple(sorted(handins.values(), key=lambda h: (h.time, h.key))), tuple(notes))
+    return Export(tuple(sorted(handins.values(), key=lambda h: (h.time.astimezone(UTC), h.key))), tuple(notes))
 
 
 def export_root(folder: Path) -> Path:
@@ -336,7 +336,8 @@ def group_attempts(handins: Sequence[Handin], graded: Mapping[str, Result], rost
             attempts.setdefault(student.id, {})[handin.key] = result.at(handin.time, handin.key)
             shared.setdefault(student.id, set()).update(s.id for s in group if s.id != student.id)
     order = [s.id for s in roster.students] + sorted(set(people) - {s.id for s in roster.students})
-    return tuple(StudentAttempts(people[i], tuple(sorted(attempts.get(i, {}).values(), key=lambda a: a.time)),
+    return tuple(StudentAttempts(people[i], tuple(sorted(attempts.get(i, {}).values(),
+                                                         key=lambda a: a.time.astimezone(UTC))),
                                  tuple(sorted(shared.get(i, set())))) for i in order)
 
 

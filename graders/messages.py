@@ -490,7 +490,7 @@ def out_needs_a_class_folder(path: str) -> str:
 
 
 def one_submission_not_a_class(path: str, filename: str, command: str) -> str:
-    alone = f"hogkit grade {path}" if command == "grade" else f"hogkit winrate {path}"
+    alone = f"hogkit grade {path}" if command in ("grade", "report") else f"hogkit winrate {path}"
     return (f"{path} holds {filename} itself, so it is one submission, not a class folder (a folder with one "
             f"submission per student): use {alone} for it alone, or give the folder that holds such folders")
 
@@ -1309,3 +1309,26 @@ def nothing_to_zip(filename: str, folder: str) -> str:
 
 def zip_alone() -> str:
     return "--zip makes the zip to hand in and does nothing else; give it without other options"
+
+
+def ta_report_intro(submissions: int, with_logs: int) -> str:
+    return (f"{submissions} submission{'' if submissions == 1 else 's'}, {with_logs} with an activity log. The logs "
+            f"are the students' own and easily changed: they inform teaching and never change a score.")
+
+
+def ta_tries_line(students: int, unlocked: int, median: str, most: int) -> str:
+    return (f"{students} student{'' if students == 1 else 's'} answered, {unlocked} unlocked it; tries: {median} "
+            f"(median), {most} at most.")
+
+
+def ta_no_unlocks() -> str:
+    return "No log records an unlock attempt."
+
+
+def ta_runs_title(title: str) -> str:
+    return f"{title}: test runs per problem"
+
+
+def ta_report_written(path: str, submissions: int, with_logs: int) -> str:
+    return (f"Wrote the TA report of {submissions} submissions ({with_logs} with an activity log) to {path} "
+            f"(ta-report.md, wrong-answers.csv, unlock.csv, test-runs.csv, runs.png and runs.svg)")

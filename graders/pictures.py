@@ -114,3 +114,27 @@ def win_matrix(title: str, names: Sequence[str], rates: Sequence[Sequence[float]
     bar = figure.colorbar(image, ax=axes, format=PercentFormatter(1.0))
     bar.set_label("chance the entry wins")
     return _save(figure, fmt)
+
+
+def test_runs(title: str, labels: Sequence[str], per_student: Sequence[float], until_passed: Sequence[float],
+              fmt: str = "svg") -> bytes:
+    """For each problem (LABELS), the test runs per student who ran it and the median runs until it
+    first passed, side by side."""
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = _figure(max(6.0, 1.0 + 0.55 * len(labels)), 3.8)
+    where = list(range(len(labels)))
+    width = 0.4
+    runs = axes.bar([x - width / 2 for x in where], per_student, width, color="#4a7ab5", label="runs per student")
+    until = axes.bar([x + width / 2 for x in where], until_passed, width, color="#e08a3c",
+                     label="runs until it passed (median)")
+    for bars in (runs, until):
+        axes.bar_label(bars, labels=[f"{v:g}" if v else "" for v in bars.datavalues], fontsize=7)
+    axes.set_xticks(where, list(labels))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("problem")
+    axes.set_ylabel("test runs")
+    axes.set_title(title)
+    if labels:
+        axes.legend(loc="upper right", fontsize=8)
+    return _save(figure, fmt)
