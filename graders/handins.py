@@ -299,20 +299,19 @@ def class_handins(folder: Path, entries: Sequence[tuple[str, Path]], zone: ZoneI
 
 
 def _file_time(path: Path) -> datetime:
-    """The modification time of the submission file PATH is or holds (its newest .py, .ipynb or
-    .zip), else of PATH itself."""
+    """The modification time of the submission file PATH is, or of the newest .py, .ipynb or .zip
+    in the folder PATH (the folder's own time when it holds none)."""
     try:
         info = os.lstat(path)
     except OSError:
         return datetime.fromtimestamp(0, UTC)
-    newest = info.st_mtime
-    if stat.S_ISDIR(info.st_mode):
+    newest = None if stat.S_ISDIR(info.st_mode) else info.st_mtime
+    if newest is None:  # a folder's own time changes with anything written in it: its files' times count
         for here, dirs, files in os.walk(path, followlinks=False):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
-            for name in files:
-                if name.endswith((".py", ".ipynb", ".zip")):
-                    newest = max(newest, os.lstat(os.path.join(here, name)).st_mtime)
-    return datetime.fromtimestamp(newest, UTC)
+            times = [os.lstat(os.path.join(here, n)).st_mtime for n in files if n.endswith((".py", ".ipynb", ".zip"))]
+            newest = max([newest or 0.0, *times]) if times else newest
+    return datetime.fromtimestamp(info.st_mtime if newest is None else newest, UTC)
 
 
 # -- whose attempts they are ----------------------------------------------------------------------------
