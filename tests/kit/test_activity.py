@@ -35,7 +35,7 @@ def test_entries_are_read_back_as_written(tmp_path: Path) -> None:
                                                                                    ("02", True, 10, 10)]
     lines = (tmp_path / LOG).read_text(encoding="utf-8").splitlines()
     assert json.loads(lines[0])["prev"] == activity.START
-    assert all(json.loads(b)["prev"] == json.loads(a)["hash"] for a, b in zip(lines, lines[1:]))
+    assert all(json.loads(b)["prev"] == json.loads(a)["hash"] for a, b in zip(lines, lines[1:], strict=False))
 
 
 @pytest.mark.parametrize("edit", ["change", "drop", "swap", "garbage"])

@@ -72,7 +72,7 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
     prompts = prompt_infos(edition)
     rows = list(csv.DictReader(io.StringIO((out / "unlock.csv").read_text(encoding="utf-8"))))
     assert len(rows) == len(prompts)
-    for index, (p, row) in enumerate(zip(prompts, rows)):
+    for index, (p, row) in enumerate(zip(prompts, rows, strict=True)):
         assert (row["problem"], row["question"], int(row["prompt"])) == (p.problem, p.question, p.prompt)
         # 8 logged students plus the zip (a copy of s01's); the edited log stops before its first line
         assert row["most common wrong answer"] == f"top-{index}", row
