@@ -135,6 +135,7 @@ def test_runs(title: str, labels: Sequence[str], per_student: Sequence[float], u
     axes.set_xlabel("problem")
     axes.set_ylabel("test runs")
     axes.set_title(title)
-    if labels:
-        axes.legend(loc="upper right", fontsize=8)
+    axes.set_ylim(0, max([*per_student, *until_passed, 1.0]) * 1.15)  # room for the bars' labels
+    if labels:  # below the plot, where no bar can hide under it
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=2, fontsize=8, frameon=False)
     return _save(figure, fmt)

@@ -69,6 +69,9 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
     assert messages.ta_report_written(str(out), 11, 10) in capsys.readouterr().out
     for name in ("ta-report.md", "wrong-answers.csv", "unlock.csv", "test-runs.csv", "runs.png", "runs.svg"):
         assert (out / name).stat().st_size > 0, name
+    picture = (out / "runs.svg").read_text(encoding="utf-8")  # SVG keeps its text: title, axes, legend
+    for text in (messages.ta_runs_title(edition.title), "test runs", "problem", "runs until it passed (median)"):
+        assert text.replace("&", "&amp;") in picture, text
     prompts = prompt_infos(edition)
     rows = list(csv.DictReader(io.StringIO((out / "unlock.csv").read_text(encoding="utf-8"))))
     assert len(rows) == len(prompts)
