@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from graders import messages
+from graders.errors import EditionError
 
 DEFAULT_EDITION = "boar_brawl"
 TOP_KEYS = {"name", "title", "submission", "module", "support", "student_files", "setup", "case_timeout",
@@ -24,10 +25,6 @@ TOP_KEYS = {"name", "title", "submission", "module", "support", "student_files",
 PROBLEM_KEYS = {"number", "title", "phase", "points", "functions", "depends", "rules", "case_timeout", "optional"}
 RULE_KEYS = {"kind", "function", "names", "required"}
 RULE_KINDS = ("forbid", "uses")
-
-
-class EditionError(Exception):
-    """An edition is unknown or its manifest is broken; the message says which file and key."""
 
 
 @dataclass(frozen=True)

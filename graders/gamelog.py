@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from types import CodeType
 
 from graders import messages
-from graders.edition import Edition, EditionError
+from graders.edition import Edition
+from graders.errors import EditionError, RequestError
 
 PERSON = "person"
 STATUSES = ("end", "wait", "error", "long", "bad_player", "loop")  # how the probe's game ended (probes.gui_game)
@@ -102,10 +103,6 @@ class GuiSettings:
 
     def variant(self, ident: str) -> Variant | None:
         return next((v for v in self.variants if v.id == ident), None)
-
-
-class RequestError(Exception):
-    """A request the page (or anyone) sent is not a game this edition can play; the message says why."""
 
 
 def _compile(source: object, where: str, mode: str = "eval") -> CodeType:

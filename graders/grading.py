@@ -34,29 +34,15 @@ from typing import Any
 from graders import isolation, messages
 from graders.astrules import RuleChecker, RuleResult
 from graders.cases import Case, load_problem_cases
-from graders.edition import Edition, EditionError, Problem, edition_names, load_edition
+from graders.edition import Edition, Problem, edition_names, load_edition
+from graders.errors import EditionError, KitFailure, SubmissionError
 from graders.judge import CaseResult, as_not_run, mark_not_run, run_case
 from graders.memo import once
 from graders.repairs import Removal, repair
 from graders.sandbox import Limits, LoadError, Session, prepare_workdir
 from graders.submissions import SUFFIXES, read_entry
 
-
-class SubmissionError(Exception):
-    """The path given cannot be graded at all; the message says why in the caller's terms."""
-
-
 KIT_ERROR = "kit error"  # the status of a class record the kit failed to grade (see graders.classroom)
-
-
-class KitFailure(Exception):
-    """The kit, not the submission, failed to grade it (twice): the message says so in one line,
-    ``details`` holds the traceback of the last attempt."""
-
-    def __init__(self, summary: str, details: str) -> None:
-        super().__init__(summary)
-        self.summary = summary
-        self.details = details
 
 
 def describe_failure(exc: BaseException) -> str:

@@ -13,14 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from graders.errors import MarkerError
+
 BEGIN = re.compile(r"^(?P<indent>\s*)# BEGIN PROBLEM (?P<n>\d+)\s*$")
 END = re.compile(r"^(?P<indent>\s*)# END PROBLEM (?P<n>\d+)\s*$")
 STUB = re.compile(r"^(?P<indent>\s*)# STUB: ?(?P<code>.*)$")
 YOUR_CODE = '"*** YOUR CODE HERE ***"'
-
-
-class MarkerError(Exception):
-    """The solution's problem markers are broken; the message names the file line."""
 
 
 def problems_marked(source: str) -> list[int]:

@@ -632,6 +632,13 @@ def strategy_bad_value(score: int, opponent: int, got: str) -> str:
     return f"strategy({score}, {opponent}) returned {got}; a strategy returns an int from 0 to 10"
 
 
+def reference_strategy_failed(expression: str, edition: str, why: str) -> str:
+    """A strategy expression (``--against``, ``--strategy`` or the manifest's baseline) that the
+    reference of EDITION cannot turn into a strategy."""
+    return (f"{expression!r} is not a strategy of the {edition} reference ({why}); give the name of a "
+            f"strategy the reference defines, such as always_roll(6) or final_strategy")
+
+
 def strategy_unsteady(score: int, opponent: int) -> str:
     return f"strategy({score}, {opponent}) gave two different answers; a strategy must be deterministic"
 
@@ -711,8 +718,8 @@ def released(path: str, archive: str) -> str:
     return f"Wrote the student bundle to {path} and {archive}"
 
 
-def jobs_expected(jobs: int) -> str:
-    return f"--jobs needs a number of 1 or more, not {jobs}"
+def jobs_expected(jobs: str) -> str:
+    return f"--jobs needs a whole number of 1 or more, not {jobs!r}"
 
 
 def unknown_problem(number: int, first: str, last: str) -> str:

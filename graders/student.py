@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 
 from graders import locking, messages, reports
-from graders.edition import Edition, EditionError, load_student_edition, read_toml
-from graders.grading import KitFailure, Report, Submission, SubmissionError, grade_reliably, load_submission
+from graders.edition import Edition, load_student_edition, read_toml
+from graders.errors import HogkitError, InputError, KitFailure
+from graders.grading import Report, Submission, grade_reliably, load_submission
 from graders.sandbox import PROBES
 from graders.terminal import prepare_streams
 
@@ -68,12 +69,12 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     prepare_streams()
     try:
         return run(Path(folder), args)
-    except (EditionError, SubmissionError) as exc:
-        print(f"ok: {exc}", file=sys.stderr)
-        return 2
     except KitFailure as exc:
         print(f"ok: {messages.kit_failed_student(exc.summary)}\n\n{exc.details}", file=sys.stderr)
-        return 3
+        return exc.exit_status
+    except HogkitError as exc:
+        print(f"ok: {exc}", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
         print(f"\nok: {messages.interrupted()}", file=sys.stderr)
         return 130
@@ -89,10 +90,10 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     numbers = edition.parse_numbers(args.question)
     progress = locking.load_progress(folder)
     if args.lock and args.unlock:
-        raise EditionError(messages.lock_or_unlock())
+        raise InputError(messages.lock_or_unlock())
     if args.lock:
         if not numbers:
-            raise EditionError(messages.lock_needs_problem())
+            raise InputError(messages.lock_needs_problem())
         for n in numbers:
             relock(edition, folder, progress, n)
         return 0

@@ -14,15 +14,12 @@ import time
 from graders import messages, tomlw
 from graders.cases import Template, load_templates, parse_transcript, render_steps
 from graders.edition import Edition
+from graders.errors import GenerationError
 from graders.grading import load_submission, open_session
 from graders.judge import display
 from graders.sandbox import Session
 
 REFERENCE_SECONDS = 60.0  # for each line run by the reference; a template that needs more is wrong
-
-
-class GenerationError(Exception):
-    """A template could not be filled in with the reference solution."""
 
 
 def fill(template: str, params: dict) -> str:
