@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from graders import messages, reference
-from graders.edition import Edition
+from graders.edition import AnalysisSettings, Edition
 from graders.errors import AnalysisError
 from graders.memo import once
 from graders.sandbox import Limits, LoadError, Session
@@ -81,11 +81,11 @@ def _sequence(k: int, total: int, one: bool) -> tuple[int, ...]:
     return tuple(faces)
 
 
-def analysis_settings(edition: Edition) -> dict:
-    settings = edition.analysis
-    if not settings:
+def analysis_settings(edition: Edition) -> AnalysisSettings:
+    """The edition's ``[analysis]`` table; an :class:`AnalysisError` when it has none."""
+    if edition.analysis is None:
         raise AnalysisError(messages.no_analysis(edition.name))
-    return settings
+    return edition.analysis
 
 
 def _cache_file(edition: Edition) -> Path:
@@ -132,9 +132,9 @@ def build_model(edition: Edition) -> GameModel:
 def derive_model(edition: Edition) -> GameModel:
     """The edition's game as arrays, derived by calling its reference functions."""
     settings = analysis_settings(edition)
-    update = reference.evaluate(edition, settings["update"])
-    extra_turn = reference.evaluate(edition, settings["extra_turn"]) if settings.get("extra_turn") else None
-    goal = int(reference.evaluate(edition, settings.get("goal", "GOAL")))
+    update = reference.evaluate(edition, settings.update)
+    extra_turn = reference.evaluate(edition, settings.extra_turn) if settings.extra_turn else None
+    goal = int(reference.evaluate(edition, settings.goal))
     make_test_dice = reference.namespace(edition)["make_test_dice"]
     classes = {k: roll_classes(k) for k in range(1, MOST_DICE + 1)}
     columns: dict[int, list[tuple[float, list[int]]]] = {}

@@ -336,7 +336,7 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
 
 def cmd_answers(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
-    numbers = edition.parse_numbers(args.question) or [p.number for p in edition.problems]
+    numbers = edition.parse_numbers(args.question) or [p.label for p in edition.problems]
     for n in numbers:
         problem = edition.problem(n)
         questions = load_questions(edition, n)
@@ -411,7 +411,7 @@ def cmd_winrate(args: argparse.Namespace) -> int:
     edition = _edition(args, Path(args.path))
     submission = load_submission(Path(args.path), edition)
     model = analysis.build_model(edition)
-    against = args.against or analysis.analysis_settings(edition)["baseline"]
+    against = args.against or analysis.analysis_settings(edition).baseline
     (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
     _print_notes(notes)
     rates = analysis.win_rates(model, mine, theirs)
@@ -432,7 +432,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     if args.table:
         writable_output(args.table, folder=False)
     model = analysis.build_model(edition)
-    against_text = args.against or analysis.analysis_settings(edition)["baseline"]
+    against_text = args.against or analysis.analysis_settings(edition).baseline
     against = analysis.reference_table(edition, against_text)
     best = analysis.best_response(model, against)
     minimax = analysis.optimal(model)
@@ -454,7 +454,7 @@ def cmd_picture(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     writable_output(args.out, folder=False)
     model = analysis.build_model(edition)
-    baseline_text = args.against or analysis.analysis_settings(edition)["baseline"]
+    baseline_text = args.against or analysis.analysis_settings(edition).baseline
     baseline = analysis.reference_table(edition, baseline_text)
     if args.path:
         source = load_submission(Path(args.path), edition).source

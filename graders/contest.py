@@ -51,7 +51,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     if not entries:
         raise InputError(messages.empty_class(str(folder)))
     model = analysis.build_model(edition)
-    strategy = analysis.analysis_settings(edition)["report"]["strategy"]
+    strategy = analysis.analysis_settings(edition).report_strategy
     workers = max(1, jobs or os.cpu_count() or 1)
     tables: list[np.ndarray | str] = [""] * len(entries)
     started = time.monotonic()

@@ -38,7 +38,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from graders import gamelog, messages, syntax
-from graders.edition import Edition, kit_root, load_edition, load_student_edition, student_manifest
+from graders.edition import NAME, Edition, kit_root, load_edition, load_student_edition, student_manifest
 from graders.errors import EditionError, HogkitError, InputError
 from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
 from graders.grading import open_session, sorted_notes
@@ -149,7 +149,7 @@ class Game:
         self._notes += sorted_notes(name, self._session)
         reply = self._run("strategy_names(__submission__)")
         if isinstance(reply, list):
-            self._strategies = [s for s in reply if isinstance(s, str) and gamelog.NAME.match(s)]
+            self._strategies = [s for s in reply if isinstance(s, str) and NAME.match(s)]
         elif isinstance(reply, dict):
             self._notes.append(reply["title"])
 
