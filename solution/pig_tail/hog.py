@@ -125,8 +125,8 @@ def play(strategy0, strategy1, update,
     then the opponent's score, and returns how many dice to roll this turn.
 
     An update function, such as simple_update or square_update, is given the
-    number of dice, the current player's score, the opponent's score and the
-    dice, and returns the current player's score after the turn.
+    number of dice, the mover's score, the other player's score and the dice,
+    and returns the mover's score once the turn is over.
 
     strategy0: Player 0's strategy.
     strategy1: Player 1's strategy.
@@ -188,8 +188,8 @@ def catch_up(score, opponent_score):
 
 
 def is_always_roll(strategy, goal=GOAL):
-    """Return whether STRATEGY rolls the same number of dice for every pair
-    of scores below GOAL.
+    """Return whether STRATEGY gives one and the same number of dice for all
+    pairs of scores below GOAL.
 
     >>> is_always_roll(always_roll_5)
     True
@@ -291,9 +291,8 @@ def run_experiments():
 
 
 def tail_strategy(score, opponent_score, threshold=12, num_rolls=6):
-    """Roll 0 dice when Pig Tail would give at least THRESHOLD points, and
-    NUM_ROLLS dice otherwise. Neither SCORE nor Square Swine is taken into
-    account.
+    """Choose 0 dice when Pig Tail on OPPONENT_SCORE is worth THRESHOLD points
+    or more; otherwise NUM_ROLLS. Neither SCORE nor Square Swine plays a part.
     """
     # BEGIN PROBLEM 10
     # STUB: return num_rolls  # Remove this line once implemented.
