@@ -241,6 +241,12 @@ def test_number_helpers() -> None:
     assert not gamelog.is_prime(1) and gamelog.is_prime(2)
 
 
+@pytest.mark.parametrize(("n", "root"), [(0, 0), (1, 1), (3, 1), (4, 2), (48, 6), (49, 7), (50, 7), (81, 9),
+                                         (10**40, 10**20), (10**40 - 1, 10**20 - 1), (-5, 0)])
+def test_isqrt_is_the_whole_part_of_the_square_root(n: int, root: int) -> None:
+    assert gamelog.isqrt(n) == root and "isqrt" in gamelog.HELPERS
+
+
 def test_the_call_that_stopped_the_game_ends_the_last_turn(settings: gamelog.GuiSettings) -> None:
     error = ("ZeroDivisionError", "division by zero", "catch_up", 7, "Traceback")
     result = ("error", (turn(0, 0, 0, 2, (3, 4)),), None, (1, 0, 7), error, OPENING)
