@@ -35,9 +35,10 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from graders import messages
+from graders.errors import InputError
 
 
-class CourseError(Exception):
+class CourseError(InputError):
     """A course file, roster, overrides file or times file that cannot be used, said in one line."""
 
 
