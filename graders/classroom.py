@@ -23,19 +23,34 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from graders import messages, reports
+from graders import gradebook, messages, reports
+from graders.course import Outcome, Setup, grade_course, phase_one_labels
 from graders.edition import Edition
 from graders.errors import InputError
 from graders.grading import KIT_ERROR, Submission, describe_failure, grade
+from graders.handins import (
+    EXPORT_METADATA,
+    TIMES_FILE,
+    Handin,
+    class_handins,
+    export_root,
+    group_attempts,
+    is_export,
+    read_export,
+    record_result,
+)
 from graders.sandbox import Limits
 from graders.storage import write_atomically
-from graders.submissions import Entry, discover, not_submissions, shown_text
+from graders.submissions import Entry, discover, file_id, not_submissions, shown_text
 
 RECORD_VERSION = 2
+HANDINS_TABLE = "handins.csv"  # with a course: the engine's grades.csv, one row per hand-in
+GRADESCOPE_SCORES, CANVAS_SCORES, COURSE_NOTES = "gradescope-scores.csv", "canvas-scores.csv", "course-notes.txt"
+COURSE_INPUTS = (TIMES_FILE, EXPORT_METADATA)  # a course's own files in a class folder: no submissions
 KIT_LOG = messages.KIT_LOG_NAME
 ENGINE = Path(__file__).parent
 
@@ -139,17 +154,34 @@ def grade_class(
     progress: Progress | None = None,
     limits: Limits | None = None,
     notice: Notice | None = None,
+    course: Setup | None = None,
 ) -> list[dict]:
     """Grade every submission in FOLDER into OUT; return the records in student order. PROGRESS
-    hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure)."""
+    hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure).
+    With COURSE, FOLDER may also be a Gradescope export; each hand-in is graded once, then the
+    course's policy is applied per student (see :func:`write_course_files`)."""
     check_class_folder(folder, edition, "grade")
-    entries = discover(folder, edition.submission, skip=out)
+    root = export_root(folder) if course is not None and is_export(folder) else folder
+    entries = discover(root, edition.submission, skip=out)
     if not entries:
-        raise InputError(messages.empty_class(str(folder)))
-    ignored = not_submissions(folder)
+        raise InputError(messages.empty_class(str(root)))
+    handins, notes = course_handins(root, entries, course) if course is not None else ((), ())  # before grading
+    ignored = [n for n in not_submissions(root) if course is None or n not in COURSE_INPUTS]
     if ignored and notice:
         notice(messages.files_skipped(ignored))
-    limits = limits or Limits()
+    records = _grade_entries(entries, edition, out, limits or Limits(), jobs, force, progress, notice)
+    ordered = [records[k] for k in sorted(records)]
+    write_class_files(out, ordered, edition, "grades.csv" if course is None else HANDINS_TABLE)
+    if course is not None:
+        by_key = {entry.student: records[_key(entry)] for entry in entries}
+        write_course_files(out, course, edition, handins, by_key, notes, notice)
+    return ordered
+
+
+def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Limits, jobs: int | None, force: bool,
+                   progress: Progress | None, notice: Notice | None) -> dict[str, dict]:
+    """Every entry's record by :func:`_key`: an earlier run's when it still holds (unless FORCE),
+    else graded now, JOBS at a time, the kit's failures graded again alone at the end."""
     kit = kit_fingerprint(edition)
     out.mkdir(parents=True, exist_ok=True)
     records: dict[str, dict] = {}
@@ -182,9 +214,7 @@ def grade_class(
         records[_key(entry)] = _finish(out, entry, record, edition)
         if progress:
             progress(len(records), len(entries), started)
-    ordered = [records[k] for k in sorted(records)]
-    write_class_files(out, ordered, edition)
-    return ordered
+    return records
 
 
 def _key(entry: Entry) -> str:
@@ -217,9 +247,9 @@ def kit_errors(records: list[dict]) -> list[dict]:
     return [r for r in records if r["status"] == KIT_ERROR]
 
 
-def write_class_files(out: Path, records: list[dict], edition: Edition) -> None:
+def write_class_files(out: Path, records: list[dict], edition: Edition, grades: str = "grades.csv") -> None:
     records = [{k: v for k, v in r.items() if k != "reused"} for r in records]
-    write_atomically(out / "grades.csv", reports.render_grades_csv(records, edition))
+    write_atomically(out / grades, reports.render_grades_csv(records, edition))
     write_atomically(out / "records.jsonl", "".join(json.dumps(reports.summary_record(r)) + "\n" for r in records))
     write_atomically(out / "summary.md", reports.render_class_summary(records, edition))
     from graders import pictures
@@ -233,6 +263,63 @@ def write_class_files(out: Path, records: list[dict], edition: Edition) -> None:
         write_atomically(out / KIT_LOG, reports.render_kit_log(failed))
     else:
         (out / KIT_LOG).unlink(missing_ok=True)  # from an earlier run whose failures are now regraded
+
+
+# -- a course: hand-ins, then each student's grade under its policy ------------------------------------
+
+
+def course_handins(root: Path, entries: list[Entry], setup: Setup) -> tuple[tuple[Handin, ...], tuple[str, ...]]:
+    """Each entry of ROOT as a hand-in (its time and submitters) and the notes reading them gave:
+    from the export's metadata when ROOT is a Gradescope export, else from ``times.csv`` or file
+    times. An entry the export does not list is a hand-in with its file time (and a note)."""
+    zone = setup.course.zone
+    if not (root / EXPORT_METADATA).is_file():
+        return class_handins(root, [(e.student, e.path) for e in entries], zone), ()
+    export = read_export(root, zone)
+    listed = {h.key for h in export.handins}
+    strays = [(e.student, e.path) for e in entries if e.student not in listed]
+    notes = tuple(export.notes) + tuple(messages.export_unlisted(name) for name, _ in strays)
+    return export.handins + class_handins(root, strays, zone), notes
+
+
+def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Sequence[Handin],
+                       records: Mapping[str, dict], notes: Sequence[str] = (), notice: Notice | None = None
+                       ) -> tuple[Outcome, ...]:
+    """Apply SETUP's policy to each student's hand-ins (RECORDS by hand-in key, each graded once) and
+    write ``grades.csv`` (one row per student), ``gradescope-scores.csv``, ``canvas-scores.csv``,
+    each student's ``feedback/ID.md`` and, when there are any, ``course-notes.txt``."""
+    course = setup.course
+    phase = edition.checkpoint.phase if edition.checkpoint else 1
+    phase_one = phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems], phase)
+    graded = {k: r for k, record in records.items() if (r := record_result(record, phase_one)) is not None}
+    groups = group_attempts(handins, graded, setup.roster, course.partners)
+    outcomes, unused = grade_course(course, [(g.student, g.attempts) for g in groups], setup.overrides)
+    reasons: dict[str, str] = {}
+    withheld: set[str] = set()
+    for group, outcome in zip(groups, outcomes, strict=True):
+        mine = [(k, records[k]["status"], records[k].get("reason", "")) for k in group.handins if k in records]
+        reasons[group.student.id], held = gradebook.student_reason(outcome, mine)
+        withheld.update([group.student.id] if held else [])
+        counted = records.get(outcome.counted.key) if outcome.counted else None
+        text = gradebook.render_student_feedback(outcome, edition.title, course.zone,
+                                                 reports.render_record_markdown(counted) if counted else "",
+                                                 reasons[group.student.id])
+        student = shown_text(group.student.id)
+        write_atomically(out / "feedback" / f"{file_id(student, group.student.id)}.md", text)
+    shared = {g.student.id: g.shared_with for g in groups}
+    labels = [p.label for p in edition.problems]
+    write_atomically(out / "grades.csv", gradebook.render_course_grades(outcomes, labels, course.zone, shared,
+                                                                        reasons, withheld))
+    write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
+    write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
+    said = [*notes, *unused]
+    if said:
+        write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))
+    else:
+        (out / COURSE_NOTES).unlink(missing_ok=True)
+    for line in said if notice else ():
+        notice(line)
+    return outcomes
 
 
 def print_progress(done: int, total: int, started: float, what: str = "") -> None:

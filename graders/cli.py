@@ -1,10 +1,11 @@
 """``hogkit``: a thin command line over the engine's pure functions.
 
     hogkit grade [PATH] [--edition NAME] [--json] [-q NN] [--verbose] [--out OUTDIR] [--jobs N] [--force]
-    hogkit answers [-q NN] [--edition NAME]
+                 [--course DIR]
+    hogkit answers [-q NN | --phase N] [--markdown] [--edition NAME]
     hogkit build [--edition NAME | --all] [--check]
     hogkit release EDITION --out DIR
-    hogkit gradescope EDITION [--out ZIP]
+    hogkit gradescope EDITION [--out ZIP] [--course DIR]
     hogkit winrate PATH --strategy EXPR [--against EXPR] [--edition NAME] [--json]
     hogkit optimal [--edition NAME] [--against EXPR] [--table FILE]
     hogkit picture --strategy EXPR --out FILE.svg [--path PATH] [--kind dice|win] [--edition NAME]
@@ -32,6 +33,7 @@ from pathlib import Path
 
 from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
+from graders.course import CourseError, Setup, load_setup
 from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
 from graders.grading import ProblemResult, Report, grade_reliably, load_submission
@@ -99,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--force", action="store_true", help="regrade submissions already graded with the same code")
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless student code can be given namespaces of its own (bubblewrap)")
+    g.add_argument("--course", metavar="DIR",
+                   help="with --out: apply the course in DIR (course.toml, roster.csv, overrides.csv): deadlines, "
+                        "checkpoint by date, early bonus, late days, extensions, partners, overrides; PATH may "
+                        "then be a Gradescope export")
 
     a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
                        description="Print the answer key of the unlock questions, for teaching them in section.")
@@ -267,12 +273,16 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise SubmissionError(messages.isolation_required(policy.summary))
     if args.out and args.path and Path(args.path).is_file():
         raise SubmissionError(messages.out_needs_a_class_folder(args.path))
+    setup = course_setup(args) if args.course else None  # every course file read before any grading
     edition = _edition(args, Path(args.path) if args.path else None, class_folder=bool(args.out))
     numbers = edition.parse_numbers(args.question)
+    if setup is not None:
+        setup = load_setup(Path(args.course), [p.label for p in edition.problems])  # overrides' problems checked
     if args.path is None:
         return grade_demo(edition, numbers, args.json)
     if args.out:
-        return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force)
+        return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force,
+                             setup)
     try:
         submission = load_submission(Path(args.path), edition)
     except SubmissionError as exc:
@@ -292,7 +302,28 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return 0
 
 
-def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool) -> int:
+def course_setup(args: argparse.Namespace) -> Setup:
+    """The course folder --course names, read whole (a bad file is one line and exit status 2), and
+    its edition made the command's when --edition is not given; refused without --out, with -q, or
+    with an --edition other than the course file's."""
+    if not args.out:
+        raise InputError(messages.course_needs_out())
+    if args.question:
+        raise InputError(messages.course_whole_project())
+    setup = load_setup(Path(args.course))
+    named = setup.course.edition
+    if named and named not in edition_names():
+        raise CourseError(messages.course_error(setup.course.source, "edition",
+                                                messages.unknown_edition(named, edition_names())))
+    if named and args.edition and args.edition != named:
+        raise CourseError(messages.course_error(setup.course.source, "edition",
+                                                messages.course_edition_differs(named, args.edition)))
+    args.edition = args.edition or named or None
+    return setup
+
+
+def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
+                  course: Setup | None = None) -> int:
     from graders import isolation
     from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
 
@@ -300,7 +331,7 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     print(isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
-                          notice=lambda line: print(line, file=sys.stderr, flush=True))
+                          notice=lambda line: print(line, file=sys.stderr, flush=True), course=course)
     graded = sum(r["status"] == "graded" for r in records)
     reused = sum(1 for r in records if r.get("reused"))
     if reused:

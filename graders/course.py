@@ -70,6 +70,7 @@ apply_to = ["due", "checkpoint"]   # the deadlines a student's extension days mo
                                    # only for students with the accommodation flag, unless listed
 """
 
+COURSE_FILE, ROSTER_FILE, OVERRIDES_FILE = "course.toml", "roster.csv", "overrides.csv"
 DEADLINE_NAMES = ("checkpoint", "early", "due")
 END_OF_DAY = time(23, 59, 59, 999999)
 DAY = timedelta(days=1)
@@ -243,6 +244,31 @@ class Outcome:
     @property
     def lines(self) -> tuple[str, ...]:
         return tuple(a.line for a in self.adjustments)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A course folder read whole: the course file, its roster, its overrides (``()`` without a file)."""
+
+    course: Course
+    roster: Roster
+    overrides: tuple[Override, ...] = ()
+    folder: str = ""
+
+
+def load_setup(folder: Path, labels: Collection[str] = ()) -> Setup:
+    """The course folder FOLDER: ``course.toml`` and ``roster.csv`` (both required) and ``overrides.csv``
+    (when there is one; its problems checked against LABELS). A missing or bad file raises
+    :class:`CourseError` naming it, before anything is graded."""
+    if not folder.is_dir():
+        raise CourseError(messages.course_error(str(folder), "", messages.no_course_folder(COURSE_FILE, ROSTER_FILE)))
+    for name in (COURSE_FILE, ROSTER_FILE):
+        if not (folder / name).is_file():
+            raise CourseError(messages.course_error(str(folder / name), "", messages.course_file_missing()))
+    course = load_course(folder / COURSE_FILE)
+    roster = load_roster(folder / ROSTER_FILE)
+    overrides = load_overrides(folder / OVERRIDES_FILE, labels) if (folder / OVERRIDES_FILE).exists() else ()
+    return Setup(course, roster, overrides, str(folder))
 
 
 # -- reading course.toml ---------------------------------------------------------------------------

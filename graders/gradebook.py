@@ -14,7 +14,11 @@ Contract: pure rendering of :class:`graders.course.Outcome` records, nothing rea
   ``ID`` (Canvas's own number, which the kit does not know and leaves empty) or its ``SIS User ID``
   (the roster id), and reads the assignment's column as the score.
 - :func:`render_adjustments` and :func:`adjustment_lines`: the feedback's section explaining each
-  adjustment in one line.
+  adjustment in one line; :func:`render_student_feedback` a student's whole feedback (the hand-in
+  that counts, then that section).
+- :func:`student_reason`: why a student's row has no score from a hand-in (nothing handed in, a
+  hand-in that could not be graded) or has none at all (the kit failed on one of their hand-ins:
+  such a row is *withheld*, its score cells left empty and kept out of the imports, never a 0).
 
 Text cells that a spreadsheet would run as a formula (starting ``=``, ``+``, ``@``, or ``-`` and not
 a number) are written with a leading apostrophe.
@@ -24,13 +28,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from graders import messages
 from graders.course import Outcome, Student, shown_time
+from graders.grading import KIT_ERROR
 
 COURSE_COLUMNS = ("checkpoint by date", "early bonus", "late days", "penalty", "override", "final")
+REASON_COLUMN = "reason"
 ROSTER_COLUMNS = ("name", "email", "on roster", "partner")
 GRADESCOPE_COLUMNS = ("Name", "SID", "Email", "Total Score")
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -71,40 +77,68 @@ def _writer() -> tuple[io.StringIO, csv.writer]:
 
 
 def render_course_grades(outcomes: Sequence[Outcome], labels: Sequence[str], zone: ZoneInfo,
-                         shared: dict[str, Sequence[str]] | None = None) -> str:
+                         shared: Mapping[str, Sequence[str]] | None = None,
+                         reasons: Mapping[str, str] | None = None, withheld: Collection[str] = ()) -> str:
     """One row per student: id, the roster's columns, how many hand-ins, the one that counted (its
-    time), each problem's score in it (overrides applied), its score and maximum, then the course's
-    columns."""
+    time), each problem's score in it (overrides applied), its score and maximum, the course's
+    columns, and the reason (REASONS by id) when there is one. A WITHHELD student's score cells are
+    empty."""
     buffer, writer = _writer()
     writer.writerow(["student", *ROSTER_COLUMNS, "submissions", "counted", *[f"problem {x}" for x in labels],
-                     "score", "max", *COURSE_COLUMNS])
+                     "score", "max", *COURSE_COLUMNS, REASON_COLUMN])
     for o in outcomes:
         scores = dict(o.problems)
         counted = shown_time(o.counted.time, zone) if o.counted else ""
+        cells = [*[messages.points_text(scores.get(x, 0.0)) for x in labels], messages.points_text(o.score),
+                 messages.points_text(o.max), *course_cells(o)]
+        if o.student.id in withheld:  # no score rather than one someone might upload
+            cells = [""] * len(cells)
         writer.writerow([safe_cell(o.student.id), *roster_cells(o.student, (shared or {}).get(o.student.id, ())),
-                         o.attempts, counted, *[messages.points_text(scores.get(x, 0.0)) for x in labels],
-                         messages.points_text(o.score), messages.points_text(o.max), *course_cells(o)])
+                         o.attempts, counted, *cells, safe_cell((reasons or {}).get(o.student.id, ""))])
     return buffer.getvalue()
 
 
-def render_gradescope_scores(outcomes: Sequence[Outcome]) -> str:
-    """Gradescope's score upload: ``Name, SID, Email, Total Score``, the final score."""
+def render_gradescope_scores(outcomes: Sequence[Outcome], withheld: Collection[str] = ()) -> str:
+    """Gradescope's score upload: ``Name, SID, Email, Total Score``, the final score (WITHHELD
+    students left out)."""
     buffer, writer = _writer()
     writer.writerow(GRADESCOPE_COLUMNS)
     for o in outcomes:
-        writer.writerow([safe_cell(o.student.name), safe_cell(o.student.id), safe_cell(o.student.email),
-                         messages.points_text(o.final)])
+        if o.student.id not in withheld:
+            writer.writerow([safe_cell(o.student.name), safe_cell(o.student.id), safe_cell(o.student.email),
+                             messages.points_text(o.final)])
     return buffer.getvalue()
 
 
-def render_canvas_scores(outcomes: Sequence[Outcome], assignment: str, section: str = "") -> str:
-    """Canvas's gradebook import: ``Student, ID, SIS User ID, SIS Login ID, Section, ASSIGNMENT``."""
+def render_canvas_scores(outcomes: Sequence[Outcome], assignment: str, section: str = "",
+                         withheld: Collection[str] = ()) -> str:
+    """Canvas's gradebook import: ``Student, ID, SIS User ID, SIS Login ID, Section, ASSIGNMENT``
+    (WITHHELD students left out)."""
     buffer, writer = _writer()
-    writer.writerow([*CANVAS_COLUMNS, assignment])
+    writer.writerow([*CANVAS_COLUMNS, safe_cell(assignment)])
     for o in outcomes:
-        writer.writerow([safe_cell(o.student.name), "", safe_cell(o.student.id), safe_cell(o.student.email),
-                         safe_cell(section), messages.points_text(o.final)])
+        if o.student.id not in withheld:
+            writer.writerow([safe_cell(o.student.name), "", safe_cell(o.student.id), safe_cell(o.student.email),
+                             safe_cell(section), messages.points_text(o.final)])
     return buffer.getvalue()
+
+
+def student_reason(outcome: Outcome, handins: Sequence[tuple[str, str, str]]) -> tuple[str, bool]:
+    """(the reason of a student's row, whether their score is withheld) from their HANDINS, each
+    (key, status, reason) as the class grader recorded it: withheld when the kit failed on one;
+    else, when no hand-in counted, why (none handed in, none that could be graded, none in time)."""
+    failed = [key for key, status, _ in handins if status == KIT_ERROR]
+    if failed:
+        return messages.course_withheld(failed), True
+    if outcome.counted is not None:
+        return "", False
+    if not handins:
+        return messages.course_no_handin(), False
+    broken = [(key, reason) for key, status, reason in handins if status != "graded"]
+    if len(broken) == len(handins):
+        return messages.course_none_graded(broken), False
+    missing = [a.line for a in outcome.adjustments if a.kind == "missing"]
+    return (missing[0] if missing else ""), False
 
 
 def adjustment_lines(outcome: Outcome) -> tuple[str, ...]:
@@ -119,3 +153,18 @@ def render_adjustments(outcome: Outcome) -> str:
     lines += ["", messages.final_score_line(messages.points_text(outcome.final), messages.points_text(outcome.score),
                                             messages.points_text(outcome.max))]
     return "\n".join(lines) + "\n"
+
+
+def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counted: str = "",
+                            reason: str = "") -> str:
+    """A student's feedback: a heading naming them, which hand-in counts (COUNTED: that hand-in's own
+    feedback, as the class grader rendered it, whose heading is replaced) or REASON when none does,
+    then the section "Deadlines and adjustments"."""
+    lines = [f"# {messages.course_feedback_heading(title, outcome.student.id)}", ""]
+    if outcome.counted is not None:
+        lines += [messages.course_counted_line(outcome.counted.key, shown_time(outcome.counted.time, zone)), ""]
+        body = counted.split("\n", 1)[1] if counted.startswith("# ") else counted
+        lines += [body.strip("\n"), ""]
+    elif reason:
+        lines += [reason, ""]
+    return "\n".join(lines) + "\n" + render_adjustments(outcome)

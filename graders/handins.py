@@ -49,6 +49,7 @@ from graders.course import (
     Student,
     parse_timestamp,
     read_table,
+    result_from_scores,
 )
 
 EXPORT_METADATA = "submission_metadata.yml"
@@ -100,6 +101,7 @@ class StudentAttempts:
     student: Student
     attempts: tuple[Attempt, ...]  # in time order
     shared_with: tuple[str, ...] = ()  # the ids whose hand-ins these also are
+    handins: tuple[str, ...] = ()  # the keys of every hand-in that is theirs, graded or not, in time order
 
 
 # -- Gradescope's autograder ---------------------------------------------------------------------------
@@ -224,6 +226,15 @@ def read_export(folder: Path, zone: ZoneInfo | None = None) -> Export:
     return Export(tuple(sorted(handins.values(), key=lambda h: (h.time.astimezone(UTC), h.key))), tuple(notes))
 
 
+def is_export(folder: Path) -> bool:
+    """Whether FOLDER is a Gradescope export (or holds one): its metadata file is there."""
+    try:
+        export_root(folder)
+    except CourseError:
+        return False
+    return True
+
+
 def export_root(folder: Path) -> Path:
     """FOLDER, or its one subfolder that holds ``submission_metadata.yml`` (an unzipped export)."""
     if (folder / EXPORT_METADATA).is_file():
@@ -320,24 +331,37 @@ def _file_time(path: Path) -> datetime:
 def group_attempts(handins: Sequence[Handin], graded: Mapping[str, Result], roster: Roster,
                    partners: bool = True) -> tuple[StudentAttempts, ...]:
     """Each student's attempts: every graded hand-in (GRADED by key; a hand-in without a result is
-    no attempt) for each of its submitters and, when PARTNERS, their roster partners. Roster order
-    first, then those not on the roster by id."""
+    no attempt, but its submitters still get an entry) for each of its submitters and, when
+    PARTNERS, their roster partners. Roster order first, then those not on the roster by id."""
     people: dict[str, Student] = {s.id: s for s in roster.students}
     attempts: dict[str, dict[str, Attempt]] = {}
     shared: dict[str, set[str]] = {}
-    for handin in handins:
-        result = graded.get(handin.key)
-        if result is None:
-            continue
+    keys: dict[str, list[str]] = {}
+    for handin in sorted(handins, key=lambda h: (h.time.astimezone(UTC), h.key)):
         group = _group(handin, roster, partners)
+        result = graded.get(handin.key)
         for student in group:
             people.setdefault(student.id, student)
-            attempts.setdefault(student.id, {})[handin.key] = result.at(handin.time, handin.key)
+            keys.setdefault(student.id, []).append(handin.key)
             shared.setdefault(student.id, set()).update(s.id for s in group if s.id != student.id)
+            if result is not None:
+                attempts.setdefault(student.id, {})[handin.key] = result.at(handin.time, handin.key)
     order = [s.id for s in roster.students] + sorted(set(people) - {s.id for s in roster.students})
     return tuple(StudentAttempts(people[i], tuple(sorted(attempts.get(i, {}).values(),
                                                          key=lambda a: a.time.astimezone(UTC))),
-                                 tuple(sorted(shared.get(i, set())))) for i in order)
+                                 tuple(sorted(shared.get(i, set()))), tuple(keys.get(i, ()))) for i in order)
+
+
+def record_result(record: Mapping[str, Any], phase_one: Collection[str]) -> Result | None:
+    """What grading gave a hand-in, from the class grader's record of it (the engine's report as
+    data): each problem's score and maximum, and whether Phase 1 is complete. None for a record
+    that is not a grade (a hand-in that could not be graded, a failure of the kit's)."""
+    if record.get("status") != "graded":
+        return None
+    problems = [p for p in record.get("problems", []) if isinstance(p, dict)]
+    scores = {str(p["label"]): float(p.get("score", 0)) for p in problems}
+    maxima = {str(p["label"]): float(p.get("max", 0)) for p in problems}
+    return result_from_scores(scores, maxima, phase_one)
 
 
 def _group(handin: Handin, roster: Roster, partners: bool) -> list[Student]:

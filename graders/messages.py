@@ -1203,6 +1203,14 @@ def csv_row_error(path: str, row: int, what: str) -> str:
     return f"{path} row {row}: {what}" if row else f"{path}: {what}"
 
 
+def no_course_folder(course_file: str, roster_file: str) -> str:
+    return f"is not a folder; --course names the folder that holds {course_file} and {roster_file}"
+
+
+def course_file_missing() -> str:
+    return "is missing; a course folder needs it (see \"Running a course\" in the README)"
+
+
 def unreadable_file(why: str) -> str:
     return f"cannot be read ({why})"
 
@@ -1362,6 +1370,41 @@ def export_no_time(name: str) -> str:
 def export_unlisted(name: str) -> str:
     return (f"{name} is not in submission_metadata.yml: its time is its folder's modification time and its "
             f"submitter is unknown")
+
+
+def course_withheld(keys: list[str]) -> str:
+    return (f"No score yet: the kit failed while grading {', '.join(printable(k) for k in keys)} (not the "
+            f"student's fault); run the same hogkit grade command again to regrade it")
+
+
+def course_no_handin() -> str:
+    return "No submission was found for this student: every score is 0."
+
+
+def course_none_graded(broken: list[tuple[str, str]]) -> str:
+    shown = "; ".join(f"{printable(key)}: {printable(reason)}" for key, reason in broken)
+    return f"No submission of this student could be graded ({shown}): every score is 0."
+
+
+def course_feedback_heading(title: str, student: str) -> str:
+    return f"{title}: feedback for {printable(student)}"
+
+
+def course_counted_line(key: str, when: str) -> str:
+    return f"The submission that counts is {printable(key)}, of {when}. Its feedback:"
+
+
+def course_needs_out() -> str:
+    return ("--course grades a class: give the class folder (or Gradescope export) and --out OUTDIR, as in "
+            "hogkit grade CLASSDIR --out OUTDIR --course DIR")
+
+
+def course_whole_project() -> str:
+    return "--course grades the whole project (its deadlines need every problem's score): leave out -q"
+
+
+def course_edition_differs(course: str, given: str) -> str:
+    return f"the course is for {course!r} but --edition {given} was given; leave out --edition or change the file"
 
 
 def adjustments_heading() -> str:

@@ -30,8 +30,8 @@ def test_grades_csv_gains_the_course_columns() -> None:
     text = gradebook.render_course_grades([late, outcome(EVIL)], ["01", "05"], C.zone, {"ann": ["cat"]})
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["student", "name", "email", "on roster", "partner", "submissions", "counted", "problem 01",
-                       "problem 05", "score", "max", *gradebook.COURSE_COLUMNS]
-    assert rows[1][:5] == ["ann", "Ann Lee", "ann@uni.edu", "yes", "cat"] and rows[1][-1] == "22.6"
+                       "problem 05", "score", "max", *gradebook.COURSE_COLUMNS, "reason"]
+    assert rows[1][:5] == ["ann", "Ann Lee", "ann@uni.edu", "yes", "cat"] and rows[1][-2:] == ["22.6", ""]
     assert rows[1][6] == "Thu 08 Feb 2024 01:59 PST" and rows[1][7:11] == ["2", "22", "24", "24"]
     assert rows[2][:5] == ["'=HYPERLINK(1)", "'+cmd", "'@x", "yes", "bob"]  # shown, never run as formulas
 
