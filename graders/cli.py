@@ -132,6 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "every case, hidden ones included, but not the reference solution.")
     z.add_argument("edition_name", metavar="EDITION", help="the edition to grade (see `hogkit editions`)")
     z.add_argument("--out", default="autograder.zip", metavar="ZIP", help="where to write it (default: %(default)s)")
+    z.add_argument("--course", metavar="DIR",
+                   help="ship the course in DIR (course.toml, roster.csv, overrides.csv): the autograder then gives "
+                        "the checkpoint by date, the early bonus, late penalties and overrides from each "
+                        "submission's metadata")
 
     w = sub.add_parser("winrate", help="the exact chance one strategy beats another, without sampling",
                        description="Tabulate two strategies of a submission (expressions evaluated in its hog.py, "
@@ -443,7 +447,14 @@ def cmd_release(args: argparse.Namespace) -> int:
 def cmd_gradescope(args: argparse.Namespace) -> int:
     from graders.gradescope import build_autograder
 
-    out = build_autograder(load_edition(args.edition_name), writable_output(args.out, folder=False))
+    edition = load_edition(args.edition_name)
+    course = Path(args.course) if args.course else None
+    if course is not None:
+        named = load_setup(course, [p.label for p in edition.problems]).course
+        if named.edition and named.edition != edition.name:
+            raise CourseError(messages.course_error(named.source, "edition",
+                                                    messages.course_edition_differs(named.edition, edition.name)))
+    out = build_autograder(edition, writable_output(args.out, folder=False), course)
     print(messages.autograder_written(str(out)))
     return 0
 

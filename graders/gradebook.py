@@ -16,6 +16,9 @@ Contract: pure rendering of :class:`graders.course.Outcome` records, nothing rea
 - :func:`render_adjustments` and :func:`adjustment_lines`: the feedback's section explaining each
   adjustment in one line; :func:`render_student_feedback` a student's whole feedback (the hand-in
   that counts, then that section).
+- :func:`course_results`: the results.json of Gradescope's autograder with the course applied: the
+  final score, the engine's date-blind checkpoint test replaced by one test explaining the
+  adjustments, and the section in the student's output.
 - :func:`student_reason`: why a student's row has no score from a hand-in (nothing handed in, a
   hand-in that could not be graded) or has none at all (the kit failed on one of their hand-ins:
   such a row is *withheld*, its score cells left empty and kept out of the imports, never a 0).
@@ -168,3 +171,31 @@ def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counte
     elif reason:
         lines += [reason, ""]
     return "\n".join(lines) + "\n" + render_adjustments(outcome)
+
+
+COURSE_TEST = "course"  # the number of the autograder's test that explains the adjustments
+
+
+def course_results(results: Mapping, outcomes: Sequence[Outcome], checkpoint_points: float,
+                   graded: bool = True) -> dict:
+    """RESULTS (an autograder's results.json, as data) with the course applied for the OUTCOMES of its
+    submitters (one per group member; a group gets one score on Gradescope: the best of theirs). The
+    engine's checkpoint test (which counts Phase 1 whatever the date) gives way to a test holding the
+    adjustments, whose score is what they add; the output ends with the section for each member."""
+    best = max(outcomes, key=lambda o: o.final)
+    sections = []
+    for o in outcomes:
+        section = render_adjustments(o)
+        if len(outcomes) > 1:  # say whose section it is
+            section = section.replace("\n", f" ({messages.printable(o.student.name or o.student.id)})\n", 1)
+        sections.append(section)
+    tests = [t for t in results.get("tests", []) if t.get("number") != "checkpoint"]
+    tests.append({"name": messages.adjustments_heading(), "number": COURSE_TEST,
+                  "score": round(best.final - best.score, 2), "max_score": checkpoint_points, "status": "passed",
+                  "output": "\n".join(sections), "output_format": "md", "visibility": "visible"})
+    output = messages.total_line(messages.points_text(best.score), messages.points_text(best.max)) if graded \
+        else str(results.get("output", ""))
+    extra = {**results.get("extra_data", {}), "course": {o.student.id: dict(zip(COURSE_COLUMNS, course_cells(o),
+                                                                                  strict=True)) for o in outcomes}}
+    return {**results, "score": best.final, "tests": tests, "output": output + "\n\n" + "\n".join(sections),
+            "extra_data": extra}

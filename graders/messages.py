@@ -1404,7 +1404,7 @@ def course_whole_project() -> str:
 
 
 def course_edition_differs(course: str, given: str) -> str:
-    return f"the course is for {course!r} but --edition {given} was given; leave out --edition or change the file"
+    return f"the course is for {course!r}, not {given!r}: use its own edition, or change the file"
 
 
 def adjustments_heading() -> str:

@@ -308,3 +308,109 @@ def test_without_a_course_a_class_folder_s_outputs_are_unchanged(tmp_path, sourc
                                                                   "records.jsonl", "summary.md"]
     assert read_csv(out / "grades.csv")[0]["student"] == "alice-1" and "final" not in read_csv(out / "grades.csv")[0]
     assert json.loads((out / "records" / "alice-1.json").read_text(encoding="utf-8"))["total"] == 12
+
+
+# -- the autograder: submission_metadata.json, previous submissions, the course shipped in the zip ----------
+
+
+def test_the_autograder_zip_ships_the_course(tmp_path, capsys) -> None:
+    import zipfile
+
+    from graders.gradescope import build_autograder
+
+    course = course_folder(tmp_path)
+    with zipfile.ZipFile(build_autograder(load_edition(), tmp_path / "a.zip", course)) as archive:
+        names = set(archive.namelist())
+        script = archive.read("run_autograder").decode("utf-8")
+        assert archive.read("course/overrides.csv").decode("utf-8") == OVERRIDES
+    assert {"course/course.toml", "course/roster.csv", "course/overrides.csv"} <= names
+    assert "--course course" in script
+    with zipfile.ZipFile(build_autograder(load_edition(), tmp_path / "b.zip")) as archive:
+        assert "--course" not in archive.read("run_autograder").decode("utf-8")
+        assert not any(n.startswith("course/") for n in archive.namelist())
+    (course / "course.toml").write_text(COURSE.replace("cap = 30", "cap = -1"), encoding="utf-8")
+    assert hogkit(["gradescope", "boar_brawl", "--out", str(tmp_path / "c.zip"), "--course", str(course)]) == 2
+    assert "course.toml: late.cap: expected a number of 0 or more, got -1" in capsys.readouterr().err
+    (course / "course.toml").write_text(COURSE, encoding="utf-8")
+    assert hogkit(["gradescope", "pig_tail", "--out", str(tmp_path / "c.zip"), "--course", str(course)]) == 2
+    assert messages.course_edition_differs("boar_brawl", "pig_tail") in capsys.readouterr().err
+    assert not (tmp_path / "c.zip").exists()
+
+
+def run_on_gradescope(root: Path, course: Path, source: str, metadata: dict) -> dict:
+    """One run of the autograder on ROOT (its /autograder) for SOURCE, with METADATA as
+    submission_metadata.json; the results.json it writes."""
+    from graders import gradescope
+
+    for name in ("submission", "results"):
+        shutil.rmtree(root / name, ignore_errors=True)
+        (root / name).mkdir(parents=True)
+    (root / "submission" / "hog.py").write_text(source, encoding="utf-8")
+    (root / "submission_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
+    assert gradescope.main(["--edition", "boar_brawl", "--root", str(root), "--course", str(course)]) == 0
+    return json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+
+
+def gradescope_metadata(key: str, previous: list[tuple[datetime, dict]]) -> dict:
+    """submission_metadata.json as Gradescope writes it while hand-in KEY is graded, PREVIOUS being
+    the earlier submissions' (time, results.json)."""
+    when, who = next((w, s) for k, w, s, _ in HANDINS if k == key)
+    names = {sid: name for sid, name, *_ in csv.reader(io.StringIO(ROSTER))}
+    return {"id": 900000 + len(previous), "created_at": when.astimezone(LA).isoformat(),
+            "assignment": {"due_date": "2024-02-05T23:59:00.000000-08:00", "title": "Hog", "group_submission": True},
+            "users": [{"name": names.get(sid, "Zed Zorn"), "email": f"{sid}@uni.edu", "sid": sid} for sid in who],
+            "previous_submissions": [{"submission_time": t.astimezone(UTC).isoformat(), "score": r["score"],
+                                      "results": r} for t, r in previous]}
+
+
+@pytest.mark.timeout(600)
+def test_the_self_test_course_through_the_autograder_s_metadata(tmp_path, sources) -> None:
+    """Each student's submissions in turn, each run given the results the earlier runs wrote: the same
+    final scores as from a class folder and an export (Gradescope's own due date in the file is not used)."""
+    course = course_folder(tmp_path)
+    chains = {"alice": ["alice-1", "alice-2"], "bob": ["bob-0", "bob-1"], "carol": ["carol-1", "carol-2"],
+              "frank": ["frank-1"], "zed": ["zed-1"]}
+    code = {k: c for k, _, _, c in HANDINS}
+    times = {k: w for k, w, _, _ in HANDINS}
+    final: dict[str, str] = {}
+    last: dict[str, dict] = {}
+    for student, keys in chains.items():
+        previous: list[tuple[datetime, dict]] = []
+        for key in keys:
+            results = run_on_gradescope(tmp_path / student, course, sources[code[key]],
+                                        gradescope_metadata(key, previous))
+            previous.append((times[key], results))
+        last[student] = results
+        course_test = next(t for t in results["tests"] if t["number"] == "course")
+        assert "checkpoint" not in {t["number"] for t in results["tests"]}  # the date-blind one gives way
+        assert messages.adjustments_heading() in results["output"] and "Final score" in course_test["output"]
+        assert results["extra_data"]["hogkit"]["total"] == {"phase1": 12, "full": 24}[code[keys[-1]]]
+        for sid, cells in results["extra_data"]["course"].items():
+            final[sid] = cells["final"]
+        assert final[student] == messages.points_text(results["score"])
+    assert final == {k: v for k, v in EXPECTED.items() if k != "erin"}  # dan's from the group submission
+    carol = last["carol"]
+    assert "the penalty is -2.4" in carol["output"] and carol["score"] == 22.6
+    assert "(Carol Chen)" in carol["output"] and "(Dan Dorn)" in carol["output"]  # one section per member
+    assert "Early bonus: +1" in last["bob"]["output"] and "Reason: good style" in last["bob"]["output"]
+    assert "Checkpoint: +1" in last["alice"]["output"]  # from alice-1, her earlier submission
+
+
+@pytest.mark.timeout(600)
+def test_the_autograder_at_and_around_each_deadline(tmp_path, sources) -> None:
+    """The checkpoint kept from an earlier submission made before its date, a second late, and a
+    broken last submission that leaves the earlier one counting."""
+    course = course_folder(tmp_path, overrides=None)
+    first = run_on_gradescope(tmp_path / "a", course, sources["phase1"], {
+        "created_at": "2024-01-30T23:59:00-08:00", "users": [{"name": "Erin", "email": "erin@uni.edu", "sid": "erin"}]})
+    assert first["score"] == 13 and "Checkpoint: +1" in first["output"]
+    late = {"created_at": "2024-02-08T07:59:01Z", "users": [{"name": "Erin", "email": "erin@uni.edu", "sid": "erin"}],
+            "previous_submissions": [{"submission_time": "2024-01-31T07:59:00Z", "score": 13, "results": first}]}
+    second = run_on_gradescope(tmp_path / "a", course, sources["full"], late)
+    assert second["score"] == 22.6 and "Checkpoint: +1" in second["output"]  # 24 - 2.4, and the checkpoint kept
+    on_time = {**late, "created_at": "2024-02-07T23:00:00-08:00"}
+    broken = run_on_gradescope(tmp_path / "a", course, "x = 1\x00\n", on_time)  # not Python: no attempt
+    assert broken["score"] == 13 and "hogkit" not in broken.get("extra_data", {})  # the earlier one counts
+    assert broken["output"].startswith("Not graded (not python)") and "Final score: 13" in broken["output"]
+    empty = run_on_gradescope(tmp_path / "a", course, "def roll_dice(:\n", on_time)  # graded: 0, the last on time
+    assert empty["score"] == 1 and empty["extra_data"]["hogkit"]["total"] == 0

@@ -363,7 +363,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.course_counted_line, ("carol-2", "Thu 08 Feb"), ["counts is carol-2", "of Thu 08 Feb"]),
     (m.course_needs_out, (), ["--out OUTDIR", "--course DIR"]),
     (m.course_whole_project, (), ["whole project", "leave out -q"]),
-    (m.course_edition_differs, ("boar_brawl", "pig_tail"), ["'boar_brawl'", "--edition pig_tail"]),
+    (m.course_edition_differs, ("boar_brawl", "pig_tail"), ["for 'boar_brawl', not 'pig_tail'"]),
     (m.no_adjustments, (), ["Nothing changed your score"]),
     (m.final_score_line, ("25", "24", "24"), ["Final score: 25", "24/24"]),
     # the activity log, the hand-in zip and the TA report
