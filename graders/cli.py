@@ -108,7 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
                        description="Print the answer key of the unlock questions, for teaching them in section.")
-    a.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
+    which = a.add_mutually_exclusive_group()
+    which.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
+    which.add_argument("--phase", type=int, metavar="N", help="every problem of Phase N")
+    a.add_argument("--markdown", action="store_true",
+                   help="print the key as a Markdown handout for section (questions, answers, transcripts)")
     _add_edition(a)
 
     b = sub.add_parser("build", help="regenerate generated cases and the skeleton from the marked solution",
@@ -383,7 +387,20 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
 
 def cmd_answers(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
-    numbers = edition.parse_numbers(args.question) or [p.label for p in edition.problems]
+    phase = None
+    if args.phase is not None:
+        phase = next((ph for ph in edition.phases if ph.number == args.phase), None)
+        if phase is None:
+            raise InputError(messages.no_such_phase(args.phase, [ph.number for ph in edition.phases]))
+        numbers = [p.label for p in edition.problems if p.phase == phase.number]
+    else:
+        numbers = edition.parse_numbers(args.question) or [p.label for p in edition.problems]
+    if args.markdown:
+        from graders.tareport import render_answer_key
+
+        problems = [(edition.problem(n), load_questions(edition, n)) for n in numbers]
+        print(render_answer_key(edition.title, problems, phase), end="")
+        return 0
     for n in numbers:
         problem = edition.problem(n)
         questions = load_questions(edition, n)

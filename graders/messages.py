@@ -1470,6 +1470,32 @@ def ta_runs_title(title: str) -> str:
     return f"{title}: test runs per problem"
 
 
+ANSWER_MARK = "the answer"
+
+
+def answer_key_heading(title: str, phase: int | None, name: str) -> str:
+    return f"{title}: answer key, Phase {phase}: {name}" if phase is not None else f"{title}: answer key"
+
+
+def answer_key_intro() -> str:
+    return ("Every unlock question with its answer, to go through in section. Students must type these "
+            "answers to unlock the tests: keep this handout for the staff, or hand it out once the problems "
+            "are due. A transcript shows what Python displays after each >>> line (Error, Function, Nothing and "
+            "Infinite Loop are typed as they are).")
+
+
+def answer_key_problem(label: str, title: str, count: int) -> str:
+    return f"Problem {label}: {title} ({count} unlock question{'' if count == 1 else 's'})"
+
+
+def answer_key_answer(answer: str) -> str:
+    return f"Answer: {answer}"
+
+
+def no_such_phase(phase: int, known: list[int]) -> str:
+    return f"there is no Phase {phase} in this edition (its phases: {', '.join(str(n) for n in known)})"
+
+
 def ta_report_written(path: str, submissions: int, with_logs: int) -> str:
     return (f"Wrote the TA report of {submissions} submissions ({with_logs} with an activity log) to {path} "
             f"(ta-report.md, wrong-answers.csv, unlock.csv, test-runs.csv, runs.png and runs.svg)")

@@ -367,6 +367,13 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.no_adjustments, (), ["Nothing changed your score"]),
     (m.final_score_line, ("25", "24", "24"), ["Final score: 25", "24/24"]),
     # the activity log, the hand-in zip and the TA report
+    (m.answer_key_heading, ("Hog", 1, "Rules of the Game"), ["Hog: answer key, Phase 1: Rules of the Game"]),
+    (m.answer_key_heading, ("Hog", None, ""), ["Hog: answer key"]),
+    (m.answer_key_intro, (), ["unlock question", "section", ">>>", "Error, Function, Nothing"]),
+    (m.answer_key_problem, ("05", "play", 1), ["Problem 05: play (1 unlock question)"]),
+    (m.answer_key_problem, ("05", "play", 3), ["3 unlock questions"]),
+    (m.answer_key_answer, ("x // 10 % 10",), ["Answer: x // 10 % 10"]),
+    (m.no_such_phase, (3, [1, 2]), ["no Phase 3", "1, 2"]),
     (m.activity_missing, ("alice",), ["alice", "no activity log", "no points depend on it"]),
     (m.activity_tampered, ("alice", 7), ["alice", "changed by hand at line 7", "before it"]),
     (m.activity_unreadable, ("alice", "too large"), ["alice", "too large", "left out"]),
