@@ -303,7 +303,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
         counted = records.get(outcome.counted.key) if outcome.counted else None
         text = gradebook.render_student_feedback(outcome, edition.title, course.zone,
                                                  reports.render_record_markdown(counted) if counted else "",
-                                                 reasons[group.student.id])
+                                                 reasons[group.student.id], held)
         student = shown_text(group.student.id)
         write_atomically(out / "feedback" / f"{file_id(student, group.student.id)}.md", text)
     shared = {g.student.id: g.shared_with for g in groups}

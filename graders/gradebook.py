@@ -159,11 +159,13 @@ def render_adjustments(outcome: Outcome) -> str:
 
 
 def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counted: str = "",
-                            reason: str = "") -> str:
+                            reason: str = "", withheld: bool = False) -> str:
     """A student's feedback: a heading naming them, which hand-in counts (COUNTED: that hand-in's own
     feedback, as the class grader rendered it, whose heading is replaced) or REASON when none does,
-    then the section "Deadlines and adjustments"."""
+    then the section "Deadlines and adjustments". A WITHHELD student's is the heading and REASON alone."""
     lines = [f"# {messages.course_feedback_heading(title, outcome.student.id)}", ""]
+    if withheld:
+        return "\n".join([*lines, f"**{reason}**", ""])
     if outcome.counted is not None:
         lines += [messages.course_counted_line(outcome.counted.key, shown_time(outcome.counted.time, zone)), ""]
         body = counted.split("\n", 1)[1] if counted.startswith("# ") else counted

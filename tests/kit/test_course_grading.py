@@ -147,6 +147,7 @@ def graded_class(tmp_path_factory, sources):
     folder = class_folder(root, sources)
     (folder / "gina.py").write_bytes(b"\x7fELF\x00\x01")  # a hand-in that cannot be graded
     (course / "roster.csv").write_text(ROSTER + "gina,Gina Gray,gina@uni.edu,,,\n", encoding="utf-8")
+    (course / "overrides.csv").write_text(OVERRIDES + "ghost,total,5,nobody\n", encoding="utf-8")
     out = root / "out"
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course), "--jobs", "2"]) == 0
     return root, folder, course, out
@@ -169,6 +170,8 @@ def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
     assert rows["zed"]["on roster"] == "no" and rows["zed"]["name"] == ""
     assert len(list((out / "records").glob("*.json"))) == len(HANDINS) + 1  # each hand-in graded once
     assert {r["student"] for r in read_csv(out / "handins.csv")} == {k for k, *_ in HANDINS} | {"gina"}
+    assert "ghost" not in rows  # an override naming no one graded is listed, not made a student
+    assert (out / "course-notes.txt").read_text(encoding="utf-8") == messages.override_unused("ghost", 4) + "\n"
 
 
 @pytest.mark.timeout(600)
@@ -414,3 +417,32 @@ def test_the_autograder_at_and_around_each_deadline(tmp_path, sources) -> None:
     assert broken["output"].startswith("Not graded (not python)") and "Final score: 13" in broken["output"]
     empty = run_on_gradescope(tmp_path / "a", course, "def roll_dice(:\n", on_time)  # graded: 0, the last on time
     assert empty["score"] == 1 and empty["extra_data"]["hogkit"]["total"] == 0
+
+
+@pytest.mark.timeout(600)
+def test_a_kit_failure_withholds_the_students_scores_never_a_zero(tmp_path, sources, monkeypatch) -> None:
+    from graders import classroom
+
+    real = classroom.grade
+
+    def failing(submission, *args, **kwargs):  # the kit fails on one hand-in, whatever its code
+        if "KIT FAILS HERE" in submission.source:
+            raise RuntimeError("the kit broke")
+        return real(submission, *args, **kwargs)
+
+    monkeypatch.setattr(classroom, "grade", failing)
+    handins = [("carol-1", C.checkpoint - timedelta(hours=1), ["carol"], "phase1"),
+               ("carol-2", C.due - timedelta(hours=1), ["carol"], "broken"), ("erin-1", C.due, ["erin"], "phase1")]
+    folder = class_folder(tmp_path, {**sources, "broken": sources["full"] + "\n# KIT FAILS HERE\n"}, handins)
+    out = tmp_path / "out"
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course_folder(tmp_path))]) == 3
+    rows = {row["student"]: row for row in read_csv(out / "grades.csv")}
+    for partner in ("carol", "dan"):  # dan is carol's partner: her hand-ins are his too
+        assert rows[partner]["final"] == rows[partner]["score"] == "" and "carol-2" in rows[partner]["reason"]
+        assert "not the student's fault" in rows[partner]["reason"]
+    assert rows["erin"]["final"] == "12"
+    dan = (out / "feedback" / "dan.md").read_text(encoding="utf-8")
+    assert rows["dan"]["reason"] in dan and "Final score" not in dan
+    uploaded = {r["SID"] for r in read_csv(out / "gradescope-scores.csv")}
+    assert "carol" not in uploaded and "dan" not in uploaded and "erin" in uploaded
+    assert "carol" not in {r["SIS User ID"] for r in read_csv(out / "canvas-scores.csv")}
