@@ -335,7 +335,7 @@ def tabulate_source(source: str, edition: Edition, expressions: list[str], limit
     """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission,
     loaded as grading loads it; with the notes on what loading did (a repaired syntax error, a
     skipped statement)."""
-    from graders.grading import open_submission
+    from graders.sandbox import open_submission
 
     try:
         session, notes = open_submission(source, edition, limits)

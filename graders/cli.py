@@ -28,12 +28,15 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeAlias
 
 from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
 from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
-from graders.grading import ProblemResult, Report, grade_reliably, load_submission
+from graders.grading import grade_reliably
+from graders.records import ProblemResult, Report
+from graders.submissions import load_submission
 from graders.terminal import prepare_streams
 
 
@@ -71,6 +74,9 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
     return load_edition(DEFAULT_EDITION)
 
 
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hogkit",
@@ -80,6 +86,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
+    _add_grade(sub)
+    _add_answers(sub)
+    _add_build(sub)
+    _add_release(sub)
+    _add_gradescope(sub)
+    _add_winrate(sub)
+    _add_optimal(sub)
+    _add_picture(sub)
+    _add_contest(sub)
+    _add_play(sub)
+    sub.add_parser("editions", help="list the editions this kit has")
+    return parser
+
+
+def _add_grade(sub: Subparsers) -> None:
     g = sub.add_parser(
         "grade", help="grade one submission, a whole class (--out), or the built-in demo class (no PATH)",
         description="Grade a submission (a folder holding hog.py, or a .py file), running every case, hidden "
@@ -99,11 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless student code can be given namespaces of its own (bubblewrap)")
 
+
+def _add_answers(sub: Subparsers) -> None:
     a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
                        description="Print the answer key of the unlock questions, for teaching them in section.")
     a.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
     _add_edition(a)
 
+
+def _add_build(sub: Subparsers) -> None:
     b = sub.add_parser("build", help="regenerate generated cases and the skeleton from the marked solution",
                        description="Regenerate qNN.generated.toml files and skeleton/<edition>/ from the "
                                    "solution's markers and the case files. --check only reports stale files.")
@@ -111,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--all", action="store_true", help="every edition")
     b.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything is stale")
 
+
+def _add_release(sub: Subparsers) -> None:
     r = sub.add_parser("release", help="write the folder (and zip) a student downloads for an edition",
                        description="Write the student bundle: the skeleton, public cases with hashed unlock answers "
                                    "(no hidden case, no solution), the runner `python3 ok` with the engine it needs, "
@@ -119,6 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="hog-project", metavar="DIR",
                    help="a new or empty folder; DIR.zip is written beside it (default: %(default)s)")
 
+
+def _add_gradescope(sub: Subparsers) -> None:
     z = sub.add_parser("gradescope", help="build the Gradescope autograder zip for an edition",
                        description="Build the autograder zip (setup.sh and run_autograder at its root) that runs "
                                    "this engine on Gradescope and writes /autograder/results/results.json. It holds "
@@ -126,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     z.add_argument("edition_name", metavar="EDITION", help="the edition to grade (see `hogkit editions`)")
     z.add_argument("--out", default="autograder.zip", metavar="ZIP", help="where to write it (default: %(default)s)")
 
+
+def _add_winrate(sub: Subparsers) -> None:
     w = sub.add_parser("winrate", help="the exact chance one strategy beats another, without sampling",
                        description="Tabulate two strategies of a submission (expressions evaluated in its hog.py, "
                                    "in the sandbox) and compute the exact probability that the first wins, going "
@@ -136,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(w, declared=True)
     w.add_argument("--json", action="store_true", help='print {"first", "second", "average"}')
 
+
+def _add_optimal(sub: Subparsers) -> None:
     o = sub.add_parser("optimal", help="the exact best response to a strategy, and the minimax strategy",
                        description="Compute, from the edition's reference rules, the strategy that wins most "
                                    "often against a given one (default: the baseline) and the minimax strategy, "
@@ -144,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
     o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
 
+
+def _add_picture(sub: Subparsers) -> None:
     v = sub.add_parser("picture", help="draw a strategy: dice per pair of scores, or the chance to win",
                        description="Draw a heat map of a strategy (SVG or PNG, by the --out suffix): the number "
                                    "of dice it rolls for every pair of scores (--kind dice) or its exact chance to "
@@ -157,6 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--out", required=True, metavar="FILE.svg", help="the picture to write: .svg or .png")
     _add_edition(v)
 
+
+def _add_contest(sub: Subparsers) -> None:
     c = sub.add_parser("contest", help="every submission's final strategy against every other, exactly",
                        description="Tabulate each submission's final strategy in the sandbox, solve every pair "
                                    "exactly (both seats), and write OUTDIR/leaderboard.csv and OUTDIR/contest.html "
@@ -166,6 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(c, declared=True)
     c.add_argument("--jobs", type=positive_int, metavar="N", help="submissions tabulated at once (default: the cores)")
 
+
+def _add_play(sub: Subparsers) -> None:
     y = sub.add_parser("play", help="play a submission's game in the browser (default: the reference)",
                        description="Serve the browser game for PATH (a hog.py file or a folder holding one; "
                                    "default: the edition's reference solution), with the kit's own support "
@@ -175,9 +214,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(y, declared=True)
     serveroptions.add_options(y)
     y.set_defaults(parser=y)  # so that a bad option is refused with play's own usage line
-
-    sub.add_parser("editions", help="list the editions this kit has")
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,8 +325,8 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
                           notice=lambda line: print(line, file=sys.stderr, flush=True))
-    graded = sum(r["status"] == "graded" for r in records)
-    reused = sum(1 for r in records if r.get("reused"))
+    graded = sum(r.graded for r in records)
+    reused = sum(r.reused for r in records)
     if reused:
         print(messages.class_reused(reused))
     print(messages.class_summary_line(graded, len(records), len(edition.problems), time.monotonic() - started,
@@ -436,15 +472,15 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     against = analysis.reference_table(edition, against_text)
     best = analysis.best_response(model, against)
     minimax = analysis.optimal(model)
-    print(messages.win_rate_lines(f"the best response to {against_text}", against_text,
+    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text,
                                   analysis.win_rates(model, best, against)))
-    print(messages.win_rate_lines("the minimax strategy", against_text, analysis.win_rates(model, minimax, against)))
-    print(messages.win_rate_lines("the minimax strategy", "itself", analysis.win_rates(model, minimax, minimax)))
+    print(messages.win_rate_lines(messages.MINIMAX, against_text, analysis.win_rates(model, minimax, against)))
+    print(messages.win_rate_lines(messages.MINIMAX, messages.ITSELF, analysis.win_rates(model, minimax, minimax)))
     if args.table:
         rates = analysis.win_rates(model, best, against)
         heading = messages.table_heading(against_text, edition.name, rates["average"])
         Path(args.table).write_text(analysis.strategy_module_source(best, heading), encoding="utf-8")
-        print(messages.table_written(args.table))
+        print(messages.table_written(args.table, edition.submission))
     return 0
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from graders import messages, reports
 from graders.edition import Edition, load_edition
+from graders.records import ClassRecord
 from graders.storage import write_atomically
 
 ENGINE = Path(__file__).parent
@@ -140,16 +141,18 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # whatever happens, Gradescope gets a results file that says the kit failed
         import traceback
 
-        from graders.grading import KIT_ERROR, describe_failure
+        from graders.grading import describe_failure
+        from graders.records import EntryStatus
 
-        record = {"student": "submission", "status": KIT_ERROR, "traceback": traceback.format_exc(),
-                  "reason": messages.kit_failed_row(describe_failure(exc)), "total": 0, "max": 0, "attempts": 1}
+        record = ClassRecord(student="submission", status=EntryStatus.KIT_ERROR, traceback=traceback.format_exc(),
+                             reason=messages.kit_failed_row(describe_failure(exc)))
     write_atomically(root / "results" / "results.json", json.dumps(reports.render_gradescope(record), indent=2))
-    print(record.get("reason") or messages.total_line(record["total"], record["max"]), file=sys.stderr)
+    shown_max = record.report.max if record.report else record.max
+    print(record.reason or messages.total_line(record.total, shown_max), file=sys.stderr)
     return 0
 
 
-def _grade_submission(root: Path, edition_name: str) -> dict:
+def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     """The record of the submission under ROOT, the kit's failures retried once."""
     from graders.classroom import record_with_retry
     from graders.sandbox import Limits

@@ -693,9 +693,9 @@ def table_heading(against: str, edition: str, average: float) -> str:
             f"{100 * average:.2f}% of games against it on average.")
 
 
-def table_written(path: str) -> str:
+def table_written(path: str, filename: str) -> str:
     return (f"Wrote the best response to {path}: BEST_RESPONSE (one string per score, one character per "
-            f"opponent score, X = 10) and a final_strategy that reads it, to paste into hog.py")
+            f"opponent score, X = 10) and a final_strategy that reads it, to paste into {filename}")
 
 
 def picture_written(path: str) -> str:
@@ -1188,3 +1188,49 @@ def gui_wrong_host() -> str:
 
 def gui_not_json() -> str:
     return "A game request must be sent as JSON (Content-Type: application/json)."
+
+
+# -- what a manifest value was expected to be, and other fragments that complete a sentence above ---
+
+EXPECTED_EXPRESSION = "a Python expression"
+EXPECTED_PROBLEM_LABEL = "the label of a problem"
+EXPECTED_PROBLEM_NUMBER = "the number of a problem"
+NULL_BYTES = "source code cannot contain null bytes"  # Python's own words for a file with a NUL byte
+MINIMAX = "the minimax strategy"
+ITSELF = "itself"
+
+
+def expected_label_of(number: int) -> str:
+    return f"a label of problem {number}"
+
+
+def not_a_python_name() -> str:
+    return "its name does not end in .py, .ipynb or .zip"
+
+
+def json_not_an_object() -> str:
+    return "the file should hold one JSON object"
+
+
+def best_response_to(against: str) -> str:
+    return f"the best response to {against}"
+
+
+def load_hung(count: int) -> str:
+    return f"{count} top-level statements hung or ended the program"
+
+
+def port_out_of_range(port: int) -> str:
+    return f"--port must be from 0 to 65535, not {port}"
+
+
+def seed_negative(seed: int) -> str:
+    return f"--seed must be 0 or more, not {seed}"
+
+
+def timeout_not_positive(timeout: float) -> str:
+    return f"--timeout must be more than 0, not {timeout:g}"
+
+
+def template_reference_failed(template: str, name: str, params: object, why: str) -> str:
+    return f"template {template} ({name}) with {params}: the reference failed: {why}"

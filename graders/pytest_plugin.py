@@ -26,10 +26,11 @@ import pytest
 from graders import messages
 from graders.cases import Case, Question, load_problem_cases, load_questions
 from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition, problem_label
-from graders.grading import is_required, load_submission, open_session
+from graders.grading import is_required
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
-from graders.sandbox import Session
+from graders.sandbox import Session, open_session
+from graders.submissions import load_submission
 
 STUDENT_RUN = pytest.StashKey[bool]()  # set when a student's own folder was collected
 PROBLEM = re.compile(r"q(\d+[a-z]?)")

@@ -41,10 +41,9 @@ from graders import gamelog, messages, syntax
 from graders.edition import NAME, Edition, kit_root, load_edition, load_student_edition, student_manifest
 from graders.errors import EditionError, HogkitError, InputError
 from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
-from graders.grading import open_session, sorted_notes
 from graders.markers import YOUR_CODE
 from graders.repairs import repair
-from graders.sandbox import Limits, LoadError, SandboxError, Session
+from graders.sandbox import Limits, LoadError, SandboxError, Session, open_session, sorted_notes
 from graders.serveroptions import DEFAULT_PORT, DEFAULT_TIMEOUT, add_options, check_options
 from graders.submissions import read_entry
 
