@@ -263,10 +263,10 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
         warnings.append(messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
         return events, warnings
     expected = names.get("expected")
-    if _int(expected) and expected != facts["after"]:
+    if type(expected) is int and expected != facts["after"]:
         warnings.append(messages.gui_turn_differs(turn["who"], expected, facts["after"]))
     expected_next = names.get("expected_next")
-    if _int(expected_next) and facts["next"] in (0, 1) and expected_next != facts["next"]:
+    if type(expected_next) is int and facts["next"] in (0, 1) and expected_next != facts["next"]:
         warnings.append(messages.gui_next_differs(turn["who"], expected_next))
     return events, warnings
 
@@ -285,17 +285,21 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
-    if any(r is None for r in rows) or _check_turn(opening) is None:
+    checked = [r for r in rows if r is not None]
+    if len(checked) < len(rows) or _check_turn(opening) is None:
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
+        if type(who) is not int:  # not the probe's (player, name, value): a result of the wrong shape
+            view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+            return view
         view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
     turns: list[dict] = []
     said_wrong = ""
-    for row in rows:
-        who, score, opponent, choice, rolls, said, printed, say_error = row  # type: ignore[misc]
+    for row in checked:
+        who, score, opponent, choice, rolls, said, printed, say_error = row
         turns.append({"who": who, "dice": choice, "rolls": list(rolls), "before": _pair(who, score, opponent),
                       "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
                       "printed": printed})
@@ -331,7 +335,7 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
         said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
         view["error"] = error_record(said, "" if status == "loop" else str(message), str(function),
-                                     line if _int(line) else 0, str(trace), hint=fix_hint(settings))
+                                     line if type(line) is int else 0, str(trace), hint=fix_hint(settings))
     known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
     view["scores"] = known
     if status == "end" and view["error"] is None:
