@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
     for action in parser._subparsers._group_actions if parser._subparsers else []:
-        if command in getattr(action, "choices", {}):
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             return action.choices[command]
     return parser
 
@@ -338,7 +338,7 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     return 0
 
 
-def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> int:
+def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> int:
     from graders.demo import build_demo_class
 
     made = build_demo_class(edition)

@@ -184,7 +184,7 @@ class Edition:
         return [self.problem(text).label for text in raw]
 
 
-LABEL = re.compile(r"[qQ]?(\d+)([a-z]?)\Z")
+LABEL: re.Pattern[str] = re.compile(r"[qQ]?(\d+)([a-z]?)\Z")  # typed: PROBLEM_KEYS above uses it first
 
 
 def problem_label(key: int | str) -> str:

@@ -264,10 +264,10 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
         warnings.append(messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
         return events, warnings
     expected = names.get("expected")
-    if _int(expected) and expected != facts["after"]:
+    if type(expected) is int and expected != facts["after"]:
         warnings.append(messages.gui_turn_differs(turn["who"], expected, facts["after"]))
     expected_next = names.get("expected_next")
-    if _int(expected_next) and facts["next"] in (0, 1) and expected_next != facts["next"]:
+    if type(expected_next) is int and facts["next"] in (0, 1) and expected_next != facts["next"]:
         warnings.append(messages.gui_next_differs(turn["who"], expected_next))
     return events, warnings
 
@@ -286,14 +286,18 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
-    if any(r is None for r in rows) or _check_turn(opening) is None:
+    checked = [r for r in rows if r is not None]
+    if len(checked) < len(rows) or _check_turn(opening) is None:
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
+        if type(who) is not int:  # not the probe's (player, name, value): a result of the wrong shape
+            view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+            return view
         view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
-    turns = _turns(rows)
+    turns = _turns(checked)
     ending = _link_turns(view, settings, turns, status, final, stopped_at)
     for i, turn in enumerate(turns):
         _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
@@ -312,7 +316,7 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     return view
 
 
-def _turns(rows: list) -> list[dict]:
+def _turns(rows: list[tuple]) -> list[dict]:
     """A turn record per checked row, each commentary failure said on the first turn it happens."""
     turns: list[dict] = []
     said_wrong = ""
@@ -334,11 +338,11 @@ def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: st
     Each turn ends where the next begins: the next strategy call (or the call that stopped the
     game, or play's return) carries the scores after it."""
     ending: list | None = None
-    stopped = isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1)
-    if stopped and status != "end":
-        ending = _pair(stopped_at[0], stopped_at[1], stopped_at[2])
-    if status == "wait" and stopped:
-        view["next"], view["waiting"] = stopped_at[0], True
+    stop = stopped_at if isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1) else None
+    if stop is not None and status != "end":
+        ending = _pair(stop[0], stop[1], stop[2])
+    if status == "wait" and stop is not None:
+        view["next"], view["waiting"] = stop[0], True
     elif status == "wait":
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
     elif status == "end":
@@ -351,7 +355,7 @@ def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: st
             turn["after"], turn["next"] = list(turns[i + 1]["before"]), turns[i + 1]["who"]
         elif ending is not None:
             turn["after"] = list(ending)
-            turn["next"] = stopped_at[0] if status != "end" else -1
+            turn["next"] = stop[0] if stop is not None and status != "end" else -1
     return ending
 
 
@@ -360,7 +364,7 @@ def _failure(settings: GuiSettings, status: str, error: object) -> dict:
     kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
     said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
     return error_record(said, "" if status == "loop" else str(message), str(function),
-                        line if _int(line) else 0, str(trace), hint=fix_hint(settings))
+                        line if type(line) is int else 0, str(trace), hint=fix_hint(settings))
 
 
 def _conclude(view: dict, settings: GuiSettings, known: list) -> None:

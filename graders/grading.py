@@ -303,7 +303,7 @@ def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], sess
     strategy = "NAME"}``."""
     settings = edition.analysis
     result = results.get(settings.report_problem) if settings and settings.report_problem is not None else None
-    if result is None or result.status not in ("passed", "ungraded"):
+    if settings is None or result is None or result.status not in ("passed", "ungraded"):
         return results
     if not (edition.solution_dir / edition.submission).is_file():
         return results  # a student's own copy has no reference to compare with

@@ -19,7 +19,8 @@ DEBUG_PREFIX = "DEBUG:"
 
 
 def split_debug(output: str) -> tuple[str, list[str]]:
-    kept, debug = [], []
+    kept: list[str] = []
+    debug: list[str] = []
     for line in output.split("\n"):
         (debug if line.startswith(DEBUG_PREFIX) else kept).append(line)
     return "\n".join(kept), debug

@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # matplotlib itself is imported by each function, when a picture is asked for
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg")
 DPI = 110
@@ -21,14 +26,14 @@ def format_of(path: str) -> str:
     return "png" if path.lower().endswith(".png") else "svg"
 
 
-def _figure(width: float, height: float) -> tuple[object, object]:
+def _figure(width: float, height: float) -> tuple[Figure, Axes]:
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     return figure, figure.add_subplot()
 
 
-def _save(figure: object, fmt: str) -> bytes:
+def _save(figure: Figure, fmt: str) -> bytes:
     import matplotlib
 
     if fmt not in FORMATS:
@@ -39,7 +44,7 @@ def _save(figure: object, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def _score_axes(axes: object, size: int) -> None:
+def _score_axes(axes: Axes, size: int) -> None:
     axes.set_xlabel("opponent's score")
     axes.set_ylabel("your score")
     ticks = list(range(0, size, 10))

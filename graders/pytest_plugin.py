@@ -20,6 +20,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -132,8 +133,10 @@ class CaseFailure(Exception):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, case: Case, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+    # pytest builds items through from_parent(parent, name=...), and a node's constructor must pass on
+    # whatever else pytest gives it (its own arguments, typed there).
+    def __init__(self, *, case: Case, name: str, parent: SuiteFile, **kwargs: Any) -> None:
+        super().__init__(name, parent, **kwargs)
         self.case = case
 
     def runtest(self) -> None:
@@ -176,8 +179,8 @@ def check_answers(session: Session, q: Question, setup: str) -> None:
 class QuestionItem(pytest.Item):
     """An unlock question's answers, checked against what the reference really displays."""
 
-    def __init__(self, *, question: Question, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, question: Question, name: str, parent: SuiteFile, **kwargs: Any) -> None:
+        super().__init__(name, parent, **kwargs)  # as CaseItem's
         self.question = question
 
     def runtest(self) -> None:

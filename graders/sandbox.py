@@ -28,7 +28,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -264,7 +264,7 @@ class Session:
         self.dispose()
 
     # -- requests ---------------------------------------------------------------------------
-    def steps(self, sources: list[str], setup: str, deadline: float) -> Iterator[StepReply]:
+    def steps(self, sources: list[str], setup: str, deadline: float) -> Generator[StepReply, None, None]:
         """Run SOURCES as one case (fresh namespace, SETUP first), yielding each step's reply as it
         comes; every step together must finish by DEADLINE. Stopping early is safe: the child's
         remaining replies are read and dropped (or the child stopped), so none reaches another case."""
