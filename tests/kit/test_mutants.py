@@ -321,6 +321,7 @@ SAMPLE = {
         "sus_points: boolean: if factors == 3 and factors == 4:",
         "play: bound: while score0 < goal - 1 and score1 < goal:",
         "is_always_roll: comparison: while score <= goal:",
+        "is_always_roll: constant: first = strategy(0, 1)",
     ],
     "more_boar": [
         "piggy_points: constant: return abs(tens - ones) + 5",
