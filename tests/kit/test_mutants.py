@@ -105,7 +105,7 @@ def test_every_editions_mutants_lie_in_their_problems_blocks_and_functions(name)
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
     blocks = mutants.marked_blocks(source)
     made = mutants.generate(source, edition.problems)
-    assert len(made) > 100
+    assert made, "an edition with marked code has mutants"
     assert len({m.id for m in made}) == len(made), "ids must be unique"
     for m in made:
         problem = edition.problem(m.problem)
