@@ -42,7 +42,7 @@ DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 @dataclass(frozen=True)
 class RuleResult:
-    problem: int
+    problem: str  # the label of the problem whose rule it is
     text: str  # the rule in a student's words
     passed: bool
     detail: str = ""  # what broke it and where

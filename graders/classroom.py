@@ -28,7 +28,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from graders import messages, reports
-from graders.edition import Edition, EditionError
+from graders.edition import Edition
+from graders.errors import InputError
 from graders.grading import KIT_ERROR, Submission, describe_failure, grade
 from graders.sandbox import Limits
 from graders.storage import write_atomically
@@ -120,12 +121,12 @@ Notice = Callable[[str], None]
 
 
 def check_class_folder(folder: Path, edition: Edition, command: str) -> None:
-    """Refuse FOLDER (EditionError) unless it is a folder of submissions: not missing, and not one
+    """Refuse FOLDER (InputError) unless it is a folder of submissions: not missing, and not one
     student's folder holding the submission file itself. COMMAND names what was being run."""
     if not folder.is_dir():
-        raise EditionError(messages.no_such_path(str(folder)))
+        raise InputError(messages.no_such_path(str(folder)))
     if (folder / edition.submission).is_file():
-        raise EditionError(messages.one_submission_not_a_class(str(folder), edition.submission, command))
+        raise InputError(messages.one_submission_not_a_class(str(folder), edition.submission, command))
 
 
 def grade_class(
@@ -144,7 +145,7 @@ def grade_class(
     check_class_folder(folder, edition, "grade")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
-        raise EditionError(messages.empty_class(str(folder)))
+        raise InputError(messages.empty_class(str(folder)))
     ignored = not_submissions(folder)
     if ignored and notice:
         notice(messages.files_skipped(ignored))

@@ -32,11 +32,21 @@ from pathlib import Path
 
 from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
-from graders.edition import DEFAULT_EDITION, Edition, EditionError, declared_edition, edition_names, load_edition
-from graders.grading import KitFailure, ProblemResult, Report, SubmissionError, grade_reliably, load_submission
-from graders.markers import MarkerError
-from graders.templates import GenerationError
+from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
+from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
+from graders.grading import ProblemResult, Report, grade_reliably, load_submission
 from graders.terminal import prepare_streams
+
+
+def positive_int(text: str) -> int:
+    """An option's value that must be a whole number of 1 or more (``--jobs``), checked by argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(messages.jobs_expected(text))
+    return value
 
 
 def _add_edition(p: argparse.ArgumentParser, declared: bool = False) -> None:
@@ -84,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     g.add_argument("--verbose", "-v", action="store_true", help="every failed case, with tracebacks")
     g.add_argument("--out", metavar="OUTDIR", help="grade PATH as a class folder and write the results here")
-    g.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: the machine's cores)")
+    g.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="submissions graded at once (default: the machine's cores)")
     g.add_argument("--force", action="store_true", help="regrade submissions already graded with the same code")
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless student code can be given namespaces of its own (bubblewrap)")
@@ -154,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
     c.add_argument("--out", required=True, metavar="OUTDIR", help="where leaderboard.csv and contest.html go")
     _add_edition(c, declared=True)
-    c.add_argument("--jobs", type=int, metavar="N", help="submissions tabulated at once (default: the cores)")
+    c.add_argument("--jobs", type=positive_int, metavar="N", help="submissions tabulated at once (default: the cores)")
 
     y = sub.add_parser("play", help="play a submission's game in the browser (default: the reference)",
                        description="Serve the browser game for PATH (a hog.py file or a folder holding one; "
@@ -189,12 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     prepare_streams()
     try:
         return COMMANDS[args.command](args)
-    except (EditionError, SubmissionError, GenerationError, MarkerError) as exc:
-        print(f"hogkit: {exc}", file=sys.stderr)
-        return 2
     except KitFailure as exc:
         print(f"hogkit: {exc}\n\n{exc.details}", file=sys.stderr)
-        return 3
+        return exc.exit_status
+    except HogkitError as exc:
+        print(f"hogkit: {exc}", file=sys.stderr)
+        return exc.exit_status
     except BrokenPipeError:  # the reader (say, `| head`) stopped early: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -282,12 +293,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool) -> int:
-    from graders.classroom import grade_class, kit_errors, print_progress
-
-    if jobs is not None and jobs < 1:
-        raise EditionError(messages.jobs_expected(jobs))
     from graders import isolation
-    from graders.classroom import check_class_folder
+    from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
 
     check_class_folder(folder, edition, "grade")  # before any line about the grading to come
     print(isolation.policy().summary, file=sys.stderr)
@@ -341,7 +348,7 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
 
 def cmd_answers(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
-    numbers = edition.parse_numbers(args.question) or [p.number for p in edition.problems]
+    numbers = edition.parse_numbers(args.question) or [p.label for p in edition.problems]
     for n in numbers:
         problem = edition.problem(n)
         questions = load_questions(edition, n)
@@ -397,7 +404,7 @@ def cmd_release(args: argparse.Namespace) -> int:
     try:
         archive = release(edition, out)
     except FileExistsError as exc:
-        raise EditionError(str(exc)) from exc
+        raise InputError(str(exc)) from exc
     print(messages.released(str(out), str(archive)))
     return 0
 
@@ -415,12 +422,9 @@ def cmd_winrate(args: argparse.Namespace) -> int:
 
     edition = _edition(args, Path(args.path))
     submission = load_submission(Path(args.path), edition)
-    try:
-        model = analysis.build_model(edition)
-        against = args.against or analysis.analysis_settings(edition)["baseline"]
-        (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
-    except analysis.AnalysisError as exc:
-        raise EditionError(str(exc)) from exc
+    model = analysis.build_model(edition)
+    against = args.against or analysis.analysis_settings(edition).baseline
+    (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
     _print_notes(notes)
     rates = analysis.win_rates(model, mine, theirs)
     print(json.dumps(rates) if args.json else messages.win_rate_lines(args.strategy, against, rates))
@@ -439,12 +443,9 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     if args.table:
         writable_output(args.table, folder=False)
-    try:
-        model = analysis.build_model(edition)
-        against_text = args.against or analysis.analysis_settings(edition)["baseline"]
-        against = analysis.reference_table(edition, against_text)
-    except (analysis.AnalysisError, NameError, SyntaxError) as exc:
-        raise EditionError(str(exc)) from exc
+    model = analysis.build_model(edition)
+    against_text = args.against or analysis.analysis_settings(edition).baseline
+    against = analysis.reference_table(edition, against_text)
     best = analysis.best_response(model, against)
     minimax = analysis.optimal(model)
     print(messages.win_rate_lines(f"the best response to {against_text}", against_text,
@@ -464,18 +465,15 @@ def cmd_picture(args: argparse.Namespace) -> int:
 
     edition = load_edition(args.edition)
     writable_output(args.out, folder=False)
-    try:
-        model = analysis.build_model(edition)
-        baseline_text = args.against or analysis.analysis_settings(edition)["baseline"]
-        baseline = analysis.reference_table(edition, baseline_text)
-        if args.path:
-            source = load_submission(Path(args.path), edition).source
-            (table,), notes = analysis.tabulate_source(source, edition, [args.strategy])
-            _print_notes(notes)
-        else:
-            table = analysis.reference_table(edition, args.strategy)
-    except (analysis.AnalysisError, NameError, SyntaxError) as exc:
-        raise EditionError(str(exc)) from exc
+    model = analysis.build_model(edition)
+    baseline_text = args.against or analysis.analysis_settings(edition).baseline
+    baseline = analysis.reference_table(edition, baseline_text)
+    if args.path:
+        source = load_submission(Path(args.path), edition).source
+        (table,), notes = analysis.tabulate_source(source, edition, [args.strategy])
+        _print_notes(notes)
+    else:
+        table = analysis.reference_table(edition, args.strategy)
     from graders import pictures
 
     fmt = pictures.format_of(args.out)
@@ -493,8 +491,6 @@ def cmd_contest(args: argparse.Namespace) -> int:
     from graders.classroom import print_progress
     from graders.contest import run_contest
 
-    if args.jobs is not None and args.jobs < 1:
-        raise EditionError(messages.jobs_expected(args.jobs))
     writable_output(args.out, folder=True)
     edition = _edition(args, Path(args.path), class_folder=True)
     board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)

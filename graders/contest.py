@@ -23,7 +23,8 @@ import numpy as np
 
 from graders import analysis, messages
 from graders.classroom import Progress, check_class_folder
-from graders.edition import Edition, EditionError
+from graders.edition import Edition
+from graders.errors import InputError
 from graders.reports import heat_colour
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
@@ -48,9 +49,9 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     check_class_folder(folder, edition, "contest")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
-        raise EditionError(messages.empty_class(str(folder)))
+        raise InputError(messages.empty_class(str(folder)))
     model = analysis.build_model(edition)
-    strategy = analysis.analysis_settings(edition)["report"]["strategy"]
+    strategy = analysis.analysis_settings(edition).report_strategy
     workers = max(1, jobs or os.cpu_count() or 1)
     tables: list[np.ndarray | str] = [""] * len(entries)
     started = time.monotonic()

@@ -22,21 +22,18 @@ is a pure function of its plain-data result, so it is tested without a child or 
 
 from __future__ import annotations
 
-import re
+import math
 from dataclasses import dataclass
 from types import CodeType
 
-from graders import messages
-from graders.edition import Edition, EditionError
+from graders import messages, syntax
+from graders.edition import Edition
+from graders.errors import EditionError, RequestError
 
 PERSON = "person"
 STATUSES = ("end", "wait", "error", "long", "bad_player", "loop")  # how the probe's game ended (probes.gui_game)
 MOST_DICE = 10
 MOST_MOVES = 2000
-GUI_KEYS = {"play", "sides", "goal", "factories", "opponent", "commentary", "variants", "numbers", "events"}
-VARIANT_KEYS = {"id", "name", "about", "update", "exact"}
-EVENT_KEYS = {"rule", "when", "text"}
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def digits(n: int) -> list[int]:
@@ -54,6 +51,12 @@ def factors(n: int) -> int:
     return count
 
 
+def isqrt(n: int) -> int:
+    """The whole part of N's square root (``isqrt(50)`` is 7): N is a perfect square when
+    ``isqrt(N) ** 2 == N``. Exact for any size, unlike ``N ** 0.5``; 0 for a negative N."""
+    return math.isqrt(n) if n > 0 else 0
+
+
 def is_prime(n: int) -> bool:
     return n > 1 and factors(n) == 2
 
@@ -67,7 +70,7 @@ def next_prime(n: int) -> int:
 
 
 HELPERS = {"abs": abs, "min": min, "max": max, "sum": sum, "len": len, "any": any, "all": all,
-           "digits": digits, "factors": factors, "is_prime": is_prime, "next_prime": next_prime}
+           "digits": digits, "factors": factors, "is_prime": is_prime, "next_prime": next_prime, "isqrt": isqrt}
 
 
 @dataclass(frozen=True)
@@ -104,82 +107,42 @@ class GuiSettings:
         return next((v for v in self.variants if v.id == ident), None)
 
 
-class RequestError(Exception):
-    """A request the page (or anyone) sent is not a game this edition can play; the message says why."""
-
-
-def _compile(source: object, where: str, mode: str = "eval") -> CodeType:
-    if not isinstance(source, str):
-        raise EditionError(f"{where}: should be a string, not {type(source).__name__}")
+def _compile(source: str, where: str) -> CodeType:
+    """The kit's own expression SOURCE, compiled through :mod:`graders.syntax` (one thread at a time)."""
     try:
-        return compile(source, where, mode)
+        return syntax.compile_code(source, where, "eval")
     except SyntaxError as exc:
-        raise EditionError(f"{where}: {exc.msg} in {source!r}") from exc
+        raise EditionError(messages.table_wrong_type(where, "a Python expression", f"{source!r} ({exc.msg})")) from exc
 
 
 def _text(template: str, where: str) -> CodeType:
     """TEMPLATE as an f-string, so that its ``{braces}`` are expressions."""
-    if not isinstance(template, str):
-        raise EditionError(f"{where}: should be a string, not {type(template).__name__}")
     return _compile("f" + repr(template), where)
 
 
 def gui_settings(edition: Edition) -> GuiSettings:
-    """The edition's ``[gui]`` table, checked and compiled; an :class:`EditionError` says what is wrong."""
+    """The edition's ``[gui]`` table (its keys checked when the manifest was read, see
+    :data:`graders.edition.GUI_KEYS`) with every expression compiled; an :class:`EditionError` says
+    what is wrong."""
     data = edition.gui
     where = f"{edition.suite_dir / 'edition.toml'} [gui]"
     if not data:
-        raise EditionError(f"{where}: missing: this edition does not say how the web page plays a game")
-    unknown = sorted(set(data) - GUI_KEYS)
-    if unknown:
-        raise EditionError(f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(sorted(GUI_KEYS))})")
-    play = data.get("play")
-    _compile(play, f"{where} play")
-    sides, goal = data.get("sides", 6), data.get("goal", 100)
-    if type(sides) is not int or not 2 <= sides <= 20:
-        raise EditionError(f"{where} sides: should be a whole number from 2 to 20, not {sides!r}")
-    if type(goal) is not int or not 1 <= goal <= 1000:
-        raise EditionError(f"{where} goal: should be a whole number from 1 to 1000, not {goal!r}")
-    factories = tuple(data.get("factories", []))
-    for f in factories:
-        if not isinstance(f, str) or not NAME.match(f):
-            raise EditionError(f"{where} factories: {f!r} is not a function name")
+        raise EditionError(messages.gui_table_missing(where))
+    _compile(data["play"], f"{where} play")
     variants = []
-    for i, raw in enumerate(data.get("variants", [{"id": "standard", "name": "Standard rules"}])):
-        vwhere = f"{where} variants[{i}]"
-        if not isinstance(raw, dict):
-            raise EditionError(f"{vwhere}: should be a table")
-        bad = sorted(set(raw) - VARIANT_KEYS)
-        if bad:
-            raise EditionError(f"{vwhere}: unknown key {bad[0]!r} (known keys: {', '.join(sorted(VARIANT_KEYS))})")
-        ident, name = raw.get("id"), raw.get("name")
-        if not isinstance(ident, str) or not NAME.match(ident) or not isinstance(name, str):
-            raise EditionError(f"{vwhere}: needs an 'id' (a name) and a 'name' (text)")
-        if raw.get("update"):
-            _compile(raw["update"], f"{vwhere} update")
-        variants.append(Variant(ident, name, str(raw.get("about", "")), str(raw.get("update", "")),
-                                bool(raw.get("exact", False))))
-    if not variants or len({v.id for v in variants}) != len(variants):
-        raise EditionError(f"{where} variants: needs at least one, each with its own id")
-    numbers = []
-    raw_numbers = data.get("numbers", {})
-    if not isinstance(raw_numbers, dict):
-        raise EditionError(f"{where} numbers: should be a table of name = expression")
-    for key, source in raw_numbers.items():
-        numbers.append((key, _compile(source, f"{where}.numbers {key}")))
-    events = []
-    for i, raw in enumerate(data.get("events", [])):
-        ewhere = f"{where} events[{i}]"
-        if not isinstance(raw, dict) or set(raw) != EVENT_KEYS:
-            raise EditionError(f"{ewhere}: needs exactly the keys {', '.join(sorted(EVENT_KEYS))}")
-        events.append(Event(str(raw["rule"]), _compile(raw["when"], f"{ewhere} when"),
-                            _text(raw["text"], f"{ewhere} text")))
-    commentary = data.get("commentary", "")
-    if commentary:
-        _compile(commentary, f"{where} commentary")
-    opponent = data.get("opponent", "")
-    return GuiSettings(edition.title, play, sides, goal, factories, str(opponent), str(commentary),
-                       tuple(variants), tuple(numbers), tuple(events), edition.submission)
+    for i, raw in enumerate(data["variants"]):
+        if raw["update"]:
+            _compile(raw["update"], f"{where} variants[{i}] update")
+        variants.append(Variant(raw["id"], raw["name"], raw["about"], raw["update"], raw["exact"]))
+    if len({v.id for v in variants}) != len(variants) or not variants:
+        raise EditionError(messages.gui_variants_needed(f"{where} variants"))
+    numbers = tuple((key, _compile(source, f"{where}.numbers {key}")) for key, source in data["numbers"].items())
+    events = tuple(Event(raw["rule"], _compile(raw["when"], f"{where} events[{i}] when"),
+                         _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data["events"]))
+    if data["commentary"]:
+        _compile(data["commentary"], f"{where} commentary")
+    return GuiSettings(edition.title, data["play"], data["sides"], data["goal"], tuple(data["factories"]),
+                       data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission)
 
 
 # -- requests ------------------------------------------------------------------------------------

@@ -109,11 +109,11 @@ def build_autograder(edition: Edition, out: Path) -> Path:
 
 def _included_files(edition: Edition) -> list[Path]:
     """Case files of other editions that this edition's files bring in with [[include]]."""
-    from graders.edition import read_toml
+    from graders.cases import read_case_file
 
     found = set()
     for path in edition.suite_dir.glob("q*.toml"):
-        for inc in read_toml(path).get("include", []):
+        for inc in read_case_file(path)["include"]:
             target = (path.parent / inc["file"]).resolve()
             if target.parent != edition.suite_dir.resolve():
                 found.add(target)

@@ -34,29 +34,15 @@ from typing import Any
 from graders import isolation, messages
 from graders.astrules import RuleChecker, RuleResult
 from graders.cases import Case, load_problem_cases
-from graders.edition import Edition, EditionError, Problem, edition_names, load_edition
+from graders.edition import Edition, Problem, edition_names, load_edition
+from graders.errors import EditionError, KitFailure, SubmissionError
 from graders.judge import CaseResult, as_not_run, mark_not_run, run_case
 from graders.memo import once
 from graders.repairs import Removal, repair
 from graders.sandbox import Limits, LoadError, Session, prepare_workdir
 from graders.submissions import SUFFIXES, read_entry
 
-
-class SubmissionError(Exception):
-    """The path given cannot be graded at all; the message says why in the caller's terms."""
-
-
 KIT_ERROR = "kit error"  # the status of a class record the kit failed to grade (see graders.classroom)
-
-
-class KitFailure(Exception):
-    """The kit, not the submission, failed to grade it (twice): the message says so in one line,
-    ``details`` holds the traceback of the last attempt."""
-
-    def __init__(self, summary: str, details: str) -> None:
-        super().__init__(summary)
-        self.summary = summary
-        self.details = details
 
 
 def describe_failure(exc: BaseException) -> str:
@@ -68,6 +54,7 @@ def describe_failure(exc: BaseException) -> str:
 @dataclass
 class ProblemResult:
     number: int
+    label: str
     name: str
     phase: int
     score: int
@@ -79,10 +66,6 @@ class ProblemResult:
     optional: bool = False
     note: str = ""  # something worth knowing beyond the score, such as an exact win rate
     hint: str = ""  # which failing problem its cases call, to fix first (the reason starts with it too)
-
-    @property
-    def label(self) -> str:
-        return f"{self.number:02d}"
 
     @property
     def graded_cases(self) -> list[CaseResult]:
@@ -127,10 +110,7 @@ class Report:
     does_not_run: str = ""  # said when the file has a syntax error Python stops at, though the rest was graded
 
     def as_dict(self) -> dict:
-        data = asdict(self)
-        for p, raw in zip(self.problems, data["problems"]):
-            raw["label"] = p.label
-        return data
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -206,9 +186,9 @@ def grade(
     submission: Submission,
     edition: Edition,
     *,
-    problems: Iterable[int] | None = None,
+    problems: Iterable[int | str] | None = None,
     include_hidden: bool = True,
-    unlocked: set[int] | None = None,
+    unlocked: Iterable[int | str] | None = None,
     limits: Limits | None = None,
     on_problem: ProgressFn | None = None,
     workers: int | None = None,
@@ -221,42 +201,43 @@ def grade(
     started = time.monotonic()
     deadline = started + edition.run_timeout  # the whole run's budget, on top of each case's
     filename = edition.submission
-    wanted = set(problems) if problems is not None else None
-    chosen = [p for p in edition.problems if wanted is None or p.number in wanted]
+    wanted = edition.labels(problems)
+    chosen = [p for p in edition.problems if wanted is None or p.label in wanted]
+    opened = set(edition.labels(unlocked) or []) if unlocked is not None else None
     source, tree, removals = repair(submission.source, filename)
     notes = repair_notes(filename, tree, removals)
     removed = {r.name: r.line for r in removals}
     names = defined_names(tree) - set(removed)
     notes += other_edition_notes(edition, names)
     checker = RuleChecker(tree, filename, removed)
-    rules = {p.number: checker.check_all(p.rules) for p in chosen}
-    cases = {p.number: [c for c in load_problem_cases(edition, p.number) if include_hidden or not c.hidden]
+    rules = {p.label: checker.check_all(p.rules) for p in chosen}
+    cases = {p.label: [c for c in load_problem_cases(edition, p.label) if include_hidden or not c.hidden]
              for p in chosen}
     children = Children(source, edition, limits or Limits())
     pool_size = max(1, workers or default_workers())
-    results: dict[int, ProblemResult] = {}
+    results: dict[str, ProblemResult] = {}
     try:
         with ThreadPoolExecutor(pool_size) as pool:
-            running: dict[int, list[Future]] = {}
+            running: dict[str, list[Future]] = {}
             for problem in chosen:
-                settled = _settle(problem, tree, names, unlocked, cases[problem.number], rules[problem.number],
+                settled = _settle(problem, tree, names, opened, cases[problem.label], rules[problem.label],
                                   filename, removed)
                 if settled is None:  # a big problem is split so both children share it, each part in order
-                    running[problem.number] = [pool.submit(children.run, chunk, deadline)
-                                               for chunk in split(cases[problem.number], pool_size)]
+                    running[problem.label] = [pool.submit(children.run, chunk, deadline)
+                                              for chunk in split(cases[problem.label], pool_size)]
                 else:
-                    results[problem.number] = settled
-            for number, futures in running.items():
+                    results[problem.label] = settled
+            for label, futures in running.items():
                 outcomes = stop_at_first_abort([c for f in futures for c in f.result()])
-                results[number] = _conclude(edition.problem(number), rules[number], outcomes, cases[number])
+                results[label] = _conclude(edition.problem(label), rules[label], outcomes, cases[label])
                 if on_problem:
-                    on_problem(results[number])
+                    on_problem(results[label])
         notes += children.notes
         if children.first is not None and not children.unloadable:
             results = _report_exact_rate(edition, results, children.first)
     finally:
         children.dispose()
-    ordered = with_dependency_hints([results[p.number] for p in chosen], edition)
+    ordered = with_dependency_hints([results[p.label] for p in chosen], edition)
     report = _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
     if removals:  # graded around a syntax error, but Python itself would not run the file
         first = min(removals, key=lambda r: r.line)
@@ -318,11 +299,11 @@ class Children:
 def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> list[ProblemResult]:
     """RESULTS, where a failed problem whose cases call a problem that failed too says so first:
     the knowledge of ``depends``, which never costs points."""
-    by_number = {r.number: r for r in results}
+    by_label = {r.label: r for r in results}
     hinted = []
     for r in results:
-        failed = [by_number[d] for d in sorted(_needs(edition, r.number))
-                  if d in by_number and by_number[d].status == "failed"]
+        failed = [by_label[d] for d in sorted(_needs(edition, r.label))
+                  if d in by_label and by_label[d].status == "failed"]
         if r.status == "failed" and failed and r.cases:  # only where its own cases ran and failed
             hint = messages.dependency_hint([(d.label, d.name) for d in failed])
             r = dataclasses.replace(r, reason=messages.hinted_reason(hint, r.reason), hint=hint)
@@ -330,10 +311,10 @@ def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> lis
     return hinted
 
 
-def _needs(edition: Edition, number: int) -> set[int]:
-    """Every problem NUMBER's cases call, directly or through another (``depends``, followed)."""
-    found: set[int] = set()
-    todo = list(edition.problem(number).depends)
+def _needs(edition: Edition, label: str) -> set[str]:
+    """Every problem LABEL's cases call, directly or through another (``depends``, followed)."""
+    found: set[str] = set()
+    todo = list(edition.problem(label).depends)
     while todo:
         d = todo.pop()
         if d not in found:
@@ -354,14 +335,13 @@ def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> 
         raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
 
 
-def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], session: Session
-                       ) -> dict[int, ProblemResult]:
+def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], session: Session
+                       ) -> dict[str, ProblemResult]:
     """RESULTS, where the edition's chosen strategy problem gets its exact win rate against the
     baseline as a note, as the course's calculator gave it: ``[analysis] report = {problem = N,
     strategy = "NAME"}``."""
     settings = edition.analysis
-    report = settings.get("report")
-    result = results.get(report["problem"]) if report else None
+    result = results.get(settings.report_problem) if settings and settings.report_problem is not None else None
     if result is None or result.status not in ("passed", "ungraded"):
         return results
     if not (edition.solution_dir / edition.submission).is_file():
@@ -370,14 +350,14 @@ def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], sess
 
     try:
         model = analysis.build_model(edition)
-        mine = analysis.tabulate(session, report["strategy"], model.goal)
-        baseline = analysis.reference_table(edition, settings["baseline"])
+        mine = analysis.tabulate(session, settings.report_strategy, model.goal)
+        baseline = analysis.reference_table(edition, settings.baseline)
     except analysis.AnalysisError as exc:
         note = str(exc)
     else:
         rate = analysis.pair_rate(model, mine, baseline)  # compiled when it can be: this runs for every grade
-        note = messages.final_strategy_rate(rate, settings["baseline"])
-    return {**results, result.number: dataclasses.replace(result, note=note)}
+        note = messages.final_strategy_rate(rate, settings.baseline)
+    return {**results, result.label: dataclasses.replace(result, note=note)}
 
 
 def sorted_notes(filename: str, session: Session) -> list[str]:
@@ -426,7 +406,7 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None) ->
 
 
 def _blank(problem: Problem, rules: list[RuleResult]) -> ProblemResult:
-    return ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed",
+    return ProblemResult(problem.number, problem.label, problem.title, problem.phase, 0, problem.points, "failed",
                          rules=list(rules), optional=problem.optional)
 
 
@@ -434,7 +414,7 @@ def _settle(
     problem: Problem,
     tree: ast.Module | None,
     names: set[str],
-    unlocked: set[int] | None,
+    unlocked: set[str] | None,
     cases: list[Case],
     rules: list[RuleResult],
     filename: str,
@@ -442,7 +422,7 @@ def _settle(
 ) -> ProblemResult | None:
     """A result that needs no code run (locked, missing function, no cases), or None to run cases."""
     base = _blank(problem, [])
-    if unlocked is not None and problem.number not in unlocked:
+    if unlocked is not None and problem.label not in unlocked:
         base.status, base.reason = "locked", messages.locked(problem.label)
         return base
     base.rules = list(rules)
@@ -559,10 +539,10 @@ def _report(
     checkpoint = None
     cp = edition.checkpoint
     if cp is not None:
-        needed = [p.number for p in edition.problems if p.phase == cp.phase and p.points > 0]
-        by_number = {r.number: r for r in results}
-        if all(n in by_number for n in needed):  # only a run covering the whole phase can tell
-            earned = all(by_number[n].status == "passed" for n in needed)
+        needed = [p.label for p in edition.problems if p.phase == cp.phase and p.points > 0]
+        by_label = {r.label: r for r in results}
+        if all(n in by_label for n in needed):  # only a run covering the whole phase can tell
+            earned = all(by_label[n].status == "passed" for n in needed)
             checkpoint = CheckpointResult(cp.label, cp.phase, cp.points if earned else 0, cp.points)
     return Report(
         edition=edition.name,

@@ -632,6 +632,13 @@ def strategy_bad_value(score: int, opponent: int, got: str) -> str:
     return f"strategy({score}, {opponent}) returned {got}; a strategy returns an int from 0 to 10"
 
 
+def reference_strategy_failed(expression: str, edition: str, why: str) -> str:
+    """A strategy expression (``--against``, ``--strategy`` or the manifest's baseline) that the
+    reference of EDITION cannot turn into a strategy."""
+    return (f"{expression!r} is not a strategy of the {edition} reference ({why}); give the name of a "
+            f"strategy the reference defines, such as always_roll(6) or final_strategy")
+
+
 def strategy_unsteady(score: int, opponent: int) -> str:
     return f"strategy({score}, {opponent}) gave two different answers; a strategy must be deterministic"
 
@@ -711,16 +718,16 @@ def released(path: str, archive: str) -> str:
     return f"Wrote the student bundle to {path} and {archive}"
 
 
-def jobs_expected(jobs: int) -> str:
-    return f"--jobs needs a number of 1 or more, not {jobs}"
+def jobs_expected(jobs: str) -> str:
+    return f"--jobs needs a whole number of 1 or more, not {jobs!r}"
 
 
-def unknown_problem(number: int, first: str, last: str) -> str:
-    return f"there is no problem {number:02d}; problems are {first} to {last}"
+def unknown_problem(label: str, first: str, last: str) -> str:
+    return f"there is no problem {label}; problems are {first} to {last}"
 
 
 def problem_number_expected(text: str) -> str:
-    return f"-q expects a problem number such as 01, not {text!r}"
+    return f"-q expects a problem number such as 01 (or a part such as 05a), not {text!r}"
 
 
 def unknown_edition(name: str, known: list[str]) -> str:
@@ -729,6 +736,97 @@ def unknown_edition(name: str, known: list[str]) -> str:
 
 def not_a_project_folder(folder: str) -> str:
     return f"{folder} has no tests/edition.json; run this from your project folder"
+
+
+# -- the kit's own data files (graders.tables): WHERE is the file and the table -----------------
+
+
+def table_unknown_key(where: str, key: str, known: list[str]) -> str:
+    return f"{where}: unknown key {key!r} (known keys: {', '.join(known)})"
+
+
+def table_missing_key(where: str, key: str, expected: str) -> str:
+    return f"{where}: missing key {key!r} ({expected})"
+
+
+def table_wrong_type(where: str, expected: str, got: str) -> str:
+    return f"{where}: should be {expected}, not {got}"
+
+
+def table_wrong_item(where: str, expected: str, got: str) -> str:
+    return f"{where}: every item should be {expected}, not {got}"
+
+
+def table_not_a_table(where: str, got: str) -> str:
+    return f"{where}: should be a table of keys and values, not {got}"
+
+
+def manifest_undeclared_phase(where: str, phase: int) -> str:
+    return f"{where}: phase {phase} is not declared in [[phases]]"
+
+
+def manifest_repeated_problem(where: str, label: str) -> str:
+    return f"{where}: problem {label} appears twice"
+
+
+def manifest_bad_dependency(where: str, label: str, dependency: str) -> str:
+    return f"{where}: problem {label} depends on {dependency}, which is not an earlier problem"
+
+
+def kit_not_found() -> str:
+    return ("cannot find the kit's editions (a folder with tests/ and graders/); run hogkit from the kit's "
+            "folder, install it with `pip install -e .`, or set HOGKIT_ROOT")
+
+
+def gui_table_missing(where: str) -> str:
+    return f"{where}: missing: this edition does not say how the web page plays a game"
+
+
+def gui_variants_needed(where: str) -> str:
+    return f"{where}: needs at least one, each with its own id"
+
+
+def transcript_text_before_prompt(where: str, line: int, text: str) -> str:
+    return f"{where}: line {line} of the transcript comes before any '>>> ' prompt: {text!r}"
+
+
+def transcript_no_prompt(where: str) -> str:
+    return f"{where}: the transcript has no '>>> ' lines"
+
+
+def include_missing(where: str, file: str) -> str:
+    return f"{where}: no such file {file!r}"
+
+
+def case_rule_unknown(where: str, function: str) -> str:
+    return f"{where}: rule {function!r} names no shape rule of this problem"
+
+
+def unlock_answer_not_a_choice(where: str, answer: str) -> str:
+    return f"{where}: the answer {answer!r} is not one of the choices"
+
+
+def unlock_needs_a_prompt(where: str) -> str:
+    return f"{where}: needs either choices or a transcript with at least one output"
+
+
+def template_one_kind(where: str, given: list[str]) -> str:
+    return f"{where}: give one of params, range and random, not {' and '.join(given)}"
+
+
+# -- the solution's problem markers (graders.markers) ------------------------------------------
+
+
+def marker_nested(line: int, inner: str, outer: str) -> str:
+    return f"line {line}: BEGIN PROBLEM {inner} inside PROBLEM {outer}"
+
+
+def marker_unmatched_end(line: int, problem: str) -> str:
+    return f"line {line}: END PROBLEM {problem} without a matching BEGIN"
+
+
+def marker_unclosed(line: int, problem: str) -> str:
+    return f"line {line}: BEGIN PROBLEM {problem} is never closed"
 
 
 def broken_spec(path: str, why: str) -> str:

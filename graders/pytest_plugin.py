@@ -25,14 +25,14 @@ import pytest
 
 from graders import messages
 from graders.cases import Case, Question, load_problem_cases, load_questions
-from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition
+from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition, problem_label
 from graders.grading import is_required, load_submission, open_session
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
 from graders.sandbox import Session
 
 STUDENT_RUN = pytest.StashKey[bool]()  # set when a student's own folder was collected
-PROBLEM = re.compile(r"q(\d+)")
+PROBLEM = re.compile(r"q(\d+[a-z]?)")
 
 LOOP_SECONDS = 2.0  # how long a question with an "Infinite Loop" answer may run: its loop must still be going
 LINE_SECONDS = 10.0  # for each line of any other unlock question, run by the reference
@@ -72,9 +72,9 @@ class SuiteFile(pytest.File):
                 self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
         return self._edition
 
-    _unlocked: set[int] | None = None
+    _unlocked: set[str] | None = None
 
-    def locked(self, number: int) -> bool:
+    def locked(self, number: str) -> bool:
         """Whether problem NUMBER is still locked in the student's folder (never in the kit); the
         progress is read once per file, not once per case."""
         if not self.in_student_folder:
@@ -204,7 +204,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         for report in terminalreporter.stats.get(outcome, []):
             found = PROBLEM.search(Path(str(getattr(report, "nodeid", "")).split("::")[0]).name)
             if found and getattr(report, "when", "call") in ("call", "setup"):
-                counts[(f"{int(found.group(1)):02d}", outcome)] += 1
+                counts[(problem_label(found.group(1)), outcome)] += 1
     terminalreporter.write_sep("-", messages.pytest_table_title())
     for label in sorted({label for label, _outcome in counts}):
         terminalreporter.write_line(messages.pytest_problem_line(

@@ -386,7 +386,7 @@ def render_class_summary(records: list[dict], edition: Edition) -> str:
     case_passed: Counter = Counter()
     reasons: Counter = Counter()
     for p in edition.problems:
-        results = [q for r in graded for q in r["problems"] if q["number"] == p.number]
+        results = [q for r in graded for q in r["problems"] if q["label"] == p.label]
         passed = sum(q["status"] in ("passed", "ungraded") for q in results)
         if p.points == 0:  # Problem 00's questions, an optional contest entry: nothing to pass for points
             lines.append(f"| {p.label} {p.title} | - | {messages.LABEL_NOT_SCORED} |")

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import isolation, messages, reaper
+from graders.errors import LoadError, SandboxError
 
 CHILD = Path(__file__).with_name("child.py")
 PROBES = Path(__file__).with_name("probes.py")
@@ -64,15 +65,6 @@ class Limits:
         """The limits the child applies to itself (the others are the parent's)."""
         own = ("cpu_seconds", "memory_bytes", "file_bytes", "processes")
         return {k: v for k, v in dataclasses.asdict(self).items() if k in own}
-
-
-class LoadError(Exception):
-    """The submission could not be loaded at all: every attempt hung or ended the program."""
-
-
-class SandboxError(Exception):
-    """The sandbox itself failed: the child died or went silent before any of the submission's code
-    ran. Never the submission's fault, so never a grade (see :mod:`graders.grading`)."""
 
 
 @dataclass

@@ -15,8 +15,10 @@ import sys
 from pathlib import Path
 
 from graders import locking, messages, reports
-from graders.edition import Edition, EditionError, load_student_edition, read_toml
-from graders.grading import KitFailure, Report, Submission, SubmissionError, grade_reliably, load_submission
+from graders.cases import read_case_file
+from graders.edition import Edition, load_student_edition
+from graders.errors import HogkitError, InputError, KitFailure
+from graders.grading import Report, Submission, grade_reliably, load_submission
 from graders.sandbox import PROBES
 from graders.terminal import prepare_streams
 
@@ -24,22 +26,23 @@ RULE = "=" * 69
 THIN = "-" * 69
 
 
-def locked_records(edition: Edition, number: int) -> list[dict]:
+def locked_records(edition: Edition, number: int | str) -> list[dict]:
     files = edition.case_files(number)
-    return list(read_toml(files[0]).get("locked", [])) if files else []
+    return list(read_case_file(files[0])["locked"]) if files else []
 
 
-def has_cases(edition: Edition, number: int) -> bool:
+def has_cases(edition: Edition, number: int | str) -> bool:
     """Whether problem NUMBER has cases to run (Problem 00 has questions only)."""
     files = edition.case_files(number)
-    return any(read_toml(f).get("case") or read_toml(f).get("generate") for f in files)
+    return any(read_case_file(f)["case"] or read_case_file(f)["generate"] for f in files)
 
 
-def unlocked_problems(edition: Edition, progress: dict) -> set[int]:
+def unlocked_problems(edition: Edition, progress: dict) -> set[str]:
+    """The labels of the problems whose questions are all unlocked."""
     return {
-        p.number
+        p.label
         for p in edition.problems
-        if all(locking.is_unlocked(r, progress) for r in locked_records(edition, p.number))
+        if all(locking.is_unlocked(r, progress) for r in locked_records(edition, p.label))
     }
 
 
@@ -68,12 +71,12 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     prepare_streams()
     try:
         return run(Path(folder), args)
-    except (EditionError, SubmissionError) as exc:
-        print(f"ok: {exc}", file=sys.stderr)
-        return 2
     except KitFailure as exc:
         print(f"ok: {messages.kit_failed_student(exc.summary)}\n\n{exc.details}", file=sys.stderr)
-        return 3
+        return exc.exit_status
+    except HogkitError as exc:
+        print(f"ok: {exc}", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
         print(f"\nok: {messages.interrupted()}", file=sys.stderr)
         return 130
@@ -89,15 +92,15 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     numbers = edition.parse_numbers(args.question)
     progress = locking.load_progress(folder)
     if args.lock and args.unlock:
-        raise EditionError(messages.lock_or_unlock())
+        raise InputError(messages.lock_or_unlock())
     if args.lock:
         if not numbers:
-            raise EditionError(messages.lock_needs_problem())
+            raise InputError(messages.lock_needs_problem())
         for n in numbers:
             relock(edition, folder, progress, n)
         return 0
     if args.unlock:
-        targets = numbers or [p.number for p in edition.problems]
+        targets = numbers or [p.label for p in edition.problems]
         for n in targets:
             if not unlock(edition, folder, progress, n, quiet=not numbers):
                 return 0
@@ -118,10 +121,11 @@ def run(folder: Path, args: argparse.Namespace) -> int:
         print(messages.LABEL_NOTE + report.does_not_run)
         return 1
     if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
-        last = max(p.number for p in report.problems)
-        following = [p for p in edition.problems if p.number > last]
+        order = [p.label for p in edition.problems]
+        last = max(order.index(p.label) for p in report.problems)
+        following = edition.problems[last + 1:]
         if following:
-            print(messages.next_problem(following[0].label, following[0].number in unlocked))
+            print(messages.next_problem(following[0].label, following[0].label in unlocked))
     if args.interactive:
         interact(folder, report, edition)
     return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
@@ -142,13 +146,13 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     return passed, text
 
 
-def relock(edition: Edition, folder: Path, progress: dict, number: int) -> None:
+def relock(edition: Edition, folder: Path, progress: dict, number: str) -> None:
     keys = {locking.prompt_key(p) for r in locked_records(edition, number) for p in locking.prompts_of(r)}
     progress["unlocked"] = [k for k in progress["unlocked"] if k not in keys]
     answers = progress.get("answers", {})
     progress["answers"] = {k: v for k, v in answers.items() if k not in keys}
     locking.save_progress(folder, progress)
-    print(messages.relocked(f"{number:02d}"))
+    print(messages.relocked(edition.problem(number).label))
 
 
 def _ask(prompt: str) -> str | None:
@@ -160,7 +164,7 @@ def _ask(prompt: str) -> str | None:
     return None if answer.strip() in ("exit()", "quit()") else answer
 
 
-def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: bool = False) -> bool:
+def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, quiet: bool = False) -> bool:
     """Ask problem NUMBER's locked questions; False if the student stopped. QUIET says nothing
     about a problem that is already unlocked (when going through every problem)."""
     problem = edition.problem(number)

@@ -38,7 +38,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from graders import gamelog, messages, syntax
-from graders.edition import Edition, EditionError, kit_root, load_edition, load_student_edition, student_manifest
+from graders.edition import NAME, Edition, kit_root, load_edition, load_student_edition, student_manifest
+from graders.errors import EditionError, HogkitError, InputError
 from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
 from graders.grading import open_session, sorted_notes
 from graders.markers import YOUR_CODE
@@ -73,7 +74,7 @@ def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
         kit = load_edition(folder.name, root)
         # The solution folder's own files are the submission and its support files.
         return dataclasses.replace(kit, support_dir=folder), kit
-    raise EditionError(messages.gui_not_a_project(str(folder)))
+    raise InputError(messages.gui_not_a_project(str(folder)))
 
 
 def unfinished_functions(tree: ast.Module) -> list[str]:
@@ -148,7 +149,7 @@ class Game:
         self._notes += sorted_notes(name, self._session)
         reply = self._run("strategy_names(__submission__)")
         if isinstance(reply, list):
-            self._strategies = [s for s in reply if isinstance(s, str) and gamelog.NAME.match(s)]
+            self._strategies = [s for s in reply if isinstance(s, str) and NAME.match(s)]
         elif isinstance(reply, dict):
             self._notes.append(reply["title"])
 
@@ -415,9 +416,9 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     try:
         edition, kit = find_edition(Path(folder).resolve())
         game = Game(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
-    except EditionError as exc:
+    except HogkitError as exc:
         print(exc, file=sys.stderr)
-        return 2
+        return exc.exit_status
     return serve(game, args)
 
 

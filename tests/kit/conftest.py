@@ -54,8 +54,11 @@ def scores(report: Report) -> dict[int, int]:
     return {p.number: p.score for p in report.problems}
 
 
-def problem(report: Report, number: int):
-    return next(p for p in report.problems if p.number == number)
+def problem(report: Report, key: int | str):
+    """The result of the problem KEY names (a number such as 2, or a label such as "05a")."""
+    from graders.edition import problem_label
+
+    return next(p for p in report.problems if p.label == problem_label(key))
 
 
 def unlock_everything(folder: Path) -> None:

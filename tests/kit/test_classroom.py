@@ -14,7 +14,7 @@ import pytest
 from graders import messages
 from graders.classroom import grade_class
 from graders.cli import main as hogkit
-from graders.edition import EditionError
+from graders.errors import InputError
 from graders.submissions import discover
 
 
@@ -123,10 +123,10 @@ def test_a_rerun_keeps_unchanged_submissions_and_regrades_changed_ones(classroom
 
 
 def test_bad_class_folders_get_clear_messages(tmp_path, edition):
-    with pytest.raises(EditionError, match="no such file or folder"):
+    with pytest.raises(InputError, match="no such file or folder"):
         grade_class(tmp_path / "missing", edition, tmp_path / "out")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(EditionError, match="holds no submissions"):
+    with pytest.raises(InputError, match="holds no submissions"):
         grade_class(tmp_path / "empty", edition, tmp_path / "out")
 
 
@@ -161,8 +161,12 @@ def test_the_command_line_grades_a_class(classroom, tmp_path, capsys):
     assert "ETA" in printed.err
     assert hogkit(["grade", str(classroom), "--out", str(out)]) == 0
     assert "kept from the last run" in capsys.readouterr().out
-    assert hogkit(["grade", str(classroom), "--out", str(out), "--jobs", "0"]) == 2
-    assert "--jobs needs a number" in capsys.readouterr().err
+    for bad in ("0", "two"):  # refused by the option's own parser, with grade's usage line
+        with pytest.raises(SystemExit) as ended:
+            hogkit(["grade", str(classroom), "--out", str(out), "--jobs", bad])
+        assert ended.value.code == 2
+        err = capsys.readouterr().err
+        assert "--jobs needs a whole number" in err and "usage: hogkit grade" in err
 
 
 def check_summary(summary: str, edition) -> None:

@@ -125,9 +125,9 @@ def test_generated_files_and_skeletons_are_fresh():
 def test_demo_stages_come_from_the_manifest(any_edition):
     edition = any_edition
     stages = dict(demo_stages(edition))
-    assert stages["reference"] == {p.number for p in edition.problems}
+    assert stages["reference"] == {p.label for p in edition.problems}
     assert stages["skeleton"] == set()
-    assert stages["phase 1 done"] == {p.number for p in edition.problems if p.phase == 1}
+    assert stages["phase 1 done"] == {p.label for p in edition.problems if p.phase == 1}
 
 
 def test_grading_is_repeatable(edition, reference_source):
