@@ -184,8 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "time out and which survive. Equivalent mutants are recorded with a reason in "
                                    "tests/<edition>/mutants.toml. Run it after editing or adding cases.")
     _add_edition(m)
-    m.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem's mutants (repeatable)")
-    m.add_argument("--jobs", type=int, metavar="N", help="mutants graded at once (default: the machine's cores)")
+    m.add_argument("-q", "--question", action="append", metavar="NN",
+                   help="only the mutants this problem is measured on (a label such as 05 or 05a; repeatable)")
+    m.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="mutants graded at once (default: the machine's cores)")
     m.add_argument("--out", metavar="DIR", help="write mutants.md, mutants.json and mutants.svg to this folder")
 
     sub.add_parser("editions", help="list the editions this kit has")
@@ -506,14 +508,12 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     from graders import mutants, storage
     from graders.classroom import print_progress
 
-    if args.jobs is not None and args.jobs < 1:
-        raise EditionError(messages.jobs_expected(args.jobs))
     edition = load_edition(args.edition)
-    numbers = edition.parse_numbers(args.question)
+    labels = edition.parse_numbers(args.question)
     out = writable_output(args.out, folder=True) if args.out else None
     mutants.load_equivalents(edition)  # a broken record is refused before any work
     try:
-        report = mutants.run(edition, numbers, jobs=args.jobs,
+        report = mutants.run(edition, labels, jobs=args.jobs,
                              progress=lambda done, total, started: print_progress(done, total, started,
                                                                                   messages.COUNT_MUTANTS))
     except mutants.MutantError as exc:

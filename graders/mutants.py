@@ -4,9 +4,10 @@ Contract: :func:`generate` makes mutants of a marked reference source, one small
 operators in :data:`OPERATORS`), and only in code a problem owns: the statements between its
 ``# BEGIN PROBLEM N`` and ``# END PROBLEM N`` markers, inside a function the problem names in the
 manifest (``functions``). Generation is pure and deterministic: the same source gives the same
-mutants in the same order, and each mutant's ``id`` (its function, its operator and the changed
-statement as :func:`ast.unparse` prints it) survives reformatting of the source, so an equivalent
-recorded by id stays recorded.
+mutants in the same order, and each mutant's ``id`` (its problem's label, its function, its operator
+and the changed statement as :func:`ast.unparse` prints it) survives reformatting of the source, so
+an equivalent recorded by id stays recorded. Problems are known by their labels ("05", "05a")
+everywhere: in ids, in records, in reports and in the problems a run is limited to.
 
 :func:`run` grades every mutant in the sandbox with :func:`graders.grading.grade_reliably`, hidden
 cases included, on the cases of the problems that name its function, ``jobs`` at a time; nearly
@@ -36,10 +37,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from graders import isolation, messages, syntax
-from graders.edition import Edition, EditionError, Problem, read_toml
+from graders.edition import Edition, Problem, problem_label, read_toml
+from graders.errors import EditionError
 from graders.grading import KitFailure, ProblemResult, Submission, grade_reliably
 from graders.markers import BEGIN, END
 from graders.sandbox import Limits
+from graders.tables import Key, check_table
 
 THRESHOLD = 0.98  # the share of counted mutants every scored problem's cases should kill
 RECORD_FILE = "mutants.toml"  # in tests/<edition>/: the equivalent mutants, each with its reason
@@ -66,14 +69,14 @@ class MutantError(Exception):
 
 @dataclass(frozen=True)
 class Mutant:
-    id: str  # "FUNCTION: OPERATOR: the changed statement", stable across runs and reformatting
-    problem: int  # the problem whose marked block holds the change
+    id: str  # "LABEL FUNCTION: OPERATOR: the changed statement", stable across runs and reformatting
+    problem: str  # the label of the problem whose marked block holds the change
     function: str  # where the change is: "always_roll.strategy" inside always_roll
     operator: str  # one of OPERATORS
     line: int  # where the changed statement starts in the reference, for people (not part of the id)
     before: str  # the statement as the reference has it (a compound statement's first line)
     after: str  # the statement as the mutant has it ("pass" for a deleted one)
-    graded_with: tuple[int, ...]  # the problems whose cases judge it: every one naming its function
+    graded_with: tuple[str, ...]  # the labels of the problems whose cases judge it: every one naming its function
     source: str = field(default="", repr=False, compare=False)  # the whole mutated file
 
 
@@ -89,7 +92,7 @@ class Equivalent:
 class Verdict:
     """What one problem's cases made of a mutant."""
 
-    problem: int
+    problem: str  # its label
     status: str  # killed, timed out or survived
     killer: str = ""  # the first failing case's name, or the shape rule that failed
 
@@ -99,7 +102,7 @@ class Outcome:
     mutant: Mutant
     status: str  # one of STATUSES: detected when any problem of its function detects it
     killer: str = ""  # the first failing case's name (its own problem's cases first)
-    killer_problem: int | None = None
+    killer_problem: str | None = None  # the label of the problem whose case it was
     verdicts: tuple[Verdict, ...] = ()  # one per problem in the mutant's graded_with
     equivalent: str = ""  # the recorded reason, when the mutant is recorded as equivalent
     seconds: float = 0.0
@@ -114,16 +117,16 @@ class Outcome:
     def detected(self) -> bool:
         return self.status in (KILLED, TIMED_OUT)
 
-    def status_for(self, number: int) -> str:
-        """What problem NUMBER's cases alone made of it (its overall status when they did not judge it)."""
-        return next((v.status for v in self.verdicts if v.problem == number), self.status)
+    def status_for(self, label: str) -> str:
+        """What problem LABEL's cases alone made of it (its overall status when they did not judge it)."""
+        return next((v.status for v in self.verdicts if v.problem == label), self.status)
 
 
 @dataclass(frozen=True)
 class Tally:
     """One problem's mutants, counted."""
 
-    number: int
+    label: str
     title: str
     points: int
     generated: int
@@ -132,12 +135,8 @@ class Tally:
     survived: int
     equivalent: int
     kit_errors: int
-    shares: tuple[int, ...] = ()  # other problems whose cases judge the same functions
+    shares: tuple[str, ...] = ()  # the labels of other problems whose cases judge the same functions
     borrowed: bool = False  # measured on the mutants of another problem's block, by its own cases
-
-    @property
-    def label(self) -> str:
-        return f"{self.number:02d}"
 
     @property
     def counted(self) -> int:
@@ -192,7 +191,7 @@ class MutationReport:
 
 def _tally_dict(t: Tally) -> dict:
     score = t.score
-    return {"number": t.number, "label": t.label, "title": t.title, "points": t.points, "generated": t.generated,
+    return {"label": t.label, "title": t.title, "points": t.points, "generated": t.generated,
             "killed": t.killed, "timed_out": t.timed_out, "survived": t.survived, "equivalent": t.equivalent,
             "kit_errors": t.kit_errors, "score": None if score is None else round(score, 4),
             "shares": list(t.shares)}
@@ -213,9 +212,9 @@ def _outcome_dict(o: Outcome) -> dict:
 
 @dataclass(frozen=True)
 class Block:
-    """One marked block: problem NUMBER's code between lines BEGIN and END (the marker lines)."""
+    """One marked block: problem LABEL's code between lines BEGIN and END (the marker lines)."""
 
-    number: int
+    label: str
     begin: int
     end: int
 
@@ -224,14 +223,16 @@ class Block:
 
 
 def marked_blocks(source: str) -> list[Block]:
-    """Every ``# BEGIN PROBLEM N`` ... ``# END PROBLEM N`` block of SOURCE, in order (pairs as
-    :mod:`graders.markers` checks them when the skeleton is built)."""
-    blocks, open_at = [], None
+    """Every ``# BEGIN PROBLEM N`` ... ``# END PROBLEM N`` block of SOURCE, in order, each with its
+    problem's label (``# BEGIN PROBLEM 5a`` is "05a"; pairs as :mod:`graders.markers` checks them
+    when the skeleton is built)."""
+    blocks: list[Block] = []
+    open_at: tuple[str, int] | None = None
     for lineno, line in enumerate(source.split("\n"), start=1):
         begin, end = BEGIN.match(line), END.match(line)
         if begin:
-            open_at = (int(begin["n"]), lineno)
-        elif end and open_at and int(end["n"]) == open_at[0]:
+            open_at = (problem_label(begin["n"]), lineno)
+        elif end and open_at and problem_label(end["n"]) == open_at[0]:
             blocks.append(Block(open_at[0], open_at[1], lineno))
             open_at = None
     return blocks
@@ -241,12 +242,12 @@ def marked_blocks(source: str) -> list[Block]:
 class Site:
     """Everything a mutation needs to know about where it is."""
 
-    problem: int
+    problem: str  # its label
     function: str  # qualified name
     top: str  # the top-level function
     top_lines: tuple[int, int]  # its first and last line
     statement: ast.stmt  # the statement the change is in
-    graded_with: tuple[int, ...]
+    graded_with: tuple[str, ...]
     local_defs: tuple[str, ...]  # functions defined inside the top-level function
 
 
@@ -255,12 +256,12 @@ def owned_statements(tree: ast.Module, source: str, problems: Sequence[Problem]
     """(top-level function, block, statement) for every outermost statement a problem owns: inside
     one of its marked blocks, in a function the problem names. In source order."""
     blocks = marked_blocks(source)
-    naming = {p.number: set(p.functions) for p in problems}
+    naming = {p.label: set(p.functions) for p in problems}
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef):
             continue
         for block in blocks:
-            if node.name in naming.get(block.number, ()) and node.lineno < block.begin < (node.end_lineno or 0):
+            if node.name in naming.get(block.label, ()) and node.lineno < block.begin < (node.end_lineno or 0):
                 yield from ((node, block, s) for s in _outermost_in(node.body, block))
 
 
@@ -425,18 +426,18 @@ def generate(source: str, problems: Sequence[Problem]) -> tuple[Mutant, ...]:
     Python cannot compile (a bug of the kit, never of the edition)."""
     tree = syntax.parse_module(source)
     functions = _callable_functions(tree)
-    namers: dict[str, list[int]] = {}
-    for p in problems:
+    namers: dict[str, list[str]] = {}
+    for p in problems:  # in the edition's order
         for name in p.functions:
-            namers.setdefault(name, []).append(p.number)
+            namers.setdefault(name, []).append(p.label)
     found: list[Mutant] = []
     seen_sources = {source}
     counts: dict[str, int] = {}
     splicer = Splicer(source)
     for top, block, statement in owned_statements(tree, source, problems):
         local = {n.name: n for n in ast.walk(top) if isinstance(n, ast.FunctionDef) and n is not top}
-        site = Site(block.number, top.name, top.name, (top.lineno, top.end_lineno or top.lineno), statement,
-                    tuple(sorted(namers[top.name])), tuple(local))
+        site = Site(block.label, top.name, top.name, (top.lineno, top.end_lineno or top.lineno), statement,
+                    tuple(namers[top.name]), tuple(local))
         for where, operator, old, new in _changes_in(statement, site, {**functions, **local}):
             mutant = _make(splicer, where, operator, old, new, counts)
             if mutant.source not in seen_sources:
@@ -501,8 +502,8 @@ def _make(splicer: Splicer, site: Site, operator: str, old: ast.AST, new: ast.AS
     try:  # the changed function alone: the rest of the file is the reference's, which compiles
         syntax.compile_code(splicer.splice(old, text, within=site.top_lines), "hog.py")
     except SyntaxError as exc:
-        raise MutantError(f"{site.function}: {operator}: {after}: {exc}") from exc
-    key = f"{site.function}: {operator}: {_short(before if new is None else after)}"
+        raise MutantError(f"{site.problem} {site.function}: {operator}: {after}: {exc}") from exc
+    key = f"{site.problem} {site.function}: {operator}: {_short(before if new is None else after)}"
     counts[key] = counts.get(key, 0) + 1
     ident = key if counts[key] == 1 else f"{key} #{counts[key]}"
     return Mutant(ident, site.problem, site.function, operator, statement.lineno, before, after, site.graded_with,
@@ -572,25 +573,29 @@ def record_path(edition: Edition) -> Path:
     return edition.suite_dir / RECORD_FILE
 
 
+def _text(value: str) -> str:
+    """A CHECK: text that says something."""
+    return "" if value.strip() else "text that is not empty"
+
+
+RECORD_KEYS = {"equivalent": Key(list, default=[], items=dict)}  # the file's one table
+EQUIVALENT_KEYS = {"id": Key(str, check=_text), "reason": Key(str, check=_text)}  # each [[equivalent]]
+
+
 def load_equivalents(edition: Edition) -> tuple[Equivalent, ...]:
-    """The edition's recorded equivalent mutants (none when it has no record file). A record
-    without an id or a reason, with another key, or listed twice is refused, naming the file."""
+    """The edition's recorded equivalent mutants (none when it has no record file). Each table is
+    checked by :func:`graders.tables.check_table`: an unknown key, a missing or empty id or
+    reason is refused naming the file, the table and the key; an id listed twice, naming it."""
     path = record_path(edition)
     if not path.is_file():
         return ()
-    data = read_toml(path)
-    unknown = sorted(set(data) - {"equivalent"})
-    if unknown:
-        raise EditionError(messages.mutant_record_broken(str(path), f"unknown table {unknown[0]!r}"))
+    top = check_table(read_toml(path), RECORD_KEYS, str(path))
     found: list[Equivalent] = []
-    for k, raw in enumerate(data.get("equivalent", []), start=1):
-        if set(raw) != {"id", "reason"} or not all(isinstance(raw[key], str) and raw[key].strip()
-                                                   for key in ("id", "reason")):
-            raise EditionError(messages.mutant_record_broken(str(path), f"[[equivalent]] #{k} needs an id and a "
-                                                                        f"reason, and nothing else"))
-        if any(e.id == raw["id"] for e in found):
-            raise EditionError(messages.mutant_record_broken(str(path), f"{raw['id']!r} is listed twice"))
-        found.append(Equivalent(raw["id"], raw["reason"].strip()))
+    for k, raw in enumerate(top["equivalent"], start=1):
+        values = check_table(raw, EQUIVALENT_KEYS, f"{path} [[equivalent]] #{k}")
+        if any(e.id == values["id"] for e in found):
+            raise EditionError(messages.mutant_record_broken(str(path), f"{values['id']!r} is listed twice"))
+        found.append(Equivalent(values["id"], values["reason"].strip()))
     return tuple(found)
 
 
@@ -599,13 +604,14 @@ def load_equivalents(edition: Edition) -> tuple[Equivalent, ...]:
 Progress = Callable[[int, int, float], None]  # (done, total, started), as graders.classroom.print_progress
 
 
-def edition_mutants(edition: Edition, numbers: Sequence[int] | None = None) -> tuple[Mutant, ...]:
-    """The mutants of EDITION's reference that problems NUMBERS are measured on (all when None)."""
+def edition_mutants(edition: Edition, problems: Sequence[int | str] | None = None) -> tuple[Mutant, ...]:
+    """The mutants of EDITION's reference that PROBLEMS (labels, or numbers) are measured on (all when None)."""
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
     found = generate(source, edition.problems)
-    if numbers is None:
+    labels = edition.labels(problems)
+    if labels is None:
         return found
-    wanted = {m.id for n in numbers for m in measured_by(n, found)}
+    wanted = {m.id for label in labels for m in measured_by(label, found)}
     return tuple(m for m in found if m.id in wanted)
 
 
@@ -620,8 +626,8 @@ def grade_mutant(mutant: Mutant, edition: Edition, limits: Limits | None = None)
                                 limits=limits, workers=1)
     except KitFailure as exc:
         return Outcome(mutant, KIT_ERROR, seconds=time.monotonic() - started, detail=exc.summary)
-    by_number = {p.number: p for p in report.problems}
-    verdicts = tuple(_verdict(by_number[n]) for n in mutant.graded_with)
+    by_label = {p.label: p for p in report.problems}
+    verdicts = tuple(_verdict(by_label[label]) for label in mutant.graded_with)
     order = sorted(verdicts, key=lambda v: v.problem != mutant.problem)  # its own problem's first
     first = next((v for v in order if v.status != SURVIVED), None)
     seconds = time.monotonic() - started
@@ -634,30 +640,32 @@ def _verdict(result: ProblemResult) -> Verdict:
     """What RESULT's cases made of a mutant. The first graded case that failed is named; a problem
     failed by a shape rule alone names the rule."""
     if result.status != "failed":
-        return Verdict(result.number, SURVIVED)
+        return Verdict(result.label, SURVIVED)
     for case in result.cases:
         if not case.passed and not case.advice and case.status != "not run":
-            return Verdict(result.number, TIMED_OUT if case.status == "timeout" else KILLED, case.name)
+            return Verdict(result.label, TIMED_OUT if case.status == "timeout" else KILLED, case.name)
     broken = [r for r in result.rules if not r.passed and r.required]
-    return Verdict(result.number, KILLED,
+    return Verdict(result.label, KILLED,
                    messages.mutant_killed_by_rule(broken[0].text) if broken else result.reason)
 
 
-def measured_by(number: int, mutants: Sequence[Mutant]) -> list[Mutant]:
-    """The mutants problem NUMBER is measured on: those in its own marked code or, when it has
+def measured_by(label: str, mutants: Sequence[Mutant]) -> list[Mutant]:
+    """The mutants problem LABEL is measured on: those in its own marked code or, when it has
     none (its code is written in another problem's block of a function it names, such as a
     commentary call inside play's loop), the mutants of the functions it names."""
-    own = [m for m in mutants if m.problem == number]
-    return own or [m for m in mutants if number in m.graded_with]
+    own = [m for m in mutants if m.problem == label]
+    return own or [m for m in mutants if label in m.graded_with]
 
 
-def run(edition: Edition, numbers: Sequence[int] | None = None, *, jobs: int | None = None,
+def run(edition: Edition, problems: Sequence[int | str] | None = None, *, jobs: int | None = None,
         progress: Progress | None = None, limits: Limits | None = None,
         mutants: Sequence[Mutant] | None = None) -> MutationReport:
-    """Grade the mutants of EDITION (those of problems NUMBERS, or the given MUTANTS), JOBS at a
-    time (default: the machine's cores), telling PROGRESS after each; the report, in mutant order."""
+    """Grade the mutants of EDITION (those PROBLEMS, labels or numbers, are measured on, or the given
+    MUTANTS), JOBS at a time (default: the machine's cores), telling PROGRESS after each; the report,
+    in mutant order."""
     started = time.monotonic()
-    chosen = tuple(mutants) if mutants is not None else edition_mutants(edition, numbers)
+    labels = edition.labels(problems)
+    chosen = tuple(mutants) if mutants is not None else edition_mutants(edition, labels)
     equivalents = load_equivalents(edition)
     reasons = {e.id: e.reason for e in equivalents}
     workers = max(1, jobs or os.cpu_count() or 1)
@@ -673,7 +681,7 @@ def run(edition: Edition, numbers: Sequence[int] | None = None, *, jobs: int | N
                 progress(len(outcomes), len(chosen), started)
     ordered = tuple(outcomes[m.id] for m in chosen)
     every_id = {m.id for m in edition_mutants(edition)}
-    wanted = {p.number for p in edition.problems} if numbers is None else set(numbers)
+    wanted = {p.label for p in edition.problems} if labels is None else set(labels)
     return MutationReport(
         edition=edition.name, title=edition.title,
         tallies=tallies(edition, ordered, wanted),
@@ -688,22 +696,21 @@ def _relative(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
 
 
-def tallies(edition: Edition, outcomes: Sequence[Outcome], wanted: set[int]) -> tuple[Tally, ...]:
+def tallies(edition: Edition, outcomes: Sequence[Outcome], wanted: set[str]) -> tuple[Tally, ...]:
     """One tally per problem in WANTED that names a function, in problem order (see :func:`measured_by`:
     a problem measured on another block's mutants counts what its own cases made of them)."""
     found = []
     by_id = {o.mutant.id: o for o in outcomes}
     for p in edition.problems:
-        if p.number not in wanted or not p.functions:
+        if p.label not in wanted or not p.functions:
             continue
-        measured = [by_id[m.id] for m in measured_by(p.number, [o.mutant for o in outcomes])]
-        borrowed = any(o.mutant.problem != p.number for o in measured)
-        status = {o.mutant.id: o.status_for(p.number) if borrowed else o.status for o in measured}
+        measured = [by_id[m.id] for m in measured_by(p.label, [o.mutant for o in outcomes])]
+        borrowed = any(o.mutant.problem != p.label for o in measured)
+        status = {o.mutant.id: o.status_for(p.label) if borrowed else o.status for o in measured}
         counted = [status[o.mutant.id] for o in measured if o.counted]
-        shares = sorted({q.number for q in edition.problems
-                         if q.number != p.number and set(q.functions) & set(p.functions)})
+        shares = [q.label for q in edition.problems if q.label != p.label and set(q.functions) & set(p.functions)]
         found.append(Tally(
-            number=p.number, title=p.title, points=p.points, generated=len(measured),
+            label=p.label, title=p.title, points=p.points, generated=len(measured),
             killed=counted.count(KILLED), timed_out=counted.count(TIMED_OUT), survived=counted.count(SURVIVED),
             equivalent=sum(bool(o.equivalent) for o in measured),
             kit_errors=sum(o.status == KIT_ERROR for o in measured),
@@ -722,13 +729,12 @@ def _problem_name(t: Tally) -> str:
 
 def _note(t: Tally, report: MutationReport) -> str:
     """What a person needs to know about a problem's row beyond its numbers."""
-    shares = [f"{n:02d}" for n in t.shares]
     functions = sorted({o.mutant.function.split(".")[0] for o in report.outcomes
-                        if (t.number in o.mutant.graded_with if t.borrowed else o.mutant.problem == t.number)})
+                        if (t.label in o.mutant.graded_with if t.borrowed else o.mutant.problem == t.label)})
     if t.borrowed:
-        return messages.mutants_none_own(t.label, shares, functions)
-    if shares and functions:
-        return messages.mutants_shared(shares, functions)
+        return messages.mutants_none_own(t.label, list(t.shares), functions)
+    if t.shares and functions:
+        return messages.mutants_shared(list(t.shares), functions)
     return ""
 
 
@@ -773,7 +779,7 @@ def _md(text: str) -> str:
 
 def _md_mutant(o: Outcome) -> str:
     m = o.mutant
-    return f"- {m.problem:02d} `{_md(m.id)}` ({messages.mutant_change(m.line, _md(m.before), _md(m.after))})"
+    return f"- `{_md(m.id)}` ({messages.mutant_change(m.line, _md(m.before), _md(m.after))})"
 
 
 def _md_section(heading: str, items: list[str]) -> list[str]:
@@ -783,11 +789,11 @@ def _md_section(heading: str, items: list[str]) -> list[str]:
 def _md_killers(report: MutationReport) -> list[str]:
     lines = []
     for t in report.tallies:
-        caught = [o for o in report.outcomes if o.mutant.problem == t.number and o.detected and not o.equivalent]
+        caught = [o for o in report.outcomes if o.mutant.problem == t.label and o.detected and not o.equivalent]
         if not caught:
             continue
         lines += [f"<details><summary>{t.label} {_md(t.title)}: {len(caught)}</summary>", ""]
-        lines += [f"- `{_md(o.mutant.id)}`: {o.status}, {o.killer_problem:02d} {_md(o.killer)}" for o in caught]
+        lines += [f"- `{_md(o.mutant.id)}`: {o.status}, {o.killer_problem} {_md(o.killer)}" for o in caught]
         lines += ["", "</details>", ""]
     return lines
 
@@ -811,7 +817,7 @@ def render_text(report: MutationReport) -> str:
     survivors = [o for o in report.outcomes if o.status == SURVIVED and not o.equivalent]
     if survivors:
         lines += ["", messages.mutants_survivors_heading() + ":"]
-        lines += [f"  {o.mutant.problem:02d} {messages.printable(o.mutant.id)}" for o in survivors]
+        lines += [f"  {messages.printable(o.mutant.id)}" for o in survivors]
     for heading, ids in ((messages.mutants_wrongly_equivalent(report.record_file),
                           [o.mutant.id for o in report.wrongly_equivalent]),
                          (messages.mutants_stale(report.record_file), [e.id for e in report.stale])):

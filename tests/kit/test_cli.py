@@ -114,7 +114,6 @@ def test_grade_without_path_grades_the_demo_class(capsys):
         (["mutants", "--edition", "chess"], "unknown edition 'chess'"),
         (["mutants", "-q", "99"], "there is no problem 99; problems are 00 to 12"),
         (["mutants", "-q", "two"], "-q expects a problem number"),
-        (["mutants", "--jobs", "0"], "--jobs needs a number of 1 or more, not 0"),
         (["mutants", "-q", "06", "--out", "/proc/no"], "cannot write /proc/no"),
     ],
 )
