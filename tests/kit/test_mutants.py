@@ -370,7 +370,18 @@ SAMPLE = {
         "07 announce_highest.say: comparison: if gain >= running_high:",
         "05 play: argument: again = more_boar(score1, score0)",
     ],
+    "pig_tail": [
+        "02 tail_points: constant: tens = opponent_score // 10 % 11",
+        "04 next_perfect_square: constant: d += 2",
+        "05 play: bound: while score0 < goal - 1 and score1 < goal:",
+        "07 is_always_roll: constant: first = strategy(0, 1)",
+        "11 square_strategy: helper: if simple_update(0, score, opponent_score) - score >= threshold:",
+    ],
 }
+
+
+def test_every_edition_has_a_sample():
+    assert sorted(SAMPLE) == sorted(edition_names()), "a new edition adds a few of its mutants to SAMPLE"
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLE))
