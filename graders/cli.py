@@ -10,6 +10,7 @@
     hogkit picture --strategy EXPR --out FILE.svg [--path PATH] [--kind dice|win] [--edition NAME]
     hogkit contest CLASSDIR --out OUTDIR [--edition NAME] [--jobs N]
     hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N] [--host H] [--timeout S]
+    hogkit mutants [--edition NAME] [-q NN] [--jobs N] [--out DIR]
     hogkit editions
 
 Exit codes: 0 when the command did its job (whatever the score), 1 when ``build --check`` finds
@@ -96,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_picture(sub)
     _add_contest(sub)
     _add_play(sub)
+    _add_mutants(sub)
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
 
@@ -214,6 +216,21 @@ def _add_play(sub: Subparsers) -> None:
     _add_edition(y, declared=True)
     serveroptions.add_options(y)
     y.set_defaults(parser=y)  # so that a bad option is refused with play's own usage line
+
+
+def _add_mutants(sub: Subparsers) -> None:
+    m = sub.add_parser("mutants", help="how strong the cases are: wrong versions of the reference they must reject",
+                       description="Make mutants of the edition's reference solution (one small change each, inside "
+                                   "a problem's own marked code), grade each in the sandbox on its problem's cases, "
+                                   "hidden ones included, and report per problem how many the cases kill, how many "
+                                   "time out and which survive. Equivalent mutants are recorded with a reason in "
+                                   "tests/<edition>/mutants.toml. Run it after editing or adding cases.")
+    _add_edition(m)
+    m.add_argument("-q", "--question", action="append", metavar="NN",
+                   help="only the mutants this problem is measured on (a label such as 05 or 05a; repeatable)")
+    m.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="mutants graded at once (default: the machine's cores)")
+    m.add_argument("--out", metavar="DIR", help="write mutants.md, mutants.json and mutants.svg to this folder")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -524,9 +541,36 @@ def cmd_contest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mutants(args: argparse.Namespace) -> int:
+    import traceback
+
+    from graders import mutants, storage
+    from graders.classroom import print_progress
+
+    edition = load_edition(args.edition)
+    labels = edition.parse_numbers(args.question)
+    out = writable_output(args.out, folder=True) if args.out else None
+    mutants.load_equivalents(edition)  # a broken record is refused before any work
+    try:
+        report = mutants.run(edition, labels, jobs=args.jobs,
+                             progress=lambda done, total, started: print_progress(done, total, started,
+                                                                                  messages.COUNT_MUTANTS))
+    except mutants.MutantError as exc:
+        raise KitFailure(str(exc), traceback.format_exc()) from exc
+    print(mutants.render_text(report))
+    if out is not None:
+        files: dict[str, str | bytes] = {"mutants.md": mutants.render_markdown(report),
+                                         "mutants.json": mutants.render_json(report) + "\n",
+                                         "mutants.svg": mutants.chart(report, "svg")}
+        for name, content in files.items():
+            storage.write_atomically(out / name, content)
+        print(messages.mutants_written([str(out / name) for name in files]))
+    return 3 if any(o.status == mutants.KIT_ERROR for o in report.outcomes) else 0
+
+
 COMMANDS = {"grade": cmd_grade, "play": cmd_play, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
-            "picture": cmd_picture, "contest": cmd_contest}
+            "picture": cmd_picture, "contest": cmd_contest, "mutants": cmd_mutants}
 
 if __name__ == "__main__":
     sys.exit(main())

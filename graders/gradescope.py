@@ -20,6 +20,7 @@ from pathlib import Path
 
 from graders import messages, reports
 from graders.edition import Edition, load_edition
+from graders.mutants import RECORD_FILE
 from graders.records import ClassRecord
 from graders.storage import write_atomically
 
@@ -98,7 +99,8 @@ def build_autograder(edition: Edition, out: Path) -> Path:
         for path in sorted(ENGINE.glob("*.py")):
             archive.write(path, f"graders/{path.name}")
         for path in sorted(edition.suite_dir.glob("*.toml")):
-            archive.write(path, f"tests/{edition.name}/{path.name}")
+            if path.name != RECORD_FILE:  # the equivalent mutants' record quotes the reference's code
+                archive.write(path, f"tests/{edition.name}/{path.name}")
         for path in _included_files(edition):
             archive.write(path, path.relative_to(edition.root).as_posix())
         for name in edition.support:

@@ -899,6 +899,119 @@ def generated_header(source: str) -> str:
     )
 
 
+# -- mutation testing (hogkit mutants): how strong the cases are ----------------------------------
+
+COUNT_MUTANTS = "mutants graded"
+MUTANT_COLUMNS = ("problem", "mutants", "killed", "timed out", "survived", "equivalent", "detected")
+MUTANT_KINDS = ("killed", "timed out", "survived", "equivalent")  # the chart's stacked bars, in order
+MUTANT_AXES = ("problem", "mutants")
+
+
+def mutants_heading(title: str, edition: str) -> str:
+    return f"Mutation testing of {title} ({edition})"
+
+
+def mutants_intro(count: int, jobs: int, seconds: float) -> str:
+    return (f"{count} mutant{'s' if count != 1 else ''} of the reference solution, each one small change inside a "
+            f"problem's own code, each graded in the sandbox on that problem's cases (hidden ones included), "
+            f"{jobs} at a time, in {seconds:.0f} s.")
+
+
+def mutants_verdict(weak: list[str], threshold: float) -> str:
+    """WEAK: the labels of the scored problems whose cases detect less than THRESHOLD of their mutants."""
+    share = f"{threshold:.0%}"
+    if not weak:
+        return f"Every scored problem's cases detect at least {share} of its mutants (equivalent ones left out)."
+    names = ", ".join(weak[:-1]) + (" and " if len(weak) > 1 else "") + weak[-1]
+    return (f"Problem{'s' if len(weak) > 1 else ''} {names} detect{'' if len(weak) > 1 else 's'} fewer than "
+            f"{share} of {'their' if len(weak) > 1 else 'its'} mutants: each survivor below is a wrong program "
+            f"every case accepts.")
+
+
+def mutants_score(detected: int, counted: int) -> str:
+    if not counted:
+        return "—"
+    return f"{100.0 * detected / counted:.1f}% ({detected}/{counted})"
+
+
+def mutants_shared(labels: list[str], functions: list[str]) -> str:
+    return (f"{', '.join(functions)} {'is' if len(functions) == 1 else 'are'} also {' and '.join(labels)}'s: a "
+            f"mutant there is detected when the cases of any problem that names it fail")
+
+
+def mutants_none_own(label: str, shares: list[str], functions: list[str]) -> str:
+    return (f"Problem {label} has no marked code of its own (it is written in {' and '.join(shares)}'s block of "
+            f"{', '.join(functions)}): it is measured on {', '.join(functions)}'s mutants, by its own cases alone")
+
+
+def mutants_survivors_heading() -> str:
+    return "Survivors"
+
+
+def mutants_survivors_advice(record_file: str) -> str:
+    return ("Each survivor is a wrong program that every case of its problem accepts. Add a case that tells it "
+            "apart from the reference (hidden if it would give the answer away), run `hogkit build`, and run "
+            "`hogkit mutants` again. If no program could tell it apart, record it as equivalent in "
+            f"{record_file}: its id and a one-line reason.")
+
+
+def mutants_no_survivors() -> str:
+    return "No mutant survived."
+
+
+def mutants_equivalents_heading(record_file: str) -> str:
+    return f"Recorded equivalent mutants ({record_file}), left out of the counts"
+
+
+def mutants_stale(record_file: str) -> str:
+    return (f"Stale records in {record_file}: no mutant has these ids any more (the reference changed); "
+            "remove them, or record the mutants they meant under their new ids.")
+
+
+def mutants_wrongly_equivalent(record_file: str) -> str:
+    return (f"Recorded as equivalent in {record_file}, yet a case tells them apart from the reference: they are "
+            "not equivalent, so remove their records.")
+
+
+def mutants_kit_errors(count: int) -> str:
+    return (f"The kit failed to grade {count} mutant{'s' if count != 1 else ''}, twice each: not counted "
+            "anywhere. Run the same command again.")
+
+
+def mutant_killed_by_rule(rule: str) -> str:
+    return f"the shape rule: {rule}"
+
+
+def mutant_record_broken(path: str, detail: str) -> str:
+    return f"{path}: {detail} (each [[equivalent]] table holds an id from `hogkit mutants` and a reason)"
+
+
+def mutant_change(line: int, before: str, after: str) -> str:
+    return f"line {line}: `{before}` became `{after}`"
+
+
+def mutants_killers_heading() -> str:
+    return "Detected mutants and the first case that failed"
+
+
+def mutants_written(paths: list[str]) -> str:
+    return "The mutation report: " + ", ".join(paths)
+
+
+def mutants_chart_title(title: str) -> str:
+    return f"Mutants of {title}, by problem"
+
+
+def mutants_how_to_read(threshold: float) -> str:
+    return (f"How to read this: a mutant is the reference with one small change (an operator swapped, a constant "
+            f"off by one, a condition negated, a statement deleted, two arguments swapped, a neighbouring value "
+            f"returned, another helper called). *Killed*: a case failed (the first one is named). *Timed out*: "
+            f"the first failing case never finished. *Survived*: every case passed, so the cases cannot tell this "
+            f"wrong program from the right one. *Equivalent*: recorded as a change no program can notice, left "
+            f"out of the counts. *Detected* is killed and timed out over the counted mutants; each scored "
+            f"problem should reach {threshold:.0%}.")
+
+
 # -- unlocking -----------------------------------------------------------------------------------
 
 
@@ -1234,3 +1347,11 @@ def timeout_not_positive(timeout: float) -> str:
 
 def template_reference_failed(template: str, name: str, params: object, why: str) -> str:
     return f"template {template} ({name}) with {params}: the reference failed: {why}"
+
+
+def mutant_node_outside(node: str) -> str:
+    return f"{node} is not inside the statement"
+
+
+def listed_twice(what: str) -> str:
+    return f"{what} is listed twice"
