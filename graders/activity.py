@@ -36,6 +36,7 @@ import zipfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from graders import messages
 
@@ -173,7 +174,7 @@ def _event(body: dict) -> UnlockEvent | TestEvent | None:
     """The event a chained line holds, or None when its fields are not what the runner writes."""
     text = (str,)
     if body.get("kind") == "unlock":
-        wrong = body.get("wrong")
+        wrong: Any = body.get("wrong")
         ok = (isinstance(body.get("problem"), text) and isinstance(body.get("question"), text)
               and type(body.get("prompt")) is int and type(body.get("tries")) is int
               and isinstance(body.get("unlocked"), bool) and isinstance(wrong, list)

@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -38,6 +39,9 @@ from graders.edition import AnalysisSettings, Edition
 from graders.errors import AnalysisError
 from graders.memo import once
 from graders.sandbox import Limits, LoadError, Session
+
+if TYPE_CHECKING:
+    import ctypes  # loaded only when the C loop is built (see compiled_kernel)
 
 FACES = 6
 MOST_DICE = 10
@@ -149,10 +153,10 @@ def derive_model(edition: Edition) -> GameModel:
     nexts = np.zeros((MOST_DICE + 1, goal, width), dtype=np.int64)
     probs = np.zeros((MOST_DICE + 1, width))
     probs[0, 0] = 1.0
-    for k, group in columns.items():
-        for c, (p, column) in enumerate(group):
+    for k, outcomes in columns.items():
+        for c, (p, new_scores) in enumerate(outcomes):
             probs[k, c] = p
-            nexts[k, :, c] = column
+            nexts[k, :, c] = new_scores
     _check_opponent_free(update, make_test_dice, classes, goal)
     zero = np.array([[update(0, a, b, make_test_dice(FACES)) for b in range(goal)] for a in range(goal)])
     real = probs[1:, None, :] > 0  # padding classes have no probability and no next score
@@ -335,7 +339,7 @@ def tabulate_source(source: str, edition: Edition, expressions: list[str], limit
     """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission,
     loaded as grading loads it; with the notes on what loading did (a repaired syntax error, a
     skipped statement)."""
-    from graders.grading import open_submission
+    from graders.sandbox import open_submission
 
     try:
         session, notes = open_submission(source, edition, limits)
@@ -358,7 +362,7 @@ KERNEL = Path(__file__).with_name("kernel.c")
 
 
 @once(maxsize=1)
-def compiled_kernel() -> object | None:
+def compiled_kernel() -> ctypes.CDLL | None:
     """The C loop of ``kernel.c``, built by this process with the system's C compiler (about 0.1 s)
     into a folder only it can write, loaded, and deleted: no library on disk is ever trusted, so no
     submission can slip code into the grader by leaving one in a cache. None when there is no

@@ -50,16 +50,16 @@ except ImportError:
 sys.exit(main(HERE))
 '''
 
-def student_suite(edition: Edition, number: int) -> str:
-    """Problem NUMBER's file in the student copy, as JSON (which every Python the bundle supports
-    reads): public cases in the clear, questions locked."""
+def student_suite(edition: Edition, key: int | str) -> str:
+    """Problem KEY's file (KEY a label or a number) in the student copy, as JSON (which every Python
+    the bundle supports reads): public cases in the clear, questions locked."""
     cases = []
-    for c in load_problem_cases(edition, number):
+    for c in load_problem_cases(edition, key):
         if not c.hidden:
             cases.append({"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n",
                           **({"rule": c.rule} if c.rule else {})})
-    locked = [lock_question(edition.name, q) for q in load_questions(edition, number)]
-    problem = edition.problem(number)
+    locked = [lock_question(edition.name, q) for q in load_questions(edition, key)]
+    problem = edition.problem(key)
     doc: dict = {"comment": messages.student_suite_header(problem.label), "problem": problem.number}
     if cases:
         doc["case"] = cases

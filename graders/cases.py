@@ -161,8 +161,12 @@ def _rename(value: object, renames: dict[str, str]) -> object:
     if isinstance(value, list):
         return [_rename(v, renames) for v in value]
     if isinstance(value, dict):
-        return {k: _rename(v, renames) for k, v in value.items()}
+        return _rename_table(value, renames)
     return value
+
+
+def _rename_table(table: dict, renames: dict[str, str]) -> dict:
+    return {k: _rename(v, renames) for k, v in table.items()}
 
 
 def read_case_file(path: Path) -> dict[str, Any]:
@@ -192,7 +196,7 @@ def _tables(edition: Edition, label: str, kind: str) -> list[tuple[str, Path, di
             if not source.is_file():
                 raise EditionError(messages.include_missing(where, inc["file"]))
             for i, raw in enumerate(read_case_file(source)[kind], start=1):
-                found.append((f"{stem}.i{j}.{PREFIX[kind]}{i}", path, _rename(raw, inc["rename"]),
+                found.append((f"{stem}.i{j}.{PREFIX[kind]}{i}", path, _rename_table(raw, inc["rename"]),
                               f"{source} [[{kind}]] #{i} (included by {path.name})"))
     return found
 

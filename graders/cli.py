@@ -12,6 +12,7 @@
     hogkit contest CLASSDIR --out OUTDIR [--edition NAME] [--jobs N]
     hogkit report CLASSDIR --out OUTDIR [--edition NAME]
     hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N] [--host H] [--timeout S]
+    hogkit mutants [--edition NAME] [-q NN] [--jobs N] [--out DIR]
     hogkit editions
 
 Exit codes: 0 when the command did its job (whatever the score), 1 when ``build --check`` finds
@@ -30,13 +31,16 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeAlias
 
 from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
 from graders.course import CourseError, Setup, load_setup
 from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
-from graders.grading import ProblemResult, Report, grade_reliably, load_submission
+from graders.grading import grade_reliably
+from graders.records import ProblemResult, Report
+from graders.submissions import load_submission
 from graders.terminal import prepare_streams
 
 
@@ -74,6 +78,9 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
     return load_edition(DEFAULT_EDITION)
 
 
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hogkit",
@@ -83,6 +90,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
+    _add_grade(sub)
+    _add_answers(sub)
+    _add_build(sub)
+    _add_release(sub)
+    _add_gradescope(sub)
+    _add_winrate(sub)
+    _add_optimal(sub)
+    _add_picture(sub)
+    _add_contest(sub)
+    _add_report(sub)
+    _add_play(sub)
+    _add_mutants(sub)
+    sub.add_parser("editions", help="list the editions this kit has")
+    return parser
+
+
+def _add_grade(sub: Subparsers) -> None:
     g = sub.add_parser(
         "grade", help="grade one submission, a whole class (--out), or the built-in demo class (no PATH)",
         description="Grade a submission (a folder holding hog.py, or a .py file), running every case, hidden "
@@ -106,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "checkpoint by date, early bonus, late days, extensions, partners, overrides; PATH may "
                         "then be a Gradescope export")
 
+
+def _add_answers(sub: Subparsers) -> None:
     a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
                        description="Print the answer key of the unlock questions, for teaching them in section.")
     which = a.add_mutually_exclusive_group()
@@ -115,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the key as a Markdown handout for section (questions, answers, transcripts)")
     _add_edition(a)
 
+
+def _add_build(sub: Subparsers) -> None:
     b = sub.add_parser("build", help="regenerate generated cases and the skeleton from the marked solution",
                        description="Regenerate qNN.generated.toml files and skeleton/<edition>/ from the "
                                    "solution's markers and the case files. --check only reports stale files.")
@@ -122,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--all", action="store_true", help="every edition")
     b.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything is stale")
 
+
+def _add_release(sub: Subparsers) -> None:
     r = sub.add_parser("release", help="write the folder (and zip) a student downloads for an edition",
                        description="Write the student bundle: the skeleton, public cases with hashed unlock answers "
                                    "(no hidden case, no solution), the runner `python3 ok` with the engine it needs, "
@@ -130,6 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="hog-project", metavar="DIR",
                    help="a new or empty folder; DIR.zip is written beside it (default: %(default)s)")
 
+
+def _add_gradescope(sub: Subparsers) -> None:
     z = sub.add_parser("gradescope", help="build the Gradescope autograder zip for an edition",
                        description="Build the autograder zip (setup.sh and run_autograder at its root) that runs "
                                    "this engine on Gradescope and writes /autograder/results/results.json. It holds "
@@ -141,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "the checkpoint by date, the early bonus, late penalties and overrides from each "
                         "submission's metadata")
 
+
+def _add_winrate(sub: Subparsers) -> None:
     w = sub.add_parser("winrate", help="the exact chance one strategy beats another, without sampling",
                        description="Tabulate two strategies of a submission (expressions evaluated in its hog.py, "
                                    "in the sandbox) and compute the exact probability that the first wins, going "
@@ -151,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(w, declared=True)
     w.add_argument("--json", action="store_true", help='print {"first", "second", "average"}')
 
+
+def _add_optimal(sub: Subparsers) -> None:
     o = sub.add_parser("optimal", help="the exact best response to a strategy, and the minimax strategy",
                        description="Compute, from the edition's reference rules, the strategy that wins most "
                                    "often against a given one (default: the baseline) and the minimax strategy, "
@@ -159,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
     o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
 
+
+def _add_picture(sub: Subparsers) -> None:
     v = sub.add_parser("picture", help="draw a strategy: dice per pair of scores, or the chance to win",
                        description="Draw a heat map of a strategy (SVG or PNG, by the --out suffix): the number "
                                    "of dice it rolls for every pair of scores (--kind dice) or its exact chance to "
@@ -172,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--out", required=True, metavar="FILE.svg", help="the picture to write: .svg or .png")
     _add_edition(v)
 
+
+def _add_contest(sub: Subparsers) -> None:
     c = sub.add_parser("contest", help="every submission's final strategy against every other, exactly",
                        description="Tabulate each submission's final strategy in the sandbox, solve every pair "
                                    "exactly (both seats), and write OUTDIR/leaderboard.csv and OUTDIR/contest.html "
@@ -181,6 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(c, declared=True)
     c.add_argument("--jobs", type=positive_int, metavar="N", help="submissions tabulated at once (default: the cores)")
 
+
+def _add_report(sub: Subparsers) -> None:
     t = sub.add_parser("report", help="what the class's unlock and test logs teach: wrong answers, tries, test runs",
                        description="Read each submission's activity log (its .hogkit/activity.jsonl, a "
                                    "hogkit-activity.jsonl beside hog.py, or either inside a .zip) and write, per "
@@ -192,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--out", required=True, metavar="OUTDIR", help="where the report's files go")
     _add_edition(t, declared=True)
 
+
+def _add_play(sub: Subparsers) -> None:
     y = sub.add_parser("play", help="play a submission's game in the browser (default: the reference)",
                        description="Serve the browser game for PATH (a hog.py file or a folder holding one; "
                                    "default: the edition's reference solution), with the kit's own support "
@@ -202,8 +246,20 @@ def build_parser() -> argparse.ArgumentParser:
     serveroptions.add_options(y)
     y.set_defaults(parser=y)  # so that a bad option is refused with play's own usage line
 
-    sub.add_parser("editions", help="list the editions this kit has")
-    return parser
+
+def _add_mutants(sub: Subparsers) -> None:
+    m = sub.add_parser("mutants", help="how strong the cases are: wrong versions of the reference they must reject",
+                       description="Make mutants of the edition's reference solution (one small change each, inside "
+                                   "a problem's own marked code), grade each in the sandbox on its problem's cases, "
+                                   "hidden ones included, and report per problem how many the cases kill, how many "
+                                   "time out and which survive. Equivalent mutants are recorded with a reason in "
+                                   "tests/<edition>/mutants.toml. Run it after editing or adding cases.")
+    _add_edition(m)
+    m.add_argument("-q", "--question", action="append", metavar="NN",
+                   help="only the mutants this problem is measured on (a label such as 05 or 05a; repeatable)")
+    m.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="mutants graded at once (default: the machine's cores)")
+    m.add_argument("--out", metavar="DIR", help="write mutants.md, mutants.json and mutants.svg to this folder")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -233,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
     for action in parser._subparsers._group_actions if parser._subparsers else []:
-        if command in getattr(action, "choices", {}):
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             return action.choices[command]
     return parser
 
@@ -340,8 +396,8 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
                           notice=lambda line: print(line, file=sys.stderr, flush=True), course=course)
-    graded = sum(r["status"] == "graded" for r in records)
-    reused = sum(1 for r in records if r.get("reused"))
+    graded = sum(r.graded for r in records)
+    reused = sum(r.reused for r in records)
     if reused:
         print(messages.class_reused(reused))
     print(messages.class_summary_line(graded, len(records), len(edition.problems), time.monotonic() - started,
@@ -353,7 +409,7 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     return 0
 
 
-def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> int:
+def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> int:
     from graders.demo import build_demo_class
 
     made = build_demo_class(edition)
@@ -507,15 +563,15 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     against = analysis.reference_table(edition, against_text)
     best = analysis.best_response(model, against)
     minimax = analysis.optimal(model)
-    print(messages.win_rate_lines(f"the best response to {against_text}", against_text,
+    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text,
                                   analysis.win_rates(model, best, against)))
-    print(messages.win_rate_lines("the minimax strategy", against_text, analysis.win_rates(model, minimax, against)))
-    print(messages.win_rate_lines("the minimax strategy", "itself", analysis.win_rates(model, minimax, minimax)))
+    print(messages.win_rate_lines(messages.MINIMAX, against_text, analysis.win_rates(model, minimax, against)))
+    print(messages.win_rate_lines(messages.MINIMAX, messages.ITSELF, analysis.win_rates(model, minimax, minimax)))
     if args.table:
         rates = analysis.win_rates(model, best, against)
         heading = messages.table_heading(against_text, edition.name, rates["average"])
         Path(args.table).write_text(analysis.strategy_module_source(best, heading), encoding="utf-8")
-        print(messages.table_written(args.table))
+        print(messages.table_written(args.table, edition.submission))
     return 0
 
 
@@ -571,9 +627,36 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mutants(args: argparse.Namespace) -> int:
+    import traceback
+
+    from graders import mutants, storage
+    from graders.classroom import print_progress
+
+    edition = load_edition(args.edition)
+    labels = edition.parse_numbers(args.question)
+    out = writable_output(args.out, folder=True) if args.out else None
+    mutants.load_equivalents(edition)  # a broken record is refused before any work
+    try:
+        report = mutants.run(edition, labels, jobs=args.jobs,
+                             progress=lambda done, total, started: print_progress(done, total, started,
+                                                                                  messages.COUNT_MUTANTS))
+    except mutants.MutantError as exc:
+        raise KitFailure(str(exc), traceback.format_exc()) from exc
+    print(mutants.render_text(report))
+    if out is not None:
+        files: dict[str, str | bytes] = {"mutants.md": mutants.render_markdown(report),
+                                         "mutants.json": mutants.render_json(report) + "\n",
+                                         "mutants.svg": mutants.chart(report, "svg")}
+        for name, content in files.items():
+            storage.write_atomically(out / name, content)
+        print(messages.mutants_written([str(out / name) for name in files]))
+    return 3 if any(o.status == mutants.KIT_ERROR for o in report.outcomes) else 0
+
+
 COMMANDS = {"grade": cmd_grade, "play": cmd_play, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
-            "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report}
+            "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report, "mutants": cmd_mutants}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -184,7 +184,7 @@ class Edition:
         return [self.problem(text).label for text in raw]
 
 
-LABEL = re.compile(r"[qQ]?(\d+)([a-z]?)\Z")
+LABEL: re.Pattern[str] = re.compile(r"[qQ]?(\d+)([a-z]?)\Z")  # typed: PROBLEM_KEYS above uses it first
 
 
 def problem_label(key: int | str) -> str:
@@ -206,7 +206,7 @@ def read_toml(path: Path) -> dict:
         if path.suffix == ".json":
             data = json.loads(text)
             if not isinstance(data, dict):
-                raise ValueError("the file should hold one JSON object")
+                raise ValueError(messages.json_not_an_object())
             return data
         import tomllib  # novm: only the kit reads TOML, and it runs on Python 3.11 or newer
 
@@ -314,8 +314,8 @@ def _problems(tables: list[dict], phase_numbers: set[int], default_timeout: floa
         values = check_table(raw, PROBLEM_KEYS, pwhere)
         label = problem_label(values["label"] or values["number"])
         if int(label.rstrip("abcdefghijklmnopqrstuvwxyz")) != values["number"]:
-            raise EditionError(messages.table_wrong_type(f"{pwhere} label", f"a label of problem {values['number']}",
-                                                         repr(values["label"])))
+            raise EditionError(messages.table_wrong_type(
+                f"{pwhere} label", messages.expected_label_of(values["number"]), repr(values["label"])))
         if values["phase"] not in phase_numbers:
             raise EditionError(messages.manifest_undeclared_phase(pwhere, values["phase"]))
         if any(p.label == label for p in problems):
@@ -339,7 +339,7 @@ def _label_in(key: int | str, where: str) -> str:
     try:
         return problem_label(key)
     except InputError as exc:
-        raise EditionError(messages.table_wrong_type(where, "the label of a problem", repr(key))) from exc
+        raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_PROBLEM_LABEL, repr(key))) from exc
 
 
 def _rule(raw: dict, problem: str, where: str) -> Rule:
@@ -365,7 +365,7 @@ def _analysis(raw: dict | None, labels: set[str], where: str) -> AnalysisSetting
             _check_expression(values[key], f"{awhere} {key}")
     report = check_table(values["report"], REPORT_KEYS, f"{awhere} report") if values["report"] is not None else None
     if report is not None and problem_label(report["problem"]) not in labels:
-        raise EditionError(messages.table_wrong_type(f"{awhere} report problem", "the number of a problem",
+        raise EditionError(messages.table_wrong_type(f"{awhere} report problem", messages.EXPECTED_PROBLEM_NUMBER,
                                                      str(report["problem"])))
     return AnalysisSettings(values["update"], values["extra_turn"], values["goal"], values["baseline"],
                             problem_label(report["problem"]) if report else None, report["strategy"] if report else "")
@@ -395,4 +395,5 @@ def _check_expression(source: str, where: str) -> None:
     try:
         syntax.parse(source, where, "eval")
     except SyntaxError as exc:
-        raise EditionError(messages.table_wrong_type(where, "a Python expression", f"{source!r} ({exc.msg})")) from exc
+        shown = f"{source!r} ({exc.msg})"
+        raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_EXPRESSION, shown)) from exc

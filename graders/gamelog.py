@@ -112,7 +112,8 @@ def _compile(source: str, where: str) -> CodeType:
     try:
         return syntax.compile_code(source, where, "eval")
     except SyntaxError as exc:
-        raise EditionError(messages.table_wrong_type(where, "a Python expression", f"{source!r} ({exc.msg})")) from exc
+        shown = f"{source!r} ({exc.msg})"
+        raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_EXPRESSION, shown)) from exc
 
 
 def _text(template: str, where: str) -> CodeType:
@@ -263,10 +264,10 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
         warnings.append(messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
         return events, warnings
     expected = names.get("expected")
-    if _int(expected) and expected != facts["after"]:
+    if type(expected) is int and expected != facts["after"]:
         warnings.append(messages.gui_turn_differs(turn["who"], expected, facts["after"]))
     expected_next = names.get("expected_next")
-    if _int(expected_next) and facts["next"] in (0, 1) and expected_next != facts["next"]:
+    if type(expected_next) is int and facts["next"] in (0, 1) and expected_next != facts["next"]:
         warnings.append(messages.gui_next_differs(turn["who"], expected_next))
     return events, warnings
 
@@ -285,31 +286,63 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
-    if any(r is None for r in rows) or _check_turn(opening) is None:
+    checked = [r for r in rows if r is not None]
+    if len(checked) < len(rows) or _check_turn(opening) is None:
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
+        if type(who) is not int:  # not the probe's (player, name, value): a result of the wrong shape
+            view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+            return view
         view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
+    turns = _turns(checked)
+    ending = _link_turns(view, settings, turns, status, final, stopped_at)
+    for i, turn in enumerate(turns):
+        _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
+    if status == "long":
+        view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
+    elif status in ("error", "loop"):
+        view["error"] = _failure(settings, status, error)
+    known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
+    view["scores"] = known
+    if status == "end" and view["error"] is None:
+        _conclude(view, settings, known)
+    for turn in turns:
+        turn.pop("next")
+    view["turns"] = turns
+    _opening(view, turns, opening)
+    return view
+
+
+def _turns(rows: list[tuple]) -> list[dict]:
+    """A turn record per checked row, each commentary failure said on the first turn it happens."""
     turns: list[dict] = []
     said_wrong = ""
     for row in rows:
-        who, score, opponent, choice, rolls, said, printed, say_error = row  # type: ignore[misc]
+        who, score, opponent, choice, rolls, said, printed, say_error = row
         turns.append({"who": who, "dice": choice, "rolls": list(rolls), "before": _pair(who, score, opponent),
                       "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
                       "printed": printed})
         if say_error and say_error != said_wrong:  # the same failure every turn is said once
             turns[-1]["warnings"].append(messages.gui_commentary_failed(say_error))
         said_wrong = say_error
-    # Each turn ends where the next begins: the next strategy call (or the call that stopped the
-    # game, or play's return) carries the scores after it.
+    return turns
+
+
+def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: str, final: object,
+                stopped_at: object) -> list | None:
+    """Each turn's scores after it and who moves next; the scores the game stopped at (or None).
+
+    Each turn ends where the next begins: the next strategy call (or the call that stopped the
+    game, or play's return) carries the scores after it."""
     ending: list | None = None
-    stopped = isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1)
-    if stopped and status != "end":
-        ending = _pair(stopped_at[0], stopped_at[1], stopped_at[2])
-    if status == "wait" and stopped:
-        view["next"], view["waiting"] = stopped_at[0], True
+    stop = stopped_at if isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1) else None
+    if stop is not None and status != "end":
+        ending = _pair(stop[0], stop[1], stop[2])
+    if status == "wait" and stop is not None:
+        view["next"], view["waiting"] = stop[0], True
     elif status == "wait":
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
     elif status == "end":
@@ -322,31 +355,32 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
             turn["after"], turn["next"] = list(turns[i + 1]["before"]), turns[i + 1]["who"]
         elif ending is not None:
             turn["after"] = list(ending)
-            turn["next"] = stopped_at[0] if status != "end" else -1
-    for i, turn in enumerate(turns):
-        _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
-    if status == "long":
-        view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
-    elif status in ("error", "loop"):
-        kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
-        said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
-        view["error"] = error_record(said, "" if status == "loop" else str(message), str(function),
-                                     line if _int(line) else 0, str(trace), hint=fix_hint(settings))
-    known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
-    view["scores"] = known
-    if status == "end" and view["error"] is None:
-        if all(_int(s) for s in known) and max(known) < settings.goal:
-            view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal),
-                                         hint=fix_hint(settings))
-        elif all(_int(s) for s in known):
-            view["over"] = True
-            view["winner"] = 0 if known[0] > known[1] else 1
-        else:
-            view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]), hint=fix_hint(settings))
-    for turn in turns:
-        turn.pop("next")
-    view["turns"] = turns
-    # What happened before the first strategy call is shown with the first turn.
+            turn["next"] = stop[0] if stop is not None and status != "end" else -1
+    return ending
+
+
+def _failure(settings: GuiSettings, status: str, error: object) -> dict:
+    """The view's error for a game stopped by an exception or an endless loop."""
+    kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
+    said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
+    return error_record(said, "" if status == "loop" else str(message), str(function),
+                        line if type(line) is int else 0, str(trace), hint=fix_hint(settings))
+
+
+def _conclude(view: dict, settings: GuiSettings, known: list) -> None:
+    """A finished game: over with its winner, or an error when play returned before the goal or nonsense."""
+    if all(_int(s) for s in known) and max(known) < settings.goal:
+        view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal),
+                                     hint=fix_hint(settings))
+    elif all(_int(s) for s in known):
+        view["over"] = True
+        view["winner"] = 0 if known[0] > known[1] else 1
+    else:
+        view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]), hint=fix_hint(settings))
+
+
+def _opening(view: dict, turns: list[dict], opening: tuple) -> None:
+    """What happened before the first strategy call is shown with the first turn."""
     if opening[6]:
         view["printed"] = opening[6]
         if turns:
@@ -355,7 +389,6 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         view["commentary_error"] = messages.gui_commentary_failed(opening[7])
         if turns:
             turns[0]["warnings"].insert(0, view["commentary_error"])
-    return view
 
 
 def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dict | None) -> None:

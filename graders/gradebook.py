@@ -32,11 +32,12 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from graders import messages
 from graders.course import Outcome, Student, shown_time
-from graders.grading import KIT_ERROR
+from graders.records import EntryStatus
 
 COURSE_COLUMNS = ("checkpoint by date", "early bonus", "late days", "penalty", "override", "final")
 REASON_COLUMN = "reason"
@@ -74,7 +75,7 @@ def roster_cells(student: Student, shared_with: Sequence[str] = ()) -> tuple[str
             safe_cell(partner))
 
 
-def _writer() -> tuple[io.StringIO, csv.writer]:
+def _writer() -> tuple[io.StringIO, Any]:  # csv's writer type is private to the csv module
     buffer = io.StringIO()
     return buffer, csv.writer(buffer, lineterminator="\n")
 
@@ -130,7 +131,7 @@ def student_reason(outcome: Outcome, handins: Sequence[tuple[str, str, str]]) ->
     """(the reason of a student's row, whether their score is withheld) from their HANDINS, each
     (key, status, reason) as the class grader recorded it: withheld when the kit failed on one;
     else, when no hand-in counted, why (none handed in, none that could be graded, none in time)."""
-    failed = [key for key, status, _ in handins if status == KIT_ERROR]
+    failed = [key for key, status, _ in handins if status == EntryStatus.KIT_ERROR]
     if failed:
         return messages.course_withheld(failed), True
     if outcome.counted is not None:

@@ -30,6 +30,8 @@ from pathlib import Path
 from graders import messages, reports
 from graders.course import Outcome, Result, Setup, Student, apply_policy, load_setup, phase_one_labels
 from graders.edition import Edition, load_edition
+from graders.mutants import RECORD_FILE
+from graders.records import ClassRecord
 from graders.storage import write_atomically
 
 ENGINE = Path(__file__).parent
@@ -111,14 +113,15 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
         _add_text(archive, "setup.sh", SETUP_SH)
         _add_text(archive, "run_autograder", RUN_AUTOGRADER.format(edition=edition.name, fallback=fallback_results(),
                                                                    course=flag))
-        for name in (COURSE_FILE, ROSTER_FILE, OVERRIDES_FILE) if course is not None else ():
-            if (course / name).is_file():
+        for name in (COURSE_FILE, ROSTER_FILE, OVERRIDES_FILE):
+            if course is not None and (course / name).is_file():
                 _add_text(archive, f"{COURSE_DIR}/{name}", (course / name).read_text(encoding="utf-8-sig"), False)
         _add_text(archive, "requirements.txt", REQUIREMENTS, executable=False)
         for path in sorted(ENGINE.glob("*.py")):
             archive.write(path, f"graders/{path.name}")
         for path in sorted(edition.suite_dir.glob("*.toml")):
-            archive.write(path, f"tests/{edition.name}/{path.name}")
+            if path.name != RECORD_FILE:  # the equivalent mutants' record quotes the reference's code
+                archive.write(path, f"tests/{edition.name}/{path.name}")
         for path in _included_files(edition):
             archive.write(path, path.relative_to(edition.root).as_posix())
         for name in edition.support:
@@ -165,29 +168,31 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # whatever happens, Gradescope gets a results file that says the kit failed
         import traceback
 
-        from graders.grading import KIT_ERROR, describe_failure
+        from graders.grading import describe_failure
+        from graders.records import EntryStatus
 
-        record = {"student": "submission", "status": KIT_ERROR, "traceback": traceback.format_exc(),
-                  "reason": messages.kit_failed_row(describe_failure(exc)), "total": 0, "max": 0, "attempts": 1}
+        record = ClassRecord(student="submission", status=EntryStatus.KIT_ERROR, traceback=traceback.format_exc(),
+                             reason=messages.kit_failed_row(describe_failure(exc)))
         results = reports.render_gradescope(record)
     write_atomically(root / "results" / "results.json", json.dumps(results, indent=2))
-    print(record.get("reason") or messages.total_line(record["total"], record["max"]), file=sys.stderr)
+    shown_max = record.report.max if record.report else record.max
+    print(record.reason or messages.total_line(record.total, shown_max), file=sys.stderr)
     return 0
 
 
-def _results(record: dict, root: Path, edition_name: str, course: Path | None) -> dict:
+def _results(record: ClassRecord, root: Path, edition_name: str, course: Path | None) -> dict:
     """results.json for RECORD: the engine's, with the kit's own grade in ``extra_data["hogkit"]``
     and, with a COURSE folder, the course applied (see :func:`course_outcomes`)."""
     from graders import gradebook
-    from graders.grading import KIT_ERROR
     from graders.handins import record_result, results_extra
+    from graders.records import EntryStatus
 
     results = reports.render_gradescope(record)
-    if record["status"] == KIT_ERROR:
+    if record.status == EntryStatus.KIT_ERROR:
         return results  # the kit's failure is never a grade, with or without a course
     edition = load_edition(edition_name, Path(__file__).resolve().parent.parent)
     phase_one = _phase_one(edition)
-    current = record_result(record, phase_one)
+    current = record_result(record.to_dict(), phase_one)  # the record as JSON, as earlier results hold it
     if current is not None:
         results["extra_data"] = {**results.get("extra_data", {}), "hogkit": results_extra(current)}
     if course is None:
@@ -221,7 +226,7 @@ def course_outcomes(course: Path, edition: Edition, current: Result | None, meta
     return setup, [apply_policy(setup.course, s, attempts, setup.overrides) for s in students]
 
 
-def _grade_submission(root: Path, edition_name: str) -> dict:
+def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     """The record of the submission under ROOT, the kit's failures retried once."""
     from graders.classroom import record_with_retry
     from graders.sandbox import Limits

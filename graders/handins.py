@@ -119,11 +119,13 @@ def parse_submission_metadata(data: object, phase_one: Collection[str] = ()) -> 
     """The fields of ``submission_metadata.json`` the course needs; anything missing or of the
     wrong type is left out rather than fatal. PHASE_ONE names the problems Phase 1 needs."""
     data = data if isinstance(data, dict) else {}
-    assignment = data.get("assignment") if isinstance(data.get("assignment"), dict) else {}
-    previous = []
+    found = data.get("assignment")
+    assignment: dict = found if isinstance(found, dict) else {}
+    previous: list[Attempt] = []
     for entry in _dicts(data.get("previous_submissions")):
         when = _time(entry.get("submission_time"))
-        results = entry.get("results") if isinstance(entry.get("results"), dict) else {}
+        given = entry.get("results")
+        results: dict = given if isinstance(given, dict) else {}
         result = result_from_results(results, phase_one, entry.get("score"))
         if when is not None and result is not None:
             previous.append(result.at(when, f"previous {len(previous) + 1}"))

@@ -20,16 +20,18 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from graders import messages
 from graders.cases import Case, Question, load_problem_cases, load_questions
 from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition, problem_label
-from graders.grading import is_required, load_submission, open_session
+from graders.grading import is_required
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
-from graders.sandbox import Session
+from graders.sandbox import Session, open_session
+from graders.submissions import load_submission
 
 STUDENT_RUN = pytest.StashKey[bool]()  # set when a student's own folder was collected
 PROBLEM = re.compile(r"q(\d+[a-z]?)")
@@ -131,8 +133,10 @@ class CaseFailure(Exception):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, case: Case, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+    # pytest builds items through from_parent(parent, name=...), and a node's constructor must pass on
+    # whatever else pytest gives it (its own arguments, typed there).
+    def __init__(self, *, case: Case, name: str, parent: SuiteFile, **kwargs: Any) -> None:
+        super().__init__(name, parent, **kwargs)
         self.case = case
 
     def runtest(self) -> None:
@@ -175,8 +179,8 @@ def check_answers(session: Session, q: Question, setup: str) -> None:
 class QuestionItem(pytest.Item):
     """An unlock question's answers, checked against what the reference really displays."""
 
-    def __init__(self, *, question: Question, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, question: Question, name: str, parent: SuiteFile, **kwargs: Any) -> None:
+        super().__init__(name, parent, **kwargs)  # as CaseItem's
         self.question = question
 
     def runtest(self) -> None:

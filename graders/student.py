@@ -18,8 +18,10 @@ from graders import activity, locking, messages, reports
 from graders.cases import read_case_file
 from graders.edition import Edition, load_student_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
-from graders.grading import Report, Submission, grade_reliably, load_submission
+from graders.grading import grade_reliably
+from graders.records import Report
 from graders.sandbox import PROBES
+from graders.submissions import Submission, load_submission
 from graders.terminal import prepare_streams
 
 RULE = "=" * 69

@@ -72,9 +72,10 @@ def check_table(table: object, keys: Mapping[str, Key], where: str, *, extra: Ke
             values[key] = spec.default
             continue
         values[key] = check_value(table[key], spec, f"{where} {key}")
-    for key in table:  # in the table's own order, which a seeded draw depends on
-        if key not in keys:
-            values[key] = check_value(table[key], extra, f"{where} {key}")  # type: ignore[arg-type]
+    if extra is not None:  # without EXTRA, a key KEYS does not name was refused above
+        for key in table:  # in the table's own order, which a seeded draw depends on
+            if key not in keys:
+                values[key] = check_value(table[key], extra, f"{where} {key}")
     return values
 
 
@@ -82,16 +83,16 @@ def check_value(value: object, spec: Key, where: str) -> Any:
     """VALUE checked against SPEC (see :class:`Key`); WHERE names it in the error."""
     if not is_a(value, spec.types):
         raise EditionError(messages.table_wrong_type(where, _names(spec.types), _shown(value)))
-    if spec.items is not None:
-        members = value.values() if isinstance(value, dict) else value
-        for item in members:  # type: ignore[union-attr]
+    if spec.items is not None:  # declared for a list or a table only: anything else has no items
+        members = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        for item in members:
             if not is_a(item, spec.items):
                 raise EditionError(messages.table_wrong_item(where, _names(spec.items), _shown(item)))
     if spec.check is not None:
         expected = spec.check(value)
         if expected:
             raise EditionError(messages.table_wrong_type(where, expected, _shown(value)))
-    return float(value) if spec.types is float else value  # type: ignore[arg-type]
+    return float(value) if spec.types is float and isinstance(value, (int, float)) else value
 
 
 def _shown(value: object) -> str:

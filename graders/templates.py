@@ -15,9 +15,9 @@ from graders import messages, tomlw
 from graders.cases import Template, load_templates, parse_transcript, render_steps
 from graders.edition import Edition
 from graders.errors import GenerationError
-from graders.grading import load_submission, open_session
 from graders.judge import display
-from graders.sandbox import Session
+from graders.sandbox import Session, open_session
+from graders.submissions import load_submission
 
 REFERENCE_SECONDS = 60.0  # for each line run by the reference; a template that needs more is wrong
 
@@ -57,7 +57,7 @@ def _fill_template(session: Session, edition: Edition, t: Template) -> list[dict
                                strict=True):
             if reply.status != "ok":
                 why = (reply.error or {}).get("message", reply.status)
-                raise GenerationError(f"template {t.id} ({t.name}) with {params}: the reference failed: {why}")
+                raise GenerationError(messages.template_reference_failed(t.id, t.name, params, why))
             text, _ = display(reply)
             filled.append(type(step)(step.source, text or None, step.line))
         label = ", ".join(f"{k}={v}" for k, v in params.items())

@@ -10,7 +10,9 @@ import pytest
 
 from graders import syntax
 from graders.edition import DEFAULT_EDITION, Edition, edition_names, kit_root, load_edition
-from graders.grading import Report, Submission, grade
+from graders.grading import grade
+from graders.records import Report
+from graders.submissions import Submission
 
 ROOT = kit_root()
 
@@ -83,6 +85,6 @@ def grade_on_gradescope(source: str, edition: Edition, folder: Path, monkeypatch
     monkeypatch.setenv("AUTOGRADER_ROOT", str(folder))
     seen: list[dict] = []
     real = reports.render_gradescope
-    monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record) or real(record))
+    monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record.to_dict()) or real(record))
     assert gradescope.main(["--edition", edition.name]) == 0
     return seen[0]

@@ -15,7 +15,7 @@ import pytest
 from graders import analysis
 from graders.cli import main as hogkit
 from graders.edition import edition_names, kit_root, load_edition
-from graders.grading import open_session
+from graders.sandbox import open_session
 
 from .conftest import grade_source, problem
 

@@ -20,7 +20,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 COMMANDS = ["grade", "answers", "build", "editions", "release", "gradescope", "winrate", "optimal", "picture",
-            "contest"]
+            "contest", "mutants"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -111,6 +111,10 @@ def test_grade_without_path_grades_the_demo_class(capsys):
         (["contest", "skeleton", "--out", "/proc/no"], "cannot write /proc/no"),
         (["grade", "tests/kit/submissions", "--out", "/proc/no"], "cannot write /proc/no"),
         (["answers", "--edition", "nope"], "unknown edition 'nope'"),
+        (["mutants", "--edition", "chess"], "unknown edition 'chess'"),
+        (["mutants", "-q", "99"], "there is no problem 99; problems are 00 to 12"),
+        (["mutants", "-q", "two"], "-q expects a problem number"),
+        (["mutants", "-q", "06", "--out", "/proc/no"], "cannot write /proc/no"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(capsys, monkeypatch, argv, message):

@@ -260,6 +260,12 @@ def test_a_computer_player_that_is_not_a_function(settings: gamelog.GuiSettings)
     assert "Player 1 is always_roll(6), but that gave None" in view["error"]["title"] and view["turns"] == []
 
 
+@pytest.mark.parametrize("error", [None, ("1", "always_roll(6)", "None"), ()])
+def test_a_bad_player_record_without_its_player_is_strange(settings: gamelog.GuiSettings, error: object) -> None:
+    view = game_view(settings, request(settings), ("bad_player", (), None, None, error, OPENING))
+    assert "cannot read" in view["error"]["title"] and "Player" not in view["error"]["title"]
+
+
 def test_a_wait_without_a_waiting_player_is_strange(settings: gamelog.GuiSettings) -> None:
     view = game_view(settings, request(settings), ("wait", (), None, None, None, OPENING))
     assert "cannot read" in view["error"]["title"] and not view["waiting"]
