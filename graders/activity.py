@@ -279,7 +279,7 @@ def _read_regular(path: Path, most: int = MOST_BYTES) -> bytes:
     fd = os.open(str(path), flags)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError("not a regular file")
+            raise OSError(messages.NOT_REGULAR_FILE)
         chunks = []
         got = 0
         while got <= most:
@@ -296,7 +296,7 @@ def _read_regular(path: Path, most: int = MOST_BYTES) -> bytes:
 def _read_from_zip(path: Path) -> bytes | None:
     data = _read_regular(path, MOST_ZIP_BYTES)
     if len(data) > MOST_ZIP_BYTES:
-        raise OSError("zip too large")
+        raise OSError(messages.ZIP_TOO_LARGE)
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         members = [m for m in archive.infolist() if not m.is_dir() and _is_log(m.filename)
                    and not stat.S_ISLNK(m.external_attr >> 16)]

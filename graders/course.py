@@ -303,7 +303,7 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
     _known(points, {"checkpoint", "early"}, where, "points.")
     partners = data.get("partners", True)
     if not isinstance(partners, bool):
-        raise CourseError(messages.course_error(where, "partners", messages.expected("true or false", partners)))
+        raise CourseError(messages.course_error(where, "partners", messages.expected(messages.EXPECTED_BOOL, partners)))
     return Course(
         source=where, zone_name=zone.key, due=when["due"], checkpoint=when.get("checkpoint"), early=when.get("early"),
         checkpoint_points=_number(points, "checkpoint", where, "points.", 1.0),
@@ -318,7 +318,7 @@ def _zone(data: Mapping[str, Any], where: str) -> ZoneInfo:
     if name is None:
         raise CourseError(messages.course_error(where, "timezone", messages.key_missing()))
     if not isinstance(name, str) or not name.strip():
-        raise CourseError(messages.course_error(where, "timezone", messages.expected("a zone name", name)))
+        raise CourseError(messages.course_error(where, "timezone", messages.expected(messages.EXPECTED_ZONE, name)))
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
@@ -341,7 +341,7 @@ def _known(table: Mapping[str, Any], keys: set[str], where: str, prefix: str) ->
 def _number(table: Mapping[str, Any], key: str, where: str, prefix: str, default: float) -> float:
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or value != value:
-        raise CourseError(messages.course_error(where, prefix + key, messages.expected("a number of 0 or more", value)))
+        raise CourseError(messages.course_error(where, prefix + key, messages.expected(messages.EXPECTED_COUNT, value)))
     return float(value)
 
 
@@ -364,10 +364,11 @@ def _late(table: Mapping[str, Any], where: str) -> LatePolicy:
         raise CourseError(messages.course_error(where, "late.per_day", messages.key_missing()))
     round_up = table.get("round_up", True)
     if not isinstance(round_up, bool):
-        raise CourseError(messages.course_error(where, "late.round_up", messages.expected("true or false", round_up)))
+        wrong = messages.expected(messages.EXPECTED_BOOL, round_up)
+        raise CourseError(messages.course_error(where, "late.round_up", wrong))
     cap = _number(table, "cap", where, "late.", 0.0) if "cap" in table else None
     if unit == "percent" and cap is not None and cap > 100:
-        raise CourseError(messages.course_error(where, "late.cap", messages.expected("a percentage up to 100", cap)))
+        raise CourseError(messages.course_error(where, "late.cap", messages.expected(messages.EXPECTED_PERCENT, cap)))
     most = _number(table, "max_days", where, "late.", 0.0) if "max_days" in table else None
     return LatePolicy(policy, _number(table, "per_day", where, "late.", 0.0), unit, cap, round_up, most)
 
@@ -378,7 +379,7 @@ def _extended(data: Mapping[str, Any], where: str) -> frozenset[str]:
     names = table.get("apply_to", ["due", "checkpoint"])
     if not isinstance(names, list) or any(n not in DEADLINE_NAMES for n in names):
         raise CourseError(messages.course_error(where, "extensions.apply_to",
-                                                messages.expected(f"a list of {', '.join(DEADLINE_NAMES)}", names)))
+                                                messages.expected(messages.expected_list_of(DEADLINE_NAMES), names)))
     return frozenset(names)
 
 
@@ -400,7 +401,7 @@ def parse_deadline(value: object, zone: ZoneInfo, where: str, key: str) -> datet
             raise CourseError(messages.course_error(where, key, str(exc))) from exc
     if isinstance(value, date):
         return local_time(datetime.combine(value, END_OF_DAY), zone)
-    raise CourseError(messages.course_error(where, key, messages.expected("a date and time", value)))
+    raise CourseError(messages.course_error(where, key, messages.expected(messages.EXPECTED_DATETIME, value)))
 
 
 def local_time(naive: datetime, zone: ZoneInfo) -> datetime:
@@ -527,7 +528,7 @@ def _flag(text: str, where: str, row: int) -> bool:
         return True
     if text.lower() in FALSE_WORDS:
         return False
-    raise CourseError(messages.csv_row_error(where, row, messages.expected("yes or no in accommodation", text)))
+    raise CourseError(messages.csv_row_error(where, row, messages.expected(messages.EXPECTED_FLAG, text)))
 
 
 def _check_partners(students: Sequence[Student], where: str) -> None:

@@ -251,7 +251,8 @@ def export_root(folder: Path) -> Path:
 def _read_small(path: Path) -> str:
     try:
         if path.is_symlink() or path.stat().st_size > MOST_METADATA_BYTES:
-            raise CourseError(messages.course_error(str(path), "", messages.unreadable_file("a link or too large")))
+            why = messages.unreadable_file(messages.LINK_OR_TOO_LARGE)
+            raise CourseError(messages.course_error(str(path), "", why))
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise CourseError(messages.course_error(str(path), "", messages.unreadable_file(str(exc)))) from exc

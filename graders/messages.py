@@ -1665,3 +1665,21 @@ def mutant_node_outside(node: str) -> str:
 
 def listed_twice(what: str) -> str:
     return f"{what} is listed twice"
+
+
+# -- what a course file's value was expected to be, and short reasons a file could not be read -----
+
+EXPECTED_DATETIME = "a date and time"
+EXPECTED_FLAG = "yes or no in accommodation"
+EXPECTED_BOOL = "true or false"
+EXPECTED_ZONE = "a zone name"
+EXPECTED_COUNT = "a number of 0 or more"
+EXPECTED_PERCENT = "a percentage up to 100"
+NOT_REGULAR_FILE = "not a regular file"
+ZIP_TOO_LARGE = "zip too large"
+LINK_OR_TOO_LARGE = "a link or too large"
+YAML_TOO_DEEP = "the YAML is nested too deeply to read"
+
+
+def expected_list_of(names: tuple[str, ...] | list[str]) -> str:
+    return f"a list of {', '.join(names)}"

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from graders import messages
+
 _INT = re.compile(r"[-+]?\d+")
 _FLOAT = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "/": "/", " ": " ", "e": "\x1b",
@@ -33,7 +35,7 @@ def load(text: str) -> object:
         indent = reader.next_content()
         return None if indent is None else reader.block(indent)
     except RecursionError:
-        raise ValueError("the YAML is nested too deeply to read") from None
+        raise ValueError(messages.YAML_TOO_DEEP) from None
 
 
 class _Reader:

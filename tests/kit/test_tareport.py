@@ -14,7 +14,8 @@ import pytest
 from graders import activity, messages
 from graders.bundle import engine_imports
 from graders.cli import main
-from graders.grading import grade, load_submission
+from graders.grading import grade
+from graders.submissions import load_submission
 from graders.tareport import prompt_infos, render_markdown, summarise
 
 STUDENTS = [f"s{k:02d}" for k in range(8)]
