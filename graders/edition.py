@@ -254,8 +254,12 @@ def student_manifest(folder: Path) -> Path | None:
 
 def declared_edition(path: Path) -> str | None:
     """The edition a student's project folder declares in its manifest, for PATH (the folder, or a
-    file in it); None when PATH is not in such a folder."""
-    marker = student_manifest(path if path.is_dir() else path.parent)
+    file in it), or the edition a kit's ``solution/NAME`` folder is the reference of; None when
+    PATH is in neither."""
+    folder = (path if path.is_dir() else path.parent).resolve()
+    if folder.parent.name == "solution" and (folder.parent.parent / "tests" / folder.name / "edition.toml").is_file():
+        return folder.name
+    marker = student_manifest(folder)
     if marker is None:
         return None
     try:

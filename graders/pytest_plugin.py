@@ -90,16 +90,16 @@ class SuiteFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         edition = self.edition()
-        match = re.match(r"q(\d+)", self.path.name)
-        if match is None:
+        match = re.match(r"q(\d+[a-z]?)(?![a-z])", self.path.name)  # q05.toml, q05a.toml, q05.unlock.toml
+        if match is None or problem_label(match.group(1)) not in {p.label for p in edition.problems}:
             return
-        number = int(match.group(1))
+        label = problem_label(match.group(1))
         if self.in_student_folder:
             self.config.stash[STUDENT_RUN] = True
-        for case in load_problem_cases(edition, number):
+        for case in load_problem_cases(edition, label):
             if case.path == self.path:
                 yield CaseItem.from_parent(self, name=f"{case.id} {case.name}", case=case)
-        for q in load_questions(edition, number):
+        for q in load_questions(edition, label):
             if q.path == self.path:
                 yield QuestionItem.from_parent(self, name=f"{q.id} {q.name}", question=q)
 

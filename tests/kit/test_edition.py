@@ -119,3 +119,16 @@ def test_a_problem_in_parts_has_a_label_of_its_own_per_part():
 def test_optional_problems_are_marked():
     assert load_edition().problem(12).optional
     assert not load_edition().problem(11).optional
+
+
+def test_a_kit_solution_folder_declares_its_edition(tmp_path):
+    """`hogkit winrate solution/more_boar` needs no --edition: the folder is that edition's reference."""
+    from graders.edition import declared_edition
+
+    root = Path(__file__).resolve().parents[2]
+    for name in edition_names():
+        assert declared_edition(root / "solution" / name) == name
+        assert declared_edition(root / "solution" / name / "dice.py") == name
+    stray = tmp_path / "solution" / "more_boar"
+    stray.mkdir(parents=True)
+    assert declared_edition(stray) is None  # a folder of that name away from a kit is no edition's

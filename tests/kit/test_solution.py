@@ -103,3 +103,13 @@ def test_dice_module_behaves_as_documented():
     assert {dice.four_sided() for _ in range(300)} == set(range(1, 5))
     with pytest.raises(AssertionError):
         dice.make_test_dice()
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_interact_opens_a_session_and_carries_on_at_the_end_of_input(name):
+    """ucb.interact, which the handouts suggest for debugging, runs: it reads the session from
+    standard input (here empty, as Ctrl-D) and returns to the program."""
+    folder = load_edition(name).solution_dir
+    done = run_in(folder, "-c", "import ucb; x = 41; ucb.interact('here'); print('carried on')", stdin="x + 1\n")
+    assert done.returncode == 0, done.stderr
+    assert "carried on" in done.stdout and "42" in done.stdout
