@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from graders import messages, reports, serveroptions
-from graders.cases import load_questions, render_steps
+from graders.cases import load_questions
 from graders.course import CourseError, Setup, load_setup
 from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
@@ -73,7 +73,8 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
     if path is not None and path.exists():
         declared = declared_by_class(path) if class_folder else declared_edition(path)
     if declared and declared in edition_names():
-        print(messages.edition_declared(declared, str(path)), file=sys.stderr)
+        if declared != DEFAULT_EDITION:  # the default goes without saying
+            print(messages.edition_declared(declared, str(path)), file=sys.stderr)
         return load_edition(declared)
     return load_edition(DEFAULT_EDITION)
 
@@ -451,27 +452,11 @@ def cmd_answers(args: argparse.Namespace) -> int:
         numbers = [p.label for p in edition.problems if p.phase == phase.number]
     else:
         numbers = edition.parse_numbers(args.question) or [p.label for p in edition.problems]
+    problems = [(edition.problem(n), load_questions(edition, n)) for n in numbers]
     if args.markdown:
-        from graders.tareport import render_answer_key
-
-        problems = [(edition.problem(n), load_questions(edition, n)) for n in numbers]
-        print(render_answer_key(edition.title, problems, phase), end="")
-        return 0
-    for n in numbers:
-        problem = edition.problem(n)
-        questions = load_questions(edition, n)
-        print(f"Problem {problem.label}: {problem.title}  ({len(questions)} unlock questions)")
-        for k, q in enumerate(questions, start=1):
-            print(f"  Q{k}. {q.name}")
-            if q.is_choice:
-                print(f"      {q.question}")
-                for c in q.choices:
-                    print(f"      {'*' if c == q.answer else ' '} {c}")
-                print(f"      answer: {q.answer}")
-            else:
-                for line in render_steps(q.steps).split("\n"):
-                    print(f"      {line}")
-        print()
+        print(reports.render_answer_key(edition.title, problems, phase), end="")
+    else:
+        print(reports.render_answer_key_text(problems), end="")
     return 0
 
 
@@ -610,7 +595,7 @@ def cmd_contest(args: argparse.Namespace) -> int:
     edition = _edition(args, Path(args.path), class_folder=True)
     board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
     for row in board[:10]:
-        print(messages.leaderboard_line(row["rank"], row["student"], row["points"], row["average"]))
+        print(messages.leaderboard_line(row.rank, row.student, row.points, row.average))
     print(messages.contest_written(str(Path(args.out))))
     return 0
 

@@ -11,21 +11,18 @@ over the seats); the ranking is by match points, then average win rate, then id.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from html import escape
 from pathlib import Path
 
 import numpy as np
 
-from graders import analysis, messages
+from graders import analysis, messages, reports
 from graders.classroom import Progress, check_class_folder
 from graders.edition import Edition
 from graders.errors import InputError
-from graders.reports import heat_colour
+from graders.records import Standing
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
 
@@ -44,8 +41,8 @@ def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray 
 
 
 def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None = None,
-                progress: Progress | None = None) -> list[dict]:
-    """Play the contest of FOLDER's entries into OUT; return the leaderboard rows, best first."""
+                progress: Progress | None = None) -> list[Standing]:
+    """Play the contest of FOLDER's entries into OUT; return the standings, best first."""
     check_class_folder(folder, edition, "contest")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
@@ -83,75 +80,27 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
         for j in range(i + 1, n):
             rate = solved[(keys[i], keys[j])]
             rates[i, j], rates[j, i] = rate, 1.0 - rate
-    board = []
-    for i, (student, _table) in enumerate(valid):
-        others = [rates[i, j] for j in range(n) if j != i]
-        board.append({"student": student, "points": sum(r > THRESHOLD for r in others),
-                      "average": float(np.mean(others)) if others else 0.5, "index": i})
-    board.sort(key=lambda r: (-r["points"], -r["average"], r["student"]))
-    for place, row in enumerate(board, start=1):  # entries that tie share a rank (1, 2, 2, 4)
-        before = board[place - 2] if place > 1 else None
-        if before is not None and before["points"] == row["points"] and abs(before["average"] - row["average"]) < TIE:
-            row["rank"] = before["rank"]
-        else:
-            row["rank"] = place
-    order = [row.pop("index") for row in board]  # the matrix's rows and columns in ranking order
+    board = _standings([student for student, _table in valid], rates)
+    order = [index for index, _standing in board]  # the matrix's rows and columns in ranking order
+    standings = [standing for _index, standing in board]
     out.mkdir(parents=True, exist_ok=True)
-    write_atomically(out / "leaderboard.csv", render_leaderboard_csv(board, invalid))
-    write_atomically(out / "contest.html", render_contest_html(edition.title, board, rates[np.ix_(order, order)],
-                                                               invalid))
+    write_atomically(out / "leaderboard.csv", reports.render_leaderboard_csv(standings, invalid))
+    write_atomically(out / "contest.html", reports.render_contest_html(edition.title, standings,
+                                                                       rates[np.ix_(order, order)], invalid))
+    return standings
+
+
+def _standings(students: list[str], rates: np.ndarray) -> list[tuple[int, Standing]]:
+    """(the entry's index in RATES, its standing), best first; entries that tie share a rank."""
+    n = len(students)
+    rows = []
+    for i, student in enumerate(students):
+        others = [float(rates[i, j]) for j in range(n) if j != i]
+        rows.append((i, student, sum(r > THRESHOLD for r in others), float(np.mean(others)) if others else 0.5))
+    rows.sort(key=lambda r: (-r[2], -r[3], r[1]))
+    board: list[tuple[int, Standing]] = []
+    for place, (i, student, points, average) in enumerate(rows, start=1):
+        before = board[-1][1] if board else None
+        tied = before is not None and before.points == points and abs(before.average - average) < TIE
+        board.append((i, Standing(before.rank if tied and before else place, student, points, average)))
     return board
-
-
-def render_leaderboard_csv(board: list[dict], invalid: list[tuple[str, str]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["rank", "student", "match points", "average win rate", "status"])
-    for row in board:
-        writer.writerow([row["rank"], row["student"], row["points"], f"{row['average']:.6f}", "valid"])
-    for student, reason in invalid:
-        writer.writerow(["", student, "", "", f"invalid: {reason}"])
-    return buffer.getvalue()
-
-
-def render_contest_html(title: str, board: list[dict], rates: np.ndarray, invalid: list[tuple[str, str]]) -> str:
-    """One page, no outside files: the leaderboard, the win-rate matrix as a heat map, invalid entries."""
-    names = [escape(row["student"]) for row in board]
-    head = "".join(f'<th title="{n}">{k + 1}</th>' for k, n in enumerate(names))
-    body = []
-    for i, row in enumerate(board):
-        cells = "".join(
-            f'<td style="background:{heat_colour(rates[i, j])}" title="{names[i]} vs {names[j]}: '
-            f'{100 * rates[i, j]:.2f}%"></td>' if i != j else "<td></td>"
-            for j in range(len(board))
-        )
-        body.append(f"<tr><th>{row['rank']}</th><td>{names[i]}</td><td>{row['points']}</td>"
-                    f"<td>{100 * row['average']:.2f}%</td>{cells}</tr>")
-    bad = "".join(f"<li>{escape(s)}: {escape(r)}</li>" for s, r in invalid) or "<li>none</li>"
-    picture = ""
-    if board:
-        import base64
-
-        from graders import pictures
-
-        png = pictures.win_matrix(messages.matrix_title(title), [row["student"] for row in board], rates.tolist())
-        picture = (f'<p><img alt="the win-rate matrix" src="data:image/png;base64,'
-                   f'{base64.b64encode(png).decode("ascii")}"></p>')
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: contest</title>
-<style>
-body {{ font-family: sans-serif; margin: 1em; }}
-table {{ border-collapse: collapse; font-size: 12px; }}
-td, th {{ padding: 2px 4px; }}
-td[title] {{ width: 12px; height: 12px; padding: 0; }}
-</style></head><body>
-<h1>{escape(title)}: contest</h1>
-<p>Each cell is the row entry's exact chance to beat the column entry, averaged over going first and
-second (dark: the row wins). A match point is a win rate above 50.0001%.</p>
-{picture}
-<table><tr><th>rank</th><th>entry</th><th>points</th><th>average</th>{head}</tr>
-{chr(10).join(body)}
-</table>
-<h2>Entries that could not take part</h2><ul>{bad}</ul>
-</body></html>
-"""

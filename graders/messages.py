@@ -1683,3 +1683,11 @@ YAML_TOO_DEEP = "the YAML is nested too deeply to read"
 
 def expected_list_of(names: tuple[str, ...] | list[str]) -> str:
     return f"a list of {', '.join(names)}"
+
+
+def answer_key_problem_line(label: str, title: str, count: int) -> str:
+    return f"Problem {label}: {title}  ({count} unlock questions)"
+
+
+def answer_key_answer_line(answer: str) -> str:
+    return f"answer: {answer}"

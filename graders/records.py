@@ -277,6 +277,17 @@ class ClassRecord:
                            max=int(data.get("max", 0)), **fields)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """One entry's place in a class contest: its exact average win rate against the others, and
+    its match points (opponents it beats more often than not)."""
+
+    rank: int  # entries that tie share a rank (1, 2, 2, 4)
+    student: str
+    points: int
+    average: float
+
+
 def _known(cls: type[Any], data: dict) -> dict:
     names = {f.name for f in dataclasses.fields(cls)}
     return {k: v for k, v in data.items() if k in names}

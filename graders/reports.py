@@ -11,10 +11,13 @@ asked of the records, never worked out here. Hidden cases are summarised by coun
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Any
 
 from graders import messages
-from graders.edition import Edition
-from graders.records import CaseResult, ClassRecord, EntryStatus, ProblemResult, Report, RuleResult, plain
+from graders.cases import Question, render_steps
+from graders.edition import Edition, Phase, Problem
+from graders.records import CaseResult, ClassRecord, EntryStatus, ProblemResult, Report, RuleResult, Standing, plain
 
 MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·"}
 
@@ -396,3 +399,104 @@ def heat_colour(value: float) -> str:
     return f"#{red:02x}{green:02x}{blue:02x}"
 
 
+# -- the class contest ------------------------------------------------------------------------------
+
+
+def render_leaderboard_csv(board: list[Standing], invalid: list[tuple[str, str]]) -> str:
+    """The contest's standings, best first, then the entries that could not take part and why."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["rank", "student", "match points", "average win rate", "status"])
+    for row in board:
+        writer.writerow([row.rank, row.student, row.points, f"{row.average:.6f}", "valid"])
+    for student, reason in invalid:
+        writer.writerow(["", student, "", "", f"invalid: {reason}"])
+    return buffer.getvalue()
+
+
+def render_contest_html(title: str, board: list[Standing], rates: Any, invalid: list[tuple[str, str]]) -> str:
+    """One page, no outside files: the leaderboard, the win-rate matrix as a heat map, invalid entries."""
+    from html import escape
+
+    names = [escape(row.student) for row in board]
+    head = "".join(f'<th title="{n}">{k + 1}</th>' for k, n in enumerate(names))
+    body = []
+    for i, row in enumerate(board):
+        cells = "".join(
+            f'<td style="background:{heat_colour(rates[i, j])}" title="{names[i]} vs {names[j]}: '
+            f'{100 * rates[i, j]:.2f}%"></td>' if i != j else "<td></td>"
+            for j in range(len(board))
+        )
+        body.append(f"<tr><th>{row.rank}</th><td>{names[i]}</td><td>{row.points}</td>"
+                    f"<td>{100 * row.average:.2f}%</td>{cells}</tr>")
+    bad = "".join(f"<li>{escape(s)}: {escape(r)}</li>" for s, r in invalid) or "<li>none</li>"
+    picture = ""
+    if board:
+        import base64
+
+        from graders import pictures
+
+        png = pictures.win_matrix(messages.matrix_title(title), [row.student for row in board], rates.tolist())
+        picture = (f'<p><img alt="the win-rate matrix" src="data:image/png;base64,'
+                   f'{base64.b64encode(png).decode("ascii")}"></p>')
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: contest</title>
+<style>
+body {{ font-family: sans-serif; margin: 1em; }}
+table {{ border-collapse: collapse; font-size: 12px; }}
+td, th {{ padding: 2px 4px; }}
+td[title] {{ width: 12px; height: 12px; padding: 0; }}
+</style></head><body>
+<h1>{escape(title)}: contest</h1>
+<p>Each cell is the row entry's exact chance to beat the column entry, averaged over going first and
+second (dark: the row wins). A match point is a win rate above 50.0001%.</p>
+{picture}
+<table><tr><th>rank</th><th>entry</th><th>points</th><th>average</th>{head}</tr>
+{chr(10).join(body)}
+</table>
+<h2>Entries that could not take part</h2><ul>{bad}</ul>
+</body></html>
+"""
+
+
+# -- the answer key of the unlock questions -----------------------------------------------------------
+
+
+def render_answer_key_text(problems: Sequence[tuple[Problem, Sequence[Question]]]) -> str:
+    """The answer key in the terminal: each problem's unlock questions, the right choice starred."""
+    lines = []
+    for problem, questions in problems:
+        lines.append(messages.answer_key_problem_line(problem.label, problem.title, len(questions)))
+        for k, q in enumerate(questions, start=1):
+            lines.append(f"  Q{k}. {q.name}")
+            if q.is_choice:
+                lines.append(f"      {q.question}")
+                lines += [f"      {'*' if c == q.answer else ' '} {c}" for c in q.choices]
+                lines.append(f"      {messages.answer_key_answer_line(q.answer)}")
+            else:
+                lines += [f"      {line}" for line in render_steps(q.steps).split("\n")]
+        lines.append("")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def render_answer_key(title: str, problems: Sequence[tuple[Problem, Sequence[Question]]],
+                      phase: Phase | None = None) -> str:
+    """A Markdown handout of the answer key: for each of PROBLEMS (with its unlock questions), each
+    question by its name (which says what it teaches, or asks why), its transcript with the output
+    Python displays, or its choices with the answer marked and restated."""
+    heading = messages.answer_key_heading(title, phase.number if phase else None, phase.name if phase else "")
+    lines = [f"# {heading}", "", messages.answer_key_intro(), ""]
+    for problem, questions in problems:
+        lines += [f"## {messages.answer_key_problem(problem.label, problem.title, len(questions))}", ""]
+        for k, q in enumerate(questions, start=1):
+            lines += [f"### {k}. {q.name}", ""]
+            if q.is_choice:
+                lines += [q.question, ""]
+                lines += [f"- **{c}** ({messages.ANSWER_MARK})" if c == q.answer else f"- {c}" for c in q.choices]
+                lines += ["", messages.answer_key_answer(q.answer), ""]
+            else:
+                lines += ["```pycon", render_steps(q.steps), "```", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -7,7 +7,7 @@ students (the misconceptions to teach in section), and how many tries unlocking 
 how many test runs students made, how many runs it took until it first passed, and who never saw it
 pass; the problems ranked by runs per student. Renderers turn the report into Markdown and CSV;
 :func:`write_report` reads a class folder and writes them with a picture (``hogkit report``).
-:func:`render_answer_key` is the other side for the TAs: the answer key of a phase (or any problems)
+:func:`graders.reports.render_answer_key` is the other side for the TAs: the answer key of a phase (or any problems)
 as a Markdown handout for section, every unlock question with its answer.
 
 Nothing here reads or writes a grade: the logs are the students' own, easily changed, and they
@@ -26,8 +26,7 @@ from pathlib import Path
 
 from graders import messages
 from graders.activity import Activity, read_activity
-from graders.cases import Question, render_steps
-from graders.edition import Edition, EditionError, Phase, Problem
+from graders.edition import Edition, EditionError
 
 MOST_WRONG_SHOWN = 5  # wrong answers listed per prompt in the Markdown (the CSV has them all)
 
@@ -268,23 +267,3 @@ def write_report(folder: Path, edition: Edition, out: Path) -> TaReport:
 
 
 # -- the answer key as a handout for section ---------------------------------------------------------------
-
-
-def render_answer_key(title: str, problems: Sequence[tuple[Problem, Sequence[Question]]],
-                      phase: Phase | None = None) -> str:
-    """A Markdown handout of the answer key: for each of PROBLEMS (with its unlock questions), each
-    question by its name (which says what it teaches, or asks why), its transcript with the output
-    Python displays, or its choices with the answer marked and restated."""
-    heading = messages.answer_key_heading(title, phase.number if phase else None, phase.name if phase else "")
-    lines = [f"# {heading}", "", messages.answer_key_intro(), ""]
-    for problem, questions in problems:
-        lines += [f"## {messages.answer_key_problem(problem.label, problem.title, len(questions))}", ""]
-        for k, q in enumerate(questions, start=1):
-            lines += [f"### {k}. {q.name}", ""]
-            if q.is_choice:
-                lines += [q.question, ""]
-                lines += [f"- **{c}** ({messages.ANSWER_MARK})" if c == q.answer else f"- {c}" for c in q.choices]
-                lines += ["", messages.answer_key_answer(q.answer), ""]
-            else:
-                lines += ["```pycon", render_steps(q.steps), "```", ""]
-    return "\n".join(lines).rstrip("\n") + "\n"

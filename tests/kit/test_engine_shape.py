@@ -209,3 +209,35 @@ def test_the_sentence_scan_finds_an_inline_sentence(monkeypatch):
 
 def test_the_allowed_sentences_are_all_still_there():
     assert ALLOWED_SENTENCES <= sentences_outside_messages()
+
+
+def test_every_renderer_lives_in_reports():
+    """Text, CSV, HTML and Markdown made from grading's records (the contest's standings and the
+    answer key included) come from reports.py; the modules that compute them only call it. (The TA
+    report renders activity logs, not grading records, in tareport.py.)"""
+    elsewhere = [f"{name}.py:{node.lineno} {node.name}" for name, tree in engine_trees().items() if name != "reports"
+                 for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("render_")
+                 and name in ("contest", "cli", "classroom", "grading", "gradescope")]
+    assert elsewhere == []
+    from graders import reports
+
+    for name in ("render_leaderboard_csv", "render_contest_html", "render_answer_key", "render_answer_key_text",
+                 "render_gradescope", "render_grades_csv", "render_class_summary", "render_record_markdown"):
+        assert callable(getattr(reports, name)), name
+
+
+def test_the_contest_standings_are_typed_and_share_ranks_on_ties():
+    import numpy as np
+
+    from graders.contest import _standings
+    from graders.records import Standing
+
+    rates = np.array([[0.5, 0.6, 0.6], [0.4, 0.5, 0.5], [0.4, 0.5, 0.5]])
+    board = _standings(["ada", "bo", "cy"], rates)
+    assert [s for _i, s in board] == [Standing(1, "ada", 2, 0.6), Standing(2, "bo", 0, 0.45),
+                                      Standing(2, "cy", 0, 0.45)]
+    from graders import reports
+
+    assert reports.render_leaderboard_csv([s for _i, s in board], [("dee", "no final_strategy")]).splitlines() == [
+        "rank,student,match points,average win rate,status", "1,ada,2,0.600000,valid", "2,bo,0,0.450000,valid",
+        "2,cy,0,0.450000,valid", ",dee,,,invalid: no final_strategy"]

@@ -243,6 +243,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.not_python, ("notes.txt", "its name does not end in .py"), ["notes.txt", "does not end in .py"]),
     (m.too_large, ("big/hog.py", 1024 * 1024), ["big/hog.py", "1024 KiB"]),
     (m.expected_label_of, (5,), ["a label of problem 5"]),
+    (m.answer_key_problem_line, ("07", "is_always_roll", 3), ["Problem 07: is_always_roll", "(3 unlock questions)"]),
+    (m.answer_key_answer_line, ("True",), ["answer: True"]),
     (m.expected_list_of, (("due", "early"),), ["a list of due, early"]),
     (m.mutant_node_outside, ("Name(id='x')",), ["Name(id='x') is not inside the statement"]),
     (m.listed_twice, ("'05 play: x'",), ["'05 play: x' is listed twice"]),
