@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from graders import messages
+from graders.submissions import read_file
 
 LOG = Path(".hogkit") / "activity.jsonl"
 HANDIN_NAME = "hogkit-activity.jsonl"
@@ -274,23 +275,9 @@ def _find_in_folder(folder: Path) -> Path | None:
 
 
 def _read_regular(path: Path, most: int = MOST_BYTES) -> bytes:
-    """Up to MOST + 1 bytes of the regular file PATH, opened without following a link."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(str(path), flags)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(messages.NOT_REGULAR_FILE)
-        chunks = []
-        got = 0
-        while got <= most:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            got += len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+    """Up to MOST + 1 bytes of the regular file PATH, opened without following a link (an OSError
+    for anything else), read as class folders' submissions are."""
+    return read_file(path, most)
 
 
 def _read_from_zip(path: Path) -> bytes | None:
