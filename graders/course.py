@@ -35,12 +35,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from graders import messages
-from graders.errors import InputError
-
-
-class CourseError(InputError):
-    """A course file, roster, overrides file or times file that cannot be used, said in one line."""
-
+from graders.errors import CourseError
 
 COURSE_FORMAT = """\
 edition = "boar_brawl"             # optional: the edition the course uses

@@ -17,8 +17,10 @@ The kinds:
 * :class:`GenerationError` (2): a case template cannot be filled in with the reference;
 * :class:`MarkerError` (2): the solution's problem markers do not pair up;
 * :class:`RequestError` (2): a request the browser page sent is not a game this edition can play;
+* :class:`CourseError` (2): a course file, roster, overrides or times file cannot be used;
 * :class:`KitFailure` (3): the kit failed to grade, twice (``details`` holds the traceback);
-* :class:`SandboxError` (3): the sandbox itself failed before any student code ran.
+* :class:`SandboxError` (3): the sandbox itself failed before any student code ran;
+* :class:`MutantError` (3): mutation testing made a mutant Python cannot compile (a kit bug).
 
 This module is shipped to students (the runner catches the base class) and keeps to Python 3.9.
 """
@@ -82,5 +84,15 @@ class KitFailure(HogkitError):
 class SandboxError(HogkitError):
     """The sandbox itself failed: the child died or went silent before any of the submission's code
     ran. Never the submission's fault, so never a grade (see :mod:`graders.grading`)."""
+
+    exit_status = KIT_STATUS
+
+
+class CourseError(InputError):
+    """A course file, roster, overrides file or times file that cannot be used, said in one line."""
+
+
+class MutantError(HogkitError):
+    """The generator made a mutant Python cannot compile: a bug of the kit, said with the mutant's id."""
 
     exit_status = KIT_STATUS

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from graders import isolation, messages, syntax
 from graders.edition import Edition, Problem, problem_label, read_toml
-from graders.errors import EditionError
+from graders.errors import EditionError, MutantError
 from graders.grading import KitFailure, ProblemResult, Submission, grade_reliably
 from graders.markers import BEGIN, END
 from graders.sandbox import Limits
@@ -58,10 +58,6 @@ COMPARISON = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt
 BOUND = {ast.Lt: ast.Sub, ast.LtE: ast.Add, ast.Gt: ast.Add, ast.GtE: ast.Sub}  # the way the swap does not go
 OPPOSITE_BUILTINS = {"min": "max", "max": "min"}  # builtins whose wrong twin is a classic slip
 HELPERS_TRIED = 2  # for a call to one of the file's functions: this many others, the nearest in the file
-
-
-class MutantError(Exception):
-    """The generator made a mutant Python cannot compile: a bug of the kit, said with the mutant's id."""
 
 
 # -- records -------------------------------------------------------------------------------------

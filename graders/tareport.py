@@ -26,7 +26,8 @@ from pathlib import Path
 
 from graders import messages
 from graders.activity import Activity, read_activity
-from graders.edition import Edition, EditionError
+from graders.edition import Edition
+from graders.errors import InputError
 
 MOST_WRONG_SHOWN = 5  # wrong answers listed per prompt in the Markdown (the CSV has them all)
 
@@ -251,7 +252,7 @@ def write_report(folder: Path, edition: Edition, out: Path) -> TaReport:
 
     logs = class_logs(folder, edition, skip=out)
     if not logs:
-        raise EditionError(messages.empty_class(str(folder)))
+        raise InputError(messages.empty_class(str(folder)))
     report = summarise(edition.title, logs, prompt_infos(edition), [(p.label, p.title) for p in edition.problems])
     write_atomically(out / "ta-report.md", render_markdown(report))
     write_atomically(out / "wrong-answers.csv", render_wrong_answers_csv(report))

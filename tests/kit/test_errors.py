@@ -22,7 +22,7 @@ NOT_REPORTED = {
     "_TimeUp": "control flow inside the child: the game's own alarm names the function still running",
 }
 # The modules that read an edition's data (manifests, case files, the [gui] table, students' copies).
-EDITION_DATA = {"edition.py", "cases.py", "gamelog.py", "tables.py", "templates.py"}
+EDITION_DATA = {"edition.py", "cases.py", "gamelog.py", "tables.py", "templates.py", "mutants.py"}  # mutants.toml
 
 
 def _trees() -> dict[str, ast.Module]:
@@ -49,8 +49,9 @@ def test_each_kind_says_how_a_command_ends():
     kinds = [c for _, c in inspect.getmembers(errors, inspect.isclass) if issubclass(c, HogkitError)]
     assert len(kinds) >= 10
     statuses = {c.__name__: c.exit_status for c in kinds}
-    assert statuses["KitFailure"] == statuses["SandboxError"] == errors.KIT_STATUS == 3
-    assert {s for name, s in statuses.items() if name not in ("KitFailure", "SandboxError")} == {2}
+    kits = ("KitFailure", "SandboxError", "MutantError")
+    assert {statuses[name] for name in kits} == {errors.KIT_STATUS} == {3}
+    assert {s for name, s in statuses.items() if name not in kits} == {2}
 
 
 def test_edition_error_is_raised_only_where_edition_data_is_read():
