@@ -1303,6 +1303,65 @@ def gui_not_json() -> str:
     return "A game request must be sent as JSON (Content-Type: application/json)."
 
 
+# The page's own texts (graders/gui_static/hog.js), sent with GET /api/setup. The page looks each up
+# by its key and fills the {name} placeholders itself: a placeholder's name is part of the contract
+# with hog.js. Only the few lines shown when the server cannot be reached at all stay in hog.js.
+PAGE_TEXT: dict[str, str] = {
+    # players and their panels
+    "person": "Person",
+    "you": "You",
+    "player": "Player {who}",
+    "player_strategy": "Player {who} ({strategy})",
+    "panel_name": "Player {who} · {label}",
+    "your_strategies": "Your strategies",
+    "rules": "Rules",
+    "goal": "First to {goal} wins",
+    # dice
+    "one_die": "{n} die",
+    "dice": "{n} dice",
+    "dice_label": "Dice",
+    "dice_shown": "Dice: {faces}",
+    "no_dice": "No dice rolled",
+    "no_roll_yet": "No dice rolled yet.",
+    # one turn, in the latest-roll card and the log
+    "rolls": "{player} rolls {dice}…",
+    "rolled": "{player} rolled {dice}",
+    "and_scored": "and scored",
+    "stopped_by_error": "(stopped by an error)",
+    "turn_head": "Player {who} rolled {dice}",
+    "turn_stopped": "(stopped before the turn ended)",
+    "turn_score": "→ {gain} ({before} → {after})",
+    "turn_other": "Player {who}: {before} → {after}",
+    "rule": "Rule",
+    "printed": "hog.py printed: {text}",
+    # what happens next
+    "starting": "Starting a new game…",
+    "thinking": "{player} is thinking…",
+    "rolling": "Rolling {dice}…",
+    "next_turn": "Next: {player}'s turn. Press Next turn.",
+    "choose": "Player {who}: choose how many dice to roll",
+    "how_many": "How many dice?",
+    "how_many_player": "Player {who}: how many dice?",
+    "roll": "Roll {dice}",
+    "zero_rule": "0 dice scores by {rule}.",
+    "zero_rule_unnamed": "0 dice scores by this edition's special rule.",
+    "meter": "Your chance to win with best play:",
+    "meter_player": "Player {who}'s chance to win with best play:",
+    # the end of a game
+    "final_score": "{winner} to {loser}",
+    "you_win": "You win {score}!",
+    "wins": "{player} wins {score}.",
+    "game_over": "Game over.",
+    "idle": "The game has stopped. Press New game to play again.",
+    # errors
+    "stopped": "Stopped: see the error below",
+    "not_replayed": "The game could not be replayed.",
+    "in_function": "In {function}",
+    "in_function_line": "In {function}, line {line}",
+    "at_line": "Line {line}",
+}
+
+
 # -- the course: its files, and the lines that explain a student's adjustments --------------------
 
 

@@ -9,7 +9,8 @@ standard library's HTTP server: the page (``gui_static/``), ``GET /api/setup`` a
 raises or ends itself costs that request an error on the page, never the server. The child is
 started again whenever ``hog.py`` changes, so the page always plays the latest code. Requests are
 checked by :func:`graders.gamelog.parse_request` before anything reaches the child, and what comes
-back is plain data turned into the page's view by :func:`graders.gamelog.game_view`.
+back is plain data turned into the page's view by :func:`graders.gamelog.game_view`. The setup
+also carries the page's own sentences (:data:`graders.messages.PAGE_TEXT`).
 
 Where the kit's exact analysis is at hand (numpy and the edition's reference solution), a view
 waiting for a person carries ``chance``: that person's exact chance to win from there with best
@@ -199,6 +200,7 @@ class Game:
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
                 "meter": self._meter_possible(), "seed": self.base_seed,  # a freshly loaded page's first game
                 "notes": list(self._notes), "error": self._error,
+                "text": dict(messages.PAGE_TEXT),  # the page's own sentences, filled in by hog.js
             }
 
     def play(self, body: object) -> tuple[int, dict]:

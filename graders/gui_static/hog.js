@@ -4,11 +4,25 @@
  * dice counts chosen by people so far, and answers with every turn played. This page only
  * remembers those choices, reveals the turns it has not shown yet, and asks a person for the
  * next move. Nothing here knows an edition's rules: rule names, texts and warnings all come
- * from the server. Server strings are only ever put in the page with textContent.
+ * from the server, and so does every sentence the page says (messages.PAGE_TEXT, sent with the
+ * setup; see say). Server strings are only ever put in the page with textContent.
  */
 "use strict";
 
 (() => {
+  // The only sentences written here: those shown when the server cannot be reached at all, or
+  // before its setup has arrived, so that no table of the page's texts is at hand. Every other
+  // sentence comes from graders/messages.py (PAGE_TEXT) through say().
+  const OFFLINE_TEXT = {
+    loading: "Loading the game…",
+    notLoaded: "Could not load the game: see the error below",
+    notAnswering: "The game server is not answering",
+    notAnsweringDetail: "It may have been stopped. Start it again, then press New game.",
+    answered: "The server answered {status} {reason}",
+    unreadable: "The server sent an answer this page cannot read",
+    wentWrong: "Something went wrong",
+  };
+
   // Timing of an animated reveal: a shuffle of random faces, then a short rest on the real
   // faces so each turn can be seen (about 350-600 ms a turn in all).
   const SHUFFLE_MS = 420;
@@ -64,12 +78,20 @@
     node.hidden = !visible;
   }
 
-  function plural(n, one, many) {
-    return n === 1 ? one : many;
+  // TEMPLATE with each {name} filled from VALUES; an unknown name stays as written, to be seen.
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (whole, name) =>
+      (values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole));
+  }
+
+  // The page's sentence KEY from the table the setup carries (messages.PAGE_TEXT), filled with VALUES.
+  function say(key, values) {
+    const table = (game.setup && game.setup.text) || {};
+    return fill(typeof table[key] === "string" ? table[key] : key, values);
   }
 
   function diceWord(n) {
-    return `${n} ${plural(n, "die", "dice")}`;
+    return n === 1 ? say("one_die", { n }) : say("dice", { n });
   }
 
   function readStored(key) {
@@ -90,10 +112,7 @@
 
   /* ---------- Talking to the server ---------- */
 
-  const NOT_ANSWERING = {
-    title: "The game server is not answering",
-    detail: "It may have been stopped. Start it again, then press New game.",
-  };
+  const NOT_ANSWERING = { title: OFFLINE_TEXT.notAnswering, detail: OFFLINE_TEXT.notAnsweringDetail };
 
   // Returns {data} or {error}; never throws, so callers only have one path to handle.
   async function api(path, body) {
@@ -119,10 +138,11 @@
     }
     if (!response.ok) {
       if (data && data.error && data.error.title) return { error: data.error };
-      return { error: { title: `The server answered ${response.status} ${response.statusText}`.trim() } };
+      const title = fill(OFFLINE_TEXT.answered, { status: response.status, reason: response.statusText });
+      return { error: { title: title.trim() } };
     }
     if (data === null || typeof data !== "object") {
-      return { error: { title: "The server sent an answer this page cannot read" } };
+      return { error: { title: OFFLINE_TEXT.unreadable } };
     }
     return { data };
   }
@@ -141,13 +161,13 @@
   // The options of one player's select, grouped so a long list stays easy to scan.
   function fillPlayerSelect(select, setup, chosen) {
     select.replaceChildren();
-    const person = el("option", null, "Person");
+    const person = el("option", null, say("person"));
     person.value = "person";
     select.append(person);
     const strategies = setup.strategies || [];
     if (strategies.length) {
       const group = document.createElement("optgroup");
-      group.label = "Your strategies";
+      group.label = say("your_strategies");
       for (const name of strategies) {
         const option = el("option", null, name);
         option.value = name;
@@ -191,13 +211,13 @@
     }
     if (variants.length === 1) {
       const only = variants[0];
-      field.append(el("span", "field-label", "Rules"));
+      field.append(el("span", "field-label", say("rules")));
       field.append(el("span", null, only.name || only.id));
       if (only.about) field.append(el("small", "variant-about", only.about));
       show(field, true);
       return;
     }
-    const label = el("label", null, "Rules");
+    const label = el("label", null, say("rules"));
     label.htmlFor = "variant";
     const select = document.createElement("select");
     select.id = "variant";
@@ -231,7 +251,7 @@
   function setGoal(goal) {
     if (typeof goal !== "number") return;
     game.goal = goal;
-    $("goal").textContent = `First to ${goal} wins`;
+    $("goal").textContent = say("goal", { goal });
     for (const node of document.querySelectorAll(".goal-number")) node.textContent = String(goal);
   }
 
@@ -254,11 +274,11 @@
 
   async function loadSetup() {
     setState("loading");
-    setStatus("Loading the game…");
+    setStatus(OFFLINE_TEXT.loading);
     const result = await api("/api/setup");
     if (result.error) {
       showError(result.error);
-      setStatus("Could not load the game: see the error below");
+      setStatus(OFFLINE_TEXT.notLoaded);
       setState("idle");
       return;
     }
@@ -266,7 +286,7 @@
     if (result.data.error) {
       // hog.py could not be loaded at all: say so, and let New game try again later.
       showError(result.data.error);
-      setStatus("Stopped: see the error below");
+      setStatus(say("stopped"));
       setState("idle");
       return;
     }
@@ -285,17 +305,17 @@
 
   // "You" reads naturally when one person plays; with two, neither is "you".
   function playerLabel(i) {
-    if (isPerson(i)) return personCount() === 1 ? "You" : "Person";
+    if (isPerson(i)) return personCount() === 1 ? say("you") : say("person");
     return game.players[i];
   }
 
   // "Player 1 (final_strategy)" for a computer, just "Player 0" for a person.
   function playerTitle(i) {
-    return isPerson(i) ? `Player ${i}` : `Player ${i} (${game.players[i]})`;
+    return isPerson(i) ? say("player", { who: i }) : say("player_strategy", { who: i, strategy: game.players[i] });
   }
 
   function updatePanelNames() {
-    for (const i of [0, 1]) $(`name${i}`).textContent = `Player ${i} · ${playerLabel(i)}`;
+    for (const i of [0, 1]) $(`name${i}`).textContent = say("panel_name", { who: i, label: playerLabel(i) });
   }
 
   function setScores(scores) {
@@ -364,13 +384,13 @@
     const box = $("dice");
     box.replaceChildren();
     if (!values.length) {
-      box.append(el("span", "dice-empty", "No dice rolled"));
-      box.setAttribute("aria-label", "No dice rolled");
+      box.append(el("span", "dice-empty", say("no_dice")));
+      box.setAttribute("aria-label", say("no_dice"));
       return [];
     }
     const dice = values.map(makeDie);
     box.append(...dice);
-    box.setAttribute("aria-label", `Dice: ${values.join(" ")}`);
+    box.setAttribute("aria-label", say("dice_shown", { faces: values.join(" ") }));
     return dice;
   }
 
@@ -386,24 +406,26 @@
   function turnLine(turn) {
     const line = el("div", "turn-line");
     const rolls = turn.rolls || [];
-    line.append(el("span", "turn-head", `Player ${turn.who} rolled ${diceWord(turn.dice)}`));
+    line.append(el("span", "turn-head", say("turn_head", { who: turn.who, dice: diceWord(turn.dice) })));
     if (rolls.length) line.append(": ", el("span", "turn-rolls", rolls.join(" ")));
     const gain = turnGain(turn);
     if (gain === null) {
-      line.append(" ", el("span", "turn-score", "(stopped before the turn ended)"));
+      line.append(" ", el("span", "turn-score", say("turn_stopped")));
       return line;
     }
-    line.append(" ", el("span", "turn-score", `→ ${gain} (${turn.before[turn.who]} → ${turn.after[turn.who]})`));
+    line.append(" ", el("span", "turn-score",
+      say("turn_score", { gain, before: turn.before[turn.who], after: turn.after[turn.who] })));
     const other = 1 - turn.who;
     if (turn.before[other] !== turn.after[other]) {
-      line.append("; ", el("span", "turn-score", `Player ${other}: ${turn.before[other]} → ${turn.after[other]}`));
+      line.append("; ", el("span", "turn-score",
+        say("turn_other", { who: other, before: turn.before[other], after: turn.after[other] })));
     }
     return line;
   }
 
   function ruleEvent(event) {
     const node = el("div", "rule-event");
-    node.append(el("strong", null, event.rule || "Rule"));
+    node.append(el("strong", null, event.rule || say("rule")));
     if (event.text) node.append(document.createTextNode(`: ${event.text}`));
     return node;
   }
@@ -423,7 +445,7 @@
     item.append(turnLine(turn));
     item.append(...turnNotes(turn));
     if (hasCommentary(turn)) item.append(el("div", "turn-commentary", turn.commentary.trimEnd()));
-    if (turn.printed) item.append(el("pre", "turn-printed", `hog.py printed: ${turn.printed.trimEnd()}`));
+    if (turn.printed) item.append(el("pre", "turn-printed", say("printed", { text: turn.printed.trimEnd() })));
     return item;
   }
 
@@ -435,9 +457,9 @@
   }
 
   function clearLatest() {
-    $("latest-caption").textContent = "No dice rolled yet.";
+    $("latest-caption").textContent = say("no_roll_yet");
     $("dice").replaceChildren();
-    $("dice").setAttribute("aria-label", "Dice");
+    $("dice").setAttribute("aria-label", say("dice_label"));
     $("rules").replaceChildren();
     $("commentary").replaceChildren();
     show($("commentary"), false);
@@ -450,9 +472,9 @@
     const gain = turnGain(turn);
     const who = turn.who === undefined ? 0 : turn.who;
     const caption = $("latest-caption");
-    caption.replaceChildren(`${playerTitle(who)} rolled ${diceWord(turn.dice)}`);
-    if (gain === null) caption.append(" (stopped by an error)");
-    else caption.append(" and scored ", el("strong", "points", gain));
+    caption.replaceChildren(say("rolled", { player: playerTitle(who), dice: diceWord(turn.dice) }));
+    if (gain === null) caption.append(" ", say("stopped_by_error"));
+    else caption.append(" ", say("and_scored"), " ", el("strong", "points", gain));
     drawDice(turn.rolls || []);
     // The rules box keeps every turn of this reveal, so a person still sees what their own roll
     // did after the computer has answered it.
@@ -488,7 +510,7 @@
   // Shuffles random faces for a moment, stopping early if the game was abandoned.
   async function shuffle(turn, token) {
     const count = (turn.rolls || []).length;
-    $("latest-caption").textContent = `${playerTitle(turn.who)} rolls ${diceWord(turn.dice)}…`;
+    $("latest-caption").textContent = say("rolls", { player: playerTitle(turn.who), dice: diceWord(turn.dice) });
     show($("commentary"), false);
     show($("printed-box"), false);
     if (count === 0) {
@@ -542,7 +564,7 @@
     $("rules").replaceChildren();
     for (const [i, turn] of turns.entries()) {
       if (stepping() && !quick) {
-        setStatus(`Next: ${playerTitle(turn.who)}'s turn. Press Next turn.`);
+        setStatus(say("next_turn", { player: playerTitle(turn.who) }));
         if (!(await waitForStep(token))) return false;
       } else if (quick || !animating()) {  // asked again each turn: unchecking the box speeds up at once
         for (const rest of turns.slice(i)) settleTurn(rest);
@@ -550,7 +572,7 @@
       }
       setActive(turn.who);
       if (animating()) {
-        if (!isPerson(turn.who)) setStatus(`${playerTitle(turn.who)} is thinking…`);
+        if (!isPerson(turn.who)) setStatus(say("thinking", { player: playerTitle(turn.who) }));
         if (!(await shuffle(turn, token))) return false;
       }
       settleTurn(turn);
@@ -574,7 +596,6 @@
       button.type = "button";
       button.dataset.dice = String(k);
       button.setAttribute("role", "radio");
-      button.setAttribute("aria-label", diceWord(k));
       button.addEventListener("click", () => setPick(k, false));
       group.append(button);
     }
@@ -583,9 +604,7 @@
 
   function rollHint(k) {
     if (k !== 0) return "";
-    return game.zeroRule
-      ? `0 dice scores by ${game.zeroRule}.`
-      : "0 dice scores by this edition's special rule.";
+    return game.zeroRule ? say("zero_rule", { rule: game.zeroRule }) : say("zero_rule_unnamed");
   }
 
   // One checked radio, which is also the only one reached by Tab (roving tabindex).
@@ -594,10 +613,11 @@
     for (const button of choiceButtons()) {
       const checked = Number(button.dataset.dice) === game.pick;
       button.setAttribute("aria-checked", String(checked));
+      button.setAttribute("aria-label", diceWord(Number(button.dataset.dice)));  // said once the setup came
       button.tabIndex = checked ? 0 : -1;
       if (checked && focus) button.focus();
     }
-    $("roll").textContent = `Roll ${diceWord(game.pick)}`;
+    $("roll").textContent = say("roll", { dice: diceWord(game.pick) });
     const hint = rollHint(game.pick);
     $("roll-hint").textContent = hint;
     show($("roll-hint"), Boolean(hint));
@@ -608,7 +628,7 @@
   }
 
   function showChooser(who) {
-    $("chooser-label").textContent = personCount() > 1 ? `Player ${who}: how many dice?` : "How many dice?";
+    $("chooser-label").textContent = personCount() > 1 ? say("how_many_player", { who }) : say("how_many");
     setPick(game.pick, false);
     show($("chooser"), true);
   }
@@ -624,9 +644,7 @@
       return;
     }
     const percent = `${(data.chance * 100).toFixed(1)}%`;
-    $("meter-label").textContent = personCount() > 1
-      ? `Player ${data.next}'s chance to win with best play:`
-      : "Your chance to win with best play:";
+    $("meter-label").textContent = personCount() > 1 ? say("meter_player", { who: data.next }) : say("meter");
     $("meter-value").textContent = percent;
     $("meter-fill").style.width = `${Math.max(0, Math.min(100, data.chance * 100))}%`;
     meter.dataset.chance = String(data.chance);
@@ -634,7 +652,7 @@
   }
 
   function finalScoreText(scores, winner) {
-    return `${scores[winner]} to ${scores[1 - winner]}`;
+    return say("final_score", { winner: scores[winner], loser: scores[1 - winner] });
   }
 
   function showGameOver(data) {
@@ -642,12 +660,12 @@
     const scores = data.scores || [0, 0];
     const score = finalScoreText(scores, winner);
     let sentence;
-    if (isPerson(winner) && personCount() === 1) sentence = `You win ${score}!`;
-    else sentence = `${playerTitle(winner)} wins ${score}.`;
+    if (isPerson(winner) && personCount() === 1) sentence = say("you_win", { score });
+    else sentence = say("wins", { player: playerTitle(winner), score });
     $("winner").textContent = sentence;
     show($("game-over"), true);
     setWinner(winner);
-    setStatus("Game over.");  // the winner is said once, in the game-over panel (read aloud too)
+    setStatus(say("game_over"));  // the winner is said once, in the game-over panel (read aloud too)
   }
 
   function setOptionalText(id, text) {
@@ -656,13 +674,18 @@
     show(node, Boolean(text));
   }
 
+  // "In boar_brawl, line 12", or the part of it the error knows; "" when it knows neither.
+  function errorPlace(err) {
+    const line = err.line !== undefined && err.line !== null;
+    if (err.function) return line ? say("in_function_line", { function: err.function, line: err.line })
+      : say("in_function", { function: err.function });
+    return line ? say("at_line", { line: err.line }) : "";
+  }
+
   function showError(error) {
     const err = error || {};
-    $("error-title").textContent = err.title || "Something went wrong";
-    let where = "";
-    if (err.function) where = `In ${err.function}`;
-    if (err.line !== undefined && err.line !== null) where += `${where ? ", line" : "Line"} ${err.line}`;
-    setOptionalText("error-where", where);
+    $("error-title").textContent = err.title || OFFLINE_TEXT.wentWrong;
+    setOptionalText("error-where", errorPlace(err));
     setOptionalText("error-detail", err.detail);
     $("error-trace").textContent = err.traceback || "";
     show($("error-trace-box"), Boolean(err.traceback));
@@ -735,7 +758,7 @@
     game.zeroRule = null;
     resetBoard();
     updatePanelNames();
-    await play(isPerson(0) ? "Starting a new game…" : `${playerTitle(0)} is thinking…`);
+    await play(isPerson(0) ? say("starting") : say("thinking", { player: playerTitle(0) }));
   }
 
   async function roll() {
@@ -746,7 +769,7 @@
     game.moves.push(game.pick);
     show(chooser, false);
     show($("meter"), false);
-    await play(`Rolling ${diceWord(game.pick)}…`);
+    await play(say("rolling", { dice: diceWord(game.pick) }));
   }
 
   // One request to the server, then the reveal of the new turns and the resulting state.
@@ -779,7 +802,7 @@
     if (!Array.isArray(data.turns)) {
       // The replay failed as a whole (it never finished, or hog.py ended the program): the board
       // keeps what it showed, and the error says what happened.
-      stop(data.error || { title: "The game could not be replayed." });
+      stop(data.error || { title: say("not_replayed") });
       return;
     }
     const turns = data.turns;
@@ -809,7 +832,7 @@
     show($("chooser"), false);
     show($("meter"), false);
     showError(error);
-    setStatus("Stopped: see the error below");
+    setStatus(say("stopped"));
     if (game.refocus) $("new-game").focus();
     game.refocus = false;
     setState("error");
@@ -829,7 +852,7 @@
     setActive(data.next);
     showChooser(data.next);
     showMeter(data);
-    setStatus(`Player ${data.next}: choose how many dice to roll`);
+    setStatus(say("choose", { who: data.next }));
     const lost = !document.activeElement || document.activeElement === document.body;
     if (game.refocus || (lost && game.moves.length > 0)) pickedButton().focus();
     game.refocus = false;
@@ -839,14 +862,14 @@
   // Not waiting, not over, no error: nothing more will happen until New game.
   function finishIdle() {
     setActive(null);
-    setStatus("The game has stopped. Press New game to play again.");
+    setStatus(say("idle"));
     setState("idle");
   }
 
   /* ---------- Keyboard ---------- */
 
   function typingInControl(target) {
-    return Boolean(target && target.closest && target.closest("select, input, textarea, [contenteditable]"));
+    return Boolean(target && target.closest && target.closest("select,input,textarea,[contenteditable]"));
   }
 
   // Digit keys and x/t pick a count from anywhere on the page while a person is to move.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import string
 from collections.abc import Callable
 
 import pytest
@@ -571,3 +572,76 @@ def test_hints_are_hints_not_answers() -> None:
 
 def test_no_legend_without_marks() -> None:
     assert m.whitespace_legend(m.visible("3\n4")) == ""
+
+
+# -- the web page's own texts --------------------------------------------------------------------
+
+# key: (the placeholders hog.js fills, texts the sentence must carry once filled with SAMPLE).
+PAGE_EXPECTATIONS: dict[str, tuple[set[str], list[str]]] = {
+    "person": (set(), ["Person"]),
+    "you": (set(), ["You"]),
+    "player": ({"who"}, ["Player 1"]),
+    "player_strategy": ({"who", "strategy"}, ["Player 1 (final_strategy)"]),
+    "panel_name": ({"who", "label"}, ["Player 1 · You"]),
+    "your_strategies": (set(), ["strategies"]),
+    "rules": (set(), ["Rules"]),
+    "goal": ({"goal"}, ["First to 100 wins"]),
+    "one_die": ({"n"}, ["1 die"]),
+    "dice": ({"n"}, ["3 dice"]),
+    "dice_label": (set(), ["Dice"]),
+    "dice_shown": ({"faces"}, ["Dice: 3 4 2"]),
+    "no_dice": (set(), ["No dice"]),
+    "no_roll_yet": (set(), ["No dice rolled yet"]),
+    "rolls": ({"player", "dice"}, ["Player 1 rolls 3 dice"]),
+    "rolled": ({"player", "dice"}, ["Player 1 rolled 3 dice"]),
+    "and_scored": (set(), ["scored"]),
+    "stopped_by_error": (set(), ["stopped", "error"]),
+    "turn_head": ({"who", "dice"}, ["Player 1 rolled 3 dice"]),
+    "turn_stopped": (set(), ["before the turn ended"]),
+    "turn_score": ({"gain", "before", "after"}, ["→ 9 (11 → 20)"]),
+    "turn_other": ({"who", "before", "after"}, ["Player 1: 11 → 20"]),
+    "rule": (set(), ["Rule"]),
+    "printed": ({"text"}, ["hog.py printed: hello"]),
+    "starting": (set(), ["new game"]),
+    "thinking": ({"player"}, ["Player 1 is thinking"]),
+    "rolling": ({"dice"}, ["Rolling 3 dice"]),
+    "next_turn": ({"player"}, ["Player 1's turn", "Next turn"]),
+    "choose": ({"who"}, ["Player 1", "how many dice"]),
+    "how_many": (set(), ["How many dice?"]),
+    "how_many_player": ({"who"}, ["Player 1", "how many dice?"]),
+    "roll": ({"dice"}, ["Roll 3 dice"]),
+    "zero_rule": ({"rule"}, ["0 dice", "Boar Brawl"]),
+    "zero_rule_unnamed": (set(), ["0 dice", "special rule"]),
+    "meter": (set(), ["Your chance to win with best play"]),
+    "meter_player": ({"who"}, ["Player 1's chance to win with best play"]),
+    "final_score": ({"winner", "loser"}, ["100 to 87"]),
+    "you_win": ({"score"}, ["You win 100 to 87"]),
+    "wins": ({"player", "score"}, ["Player 1 wins 100 to 87"]),
+    "game_over": (set(), ["Game over"]),
+    "idle": (set(), ["stopped", "New game"]),
+    "stopped": (set(), ["Stopped", "error below"]),
+    "not_replayed": (set(), ["could not be replayed"]),
+    "in_function": ({"function"}, ["In boar_brawl"]),
+    "in_function_line": ({"function", "line"}, ["In boar_brawl, line 12"]),
+    "at_line": ({"line"}, ["Line 12"]),
+}
+SAMPLE = {"who": 1, "strategy": "final_strategy", "label": "You", "goal": 100, "n": 3, "faces": "3 4 2",
+          "player": "Player 1", "dice": "3 dice", "gain": 9, "before": 11, "after": 20, "text": "hello",
+          "rule": "Boar Brawl", "winner": 100, "loser": 87, "score": "100 to 87", "function": "boar_brawl",
+          "line": 12}
+SAMPLE_ONE = {**SAMPLE, "n": 1}
+
+
+def test_every_page_text_is_exercised() -> None:
+    assert set(m.PAGE_TEXT) == set(PAGE_EXPECTATIONS)
+
+
+@pytest.mark.parametrize("key", sorted(PAGE_EXPECTATIONS))
+def test_page_text_has_the_placeholders_the_page_fills(key: str) -> None:
+    text = m.PAGE_TEXT[key]
+    placeholders, needles = PAGE_EXPECTATIONS[key]
+    assert {name for _, name, _, _ in string.Formatter().parse(text) if name} == placeholders
+    filled = text.format(**(SAMPLE_ONE if key == "one_die" else SAMPLE))
+    assert "{" not in filled and "}" not in filled
+    for needle in needles:
+        assert needle in filled, f"PAGE_TEXT[{key!r}] -> {filled!r} lacks {needle!r}"
