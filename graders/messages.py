@@ -1188,3 +1188,22 @@ def gui_wrong_host() -> str:
 
 def gui_not_json() -> str:
     return "A game request must be sent as JSON (Content-Type: application/json)."
+
+
+def unknown_variant(name: str, known: list[str]) -> str:
+    return f"unknown variant {name!r} of the exact analysis (known variants: {', '.join(known) or 'none'})"
+
+
+def after_must_keep_sum(edition: str) -> str:
+    return (f"edition {edition!r} declares an [analysis] after that changes the sum of the scores, so its "
+            "game cannot be solved in order of that sum")
+
+
+def memory_class_too_small(classes: int) -> str:
+    return (f"a memory of {classes - 1} or more does not always act alike in this edition, so "
+            f"[analysis] memory classes = {classes} is too few for the exact analysis")
+
+
+def minimax_needs_plain_state() -> str:
+    return ("the minimax strategy is worked out only for games whose state is the two scores; with a "
+            "memory, hogkit optimal gives a best response and the bound of a player who sees the whole state")
