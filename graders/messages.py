@@ -1207,3 +1207,13 @@ def memory_class_too_small(classes: int) -> str:
 def minimax_needs_plain_state() -> str:
     return ("the minimax strategy is worked out only for games whose state is the two scores; with a "
             "memory, hogkit optimal gives a best response and the bound of a player who sees the whole state")
+
+
+def improved_response(against: str, rounds: int) -> str:
+    return (f"a strategy of the two scores against {against}, found by policy improvement with exact "
+            f"evaluation ({rounds} rounds; a local best)")
+
+
+def whole_state_bound() -> str:
+    return ("the bound: best play of a player who also sees the rest of the state (what each player "
+            "remembers from their previous turn)")

@@ -73,11 +73,11 @@ def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle)
     leaked = [window for window in solution_windows(edition) if window in text]
     assert leaked == [], leaked
     for p in edition.problems:
-        for case in load_problem_cases(edition, p.number):
+        for case in load_problem_cases(edition, p.label):
             if case.hidden:
                 assert case.name not in text or not any(
                     step.source in text for step in case.steps if len(step.source) > 30), case.name
-        for q in load_questions(edition, p.number):
+        for q in load_questions(edition, p.label):
             for step in q.steps:
                 if step.expected and len(step.expected) > 3 and step.expected not in ("Error", "Nothing", "Function"):
                     data = json.loads((out / "tests" / f"q{p.number:02d}.json").read_text(encoding="utf-8"))

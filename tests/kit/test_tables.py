@@ -139,6 +139,6 @@ def test_a_typo_in_any_case_file_table_fails_naming_the_file(tmp_path, edition, 
 
 def test_the_kits_own_case_files_all_pass_the_checks(any_edition):
     for p in any_edition.problems:
-        load_problem_cases(any_edition, p.number)
-        load_questions(any_edition, p.number)
-        load_templates(any_edition, p.number)
+        load_problem_cases(any_edition, p.label)
+        load_questions(any_edition, p.label)
+        load_templates(any_edition, p.label)
