@@ -176,6 +176,7 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
         return 0 if remember is None else min(int(remember(k, a, b, make_test_dice(*faces), m)), memory - 1)
 
     classes = {k: roll_classes(k) for k in range(1, MOST_DICE + 1)}
+    _check_opponent_free(update, recall, make_test_dice, classes, goal, memory)  # first: it is quick
     columns: dict[int, list[tuple[float, list, list]]] = {}
     for k, group in classes.items():
         # Classes whose rolls lead to the same new score and memory from every state are one outcome.
@@ -196,7 +197,6 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
             probs[k, c] = p
             nexts[k, :, :, c] = column
             recalls[k, :, :, c] = np.array(kept)[:, None]
-    _check_opponent_free(update, recall, make_test_dice, classes, goal, memory)
     zero = np.array([[[update(0, a, b, make_test_dice(FACES), m) for b in range(goal)] for a in range(goal)]
                      for m in range(memory)], dtype=np.int64)
     zero_recall = np.array([[[recall(0, a, b, (FACES,), m) for b in range(goal)] for a in range(goal)]
@@ -209,7 +209,8 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
     moved = None
     if after is not None:
         moved = np.array([[after(a, b) for b in range(size)] for a in range(size)], dtype=np.int64)
-        if moved.shape != (size, size, 2) or (moved.sum(axis=2) != np.add.outer(np.arange(size), np.arange(size))).any():
+        sums = np.add.outer(np.arange(size), np.arange(size))
+        if moved.shape != (size, size, 2) or (moved.sum(axis=2) != sums).any():
             raise AnalysisError(messages.after_must_keep_sum(edition.name))
     extra = None
     if extra_turn is not None:
@@ -231,11 +232,15 @@ def _check_opponent_free(update, recall, make_test_dice, classes: dict, goal: in
                     for b in range(0, goal, 17):
                         if (update(k, a, b, make_test_dice(*faces), m), recall(k, a, b, faces, m)) != first:
                             raise AnalysisError(messages.roll_depends_on_opponent())
-                if memory > 1:
-                    last = memory - 1
-                    first = update(k, a, 0, make_test_dice(*faces), last)
-                    if any(update(k, a, 0, make_test_dice(*faces), v) != first for v in (last + 1, last + 7, 99)):
-                        raise AnalysisError(messages.memory_class_too_small(memory))
+    if memory == 1:
+        return
+    last = memory - 1
+    for k in range(MOST_DICE + 1):
+        faces = classes[k][-1][1] if k else (FACES,)
+        for a in (0, goal // 2):
+            first = update(k, a, 0, make_test_dice(*faces), last)
+            if any(update(k, a, 0, make_test_dice(*faces), v) != first for v in (*range(last + 1, last + 5), 99)):
+                raise AnalysisError(messages.memory_class_too_small(memory))
 
 
 def _diagonals(goal: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -394,9 +399,9 @@ def score_best_response(model: GameModel, opponent: np.ndarray, start: np.ndarra
     current = start if start is not None else _projected(model, opponent)
     rates = win_rates(model, current, opponent)
     done = 0
-    for done in range(1, rounds + 1):
-        weights = reach(model, current, opponent)
-        candidate = _improved(model, opponent, current, weights)
+    while done < rounds:
+        done += 1
+        candidate = _improved(model, opponent, current, reach(model, current, opponent))
         candidate_rates = win_rates(model, candidate, opponent)
         if candidate_rates["average"] <= rates["average"] + 1e-12:
             break

@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(o)
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
     o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
-    o.add_argument("--variant", default="", metavar="NAME", help="the rules of one of the edition's [analysis] variants")
+    o.add_argument("--variant", default="", metavar="NAME",
+                   help="the rules of one of the edition's [analysis] variants")
 
     v = sub.add_parser("picture", help="draw a strategy: dice per pair of scores, or the chance to win",
                        description="Draw a heat map of a strategy (SVG or PNG, by the --out suffix): the number "
@@ -447,7 +448,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
         rates = analysis.win_rates(model, best, against)
         minimax = analysis.optimal(model)
         print(messages.win_rate_lines(f"the best response to {against_text}", against_text, rates))
-        print(messages.win_rate_lines("the minimax strategy", against_text, analysis.win_rates(model, minimax, against)))
+        print(messages.win_rate_lines("the minimax strategy", against_text,
+                                      analysis.win_rates(model, minimax, against)))
         print(messages.win_rate_lines("the minimax strategy", "itself", analysis.win_rates(model, minimax, minimax)))
     if args.table:
         heading = messages.table_heading(against_text, edition.name, rates["average"])
