@@ -88,10 +88,10 @@ class SuiteFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         edition = self.edition()
-        match = re.match(r"q(\d+)", self.path.name)
+        match = re.match(r"q(\d+[a-z]?)\.", self.path.name)
         if match is None:
             return
-        number = int(match.group(1))
+        number = problem_label(match.group(1))  # "05a" for q05a.toml: a problem's label
         if self.in_student_folder:
             self.config.stash[STUDENT_RUN] = True
         for case in load_problem_cases(edition, number):

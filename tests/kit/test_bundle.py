@@ -80,7 +80,7 @@ def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle)
         for q in load_questions(edition, p.label):
             for step in q.steps:
                 if step.expected and len(step.expected) > 3 and step.expected not in ("Error", "Nothing", "Function"):
-                    data = json.loads((out / "tests" / f"q{p.number:02d}.json").read_text(encoding="utf-8"))
+                    data = json.loads((out / "tests" / f"q{p.label}.json").read_text(encoding="utf-8"))
                     for record in data.get("locked", []):
                         for s in record.get("steps", []):
                             assert step.expected not in s.get("hashes", [])
