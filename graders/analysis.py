@@ -6,19 +6,29 @@ manifest's ``[analysis]`` table, never re-coded here:
 * ``update`` is an expression for ``update(num_rolls, score, opponent_score, dice) -> new score``;
 * ``extra_turn`` (optional) for ``extra_turn(score, opponent_score) -> bool``, asked after a turn
   that did not reach the goal;
-* ``goal`` for the goal score, and ``baseline`` for the strategy results are compared against.
+* ``goal`` for the goal score, and ``baseline`` for the strategy results are compared against;
+* ``memory`` (optional): what each player carries from one of their turns to the next beyond the
+  scores, as ``classes`` whole numbers (a larger value counts as the last class), starting at
+  ``start``; ``update`` then takes the mover's memory as a fifth argument ``last``, and
+  ``remember`` (same arguments) gives what the mover carries on. Feral Hogs needs this;
+* ``after`` (optional) for ``after(score, opponent_score) -> (score, opponent_score)``, both scores
+  once a turn's points are in (Swine Swap); it must keep their sum;
+* ``variants`` (optional): other ``update`` expressions, the same game under other rules.
 
 Rolling k six-sided dice is grouped into classes (the sum of the faces, and whether a 1 came up),
 whose exact probabilities come from a convolution; the reference's ``update`` is called once per
 class with a test die showing one sequence of that class. That assumes only what Hog's dice rules
 need: a roll's effect depends on its faces' sum and on whether a 1 came up. Rolls are assumed not
-to depend on the opponent's score when k >= 1; the model checks this on a sample and refuses (with
-:class:`AnalysisError`) an edition where it fails, as it does one whose rules need state the two
-scores do not carry (a turn that can lower a score or end without gaining).
+to depend on the opponent's score when k >= 1, and a memory's last class to stand for every larger
+value; the model checks both on a sample and refuses (with :class:`AnalysisError`) an edition where
+either fails, as it does one whose turn can end without gaining.
 
-Values: ``win[a, b]`` is the probability that the player about to move, with score ``a`` against
-``b``, wins. Every turn raises the mover's score, so the states are solved in order of decreasing
-``a + b``, one anti-diagonal at a time, vectorised with numpy.
+Values: ``win[a, b, o, m]`` is the probability that the player about to move, with score ``a``
+against ``b``, memory ``m`` against the other's ``o``, wins (without a memory, ``win[a, b]``). Every
+turn raises the mover's score and ``after`` keeps the sum, so the states are solved in order of
+decreasing ``a + b``, one anti-diagonal at a time, vectorised with numpy. Strategies see the scores
+only; with a memory, the best of them is sought by policy improvement (:func:`score_best_response`)
+and bounded by the best play of a player who sees the whole state (:func:`full_best_response`).
 """
 
 from __future__ import annotations
@@ -177,16 +187,7 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
 
     classes = {k: roll_classes(k) for k in range(1, MOST_DICE + 1)}
     _check_opponent_free(update, recall, make_test_dice, classes, goal, memory)  # first: it is quick
-    columns: dict[int, list[tuple[float, list, list]]] = {}
-    for k, group in classes.items():
-        # Classes whose rolls lead to the same new score and memory from every state are one outcome.
-        merged: dict[tuple, float] = {}
-        for p, faces in group:
-            column = tuple(tuple(update(k, a, 0, make_test_dice(*faces), m) for a in range(goal))
-                           for m in range(memory))
-            kept = tuple(recall(k, 0, 0, faces, m) for m in range(memory))
-            merged[column, kept] = merged.get((column, kept), 0.0) + p
-        columns[k] = [(p, [list(c) for c in column], list(kept)) for (column, kept), p in merged.items()]
+    columns = {k: _outcomes(update, recall, make_test_dice, k, group, goal, memory) for k, group in classes.items()}
     width = max(len(c) for c in columns.values())
     nexts = np.zeros((MOST_DICE + 1, memory, goal, width), dtype=np.int64)
     recalls = np.zeros((MOST_DICE + 1, memory, goal, width), dtype=np.int64)
@@ -219,6 +220,18 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
     if memory == 1:
         return GameModel(goal, size, nexts, probs, zero, extra, after=moved)
     return GameModel(goal, size, nexts, probs, zero, extra, recalls, zero_recall, moved, settings.memory_start)
+
+
+def _outcomes(update, recall, make_test_dice, k: int, group: list, goal: int, memory: int) -> list:
+    """(probability, new scores by memory and score, memory carried on by memory) of each outcome of
+    rolling K dice: classes whose rolls lead to the same new score and memory from every state are
+    one outcome."""
+    merged: dict[tuple, float] = {}
+    for p, faces in group:
+        column = tuple(tuple(update(k, a, 0, make_test_dice(*faces), m) for a in range(goal)) for m in range(memory))
+        kept = tuple(recall(k, 0, 0, faces, m) for m in range(memory))
+        merged[column, kept] = merged.get((column, kept), 0.0) + p
+    return [(p, [list(c) for c in column], list(kept)) for (column, kept), p in merged.items()]
 
 
 def _check_opponent_free(update, recall, make_test_dice, classes: dict, goal: int, memory: int) -> None:
