@@ -452,7 +452,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
                                       analysis.win_rates(model, minimax, against)))
         print(messages.win_rate_lines("the minimax strategy", "itself", analysis.win_rates(model, minimax, minimax)))
     if args.table:
-        heading = messages.table_heading(against_text, edition.name, rates["average"])
+        heading = (messages.improved_table_heading(against_text, edition.name, rates["average"]) if model.memory > 1
+                   else messages.table_heading(against_text, edition.name, rates["average"]))
         Path(args.table).write_text(analysis.strategy_module_source(best, heading), encoding="utf-8")
         print(messages.table_written(args.table))
     return 0

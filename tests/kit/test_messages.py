@@ -186,6 +186,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.minimax_needs_plain_state, (), ["minimax", "two scores", "hogkit optimal"]),
     (m.improved_response, ("always_roll(4)", 3), ["always_roll(4)", "policy improvement", "3 rounds"]),
     (m.whole_state_bound, (), ["bound", "rest of the state"]),
+    (m.improved_table_heading, ("always_roll(4)", "swine_swap", 0.8713),
+     ["always_roll(4)", "swine_swap", "policy improvement", "87.13%"]),
     (m.roll_depends_on_opponent, (), ["opponent's score"]),
     (m.strategy_bad_value, (3, 4, "11"), ["strategy(3, 4) returned 11", "0 to 10"]),
     (m.strategy_unsteady, (3, 4), ["strategy(3, 4)", "two different answers"]),
