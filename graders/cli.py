@@ -185,6 +185,8 @@ def _add_winrate(sub: Subparsers) -> None:
     w.add_argument("--against", metavar="EXPR", help="the opponent (default: the edition's baseline)")
     _add_edition(w, declared=True)
     w.add_argument("--json", action="store_true", help='print {"first", "second", "average"}')
+    w.add_argument("--variant", default="", metavar="NAME", help="the rules of one of the edition's [analysis] "
+                   "variants (for example no_feral_hogs)")
 
 
 def _add_optimal(sub: Subparsers) -> None:
@@ -195,6 +197,8 @@ def _add_optimal(sub: Subparsers) -> None:
     _add_edition(o)
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
     o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
+    o.add_argument("--variant", default="", metavar="NAME",
+                   help="the rules of one of the edition's [analysis] variants")
 
 
 def _add_picture(sub: Subparsers) -> None:
@@ -522,7 +526,7 @@ def cmd_winrate(args: argparse.Namespace) -> int:
 
     edition = _edition(args, Path(args.path))
     submission = load_submission(Path(args.path), edition)
-    model = analysis.build_model(edition)
+    model = analysis.build_model(edition, args.variant)
     against = args.against or analysis.analysis_settings(edition).baseline
     (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
     _print_notes(notes)
@@ -543,18 +547,24 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     if args.table:
         writable_output(args.table, folder=False)
-    model = analysis.build_model(edition)
+    model = analysis.build_model(edition, args.variant)
     against_text = args.against or analysis.analysis_settings(edition).baseline
     against = analysis.reference_table(edition, against_text)
-    best = analysis.best_response(model, against)
-    minimax = analysis.optimal(model)
-    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text,
-                                  analysis.win_rates(model, best, against)))
-    print(messages.win_rate_lines(messages.MINIMAX, against_text, analysis.win_rates(model, minimax, against)))
-    print(messages.win_rate_lines(messages.MINIMAX, messages.ITSELF, analysis.win_rates(model, minimax, minimax)))
-    if args.table:
+    if model.memory > 1:  # strategies see the scores only: a best response found by improvement, and a bound
+        best, rates, rounds = analysis.score_best_response(model, against)
+        print(messages.win_rate_lines(messages.improved_response(against_text, rounds), against_text, rates))
+        print(messages.win_rate_lines(messages.whole_state_bound(), against_text,
+                                      analysis.full_best_response(model, against)[1]))
+    else:
+        best = analysis.best_response(model, against)
         rates = analysis.win_rates(model, best, against)
-        heading = messages.table_heading(against_text, edition.name, rates["average"])
+        minimax = analysis.optimal(model)
+        print(messages.win_rate_lines(messages.best_response_to(against_text), against_text, rates))
+        print(messages.win_rate_lines(messages.MINIMAX, against_text, analysis.win_rates(model, minimax, against)))
+        print(messages.win_rate_lines(messages.MINIMAX, messages.ITSELF, analysis.win_rates(model, minimax, minimax)))
+    if args.table:
+        heading = (messages.improved_table_heading(against_text, edition.name, rates["average"]) if model.memory > 1
+                   else messages.table_heading(against_text, edition.name, rates["average"]))
         Path(args.table).write_text(analysis.strategy_module_source(best, heading), encoding="utf-8")
         print(messages.table_written(args.table, edition.submission))
     return 0
@@ -580,7 +590,7 @@ def cmd_picture(args: argparse.Namespace) -> int:
     if args.kind == "dice":
         picture = pictures.strategy_dice(messages.picture_dice_title(args.strategy), table.tolist(), fmt)
     else:
-        win, _ = analysis.win_tables(model, table, baseline)
+        win = analysis.start_values(model, analysis.win_tables(model, table, baseline)[0])
         picture = pictures.win_chances(messages.picture_win_title(args.strategy, baseline_text), win.tolist(), fmt)
     Path(args.out).write_bytes(picture)
     print(messages.picture_written(args.out))

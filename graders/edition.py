@@ -9,6 +9,7 @@ number or a dependency on a later problem is rejected with a message naming the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -51,14 +52,19 @@ RULE_KEYS = {"kind": Key(str, check=one_of(*RULE_KINDS)), "function": Key(str), 
 CHECKPOINT_KEYS = {"phase": Key(int), "points": Key(int), "label": Key(str, "Checkpoint")}
 # [analysis]: the game's rules are the reference's own functions, named by expressions (graders.analysis).
 ANALYSIS_KEYS = {"update": Key(str), "extra_turn": Key(str, ""), "goal": Key(str, "GOAL"),
-                 "baseline": Key(str, "always_roll(6)"), "report": Key(dict, None)}
+                 "baseline": Key(str, "always_roll(6)"), "report": Key(dict, None),
+                 "memory": Key(dict, None), "after": Key(str, ""), "variants": Key(dict, {}, items=str)}
+# [analysis] memory: what each player carries from turn to turn beyond the scores (Feral Hogs' previous
+# points), as CLASSES whole numbers 0..CLASSES-1 (a larger value counts as the last class).
+MEMORY_KEYS = {"classes": Key(int, check=within(1, 64)), "start": Key(int, 0, check=within(0, 63)),
+               "remember": Key(str)}
 REPORT_KEYS = {"problem": Key((int, str)), "strategy": Key(str, check=_a_name)}
 # [gui]: how the web page plays a game and explains each turn (graders.gamelog).
 GUI_KEYS = {
     "play": Key(str), "sides": Key(int, 6, check=within(2, 20)), "goal": Key(int, 100, check=within(1, 1000)),
     "factories": Key(list, [], items=str), "opponent": Key(str, ""), "commentary": Key(str, ""),
     "variants": Key(list, [{"id": "standard", "name": "Standard rules"}], items=dict),
-    "numbers": Key(dict, {}, items=str), "events": Key(list, [], items=dict),
+    "numbers": Key(dict, {}, items=str), "events": Key(list, [], items=dict), "memory": Key(str, ""),
 }
 VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
                 "exact": Key(bool, False)}
@@ -111,12 +117,28 @@ class Checkpoint:
 class AnalysisSettings:
     """The ``[analysis]`` table: expressions over the reference's names (see :mod:`graders.analysis`)."""
 
-    update: str  # update(num_rolls, score, opponent_score, dice) -> the mover's new score
+    update: str  # update(num_rolls, score, opponent_score, dice[, last]) -> the mover's new score
     extra_turn: str  # extra_turn(score, opponent_score) -> bool, asked after a turn short of the goal ("": none)
     goal: str  # the goal score
     baseline: str  # the strategy results are compared against
     report_problem: str | None  # the problem graded with its strategy's exact win rate (None: none)
     report_strategy: str  # that strategy's name
+    # A player's memory: with more than one class, update and remember get the mover's (last) and
+    # remember(num_rolls, score, opponent_score, dice, last) gives what the mover carries to their next turn.
+    memory_classes: int = 1
+    memory_start: int = 0
+    remember: str = ""
+    after: str = ""  # after(score, opponent_score) -> both scores once the turn's points are in ("": unchanged)
+    variants: tuple[tuple[str, str], ...] = ()  # (name, update) of the same game under other rules
+
+    def variant(self, name: str) -> AnalysisSettings:
+        """These settings with the update of variant NAME ("" : these settings themselves)."""
+        if not name:
+            return self
+        updates = dict(self.variants)
+        if name not in updates:
+            raise InputError(messages.unknown_variant(name, sorted(updates)))
+        return dataclasses.replace(self, update=updates[name], variants=())
 
 
 @dataclass(frozen=True)
@@ -364,15 +386,26 @@ def _analysis(raw: dict | None, labels: set[str], where: str) -> AnalysisSetting
         return None
     awhere = f"{where} [analysis]"
     values = check_table(raw, ANALYSIS_KEYS, awhere)
-    for key in ("update", "extra_turn", "goal", "baseline"):
+    for key in ("update", "extra_turn", "goal", "baseline", "after"):
         if values[key]:
             _check_expression(values[key], f"{awhere} {key}")
+    memory = check_table(values["memory"], MEMORY_KEYS, f"{awhere} memory") if values["memory"] is not None else None
+    if memory is not None:
+        _check_expression(memory["remember"], f"{awhere} memory remember")
+        if memory["start"] >= memory["classes"]:
+            raise EditionError(messages.table_wrong_type(f"{awhere} memory start", messages.EXPECTED_MEMORY_START,
+                                                         str(memory["start"])))
+    for name, source in values["variants"].items():
+        check_value(name, Key(str, check=_a_name), f"{awhere} variants")
+        _check_expression(source, f"{awhere} variants {name}")
     report = check_table(values["report"], REPORT_KEYS, f"{awhere} report") if values["report"] is not None else None
     if report is not None and problem_label(report["problem"]) not in labels:
         raise EditionError(messages.table_wrong_type(f"{awhere} report problem", messages.EXPECTED_PROBLEM_NUMBER,
                                                      str(report["problem"])))
     return AnalysisSettings(values["update"], values["extra_turn"], values["goal"], values["baseline"],
-                            problem_label(report["problem"]) if report else None, report["strategy"] if report else "")
+                            problem_label(report["problem"]) if report else None, report["strategy"] if report else "",
+                            memory["classes"] if memory else 1, memory["start"] if memory else 0,
+                            memory["remember"] if memory else "", values["after"], tuple(values["variants"].items()))
 
 
 def _gui(raw: dict | None, where: str) -> dict:

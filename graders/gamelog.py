@@ -10,7 +10,10 @@ function it passes), the strategy ``factories`` (functions of a number of dice),
   (``who``, ``dice``, ``rolls``, ``score`` and ``opponent`` before the turn, ``after`` the mover's
   score after it, ``next`` the player who moves next or -1 at the end, ``goal`` and ``variant``).
   Two names are checks: a turn whose ``after`` differs from ``expected``, or whose ``next`` differs
-  from ``expected_next``, gets a warning, so a bug in the submission's rules shows on the page;
+  from ``expected_next``, gets a warning, so a bug in the submission's rules shows on the page.
+  ``memory`` may name one of the numbers that a player carries to their next turn: that turn sees
+  it as the fact ``last`` (0 before a player's first turn), as Feral Hogs needs the points of the
+  mover's previous turn;
 * ``[[gui.events]]``: a ``rule`` name, a ``when`` expression and a ``text`` whose ``{braces}`` are
   expressions, shown when ``when`` holds ("Boar Brawl: 3 × |4 − 1| = 9").
 
@@ -102,6 +105,7 @@ class GuiSettings:
     numbers: tuple[tuple[str, CodeType], ...]
     events: tuple[Event, ...]
     submission: str  # the student's file, as messages name it
+    memory: str = ""  # the number a player's next turn sees as ``last`` ("": none, ``last`` is 0)
 
     def variant(self, ident: str) -> Variant | None:
         return next((v for v in self.variants if v.id == ident), None)
@@ -142,8 +146,12 @@ def gui_settings(edition: Edition) -> GuiSettings:
                          _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data["events"]))
     if data["commentary"]:
         _compile(data["commentary"], f"{where} commentary")
+    if data["memory"] and data["memory"] not in data["numbers"]:
+        raise EditionError(messages.table_wrong_type(f"{where} memory", messages.EXPECTED_GUI_NUMBER,
+                                                     repr(data["memory"])))
     return GuiSettings(edition.title, data["play"], data["sides"], data["goal"], tuple(data["factories"]),
-                       data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission)
+                       data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission,
+                       data["memory"])
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -250,7 +258,7 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
     facts = {"who": turn["who"], "dice": turn["dice"], "rolls": tuple(turn["rolls"]),
              "score": turn["before"][turn["who"]], "opponent": turn["before"][1 - turn["who"]],
              "after": turn["after"][turn["who"]], "next": turn["next"], "goal": settings.goal,
-             "variant": variant.id}
+             "variant": variant.id, "last": turn.get("last", 0)}
     names = {"__builtins__": {}, **HELPERS, **facts}
     events: list[dict] = []
     warnings: list[str] = []
@@ -263,6 +271,8 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
     except Exception as exc:  # a kit bug: say so on the page rather than fail the request
         warnings.append(messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
         return events, warnings
+    if settings.memory and _int(names.get(settings.memory)):
+        turn["remembered"] = names[settings.memory]  # what the mover's next turn sees as ``last``
     expected = names.get("expected")
     if type(expected) is int and expected != facts["after"]:
         warnings.append(messages.gui_turn_differs(turn["who"], expected, facts["after"]))
@@ -299,8 +309,7 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         return view
     turns = _turns(checked)
     ending = _link_turns(view, settings, turns, status, final, stopped_at)
-    for i, turn in enumerate(turns):
-        _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
+    _annotate_all(settings, request.variant, turns)
     if status == "long":
         view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
     elif status in ("error", "loop"):
@@ -314,6 +323,17 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     view["turns"] = turns
     _opening(view, turns, opening)
     return view
+
+
+def _annotate_all(settings: GuiSettings, variant: Variant, turns: list[dict]) -> None:
+    """Each turn's rule events and warnings, in order, each told what its mover carries from their
+    previous turn (``last``: the number a [gui] memory names, 0 before a player's first turn)."""
+    memory = {0: 0, 1: 0}
+    for i, turn in enumerate(turns):
+        turn["last"] = memory.get(turn["who"], 0)
+        _annotate(settings, variant, turn, turns[i - 1] if i else None)
+        if "remembered" in turn:
+            memory[turn["who"]] = turn.pop("remembered")
 
 
 def _turns(rows: list[tuple]) -> list[dict]:

@@ -1677,6 +1677,8 @@ def ta_report_written(path: str, submissions: int, with_logs: int) -> str:
 EXPECTED_EXPRESSION = "a Python expression"
 EXPECTED_PROBLEM_LABEL = "the label of a problem"
 EXPECTED_PROBLEM_NUMBER = "the number of a problem"
+EXPECTED_MEMORY_START = "a class below classes"
+EXPECTED_GUI_NUMBER = "the name of one of [gui.numbers]"
 NULL_BYTES = "source code cannot contain null bytes"  # Python's own words for a file with a NUL byte
 MINIMAX = "the minimax strategy"
 ITSELF = "itself"
@@ -1749,3 +1751,37 @@ def answer_key_problem_line(label: str, title: str, count: int) -> str:
 
 def answer_key_answer_line(answer: str) -> str:
     return f"answer: {answer}"
+
+
+def unknown_variant(name: str, known: list[str]) -> str:
+    return f"unknown variant {name!r} of the exact analysis (known variants: {', '.join(known) or 'none'})"
+
+
+def after_must_keep_sum(edition: str) -> str:
+    return (f"edition {edition!r} declares an [analysis] after that changes the sum of the scores, so its "
+            "game cannot be solved in order of that sum")
+
+
+def memory_class_too_small(classes: int) -> str:
+    return (f"a memory of {classes - 1} or more does not always act alike in this edition, so "
+            f"[analysis] memory classes = {classes} is too few for the exact analysis")
+
+
+def minimax_needs_plain_state() -> str:
+    return ("the minimax strategy is worked out only for games whose state is the two scores; with a "
+            "memory, hogkit optimal gives a best response and the bound of a player who sees the whole state")
+
+
+def improved_response(against: str, rounds: int) -> str:
+    return (f"a strategy of the two scores against {against}, found by policy improvement with exact "
+            f"evaluation ({rounds} rounds; a local best)")
+
+
+def whole_state_bound() -> str:
+    return ("the bound: best play of a player who also sees the rest of the state (what each player "
+            "remembers from their previous turn)")
+
+
+def improved_table_heading(against: str, edition: str, average: float) -> str:
+    return (f"A strategy of the two scores against {against} in {edition}, found by policy improvement and "
+            f"written by hogkit optimal: it wins {100 * average:.2f}% of games against it on average.")

@@ -71,7 +71,7 @@ def unlock_everything(folder: Path) -> None:
     edition = load_student_edition(folder)
     progress: dict = {"unlocked": [], "answers": {}}
     for p in edition.problems:
-        for record in student.locked_records(edition, p.number):
+        for record in student.locked_records(edition, p.label):
             progress["unlocked"] += [locking.prompt_key(prompt) for prompt in locking.prompts_of(record)]
     locking.save_progress(folder, progress)
 

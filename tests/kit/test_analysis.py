@@ -14,7 +14,8 @@ import pytest
 
 from graders import analysis
 from graders.cli import main as hogkit
-from graders.edition import edition_names, kit_root, load_edition
+from graders.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
+from graders.errors import InputError
 from graders.sandbox import open_session
 
 from .conftest import grade_source, problem
@@ -31,7 +32,22 @@ def boar():
 PUBLISHED = {
     "boar_brawl": (0.5379, {"boar_strategy": 0.6763, "sus_strategy": 0.6783}),
     "pig_tail": (0.5371, {"tail_strategy": 0.5789, "square_strategy": 0.6275}),
+    "swine_swap": (0.5000, {"bacon_strategy": 0.5205, "swap_strategy": 0.5727}),
 }
+
+# Each reference final_strategy against its edition's own baseline ([analysis] baseline): the figures
+# the reference's comments and the README quote. An engine change must keep them exactly.
+FINAL = {"boar_brawl": 0.7653, "more_boar": 0.7886, "pig_tail": 0.7343, "swine_swap": 0.8713}
+
+
+@pytest.mark.parametrize("name", sorted(FINAL))
+def test_the_reference_final_strategies_keep_their_figures(name):
+    edition = load_edition(name)
+    model = analysis.build_model(edition)
+    baseline = analysis.reference_table(edition, analysis.analysis_settings(edition).baseline)
+    final = analysis.reference_table(edition, "final_strategy")
+    assert round(analysis.win_rates(model, final, baseline)["average"], 4) == FINAL[name]
+    assert round(analysis.pair_rate(model, final, baseline), 4) == FINAL[name]  # compiled or not, the same
 
 
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
@@ -230,3 +246,96 @@ def test_the_compiled_pair_solver_agrees_with_numpy(name, monkeypatch):
     fallback = [analysis.pair_rate(model, a, b) for a in tables for b in tables]
     exact = [analysis.win_rates(model, a, b)["average"] for a in tables for b in tables]
     assert compiled == pytest.approx(exact, abs=1e-12) and fallback == pytest.approx(exact, abs=1e-12)
+
+
+# -- a state beyond the two scores: swine_swap's memory (Feral Hogs) and after rule (Swine Swap) -----
+
+
+@pytest.fixture(scope="module")
+def swine():
+    edition = load_edition("swine_swap")
+    return edition, analysis.build_model(edition)
+
+
+def test_the_declared_memory_makes_the_state(swine):
+    _, model = swine
+    assert model.memory == 14 and model.start == 0 and not model.plain
+    assert model.states == 2 * 100 * 100 * 14 * 14
+    assert all(not analysis.build_model(load_edition(n)).memory > 1 for n in ("boar_brawl", "more_boar", "pig_tail"))
+
+
+@pytest.mark.parametrize(("variant", "bacon", "swap"), [("", 0.5434, 0.6020), ("no_feral_hogs", 0.5378, 0.5960)])
+def test_feral_hogs_on_and_off(swine, variant, bacon, swap):
+    edition, _ = swine
+    model = analysis.build_model(edition, variant)
+    four = analysis.constant(model, 4)
+    for strategy, expected in (("bacon_strategy", bacon), ("swap_strategy", swap)):
+        rates = analysis.win_rates(model, analysis.reference_table(edition, strategy), four)
+        assert round(rates["average"], 4) == expected, strategy
+
+
+def test_an_unknown_variant_is_refused(swine):
+    edition, _ = swine
+    with pytest.raises(InputError, match="unknown variant 'no_hogs'.*no_feral_hogs"):
+        analysis.build_model(edition, "no_hogs")
+
+
+@pytest.mark.timeout(300)
+def test_swine_swap_exact_values_agree_with_a_seeded_simulation(swine):
+    """20,000 games of the reference's own play, with Feral Hogs and swaps: within four standard errors."""
+    edition, model = swine
+    exact = analysis.win_rates(model, analysis.reference_table(edition, "swap_strategy"),
+                               analysis.constant(model, 4))["first"]
+    code = ("import random\nfrom hog import *\nrandom.seed(17)\nwins = 0\n"
+            "for _ in range(20000):\n    a, b = play(swap_strategy, always_roll(4))\n    wins += a > b\n"
+            "print(wins / 20000)\n")
+    done = subprocess.run([sys.executable, "-B", "-c", code], cwd=edition.solution_dir, capture_output=True,
+                          text=True, timeout=280)
+    simulated = float(done.stdout)
+    assert abs(simulated - exact) < 4 * math.sqrt(exact * (1 - exact) / 20000), (simulated, exact)
+
+
+def _changed(edition, **analysis_keys):
+    data = read_toml(edition.suite_dir / "edition.toml")
+    data["analysis"].update(analysis_keys)
+    data["analysis"].pop("variants", None)
+    return parse_manifest(data, edition.name, edition.root, edition.suite_dir / "edition.toml")
+
+
+def test_too_few_memory_classes_are_refused(swine):
+    edition, _ = swine
+    memory = dict(read_toml(edition.suite_dir / "edition.toml")["analysis"]["memory"], classes=10)
+    with pytest.raises(analysis.AnalysisError, match="classes = 10 is too few"):
+        analysis.derive_model(edition, _changed(edition, memory=memory).analysis)
+
+
+def test_an_after_rule_that_changes_the_sum_is_refused(swine):
+    edition, _ = swine
+    broken = _changed(edition, after="lambda score, opponent_score: (score + 1, opponent_score)")
+    with pytest.raises(analysis.AnalysisError, match="changes the sum of the scores"):
+        analysis.derive_model(edition, broken.analysis)
+
+
+def test_minimax_asks_for_the_plain_state(swine):
+    _, model = swine
+    with pytest.raises(analysis.AnalysisError, match="two scores"):
+        analysis.optimal(model)
+
+
+@pytest.mark.timeout(900)
+def test_the_whole_state_bound_and_one_round_of_improvement(swine):
+    """The bound of a player who sees the memories is above every strategy of the scores; a round of
+    improvement from swap_strategy keeps only a better strategy."""
+    edition, model = swine
+    four = analysis.reference_table(edition, "always_roll(4)")
+    final = analysis.reference_table(edition, "final_strategy")
+    final_rate = analysis.win_rates(model, final, four)["average"]
+    full, bound = analysis.full_best_response(model, four)
+    assert full.shape == (100, 100, 14, 14) and bound["average"] > final_rate
+    weights = analysis.reach(model, final, four)
+    assert weights[0, 0, 0, 0] == pytest.approx(0.5) and weights.sum() > 1
+    swap = analysis.reference_table(edition, "swap_strategy")
+    table, rates, rounds = analysis.score_best_response(model, four, start=swap, rounds=1)
+    swap_rate = analysis.win_rates(model, swap, four)["average"]
+    assert rounds == 1 and swap_rate < rates["average"] <= bound["average"]
+    assert rates == analysis.win_rates(model, table, four) and (table != swap).any()

@@ -73,14 +73,14 @@ def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle)
     leaked = [window for window in solution_windows(edition) if window in text]
     assert leaked == [], leaked
     for p in edition.problems:
-        for case in load_problem_cases(edition, p.number):
+        for case in load_problem_cases(edition, p.label):
             if case.hidden:
                 assert case.name not in text or not any(
                     step.source in text for step in case.steps if len(step.source) > 30), case.name
-        for q in load_questions(edition, p.number):
+        for q in load_questions(edition, p.label):
             for step in q.steps:
                 if step.expected and len(step.expected) > 3 and step.expected not in ("Error", "Nothing", "Function"):
-                    data = json.loads((out / "tests" / f"q{p.number:02d}.json").read_text(encoding="utf-8"))
+                    data = json.loads((out / "tests" / f"q{p.label}.json").read_text(encoding="utf-8"))
                     for record in data.get("locked", []):
                         for s in record.get("steps", []):
                             assert step.expected not in s.get("hashes", [])
@@ -147,11 +147,12 @@ def test_a_check_cell_runs_the_problems_cases_on_the_kernels_code(bundle, tmp_pa
         return subprocess.run([sys.executable, "-c", KERNEL, json.dumps(cells), label], cwd=folder,
                               capture_output=True, text=True, timeout=300, env={"PATH": "/usr/bin:/bin"})
 
+    points = edition.problem("01").points
     stubs = run_cells(["from graders.notebook import check", skeleton, 'check("01")'], "01")
-    assert stubs.stdout.strip().endswith("FAILED") and "0/2" in stubs.stdout, stubs.stdout + stubs.stderr
+    assert stubs.stdout.strip().endswith("FAILED") and f"0/{points}" in stubs.stdout, stubs.stdout + stubs.stderr
     assert messages.rerun_student("01") in stubs.stdout
     done = run_cells(["from graders.notebook import check", skeleton, 'check("01")', reference], "01")
-    assert done.stdout.strip().endswith("PASSED") and "2/2" in done.stdout, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("PASSED") and f"{points}/{points}" in done.stdout, done.stdout + done.stderr
     (folder / ".hogkit" / "progress.json").unlink()
     locked = run_cells([reference], "01")
     assert messages.locked("01") in locked.stdout and locked.stdout.strip().endswith("FAILED")

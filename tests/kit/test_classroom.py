@@ -100,7 +100,7 @@ def test_feedback_never_shows_a_hidden_case_source(classroom, tmp_path, edition)
     public = (out / "gradescope" / "bob" / "results.json").read_text(encoding="utf-8")
     visible = "\n".join(t["output"] for t in json.loads(public)["tests"] if t["visibility"] == "visible")
     for p in edition.problems:
-        for case in load_problem_cases(edition, p.number):
+        for case in load_problem_cases(edition, p.label):
             if case.hidden:
                 for step in case.steps:
                     if len(step.source) > 25:

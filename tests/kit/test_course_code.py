@@ -184,7 +184,7 @@ def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(editi
     advised = sorted({p.label for p in report.problems if any(not r.passed and not r.required for r in p.rules)})
     assert advised == sorted(table.get("advice", []))
     for p in report.problems:
-        alone = problem(grade_source(source, edition, problems=[p.number]), p.number)
+        alone = problem(grade_source(source, edition, problems=[p.label]), p.label)
         assert (alone.score, alone.status) == (p.score, p.status), p.label
 
 

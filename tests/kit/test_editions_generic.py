@@ -85,7 +85,7 @@ def test_every_uses_rule_fires_when_the_function_does_its_own_work(item):
 def answer_lines(edition: Edition) -> list[str]:
     lines = []
     for p in edition.problems:
-        for q in load_questions(edition, p.number):
+        for q in load_questions(edition, p.label):
             if q.is_choice:
                 lines.append(q.answer)
             else:

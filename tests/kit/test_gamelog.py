@@ -276,3 +276,53 @@ def test_the_same_commentary_failure_is_said_once(settings: gamelog.GuiSettings)
     rows = tuple(turn(k % 2, 0, 0, 0, say_error=broken) for k in range(4))
     view = game_view(settings, request(settings, ("person", "person")), ("wait", rows, None, (0, 0, 0), None, OPENING))
     assert sum("commentary failed" in w for t in view["turns"] for w in t["warnings"]) == 1
+
+
+# -- a memory carried from turn to turn: Feral Hogs and Swine Swap (the swine_swap edition) -------
+
+
+@pytest.fixture(scope="module")
+def swine() -> gamelog.GuiSettings:
+    return gui_settings(load_edition("swine_swap"))
+
+
+def test_feral_hogs_is_explained_with_the_previous_turns_points(swine: gamelog.GuiSettings) -> None:
+    # The handout's example: (0, 0) -> (7, 0) -> (7, 4) -> (20, 4): 5 dice, 2 away from last turn's 7.
+    rows = (turn(0, 0, 0, 3, (2, 2, 3)), turn(1, 4 - 4, 7, 1, (4,)), turn(0, 7, 4, 5, (2, 2, 2, 2, 2)))
+    result = ("wait", rows, None, (1, 4, 20), None, OPENING)
+    view = game_view(swine, GameRequest(("person", "person"), swine.variant("full"), 1, ()), result)
+    first, _, third = view["turns"]
+    assert third["last"] == 7 and first["last"] == 0
+    assert {"rule": "Feral Hogs", "text": "5 dice, 2 away from last turn's 7 → +3"} in third["events"]
+    assert all(t["warnings"] == [] for t in view["turns"]), [t["warnings"] for t in view["turns"]]
+    # Without Feral Hogs the same turn ends at 17: a page that expected 20 warns.
+    plain = game_view(swine, GameRequest(("person", "person"), swine.variant("no_feral_hogs"), 1, ()), result)
+    assert not any(e["rule"] == "Feral Hogs" for e in plain["turns"][2]["events"])
+    assert any("ends at 17" in w for w in plain["turns"][2]["warnings"])
+
+
+def test_the_previous_points_leave_out_the_bonus(swine: gamelog.GuiSettings) -> None:
+    # Player 0 rolls 2 dice from 0 (bonus: 6 + 3 = 9), then 8 dice: 2 away from 6 (not 9) -> +3.
+    rows = (turn(0, 0, 0, 2, (3, 3)), turn(1, 0, 9, 1, (3,)), turn(0, 9, 3, 8, (3,) * 8))
+    result = ("wait", rows, None, (1, 3, 36), None, OPENING)
+    view = game_view(swine, GameRequest(("person", "person"), swine.variant("full"), 1, ()), result)
+    assert view["turns"][2]["last"] == 6 and view["turns"][2]["warnings"] == []
+    assert any(e["rule"] == "Feral Hogs" and "last turn's 6" in e["text"] for e in view["turns"][2]["events"])
+
+
+def test_swine_swap_is_explained_with_its_numbers(swine: gamelog.GuiSettings) -> None:
+    # 19 + 4 = 23 against 4: 3 ** 27 = 7625597484987 starts and ends with 7, so the scores swap.
+    result = ("wait", (turn(0, 19, 4, 1, (4,)),), None, (1, 23, 4), None, OPENING)
+    view = game_view(swine, GameRequest(("person", "person"), swine.variant("no_feral_hogs"), 1, ()), result)
+    only = view["turns"][0]
+    assert {"rule": "Swine Swap", "text": "3 ** 27 = 7625597484987 starts and ends with 7 → scores swap"} \
+        in only["events"]
+    assert only["after"] == [4, 23] and only["warnings"] == []
+
+
+def test_a_memory_that_names_no_number_is_refused(edition: Edition) -> None:
+    data = read_toml(load_edition("swine_swap").suite_dir / "edition.toml")
+    data["gui"]["memory"] = "nothing"
+    broken = parse_manifest(data, "swine_swap", edition.root, edition.suite_dir / "edition.toml")
+    with pytest.raises(EditionError, match=r"\[gui\] memory.*one of \[gui.numbers\]"):
+        gui_settings(broken)

@@ -28,7 +28,7 @@ def listed(edition: Edition) -> dict:
 def expected_lines(edition: Edition) -> set[str]:
     lines: set[str] = set()
     for problem in edition.problems:
-        for case in load_problem_cases(edition, problem.number):
+        for case in load_problem_cases(edition, problem.label):
             for step in case.steps:
                 lines.update((step.expected or "").split("\n"))
     return lines

@@ -280,8 +280,8 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
     assert result.returncode == 0, result.stderr
     assert WRONG_LINE not in result.stdout
     for p in edition.problems:
-        if load_questions(edition, p.number):
-            assert messages.unlock_done(p.label, has_cases(edition, p.number)) in result.stdout
+        if load_questions(edition, p.label):
+            assert messages.unlock_done(p.label, has_cases(edition, p.label)) in result.stdout
     use_reference(project, edition)
     score = run_ok(project, "--score")
     assert score.returncode == 0, score.stderr
@@ -454,7 +454,7 @@ def test_choices_are_shuffled_the_same_way_on_every_run(project: Path, edition) 
     from graders.student import locked_records, shown_choices
 
     student = load_student_edition(project)
-    records = [r for p in student.problems for r in locked_records(student, p.number) if "choices" in r]
+    records = [r for p in student.problems for r in locked_records(student, p.label) if "choices" in r]
     worded = [r for r in records if not all(c.replace(".", "").lstrip("-").isdigit() for c in r["choices"])]
     firsts = {shown_choices(r, {"seed": "ann"})[0] == r["choices"][0] for r in worded}
     assert firsts == {True, False}  # sometimes first as written, sometimes not

@@ -61,11 +61,20 @@ def _manifest(name: str) -> tuple[dict, Path]:
 @pytest.mark.parametrize(("edition_name", "change", "needle"), [
     # The review's example: a renamed key made every win rate of more_boar wrong, silently.
     ("more_boar", lambda d: d["analysis"].update(extra_trun=d["analysis"].pop("extra_turn")),
-     "[analysis]: unknown key 'extra_trun' (known keys: baseline, extra_turn, goal, report, update)"),
+     "[analysis]: unknown key 'extra_trun' (known keys: after, baseline, extra_turn, goal, memory, report, update, "
+     "variants)"),
     ("more_boar", lambda d: d["analysis"].update(update="score +"), "[analysis] update: should be a Python expression"),
     ("boar_brawl", lambda d: d["analysis"]["report"].update(probelm=12), "[analysis] report: unknown key 'probelm'"),
     ("boar_brawl", lambda d: d["analysis"]["report"].update(problem=99), "report problem: should be the number of"),
     ("boar_brawl", lambda d: d["analysis"].update(baseline=6), "[analysis] baseline: should be text, not 6"),
+    ("swine_swap", lambda d: d["analysis"]["memory"].update(clases=14), "[analysis] memory: unknown key 'clases'"),
+    ("swine_swap", lambda d: d["analysis"]["memory"].update(start=14), "[analysis] memory start: should be a class"),
+    ("swine_swap", lambda d: d["analysis"]["memory"].update(classes="14"), "memory classes: should be a whole number"),
+    ("swine_swap", lambda d: d["analysis"]["memory"].update(remember="take_turn("), "memory remember: should be a"),
+    ("swine_swap", lambda d: d["analysis"].update(after="lambda s, o:"), "[analysis] after: should be a Python"),
+    ("swine_swap", lambda d: d["analysis"]["variants"].update({"no feral": "1"}), "[analysis] variants: should be a"),
+    ("swine_swap", lambda d: d["analysis"]["variants"].update(none="lambda ("), "variants none: should be a Python"),
+    ("swine_swap", lambda d: d["gui"].update(memory=3), "[gui] memory: should be text, not 3"),
     ("boar_brawl", lambda d: d.update(gaol=100), "unknown key 'gaol'"),
     ("boar_brawl", lambda d: d["phases"][0].update(nmae="x"), "[[phases]] #1: unknown key 'nmae'"),
     ("boar_brawl", lambda d: d["problems"][3].update(depend=[1]), "number=3: unknown key 'depend'"),
@@ -92,6 +101,14 @@ def test_the_manifests_as_they_are_load_with_typed_analysis_settings():
     assert more.analysis is not None and more.analysis.extra_turn == "more_boar"
     assert more.analysis.report_problem == "12" and more.analysis.report_strategy == "final_strategy"
     assert load_edition("boar_brawl").analysis.extra_turn == ""
+    plain = load_edition("pig_tail").analysis  # without the keys, the state is the two scores as before
+    assert (plain.memory_classes, plain.remember, plain.after, plain.variants) == (1, "", "", ())
+    swine = load_edition("swine_swap").analysis
+    assert (swine.memory_classes, swine.memory_start, swine.baseline) == (14, 0, "always_roll(4)")
+    assert "is_swap" in swine.after and "take_turn" in swine.remember
+    assert [name for name, _ in swine.variants] == ["no_feral_hogs"]
+    assert swine.variant("no_feral_hogs").update == dict(swine.variants)["no_feral_hogs"]
+    assert swine.variant("") is swine
 
 
 # -- every case-file table ----------------------------------------------------------------------
@@ -139,6 +156,6 @@ def test_a_typo_in_any_case_file_table_fails_naming_the_file(tmp_path, edition, 
 
 def test_the_kits_own_case_files_all_pass_the_checks(any_edition):
     for p in any_edition.problems:
-        load_problem_cases(any_edition, p.number)
-        load_questions(any_edition, p.number)
-        load_templates(any_edition, p.number)
+        load_problem_cases(any_edition, p.label)
+        load_questions(any_edition, p.label)
+        load_templates(any_edition, p.label)
