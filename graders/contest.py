@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from graders import analysis, messages, reports
+from graders import analysis, messages, pictures, reports
 from graders.classroom import Progress, check_class_folder
 from graders.edition import Edition
 from graders.errors import InputError
@@ -85,8 +85,10 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     standings = [standing for _index, standing in board]
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "leaderboard.csv", reports.render_leaderboard_csv(standings, invalid))
-    write_atomically(out / "contest.html", reports.render_contest_html(edition.title, standings,
-                                                                       rates[np.ix_(order, order)], invalid))
+    ranked = rates[np.ix_(order, order)]
+    png = pictures.win_matrix(messages.matrix_title(edition.title), [s.student for s in standings],
+                              ranked.tolist()) if standings else b""
+    write_atomically(out / "contest.html", reports.render_contest_html(edition.title, standings, ranked, invalid, png))
     return standings
 
 

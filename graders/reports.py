@@ -417,8 +417,11 @@ def render_leaderboard_csv(board: list[Standing], invalid: list[tuple[str, str]]
     return buffer.getvalue()
 
 
-def render_contest_html(title: str, board: list[Standing], rates: Any, invalid: list[tuple[str, str]]) -> str:
-    """One page, no outside files: the leaderboard, the win-rate matrix as a heat map, invalid entries."""
+def render_contest_html(title: str, board: list[Standing], rates: Any, invalid: list[tuple[str, str]],
+                        png: bytes = b"") -> str:
+    """One page, no outside files: the leaderboard, the win-rate matrix as a heat map (and PNG, the
+    matrix drawn by :func:`graders.pictures.win_matrix`, when given), invalid entries."""
+    import base64
     from html import escape
 
     names = [escape(row.student) for row in board]
@@ -433,15 +436,8 @@ def render_contest_html(title: str, board: list[Standing], rates: Any, invalid: 
         body.append(f"<tr><th>{row.rank}</th><td>{names[i]}</td><td>{row.points}</td>"
                     f"<td>{100 * row.average:.2f}%</td>{cells}</tr>")
     bad = "".join(f"<li>{escape(s)}: {escape(r)}</li>" for s, r in invalid) or "<li>none</li>"
-    picture = ""
-    if board:
-        import base64
-
-        from graders import pictures
-
-        png = pictures.win_matrix(messages.matrix_title(title), [row.student for row in board], rates.tolist())
-        picture = (f'<p><img alt="the win-rate matrix" src="data:image/png;base64,'
-                   f'{base64.b64encode(png).decode("ascii")}"></p>')
+    picture = (f'<p><img alt="the win-rate matrix" src="data:image/png;base64,'
+               f'{base64.b64encode(png).decode("ascii")}"></p>') if png else ""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: contest</title>
 <style>
