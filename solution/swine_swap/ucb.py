@@ -1,6 +1,9 @@
 """Small helpers shared by the course's projects: main, trace and interact."""
 
+import code
 import functools
+import inspect
+import signal
 import sys
 
 
