@@ -37,7 +37,7 @@ SESSION_TIMER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from graders.edition import load_edition
-from graders.grading import open_session
+from graders.sandbox import open_session
 from graders import isolation
 edition = load_edition(sys.argv[2])
 source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")

@@ -30,20 +30,21 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from graders import messages, reference
-from graders.edition import Edition
+from graders.edition import AnalysisSettings, Edition
+from graders.errors import AnalysisError
 from graders.memo import once
 from graders.sandbox import Limits, LoadError, Session
 
+if TYPE_CHECKING:
+    import ctypes  # loaded only when the C loop is built (see compiled_kernel)
+
 FACES = 6
 MOST_DICE = 10
-
-
-class AnalysisError(Exception):
-    """The edition's rules cannot be analysed exactly; the message says why."""
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: it holds arrays
@@ -84,11 +85,11 @@ def _sequence(k: int, total: int, one: bool) -> tuple[int, ...]:
     return tuple(faces)
 
 
-def analysis_settings(edition: Edition) -> dict:
-    settings = edition.analysis
-    if not settings:
+def analysis_settings(edition: Edition) -> AnalysisSettings:
+    """The edition's ``[analysis]`` table; an :class:`AnalysisError` when it has none."""
+    if edition.analysis is None:
         raise AnalysisError(messages.no_analysis(edition.name))
-    return settings
+    return edition.analysis
 
 
 def _cache_file(edition: Edition) -> Path:
@@ -135,9 +136,9 @@ def build_model(edition: Edition) -> GameModel:
 def derive_model(edition: Edition) -> GameModel:
     """The edition's game as arrays, derived by calling its reference functions."""
     settings = analysis_settings(edition)
-    update = reference.evaluate(edition, settings["update"])
-    extra_turn = reference.evaluate(edition, settings["extra_turn"]) if settings.get("extra_turn") else None
-    goal = int(reference.evaluate(edition, settings.get("goal", "GOAL")))
+    update = reference.evaluate(edition, settings.update)
+    extra_turn = reference.evaluate(edition, settings.extra_turn) if settings.extra_turn else None
+    goal = int(reference.evaluate(edition, settings.goal))
     make_test_dice = reference.namespace(edition)["make_test_dice"]
     classes = {k: roll_classes(k) for k in range(1, MOST_DICE + 1)}
     columns: dict[int, list[tuple[float, list[int]]]] = {}
@@ -152,10 +153,10 @@ def derive_model(edition: Edition) -> GameModel:
     nexts = np.zeros((MOST_DICE + 1, goal, width), dtype=np.int64)
     probs = np.zeros((MOST_DICE + 1, width))
     probs[0, 0] = 1.0
-    for k, group in columns.items():
-        for c, (p, column) in enumerate(group):
+    for k, outcomes in columns.items():
+        for c, (p, new_scores) in enumerate(outcomes):
             probs[k, c] = p
-            nexts[k, :, c] = column
+            nexts[k, :, c] = new_scores
     _check_opponent_free(update, make_test_dice, classes, goal)
     zero = np.array([[update(0, a, b, make_test_dice(FACES)) for b in range(goal)] for a in range(goal)])
     real = probs[1:, None, :] > 0  # padding classes have no probability and no next score
@@ -256,9 +257,19 @@ def constant(model: GameModel, k: int) -> np.ndarray:
 def reference_table(edition: Edition, expression: str) -> np.ndarray:
     """A strategy of the reference solution (an expression such as ``always_roll(6)``) as a table,
     worked out once per edition and expression (read-only: it is shared)."""
-    strategy = reference.evaluate(edition, expression)
     goal = build_model(edition).goal
-    table = np.array([[strategy(a, b) for b in range(goal)] for a in range(goal)], dtype=np.int64)
+    try:  # an expression a user typed (--against, --strategy) as much as the manifest's own
+        strategy = reference.evaluate(edition, expression)
+        rows = [[strategy(a, b) for b in range(goal)] for a in range(goal)]
+    except Exception as exc:
+        raise AnalysisError(messages.reference_strategy_failed(expression, edition.name,
+                                                               f"{type(exc).__name__}: {exc}")) from exc
+    bad = next(((a, b, v) for a, row in enumerate(rows) for b, v in enumerate(row)
+                if type(v) is not int or not 0 <= v <= MOST_DICE), None)
+    if bad is not None:
+        raise AnalysisError(messages.reference_strategy_failed(
+            expression, edition.name, messages.strategy_bad_value(bad[0], bad[1], repr(bad[2]))))
+    table = np.array(rows, dtype=np.int64)
     table.setflags(write=False)
     return table
 
@@ -328,7 +339,7 @@ def tabulate_source(source: str, edition: Edition, expressions: list[str], limit
     """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission,
     loaded as grading loads it; with the notes on what loading did (a repaired syntax error, a
     skipped statement)."""
-    from graders.grading import open_submission
+    from graders.sandbox import open_submission
 
     try:
         session, notes = open_submission(source, edition, limits)
@@ -351,7 +362,7 @@ KERNEL = Path(__file__).with_name("kernel.c")
 
 
 @once(maxsize=1)
-def compiled_kernel() -> object | None:
+def compiled_kernel() -> ctypes.CDLL | None:
     """The C loop of ``kernel.c``, built by this process with the system's C compiler (about 0.1 s)
     into a folder only it can write, loaded, and deleted: no library on disk is ever trusted, so no
     submission can slip code into the grader by leaving one in a cache. None when there is no

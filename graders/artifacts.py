@@ -50,16 +50,17 @@ except ImportError:
 sys.exit(main(HERE))
 '''
 
-def student_suite(edition: Edition, number: int) -> str:
-    """Problem NUMBER's file in the student copy, as JSON (which every Python the bundle supports
-    reads): public cases in the clear, questions locked."""
+def student_suite(edition: Edition, key: int | str) -> str:
+    """Problem KEY's file (KEY a label or a number) in the student copy, as JSON (which every Python
+    the bundle supports reads): public cases in the clear, questions locked."""
     cases = []
-    for c in load_problem_cases(edition, number):
+    for c in load_problem_cases(edition, key):
         if not c.hidden:
             cases.append({"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n",
                           **({"rule": c.rule} if c.rule else {})})
-    locked = [lock_question(edition.name, q) for q in load_questions(edition, number)]
-    doc: dict = {"comment": messages.student_suite_header(f"{number:02d}"), "problem": number}
+    locked = [lock_question(edition.name, q) for q in load_questions(edition, key)]
+    problem = edition.problem(key)
+    doc: dict = {"comment": messages.student_suite_header(problem.label), "problem": problem.number}
     if cases:
         doc["case"] = cases
     if locked:
@@ -78,7 +79,7 @@ def skeleton_files(edition: Edition) -> dict[str, str]:
     manifest = {"name": edition.name, **read_toml(edition.suite_dir / "edition.toml")}
     files[f"tests/{STUDENT_MANIFEST}"] = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
     for p in edition.problems:
-        files[f"tests/q{p.number:02d}.json"] = student_suite(edition, p.number)
+        files[f"tests/q{p.label}.json"] = student_suite(edition, p.label)
     return files
 
 

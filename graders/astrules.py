@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Optional
 
 from graders import messages
 from graders.edition import Rule
+from graders.records import RuleResult
 
 ESCAPES = frozenset({
     "eval", "exec", "getattr", "__import__", "compile", "globals", "locals", "vars",
@@ -38,17 +40,6 @@ TEXT_MODULES = ("string", "io", "json", "operator", "pickle", "codecs", "textwra
 INDEX_ATTRIBUTES = ("__getitem__", "__setitem__", "__delitem__", "__class_getitem__", "pop")
 INDEX_MODULES = ("operator",)
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
-@dataclass(frozen=True)
-class RuleResult:
-    problem: int
-    text: str  # the rule in a student's words
-    passed: bool
-    detail: str = ""  # what broke it and where
-    line: int | None = None
-    required: bool = True  # False: advice, which never costs points
-    function: str = ""  # the function the rule is about
 
 
 def describe(rule: Rule) -> str:
@@ -157,70 +148,107 @@ def _names(node: ast.AST, skip_debug: bool = False) -> list[tuple[str, int]]:
     return found
 
 
+Use = Optional[tuple[int, str]]  # (line, what) of one construct a rule's word forbids, or None
+
+
 def _violations(word: str, node: ast.AST, texts: set[str]) -> list[tuple[int, str]]:
     """(line, what) for every use of WORD's constructs under NODE; TEXTS are names bound to text."""
-    what = messages.RULE_FRAGMENTS
     out: list[tuple[int, str]] = []
+    check = WORD_CHECKS.get(word)
     for sub in _walk(node, skip_debug=True):
-        line = getattr(sub, "lineno", 0)
         if isinstance(sub, ast.alias) and sub.name == word:
-            out.append((getattr(node, "lineno", 0), what["imports"].format(word)))
-        if word == "str":
-            if isinstance(sub, ast.Name) and sub.id in TEXT_NAMES + TEXT_MODULES:
-                out.append((line, what["uses"].format(sub.id)))
-            elif isinstance(sub, ast.Attribute) and sub.attr in TEXT_ATTRIBUTES:
-                out.append((line, what["uses"].format("." + sub.attr)))
-            elif isinstance(sub, ast.alias) and sub.name.split(".")[0] in TEXT_MODULES:
-                out.append((getattr(node, "lineno", 0), what["imports"].format(sub.name)))
-            elif isinstance(sub, ast.ImportFrom) and (sub.module or "").split(".")[0] in TEXT_MODULES:
-                out.append((line, what["imports"].format(sub.module)))
-            elif isinstance(sub, ast.Attribute) and (
-                (isinstance(sub.value, ast.Constant) and isinstance(sub.value.value, (str, bytes)))
-                or (isinstance(sub.value, ast.Name) and sub.value.id in texts)
-            ):
-                out.append((line, what["string-method"].format(sub.attr)))
-            elif isinstance(sub, ast.JoinedStr):
-                out.append((line, what["f-string"]))
-            elif isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod) and (
-                (isinstance(sub.left, ast.Constant) and isinstance(sub.left.value, str))
-                or (isinstance(sub.left, ast.Name) and sub.left.id in texts)
-            ):
-                out.append((line, what["percent"]))
-            elif (
-                isinstance(sub, ast.Call) and isinstance(sub.func, ast.Call)
-                and isinstance(sub.func.func, ast.Name) and sub.func.func.id == "type"
-            ):
-                out.append((line, what["type-call"]))
-        elif word == "lists":
-            if isinstance(sub, ast.Name) and sub.id == "list":
-                out.append((line, what["uses"].format("list")))
-            elif isinstance(sub, ast.List):
-                out.append((line, what["list-display"]))
-            elif isinstance(sub, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-                out.append((line, what["comprehension"]))
-        elif word == "square brackets":
-            if isinstance(sub, ast.Subscript):
-                out.append((line, what["subscript"]))
-            elif isinstance(sub, (ast.List, ast.ListComp)):
-                out.append((line, what["bracket-list"]))
-            elif isinstance(sub, ast.Attribute) and sub.attr in INDEX_ATTRIBUTES:
-                out.append((line, what["uses"].format("." + sub.attr)))
-            elif isinstance(sub, ast.Name) and sub.id in INDEX_MODULES:
-                out.append((line, what["uses"].format(sub.id)))
-            elif isinstance(sub, ast.alias) and sub.name.split(".")[0] in INDEX_MODULES:
-                out.append((getattr(node, "lineno", 0), what["imports"].format(sub.name)))
-            elif isinstance(sub, ast.ImportFrom) and (sub.module or "").split(".")[0] in INDEX_MODULES:
-                out.append((line, what["imports"].format(sub.module)))
-        elif word == "for loops":
-            if isinstance(sub, (ast.For, ast.AsyncFor)):
-                out.append((line, what["for"]))
-            elif isinstance(sub, ast.comprehension):
-                out.append((getattr(sub.target, "lineno", line), what["for-comprehension"]))
-        elif isinstance(sub, ast.Name) and sub.id == word:
-            out.append((line, what["uses"].format(word)))
-        elif isinstance(sub, ast.Attribute) and sub.attr == word:
-            out.append((line, what["uses"].format("." + word)))
+            out.append((getattr(node, "lineno", 0), messages.RULE_FRAGMENTS["imports"].format(word)))
+        found = check(sub, node, texts) if check else _named(word, sub)
+        if found:
+            out.append(found)
     return out
+
+
+def _imported(sub: ast.AST, node: ast.AST, modules: tuple[str, ...]) -> Use:
+    """An import of one of MODULES (an alias is reported at its statement's line)."""
+    what = messages.RULE_FRAGMENTS["imports"]
+    if isinstance(sub, ast.alias) and sub.name.split(".")[0] in modules:
+        return getattr(node, "lineno", 0), what.format(sub.name)
+    if isinstance(sub, ast.ImportFrom) and (sub.module or "").split(".")[0] in modules:
+        return sub.lineno, what.format(sub.module)
+    return None
+
+
+def _is_text(expr: ast.expr, texts: set[str], kinds: tuple[type, ...] = (str,)) -> bool:
+    """EXPR is a text literal, or a name the module binds to one."""
+    return (isinstance(expr, ast.Constant) and isinstance(expr.value, kinds)) or (
+        isinstance(expr, ast.Name) and expr.id in texts)
+
+
+def _text_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
+    """``str`` in its every form: the names and modules of text, string methods, f-strings, % and type()()."""
+    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    if isinstance(sub, ast.Name) and sub.id in TEXT_NAMES + TEXT_MODULES:
+        return line, what["uses"].format(sub.id)
+    if isinstance(sub, ast.Attribute) and sub.attr in TEXT_ATTRIBUTES:
+        return line, what["uses"].format("." + sub.attr)
+    imported = _imported(sub, node, TEXT_MODULES)
+    if imported:
+        return imported
+    if isinstance(sub, ast.Attribute) and _is_text(sub.value, texts, (str, bytes)):
+        return line, what["string-method"].format(sub.attr)
+    if isinstance(sub, ast.JoinedStr):
+        return line, what["f-string"]
+    if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Mod) and _is_text(sub.left, texts):
+        return line, what["percent"]
+    if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Call)
+            and isinstance(sub.func.func, ast.Name) and sub.func.func.id == "type"):
+        return line, what["type-call"]
+    return None
+
+
+def _list_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
+    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    if isinstance(sub, ast.Name) and sub.id == "list":
+        return line, what["uses"].format("list")
+    if isinstance(sub, ast.List):
+        return line, what["list-display"]
+    if isinstance(sub, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return line, what["comprehension"]
+    return None
+
+
+def _bracket_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
+    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    if isinstance(sub, ast.Subscript):
+        return line, what["subscript"]
+    if isinstance(sub, (ast.List, ast.ListComp)):
+        return line, what["bracket-list"]
+    if isinstance(sub, ast.Attribute) and sub.attr in INDEX_ATTRIBUTES:
+        return line, what["uses"].format("." + sub.attr)
+    if isinstance(sub, ast.Name) and sub.id in INDEX_MODULES:
+        return line, what["uses"].format(sub.id)
+    return _imported(sub, node, INDEX_MODULES)
+
+
+def _loop_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
+    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    if isinstance(sub, (ast.For, ast.AsyncFor)):
+        return line, what["for"]
+    if isinstance(sub, ast.comprehension):
+        return getattr(sub.target, "lineno", line), what["for-comprehension"]
+    return None
+
+
+def _named(word: str, sub: ast.AST) -> Use:
+    """Any other word: the name itself, or an attribute of that name."""
+    uses, line = messages.RULE_FRAGMENTS["uses"], getattr(sub, "lineno", 0)
+    if isinstance(sub, ast.Name) and sub.id == word:
+        return line, uses.format(word)
+    if isinstance(sub, ast.Attribute) and sub.attr == word:
+        return line, uses.format("." + word)
+    return None
+
+
+# The words a rule may forbid that stand for more than one name, and how each is found.
+WORD_CHECKS: dict[str, Callable[[ast.AST, ast.AST, set[str]], Use]] = {
+    "str": _text_use, "lists": _list_use, "square brackets": _bracket_use, "for loops": _loop_use,
+}
 
 
 def _owner(nodes: list[ast.AST], line: int) -> str | None:

@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 from graders import messages, syntax
-from graders.edition import Edition
+from graders.edition import LABEL, Edition, problem_label
 
 ENGINE = Path(__file__).parent
 STUDENT_README = """# {title}
@@ -48,9 +48,10 @@ pytest_plugins = ["graders.pytest_plugin"]
 # web game import, and the sandbox's child and probes, which it starts by file name. They keep to
 # Python 3.9 (see pyproject.toml) and import nothing outside this list at module level.
 STUDENT_MODULES = (
-    "__init__", "astrules", "cases", "child", "edition", "gamelog", "grading", "isolation", "judge", "locking",
-    "markers", "memo", "messages", "notebook", "probes", "pytest_plugin", "reaper", "repairs", "reports", "sandbox",
-    "serveroptions", "storage", "student", "submissions", "syntax", "terminal", "webgui",
+    "__init__", "activity", "astrules", "cases", "child", "edition", "errors", "gamelog", "grading", "isolation",
+    "judge", "locking", "markers", "memo", "messages", "notebook", "probes", "pytest_plugin", "reaper", "records",
+    "repairs", "reports", "sandbox", "serveroptions", "storage", "student", "submissions", "syntax", "tables",
+    "terminal", "webgui",
 )
 
 
@@ -103,7 +104,7 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
         cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))
         cells.append(nbformat.v4.new_code_cell("\n\n\n".join(early)))
     section: list[str] = []
-    current: int | None = None
+    current: str | None = None
 
     def flush() -> None:
         if section:
@@ -130,10 +131,11 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
     return nbformat.writes(book)
 
 
-def _problem_heading(line: str) -> int | None:
+def _problem_heading(line: str) -> str | None:
+    """The label of the problem a handout heading such as "## Problem 5a: ..." introduces, or None."""
     words = line.lstrip("#").split()
-    if line.startswith("#") and len(words) >= 2 and words[0] == "Problem" and words[1].rstrip(":").isdigit():
-        return int(words[1].rstrip(":"))
+    if line.startswith("#") and len(words) >= 2 and words[0] == "Problem" and LABEL.fullmatch(words[1].rstrip(":")):
+        return problem_label(words[1].rstrip(":"))
     return None
 
 

@@ -28,8 +28,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from graders.edition import Edition, EditionError, read_toml
+from graders import messages
+from graders.edition import Edition, read_toml
+from graders.errors import EditionError
+from graders.tables import Key, check_table, pair_of_ints, positive, within
 
 SPECIAL_ANSWERS = ("Error", "Function", "Nothing", "Infinite Loop")
 PROMPT, MORE = ">>> ", "... "
@@ -47,7 +51,7 @@ class Step:
 @dataclass(frozen=True)
 class Case:
     id: str  # e.g. "q02.3" or "q05.generated.17"; stable across runs
-    problem: int
+    problem: str  # its problem's label
     name: str
     hidden: bool
     steps: tuple[Step, ...]
@@ -63,7 +67,7 @@ class Question:
     """An unlock question. ``steps`` for what-would-Python-display, ``choices`` for multiple choice."""
 
     id: str
-    problem: int
+    problem: str
     name: str
     steps: tuple[Step, ...]  # steps with an expected output are prompts; the rest are shown
     question: str
@@ -79,7 +83,7 @@ class Question:
 @dataclass(frozen=True)
 class Template:
     id: str
-    problem: int
+    problem: str
     name: str
     hidden: bool
     transcript: str
@@ -120,15 +124,33 @@ def parse_transcript(text: str, where: str) -> tuple[Step, ...]:
         elif source:
             expected.append(line)
         elif line.strip():
-            raise EditionError(f"{where}: line {n} of the transcript comes before any '>>> ' prompt: {line!r}")
+            raise EditionError(messages.transcript_text_before_prompt(where, n, line))
     flush()
     if not steps:
-        raise EditionError(f"{where}: the transcript has no '>>> ' lines")
+        raise EditionError(messages.transcript_no_prompt(where))
     return tuple(steps)
 
 
 PREFIX = {"case": "", "unlock": "u", "generate": "g"}
-INCLUDE_KEYS = {"file", "tables", "rename"}
+
+# Every table of a case file, declared once (see graders.tables). A student's copy (JSON) keeps the
+# kit's case ids and holds its questions as hashed ``locked`` records (graders.locking).
+FILE_KEYS = {"case": Key(list, [], items=dict), "unlock": Key(list, [], items=dict),
+             "generate": Key(list, [], items=dict), "include": Key(list, [], items=dict),
+             "comment": Key(str, ""), "problem": Key((int, str), None), "locked": Key(list, [], items=dict)}
+CASE_KEYS = {"name": Key(str, ""), "transcript": Key(str), "hidden": Key(bool, False), "about": Key(str, ""),
+             "rule": Key(str, ""), "timeout": Key(float, None, check=positive), "setup": Key(str, None),
+             "id": Key(str, "")}
+UNLOCK_KEYS = {"name": Key(str, ""), "question": Key(str, ""), "choices": Key(list, [], items=str),
+               "answer": Key(str, ""), "transcript": Key(str, "")}
+GENERATE_KEYS = {"name": Key(str, ""), "hidden": Key(bool, False), "transcript": Key(str),
+                 "params": Key(list, None, items=dict), "range": Key(dict, None), "random": Key(dict, None)}
+RANGE_KEYS = {"name": Key(str), "first": Key(int), "last": Key(int)}
+RANDOM_KEYS = {"seed": Key(int), "count": Key(int, check=within(1, 100_000))}
+INCLUDE_KEYS = {"file": Key(str), "tables": Key(list, list(PREFIX), items=str,
+                                                 check=lambda v: "" if set(v) <= set(PREFIX) else
+                                                 "a list of " + ", ".join(repr(k) for k in PREFIX)),
+                "rename": Key(dict, {}, items=str)}
 
 
 def _rename(value: object, renames: dict[str, str]) -> object:
@@ -139,125 +161,111 @@ def _rename(value: object, renames: dict[str, str]) -> object:
     if isinstance(value, list):
         return [_rename(v, renames) for v in value]
     if isinstance(value, dict):
-        return {k: _rename(v, renames) for k, v in value.items()}
+        return _rename_table(value, renames)
     return value
 
 
-def _tables(edition: Edition, number: int, kind: str) -> list[tuple[str, Path, dict, str]]:
-    """(id, file, table, where) for every ``[[KIND]]`` table of problem NUMBER, in file order.
+def _rename_table(table: dict, renames: dict[str, str]) -> dict:
+    return {k: _rename(v, renames) for k, v in table.items()}
+
+
+def read_case_file(path: Path) -> dict[str, Any]:
+    """A case file's tables by kind, its top-level keys checked (an :class:`EditionError` names the file)."""
+    return check_table(read_toml(path), FILE_KEYS, str(path))
+
+
+def _tables(edition: Edition, label: str, kind: str) -> list[tuple[str, Path, dict, str]]:
+    """(id, file, table, where) for every ``[[KIND]]`` table of problem LABEL, in file order.
 
     An ``[[include]]`` table brings in another file's tables (``file``, relative to the including
     file; ``tables``, default all kinds; ``rename``, whole words to replace in their text), so two
     editions with the same problem share one source of cases instead of two copies.
     """
     found: list[tuple[str, Path, dict, str]] = []
-    for path in edition.case_files(number):
+    for path in edition.case_files(label):
         stem = path.name.removesuffix(".toml")
-        data = read_toml(path)
-        for i, raw in enumerate(data.get(kind, []), start=1):
+        data = read_case_file(path)
+        for i, raw in enumerate(data[kind], start=1):
             found.append((f"{stem}.{PREFIX[kind]}{i}", path, raw, f"{path} [[{kind}]] #{i}"))
-        for j, inc in enumerate(data.get("include", []), start=1):
+        for j, raw_include in enumerate(data["include"], start=1):
             where = f"{path} [[include]] #{j}"
-            unknown = sorted(set(inc) - INCLUDE_KEYS)
-            if unknown or "file" not in inc:
-                raise EditionError(f"{where}: needs 'file' and allows only {', '.join(sorted(INCLUDE_KEYS))}")
-            if kind not in inc.get("tables", list(PREFIX)):
+            inc = check_table(raw_include, INCLUDE_KEYS, where)
+            if kind not in inc["tables"]:
                 continue
             source = (path.parent / inc["file"]).resolve()
             if not source.is_file():
-                raise EditionError(f"{where}: no such file {inc['file']!r}")
-            renames = dict(inc.get("rename", {}))
-            for i, raw in enumerate(read_toml(source).get(kind, []), start=1):
-                found.append((f"{stem}.i{j}.{PREFIX[kind]}{i}", path, _rename(raw, renames),
+                raise EditionError(messages.include_missing(where, inc["file"]))
+            for i, raw in enumerate(read_case_file(source)[kind], start=1):
+                found.append((f"{stem}.i{j}.{PREFIX[kind]}{i}", path, _rename_table(raw, inc["rename"]),
                               f"{source} [[{kind}]] #{i} (included by {path.name})"))
     return found
 
 
-def load_problem_cases(edition: Edition, number: int) -> list[Case]:
-    """Every graded case of problem NUMBER, public and hidden, in file order. Parsed once while the
-    files stay the same, since a class grades the same cases for every submission."""
-    stamps = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in edition.case_files(number))
-    return list(_parsed_cases(edition, number, stamps))
+def load_problem_cases(edition: Edition, key: int | str) -> list[Case]:
+    """Every graded case of problem KEY (a label, or a number), public and hidden, in file order.
+    Parsed once while the files stay the same, since a class grades the same cases for every
+    submission."""
+    label = edition.problem(key).label
+    stamps = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in edition.case_files(label))
+    return list(_parsed_cases(edition, label, stamps))
 
 
 @lru_cache(maxsize=256)
-def _parsed_cases(edition: Edition, number: int, stamps: tuple) -> tuple[Case, ...]:
+def _parsed_cases(edition: Edition, label: str, stamps: tuple) -> tuple[Case, ...]:
     """STAMPS (the files' names, times and sizes) make a changed file a new key."""
-    problem = edition.problem(number)
+    problem = edition.problem(label)
     cases: list[Case] = []
-    for case_id, path, raw, where in _tables(edition, number, "case"):
-        if "transcript" not in raw:
-            raise EditionError(f"{where}: missing key 'transcript'")
-        cases.append(
-            Case(
-                id=str(raw.get("id", case_id)),  # a student's copy keeps the kit's id, so verdicts match
-                problem=number,
-                name=str(raw.get("name", case_id)),
-                hidden=bool(raw.get("hidden", False)),
-                steps=parse_transcript(raw["transcript"], where),
-                path=path,
-                timeout=float(raw.get("timeout", problem.timeout)),
-                setup=str(raw.get("setup", edition.setup)),
-                about=str(raw.get("about", raw.get("name", case_id))),
-                rule=_rule_of(raw, problem.rules, where),
-            )
-        )
+    for case_id, path, raw, where in _tables(edition, label, "case"):
+        values = check_table(raw, CASE_KEYS, where)
+        name = values["name"] or case_id
+        cases.append(Case(
+            id=values["id"] or case_id,  # a student's copy keeps the kit's id, so verdicts match
+            problem=label,
+            name=name,
+            hidden=values["hidden"],
+            steps=parse_transcript(values["transcript"], where),
+            path=path,
+            timeout=values["timeout"] if values["timeout"] is not None else problem.timeout,
+            setup=values["setup"] if values["setup"] is not None else edition.setup,
+            about=values["about"] or name,
+            rule=_rule_of(values["rule"], problem.rules, where),
+        ))
     return tuple(cases)
 
 
-def _rule_of(raw: dict, rules: tuple, where: str) -> str:
+def _rule_of(function: str, rules: tuple, where: str) -> str:
     """The case's ``rule`` key: the function of one of the problem's shape rules, or ""."""
-    function = raw.get("rule", "")
     if function and not any(r.function == function for r in rules):
-        raise EditionError(f"{where}: rule {function!r} names no shape rule of this problem")
-    return str(function)
+        raise EditionError(messages.case_rule_unknown(where, function))
+    return function
 
 
-def load_questions(edition: Edition, number: int) -> list[Question]:
-    """The unlock questions of problem NUMBER, checked for shape (a choice answer must be a choice)."""
+def load_questions(edition: Edition, key: int | str) -> list[Question]:
+    """The unlock questions of problem KEY, checked for shape (a choice answer must be a choice)."""
+    label = edition.problem(key).label
     questions: list[Question] = []
-    for question_id, path, raw, where in _tables(edition, number, "unlock"):
-        choices = tuple(str(c) for c in raw.get("choices", []))
-        answer = str(raw.get("answer", ""))
-        if choices and answer not in choices:
-            raise EditionError(f"{where}: the answer {answer!r} is not one of the choices")
-        steps = parse_transcript(raw["transcript"], where) if "transcript" in raw else ()
+    for question_id, path, raw, where in _tables(edition, label, "unlock"):
+        values = check_table(raw, UNLOCK_KEYS, where)
+        choices = tuple(values["choices"])
+        if choices and values["answer"] not in choices:
+            raise EditionError(messages.unlock_answer_not_a_choice(where, values["answer"]))
+        steps = parse_transcript(values["transcript"], where) if values["transcript"] else ()
         if not choices and not any(s.expected is not None for s in steps):
-            raise EditionError(f"{where}: needs either choices or a transcript with at least one output")
-        questions.append(
-            Question(
-                id=question_id,
-                problem=number,
-                name=str(raw.get("name", question_id)),
-                steps=steps,
-                question=str(raw.get("question", "")),
-                choices=choices,
-                answer=answer,
-                path=path,
-            )
-        )
+            raise EditionError(messages.unlock_needs_a_prompt(where))
+        questions.append(Question(id=question_id, problem=label, name=values["name"] or question_id, steps=steps,
+                                  question=values["question"], choices=choices, answer=values["answer"], path=path))
     return questions
 
 
-def load_templates(edition: Edition, number: int) -> list[Template]:
-    return [
-        Template(
-            id=template_id,
-            problem=number,
-            name=str(raw.get("name", template_id)),
-            hidden=bool(raw.get("hidden", False)),
-            transcript=_need_str(raw, "transcript", where),
-            params=tuple(expand_params(raw, where)),
-        )
-        for template_id, _path, raw, where in _tables(edition, number, "generate")
-    ]
-
-
-def _need_str(raw: dict, key: str, where: str) -> str:
-    value = raw.get(key)
-    if not isinstance(value, str):
-        raise EditionError(f"{where}: missing text key {key!r}")
-    return value
+def load_templates(edition: Edition, key: int | str) -> list[Template]:
+    label = edition.problem(key).label
+    templates = []
+    for template_id, _path, raw, where in _tables(edition, label, "generate"):
+        values = check_table(raw, GENERATE_KEYS, where)
+        templates.append(Template(id=template_id, problem=label, name=values["name"] or template_id,
+                                  hidden=values["hidden"], transcript=values["transcript"],
+                                  params=tuple(expand_params(values, where))))
+    return templates
 
 
 def expand_params(raw: dict, where: str) -> list[dict]:
@@ -266,17 +274,21 @@ def expand_params(raw: dict, where: str) -> list[dict]:
     ``range = {name = "seed", first = 1, last = 60}`` gives seed = 1..60;
     ``random = {seed = 7, count = 40, a = [0, 150], b = [0, 150]}`` draws COUNT sets with
     ``random.Random(seed)`` (never Python's ``hash``), each value uniform in its inclusive range.
+    At most one of the three may be given; with none, the template is one case as written.
     """
     import random
 
-    if "params" in raw:
+    given = [k for k in ("params", "range", "random") if raw.get(k) is not None]
+    if len(given) > 1:
+        raise EditionError(messages.template_one_kind(where, given))
+    if raw.get("params") is not None:
         return [dict(p) for p in raw["params"]]
-    if "range" in raw:
-        r = raw["range"]
-        return [{r["name"]: k} for k in range(int(r["first"]), int(r["last"]) + 1)]
-    if "random" in raw:
-        spec = dict(raw["random"])
-        rng = random.Random(int(spec.pop("seed")))
-        count = int(spec.pop("count"))
-        return [{k: rng.randint(int(lo), int(hi)) for k, (lo, hi) in spec.items()} for _ in range(count)]
+    if raw.get("range") is not None:
+        r = check_table(raw["range"], RANGE_KEYS, f"{where} range")
+        return [{r["name"]: k} for k in range(r["first"], r["last"] + 1)]
+    if raw.get("random") is not None:
+        spec = check_table(raw["random"], RANDOM_KEYS, f"{where} random", extra=Key(list, check=pair_of_ints))
+        rng = random.Random(spec.pop("seed"))
+        count = spec.pop("count")
+        return [{k: rng.randint(lo, hi) for k, (lo, hi) in spec.items()} for _ in range(count)]
     return [{}]

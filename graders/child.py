@@ -26,6 +26,12 @@ import sys
 import types
 from collections.abc import Callable
 
+# True only for the type checker: the child imports no more than it needs (not even typing), and
+# ctypes only where it mounts folders.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ctypes
+
 # Keep our own references before student code can replace the module attributes.
 _dumps, _loads = json.dumps, json.loads
 _write, _read = os.write, os.read
@@ -107,27 +113,27 @@ def type_name(obj: object) -> str:
 
 def encode(value: object, depth: int = 0) -> dict:
     """Tagged plain data for VALUE. Exact types only: a subclass of int is an 'object'."""
-    t = type(value)
+    t = type(value)  # each test below repeats type(VALUE) so that the type checker narrows VALUE too
     if value is None:
         return {"t": "none"}
-    if t is bool:
+    if type(value) is bool:
         return {"t": "bool", "v": value}
-    if t is int:
+    if type(value) is int:
         if abs(value).bit_length() > _MAX_INT_DIGITS * 3:
             return {"t": "object", "type": "int", "note": "big_int"}
         return {"t": "int", "v": value}
-    if t is float:
+    if type(value) is float:
         return {"t": "float", "v": float.__repr__(value)}
-    if t is str:
+    if type(value) is str:
         return {"t": "str", "v": value[:_MAX_TEXT], "cut": len(value) > _MAX_TEXT}
-    if t is tuple or t is list:
+    if type(value) is tuple or type(value) is list:
         if depth > 20:
             return {"t": "object", "type": t.__name__, "note": "deep"}
         items = [encode(v, depth + 1) for v in value[:_MAX_ITEMS]]
         return {"t": t.__name__, "v": items, "cut": len(value) > _MAX_ITEMS}
     if callable(value):
         name = "?"
-        if t is types.FunctionType:
+        if isinstance(value, types.FunctionType):  # exact: the function type has no subclasses
             name = value.__code__.co_name
         return {"t": "function", "name": name}
     return {"t": "object", "type": type_name(value)}
@@ -184,7 +190,7 @@ def hide_folders(folders: list, interpreter: str, staging: str) -> bool:
         return False
 
 
-def _reopen(libc: object, home: str, staging: str) -> bool:
+def _reopen(libc: ctypes.CDLL, home: str, staging: str) -> bool:
     closed = [p for p in _ancestors(home) if not os.stat(p).st_mode & 0o001]
     if not closed:
         return True
@@ -197,9 +203,9 @@ def _reopen(libc: object, home: str, staging: str) -> bool:
     return libc.mount(os.fsencode(staging), os.fsencode(home), None, MS_BIND | MS_REC, None) == 0
 
 
-def _ancestors(path: str) -> list:
+def _ancestors(path: str) -> list[str]:
     """The folders above PATH, nearest first, the root left out."""
-    found = []
+    found: list[str] = []
     while True:
         parent = os.path.dirname(path)
         if parent == path or parent == "/":

@@ -17,24 +17,41 @@ and the traceback in its record and in ``kit-errors.log``. A rerun always regrad
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from graders import messages, reports
-from graders.edition import Edition, EditionError
-from graders.grading import KIT_ERROR, Submission, describe_failure, grade
+from graders import gradebook, messages, reports
+from graders.course import Outcome, Setup, grade_course, phase_one_labels
+from graders.edition import Edition
+from graders.errors import InputError
+from graders.grading import describe_failure, grade
+from graders.handins import (
+    EXPORT_METADATA,
+    TIMES_FILE,
+    Handin,
+    class_handins,
+    export_root,
+    group_attempts,
+    is_export,
+    read_export,
+    record_result,
+)
+from graders.records import RECORD_VERSION, ClassRecord, EntryStatus
 from graders.sandbox import Limits
 from graders.storage import write_atomically
-from graders.submissions import Entry, discover, not_submissions, shown_text
+from graders.submissions import Entry, Submission, discover, file_id, not_submissions, shown_text
 
-RECORD_VERSION = 2
+HANDINS_TABLE = "handins.csv"  # with a course: the engine's grades.csv, one row per hand-in
+GRADESCOPE_SCORES, CANVAS_SCORES, COURSE_NOTES = "gradescope-scores.csv", "canvas-scores.csv", "course-notes.txt"
+COURSE_INPUTS = (TIMES_FILE, EXPORT_METADATA)  # a course's own files in a class folder: no submissions
 KIT_LOG = messages.KIT_LOG_NAME
 ENGINE = Path(__file__).parent
 
@@ -54,35 +71,36 @@ def kit_fingerprint(edition: Edition) -> str:
     return digest.hexdigest()[:16]
 
 
-def _base(entry: Entry, edition: Edition, kit: str) -> dict:
-    return {"version": RECORD_VERSION, "kit": kit, "student": entry.student, "file_id": entry.files_as,
-            "path": shown_text(str(entry.path)),
-            "digest": entry.digest, "edition": edition.name, "title": edition.title}
+def _base(entry: Entry, edition: Edition, kit: str) -> ClassRecord:
+    """ENTRY's record before grading: who, what was read, and why it cannot be graded if it cannot."""
+    return ClassRecord(student=entry.student, status=EntryStatus(entry.status), reason=entry.reason, kit=kit,
+                       file_id=entry.files_as, path=shown_text(str(entry.path)), digest=entry.digest,
+                       edition=edition.name, title=edition.title, max=edition.max_points)
 
 
-def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "") -> dict:
-    """The record of one entry: its grading report as data, why it could not be graded, or (status
+def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "") -> ClassRecord:
+    """The record of one entry: its grading report, why it could not be graded, or (status
     ``kit error``) that the kit failed to grade it. One attempt; see :func:`record_with_retry`."""
     base = _base(entry, edition, kit)
     if entry.source is None:
-        return {**base, "status": entry.status, "reason": entry.reason, "total": 0, "max": edition.max_points}
+        return base
     try:
         report = grade(Submission(entry.path, entry.source), edition, limits=limits, workers=1)
     except Exception as exc:  # anything grading raises is the kit's failure, never the student's
-        return kit_error_record(base, edition, exc, traceback.format_exc())
-    return {**base, "status": "graded", "reason": "", **report.as_dict()}
+        return kit_error_record(base, exc, traceback.format_exc())
+    return dataclasses.replace(base, status=EntryStatus.GRADED, reason="", report=report, max=report.max)
 
 
-def kit_error_record(base: dict, edition: Edition, exc: BaseException, details: str) -> dict:
-    return {**base, "status": KIT_ERROR, "reason": messages.kit_failed_row(describe_failure(exc)),
-            "traceback": details, "total": 0, "max": edition.max_points}
+def kit_error_record(base: ClassRecord, exc: BaseException, details: str) -> ClassRecord:
+    reason = messages.kit_failed_row(describe_failure(exc))
+    return dataclasses.replace(base, status=EntryStatus.KIT_ERROR, reason=reason, traceback=details, report=None)
 
 
-def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str = "") -> dict:
+def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str = "") -> ClassRecord:
     """:func:`record_for`, once more when the kit failed (for a route that grades one submission)."""
     record = _attempt(entry, edition, limits, kit)
-    if record["status"] == KIT_ERROR:
-        record = {**_attempt(entry, edition, limits, kit), "attempts": 2}
+    if record.status == EntryStatus.KIT_ERROR:
+        record = dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2)
     return record
 
 
@@ -94,25 +112,25 @@ def _outputs(out: Path, student: str) -> dict[str, Path]:
     }
 
 
-def write_student(out: Path, record: dict) -> None:
-    paths = _outputs(out, record.get("file_id") or record["student"])
+def write_student(out: Path, record: ClassRecord) -> None:
+    paths = _outputs(out, record.file_id or record.student)
     write_atomically(paths["feedback"], reports.render_record_markdown(record))
     write_atomically(paths["gradescope"], json.dumps(reports.render_gradescope(record), indent=2))
-    write_atomically(paths["record"], json.dumps(record, indent=1))  # last: it marks the student done
+    write_atomically(paths["record"], json.dumps(record.to_dict(), indent=1))  # last: it marks the student done
 
 
-def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> dict | None:
+def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> ClassRecord | None:
     """The record of an earlier run for the same code, edition and kit, or None. A row the kit
-    failed to grade is never kept: it is graded again."""
+    failed to grade is never kept: it is graded again; nor is a record of another version."""
     try:
-        record = json.loads(_outputs(out, entry.files_as)["record"].read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(_outputs(out, entry.files_as)["record"].read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
+            return None
+        record = ClassRecord.from_dict(data)
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not isinstance(record, dict):
-        return None
-    same = (record.get("version") == RECORD_VERSION and record.get("kit") == kit
-            and record.get("digest") == entry.digest and record.get("edition") == edition.name)
-    return record if same and record.get("status") != KIT_ERROR else None
+    same = record.kit == kit and record.digest == entry.digest and record.edition == edition.name
+    return record if same and record.status != EntryStatus.KIT_ERROR else None
 
 
 Progress = Callable[..., None]  # (done, total, started[, what is counted])
@@ -120,12 +138,12 @@ Notice = Callable[[str], None]
 
 
 def check_class_folder(folder: Path, edition: Edition, command: str) -> None:
-    """Refuse FOLDER (EditionError) unless it is a folder of submissions: not missing, and not one
+    """Refuse FOLDER (InputError) unless it is a folder of submissions: not missing, and not one
     student's folder holding the submission file itself. COMMAND names what was being run."""
     if not folder.is_dir():
-        raise EditionError(messages.no_such_path(str(folder)))
+        raise InputError(messages.no_such_path(str(folder)))
     if (folder / edition.submission).is_file():
-        raise EditionError(messages.one_submission_not_a_class(str(folder), edition.submission, command))
+        raise InputError(messages.one_submission_not_a_class(str(folder), edition.submission, command))
 
 
 def grade_class(
@@ -138,25 +156,42 @@ def grade_class(
     progress: Progress | None = None,
     limits: Limits | None = None,
     notice: Notice | None = None,
-) -> list[dict]:
+    course: Setup | None = None,
+) -> list[ClassRecord]:
     """Grade every submission in FOLDER into OUT; return the records in student order. PROGRESS
-    hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure)."""
+    hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure).
+    With COURSE, FOLDER may also be a Gradescope export; each hand-in is graded once, then the
+    course's policy is applied per student (see :func:`write_course_files`)."""
     check_class_folder(folder, edition, "grade")
-    entries = discover(folder, edition.submission, skip=out)
+    root = export_root(folder) if course is not None and is_export(folder) else folder
+    entries = discover(root, edition.submission, skip=out)
     if not entries:
-        raise EditionError(messages.empty_class(str(folder)))
-    ignored = not_submissions(folder)
+        raise InputError(messages.empty_class(str(root)))
+    handins, notes = course_handins(root, entries, course) if course is not None else ((), ())  # before grading
+    ignored = [n for n in not_submissions(root) if course is None or n not in COURSE_INPUTS]
     if ignored and notice:
         notice(messages.files_skipped(ignored))
-    limits = limits or Limits()
+    records = _grade_entries(entries, edition, out, limits or Limits(), jobs, force, progress, notice)
+    ordered = [records[k] for k in sorted(records)]
+    write_class_files(out, ordered, edition, "grades.csv" if course is None else HANDINS_TABLE)
+    if course is not None:
+        by_key = {entry.student: records[_key(entry)] for entry in entries}
+        write_course_files(out, course, edition, handins, by_key, notes, notice)
+    return ordered
+
+
+def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Limits, jobs: int | None, force: bool,
+                   progress: Progress | None, notice: Notice | None) -> dict[str, ClassRecord]:
+    """Every entry's record by :func:`_key`: an earlier run's when it still holds (unless FORCE),
+    else graded now, JOBS at a time, the kit's failures graded again alone at the end."""
     kit = kit_fingerprint(edition)
     out.mkdir(parents=True, exist_ok=True)
-    records: dict[str, dict] = {}
+    records: dict[str, ClassRecord] = {}
     todo = []
     for entry in entries:
         old = None if force else load_record(out, entry, edition, kit)
         if old is not None:
-            records[_key(entry)] = {**old, "reused": True}
+            records[_key(entry)] = dataclasses.replace(old, reused=True)
         else:
             todo.append(entry)
     started = time.monotonic()
@@ -168,7 +203,7 @@ def grade_class(
         for future in as_completed(futures):
             entry = futures[future]
             record = future.result()
-            if record["status"] == KIT_ERROR:
+            if record.status == EntryStatus.KIT_ERROR:
                 retry.append(entry)  # graded again below, alone, once the others are done
                 continue
             records[_key(entry)] = _finish(out, entry, record, edition)
@@ -177,30 +212,28 @@ def grade_class(
     if retry and notice:
         notice(messages.class_retrying(len(retry)))
     for entry in retry:  # alone: whatever load or race made the kit fail is over
-        record = {**_attempt(entry, edition, limits, kit), "attempts": 2}
+        record = dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2)
         records[_key(entry)] = _finish(out, entry, record, edition)
         if progress:
             progress(len(records), len(entries), started)
-    ordered = [records[k] for k in sorted(records)]
-    write_class_files(out, ordered, edition)
-    return ordered
+    return records
 
 
 def _key(entry: Entry) -> str:
     return entry.student + "\0" + str(entry.path)
 
 
-def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str) -> dict:
+def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str) -> ClassRecord:
     """:func:`record_for`, with a worker that died (whatever escaped it) turned into a kit error."""
     try:
         return record_for(entry, edition, limits, kit)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # even SystemExit: one worker's end must not end the batch
-        return kit_error_record(_base(entry, edition, kit), edition, exc, traceback.format_exc())
+        return kit_error_record(_base(entry, edition, kit), exc, traceback.format_exc())
 
 
-def _finish(out: Path, entry: Entry, record: dict, edition: Edition) -> dict:
+def _finish(out: Path, entry: Entry, record: ClassRecord, edition: Edition) -> ClassRecord:
     """Write the student's files (not for a shared id: neither may overwrite the other); a record
     whose files cannot be written becomes a kit error, kept in memory only, so a rerun regrades it."""
     if entry.status == "duplicate":
@@ -208,22 +241,21 @@ def _finish(out: Path, entry: Entry, record: dict, edition: Edition) -> dict:
     try:
         write_student(out, record)
     except OSError as exc:
-        return kit_error_record(_base(entry, edition, record.get("kit", "")), edition, exc, traceback.format_exc())
+        return kit_error_record(_base(entry, edition, record.kit), exc, traceback.format_exc())
     return record
 
 
-def kit_errors(records: list[dict]) -> list[dict]:
-    return [r for r in records if r["status"] == KIT_ERROR]
+def kit_errors(records: list[ClassRecord]) -> list[ClassRecord]:
+    return [r for r in records if r.status == EntryStatus.KIT_ERROR]
 
 
-def write_class_files(out: Path, records: list[dict], edition: Edition) -> None:
-    records = [{k: v for k, v in r.items() if k != "reused"} for r in records]
-    write_atomically(out / "grades.csv", reports.render_grades_csv(records, edition))
+def write_class_files(out: Path, records: list[ClassRecord], edition: Edition, grades: str = "grades.csv") -> None:
+    write_atomically(out / grades, reports.render_grades_csv(records, edition))
     write_atomically(out / "records.jsonl", "".join(json.dumps(reports.summary_record(r)) + "\n" for r in records))
     write_atomically(out / "summary.md", reports.render_class_summary(records, edition))
     from graders import pictures
 
-    totals = [r["total"] for r in records if r["status"] == "graded"]
+    totals = [r.total for r in records if r.graded]
     for fmt in pictures.FORMATS:  # the PNG for summary.md and anything else; the SVG to zoom into
         picture = pictures.score_histogram(messages.histogram_title(len(totals)), totals, edition.max_points, fmt)
         write_atomically(out / f"histogram.{fmt}", picture)
@@ -232,6 +264,65 @@ def write_class_files(out: Path, records: list[dict], edition: Edition) -> None:
         write_atomically(out / KIT_LOG, reports.render_kit_log(failed))
     else:
         (out / KIT_LOG).unlink(missing_ok=True)  # from an earlier run whose failures are now regraded
+
+
+# -- a course: hand-ins, then each student's grade under its policy ------------------------------------
+
+
+def course_handins(root: Path, entries: list[Entry], setup: Setup) -> tuple[tuple[Handin, ...], tuple[str, ...]]:
+    """Each entry of ROOT as a hand-in (its time and submitters) and the notes reading them gave:
+    from the export's metadata when ROOT is a Gradescope export, else from ``times.csv`` or file
+    times. An entry the export does not list is a hand-in with its file time (and a note)."""
+    zone = setup.course.zone
+    if not (root / EXPORT_METADATA).is_file():
+        return class_handins(root, [(e.student, e.path) for e in entries], zone), ()
+    export = read_export(root, zone)
+    listed = {h.key for h in export.handins}
+    strays = [(e.student, e.path) for e in entries if e.student not in listed]
+    notes = tuple(export.notes) + tuple(messages.export_unlisted(name) for name, _ in strays)
+    return export.handins + class_handins(root, strays, zone), notes
+
+
+def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Sequence[Handin],
+                       records: Mapping[str, ClassRecord], notes: Sequence[str] = (), notice: Notice | None = None
+                       ) -> tuple[Outcome, ...]:
+    """Apply SETUP's policy to each student's hand-ins (RECORDS by hand-in key, each graded once) and
+    write ``grades.csv`` (one row per student), ``gradescope-scores.csv``, ``canvas-scores.csv``,
+    each student's ``feedback/ID.md`` and, when there are any, ``course-notes.txt``."""
+    course = setup.course
+    phase = edition.checkpoint.phase if edition.checkpoint else 1
+    phase_one = phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems], phase)
+    graded = {k: r for k, record in records.items()
+              if (r := record_result(record.to_dict(), phase_one)) is not None}  # as JSON, as Gradescope keeps it
+    groups = group_attempts(handins, graded, setup.roster, course.partners)
+    outcomes, unused = grade_course(course, [(g.student, g.attempts) for g in groups], setup.overrides)
+    reasons: dict[str, str] = {}
+    withheld: set[str] = set()
+    for group, outcome in zip(groups, outcomes, strict=True):
+        mine = [(k, str(records[k].status), records[k].reason) for k in group.handins if k in records]
+        reasons[group.student.id], held = gradebook.student_reason(outcome, mine)
+        withheld.update([group.student.id] if held else [])
+        counted = records.get(outcome.counted.key) if outcome.counted else None
+        text = gradebook.render_student_feedback(outcome, edition.title, course.zone,
+                                                 reports.render_record_markdown(counted) if counted else "",
+                                                 reasons[group.student.id], held)
+        student = shown_text(group.student.id)
+        write_atomically(out / "feedback" / f"{file_id(student, group.student.id)}.md", text)
+    shared = {g.student.id: g.shared_with for g in groups}
+    labels = [p.label for p in edition.problems]
+    write_atomically(out / "grades.csv", gradebook.render_course_grades(outcomes, labels, course.zone, shared,
+                                                                        reasons, withheld))
+    write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
+    write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
+    said = [*notes, *unused]
+    if said:
+        write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))
+    else:
+        (out / COURSE_NOTES).unlink(missing_ok=True)
+    if notice is not None:
+        for line in said:
+            notice(line)
+    return outcomes
 
 
 def print_progress(done: int, total: int, started: float, what: str = "") -> None:

@@ -1,15 +1,18 @@
 """``hogkit``: a thin command line over the engine's pure functions.
 
     hogkit grade [PATH] [--edition NAME] [--json] [-q NN] [--verbose] [--out OUTDIR] [--jobs N] [--force]
-    hogkit answers [-q NN] [--edition NAME]
+                 [--course DIR]
+    hogkit answers [-q NN | --phase N] [--markdown] [--edition NAME]
     hogkit build [--edition NAME | --all] [--check]
     hogkit release EDITION --out DIR
-    hogkit gradescope EDITION [--out ZIP]
+    hogkit gradescope EDITION [--out ZIP] [--course DIR]
     hogkit winrate PATH --strategy EXPR [--against EXPR] [--edition NAME] [--json]
     hogkit optimal [--edition NAME] [--against EXPR] [--table FILE]
     hogkit picture --strategy EXPR --out FILE.svg [--path PATH] [--kind dice|win] [--edition NAME]
     hogkit contest CLASSDIR --out OUTDIR [--edition NAME] [--jobs N]
+    hogkit report CLASSDIR --out OUTDIR [--edition NAME]
     hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N] [--host H] [--timeout S]
+    hogkit mutants [--edition NAME] [-q NN] [--jobs N] [--out DIR]
     hogkit editions
 
 Exit codes: 0 when the command did its job (whatever the score), 1 when ``build --check`` finds
@@ -28,14 +31,28 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeAlias
 
 from graders import messages, reports, serveroptions
 from graders.cases import load_questions, render_steps
-from graders.edition import DEFAULT_EDITION, Edition, EditionError, declared_edition, edition_names, load_edition
-from graders.grading import KitFailure, ProblemResult, Report, SubmissionError, grade_reliably, load_submission
-from graders.markers import MarkerError
-from graders.templates import GenerationError
+from graders.course import CourseError, Setup, load_setup
+from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
+from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
+from graders.grading import grade_reliably
+from graders.records import ProblemResult, Report
+from graders.submissions import load_submission
 from graders.terminal import prepare_streams
+
+
+def positive_int(text: str) -> int:
+    """An option's value that must be a whole number of 1 or more (``--jobs``), checked by argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(messages.jobs_expected(text))
+    return value
 
 
 def _add_edition(p: argparse.ArgumentParser, declared: bool = False) -> None:
@@ -61,6 +78,9 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
     return load_edition(DEFAULT_EDITION)
 
 
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hogkit",
@@ -70,6 +90,23 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
+    _add_grade(sub)
+    _add_answers(sub)
+    _add_build(sub)
+    _add_release(sub)
+    _add_gradescope(sub)
+    _add_winrate(sub)
+    _add_optimal(sub)
+    _add_picture(sub)
+    _add_contest(sub)
+    _add_report(sub)
+    _add_play(sub)
+    _add_mutants(sub)
+    sub.add_parser("editions", help="list the editions this kit has")
+    return parser
+
+
+def _add_grade(sub: Subparsers) -> None:
     g = sub.add_parser(
         "grade", help="grade one submission, a whole class (--out), or the built-in demo class (no PATH)",
         description="Grade a submission (a folder holding hog.py, or a .py file), running every case, hidden "
@@ -83,16 +120,29 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     g.add_argument("--verbose", "-v", action="store_true", help="every failed case, with tracebacks")
     g.add_argument("--out", metavar="OUTDIR", help="grade PATH as a class folder and write the results here")
-    g.add_argument("--jobs", type=int, metavar="N", help="submissions graded at once (default: the machine's cores)")
+    g.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="submissions graded at once (default: the machine's cores)")
     g.add_argument("--force", action="store_true", help="regrade submissions already graded with the same code")
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless student code can be given namespaces of its own (bubblewrap)")
+    g.add_argument("--course", metavar="DIR",
+                   help="with --out: apply the course in DIR (course.toml, roster.csv, overrides.csv): deadlines, "
+                        "checkpoint by date, early bonus, late days, extensions, partners, overrides; PATH may "
+                        "then be a Gradescope export")
 
+
+def _add_answers(sub: Subparsers) -> None:
     a = sub.add_parser("answers", help="print the unlock questions of a problem with their answers",
                        description="Print the answer key of the unlock questions, for teaching them in section.")
-    a.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
+    which = a.add_mutually_exclusive_group()
+    which.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
+    which.add_argument("--phase", type=int, metavar="N", help="every problem of Phase N")
+    a.add_argument("--markdown", action="store_true",
+                   help="print the key as a Markdown handout for section (questions, answers, transcripts)")
     _add_edition(a)
 
+
+def _add_build(sub: Subparsers) -> None:
     b = sub.add_parser("build", help="regenerate generated cases and the skeleton from the marked solution",
                        description="Regenerate qNN.generated.toml files and skeleton/<edition>/ from the "
                                    "solution's markers and the case files. --check only reports stale files.")
@@ -100,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--all", action="store_true", help="every edition")
     b.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything is stale")
 
+
+def _add_release(sub: Subparsers) -> None:
     r = sub.add_parser("release", help="write the folder (and zip) a student downloads for an edition",
                        description="Write the student bundle: the skeleton, public cases with hashed unlock answers "
                                    "(no hidden case, no solution), the runner `python3 ok` with the engine it needs, "
@@ -108,13 +160,21 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="hog-project", metavar="DIR",
                    help="a new or empty folder; DIR.zip is written beside it (default: %(default)s)")
 
+
+def _add_gradescope(sub: Subparsers) -> None:
     z = sub.add_parser("gradescope", help="build the Gradescope autograder zip for an edition",
                        description="Build the autograder zip (setup.sh and run_autograder at its root) that runs "
                                    "this engine on Gradescope and writes /autograder/results/results.json. It holds "
                                    "every case, hidden ones included, but not the reference solution.")
     z.add_argument("edition_name", metavar="EDITION", help="the edition to grade (see `hogkit editions`)")
     z.add_argument("--out", default="autograder.zip", metavar="ZIP", help="where to write it (default: %(default)s)")
+    z.add_argument("--course", metavar="DIR",
+                   help="ship the course in DIR (course.toml, roster.csv, overrides.csv): the autograder then gives "
+                        "the checkpoint by date, the early bonus, late penalties and overrides from each "
+                        "submission's metadata")
 
+
+def _add_winrate(sub: Subparsers) -> None:
     w = sub.add_parser("winrate", help="the exact chance one strategy beats another, without sampling",
                        description="Tabulate two strategies of a submission (expressions evaluated in its hog.py, "
                                    "in the sandbox) and compute the exact probability that the first wins, going "
@@ -125,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_edition(w, declared=True)
     w.add_argument("--json", action="store_true", help='print {"first", "second", "average"}')
 
+
+def _add_optimal(sub: Subparsers) -> None:
     o = sub.add_parser("optimal", help="the exact best response to a strategy, and the minimax strategy",
                        description="Compute, from the edition's reference rules, the strategy that wins most "
                                    "often against a given one (default: the baseline) and the minimax strategy, "
@@ -133,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
     o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
 
+
+def _add_picture(sub: Subparsers) -> None:
     v = sub.add_parser("picture", help="draw a strategy: dice per pair of scores, or the chance to win",
                        description="Draw a heat map of a strategy (SVG or PNG, by the --out suffix): the number "
                                    "of dice it rolls for every pair of scores (--kind dice) or its exact chance to "
@@ -146,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--out", required=True, metavar="FILE.svg", help="the picture to write: .svg or .png")
     _add_edition(v)
 
+
+def _add_contest(sub: Subparsers) -> None:
     c = sub.add_parser("contest", help="every submission's final strategy against every other, exactly",
                        description="Tabulate each submission's final strategy in the sandbox, solve every pair "
                                    "exactly (both seats), and write OUTDIR/leaderboard.csv and OUTDIR/contest.html "
@@ -153,8 +219,23 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
     c.add_argument("--out", required=True, metavar="OUTDIR", help="where leaderboard.csv and contest.html go")
     _add_edition(c, declared=True)
-    c.add_argument("--jobs", type=int, metavar="N", help="submissions tabulated at once (default: the cores)")
+    c.add_argument("--jobs", type=positive_int, metavar="N", help="submissions tabulated at once (default: the cores)")
 
+
+def _add_report(sub: Subparsers) -> None:
+    t = sub.add_parser("report", help="what the class's unlock and test logs teach: wrong answers, tries, test runs",
+                       description="Read each submission's activity log (its .hogkit/activity.jsonl, a "
+                                   "hogkit-activity.jsonl beside hog.py, or either inside a .zip) and write, per "
+                                   "problem and unlock question, the wrong answers given most with counts, how many "
+                                   "tries unlocking took, how many test runs it took until each problem passed and "
+                                   "where students ran the tests most: OUTDIR/ta-report.md, wrong-answers.csv, "
+                                   "unlock.csv, test-runs.csv and runs.png with runs.svg. No score is read or changed.")
+    t.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
+    t.add_argument("--out", required=True, metavar="OUTDIR", help="where the report's files go")
+    _add_edition(t, declared=True)
+
+
+def _add_play(sub: Subparsers) -> None:
     y = sub.add_parser("play", help="play a submission's game in the browser (default: the reference)",
                        description="Serve the browser game for PATH (a hog.py file or a folder holding one; "
                                    "default: the edition's reference solution), with the kit's own support "
@@ -165,8 +246,20 @@ def build_parser() -> argparse.ArgumentParser:
     serveroptions.add_options(y)
     y.set_defaults(parser=y)  # so that a bad option is refused with play's own usage line
 
-    sub.add_parser("editions", help="list the editions this kit has")
-    return parser
+
+def _add_mutants(sub: Subparsers) -> None:
+    m = sub.add_parser("mutants", help="how strong the cases are: wrong versions of the reference they must reject",
+                       description="Make mutants of the edition's reference solution (one small change each, inside "
+                                   "a problem's own marked code), grade each in the sandbox on its problem's cases, "
+                                   "hidden ones included, and report per problem how many the cases kill, how many "
+                                   "time out and which survive. Equivalent mutants are recorded with a reason in "
+                                   "tests/<edition>/mutants.toml. Run it after editing or adding cases.")
+    _add_edition(m)
+    m.add_argument("-q", "--question", action="append", metavar="NN",
+                   help="only the mutants this problem is measured on (a label such as 05 or 05a; repeatable)")
+    m.add_argument("--jobs", type=positive_int, metavar="N",
+                   help="mutants graded at once (default: the machine's cores)")
+    m.add_argument("--out", metavar="DIR", help="write mutants.md, mutants.json and mutants.svg to this folder")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,12 +270,12 @@ def main(argv: list[str] | None = None) -> int:
     prepare_streams()
     try:
         return COMMANDS[args.command](args)
-    except (EditionError, SubmissionError, GenerationError, MarkerError) as exc:
-        print(f"hogkit: {exc}", file=sys.stderr)
-        return 2
     except KitFailure as exc:
         print(f"hogkit: {exc}\n\n{exc.details}", file=sys.stderr)
-        return 3
+        return exc.exit_status
+    except HogkitError as exc:
+        print(f"hogkit: {exc}", file=sys.stderr)
+        return exc.exit_status
     except BrokenPipeError:  # the reader (say, `| head`) stopped early: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -196,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
     for action in parser._subparsers._group_actions if parser._subparsers else []:
-        if command in getattr(action, "choices", {}):
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             return action.choices[command]
     return parser
 
@@ -244,12 +337,16 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise SubmissionError(messages.isolation_required(policy.summary))
     if args.out and args.path and Path(args.path).is_file():
         raise SubmissionError(messages.out_needs_a_class_folder(args.path))
+    setup = course_setup(args) if args.course else None  # every course file read before any grading
     edition = _edition(args, Path(args.path) if args.path else None, class_folder=bool(args.out))
     numbers = edition.parse_numbers(args.question)
+    if setup is not None:
+        setup = load_setup(Path(args.course), [p.label for p in edition.problems])  # overrides' problems checked
     if args.path is None:
         return grade_demo(edition, numbers, args.json)
     if args.out:
-        return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force)
+        return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force,
+                             setup)
     try:
         submission = load_submission(Path(args.path), edition)
     except SubmissionError as exc:
@@ -269,21 +366,38 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return 0
 
 
-def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool) -> int:
-    from graders.classroom import grade_class, kit_errors, print_progress
+def course_setup(args: argparse.Namespace) -> Setup:
+    """The course folder --course names, read whole (a bad file is one line and exit status 2), and
+    its edition made the command's when --edition is not given; refused without --out, with -q, or
+    with an --edition other than the course file's."""
+    if not args.out:
+        raise InputError(messages.course_needs_out())
+    if args.question:
+        raise InputError(messages.course_whole_project())
+    setup = load_setup(Path(args.course))
+    named = setup.course.edition
+    if named and named not in edition_names():
+        raise CourseError(messages.course_error(setup.course.source, "edition",
+                                                messages.unknown_edition(named, edition_names())))
+    if named and args.edition and args.edition != named:
+        raise CourseError(messages.course_error(setup.course.source, "edition",
+                                                messages.course_edition_differs(named, args.edition)))
+    args.edition = args.edition or named or None
+    return setup
 
-    if jobs is not None and jobs < 1:
-        raise EditionError(messages.jobs_expected(jobs))
+
+def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
+                  course: Setup | None = None) -> int:
     from graders import isolation
-    from graders.classroom import check_class_folder
+    from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
 
     check_class_folder(folder, edition, "grade")  # before any line about the grading to come
     print(isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
-                          notice=lambda line: print(line, file=sys.stderr, flush=True))
-    graded = sum(r["status"] == "graded" for r in records)
-    reused = sum(1 for r in records if r.get("reused"))
+                          notice=lambda line: print(line, file=sys.stderr, flush=True), course=course)
+    graded = sum(r.graded for r in records)
+    reused = sum(r.reused for r in records)
     if reused:
         print(messages.class_reused(reused))
     print(messages.class_summary_line(graded, len(records), len(edition.problems), time.monotonic() - started,
@@ -295,7 +409,7 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     return 0
 
 
-def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> int:
+def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> int:
     from graders.demo import build_demo_class
 
     made = build_demo_class(edition)
@@ -329,7 +443,20 @@ def grade_demo(edition: Edition, numbers: list[int] | None, as_json: bool) -> in
 
 def cmd_answers(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
-    numbers = edition.parse_numbers(args.question) or [p.number for p in edition.problems]
+    phase = None
+    if args.phase is not None:
+        phase = next((ph for ph in edition.phases if ph.number == args.phase), None)
+        if phase is None:
+            raise InputError(messages.no_such_phase(args.phase, [ph.number for ph in edition.phases]))
+        numbers = [p.label for p in edition.problems if p.phase == phase.number]
+    else:
+        numbers = edition.parse_numbers(args.question) or [p.label for p in edition.problems]
+    if args.markdown:
+        from graders.tareport import render_answer_key
+
+        problems = [(edition.problem(n), load_questions(edition, n)) for n in numbers]
+        print(render_answer_key(edition.title, problems, phase), end="")
+        return 0
     for n in numbers:
         problem = edition.problem(n)
         questions = load_questions(edition, n)
@@ -385,7 +512,7 @@ def cmd_release(args: argparse.Namespace) -> int:
     try:
         archive = release(edition, out)
     except FileExistsError as exc:
-        raise EditionError(str(exc)) from exc
+        raise InputError(str(exc)) from exc
     print(messages.released(str(out), str(archive)))
     return 0
 
@@ -393,7 +520,14 @@ def cmd_release(args: argparse.Namespace) -> int:
 def cmd_gradescope(args: argparse.Namespace) -> int:
     from graders.gradescope import build_autograder
 
-    out = build_autograder(load_edition(args.edition_name), writable_output(args.out, folder=False))
+    edition = load_edition(args.edition_name)
+    course = Path(args.course) if args.course else None
+    if course is not None:
+        named = load_setup(course, [p.label for p in edition.problems]).course
+        if named.edition and named.edition != edition.name:
+            raise CourseError(messages.course_error(named.source, "edition",
+                                                    messages.course_edition_differs(named.edition, edition.name)))
+    out = build_autograder(edition, writable_output(args.out, folder=False), course)
     print(messages.autograder_written(str(out)))
     return 0
 
@@ -403,12 +537,9 @@ def cmd_winrate(args: argparse.Namespace) -> int:
 
     edition = _edition(args, Path(args.path))
     submission = load_submission(Path(args.path), edition)
-    try:
-        model = analysis.build_model(edition)
-        against = args.against or analysis.analysis_settings(edition)["baseline"]
-        (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
-    except analysis.AnalysisError as exc:
-        raise EditionError(str(exc)) from exc
+    model = analysis.build_model(edition)
+    against = args.against or analysis.analysis_settings(edition).baseline
+    (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
     _print_notes(notes)
     rates = analysis.win_rates(model, mine, theirs)
     print(json.dumps(rates) if args.json else messages.win_rate_lines(args.strategy, against, rates))
@@ -427,23 +558,20 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition)
     if args.table:
         writable_output(args.table, folder=False)
-    try:
-        model = analysis.build_model(edition)
-        against_text = args.against or analysis.analysis_settings(edition)["baseline"]
-        against = analysis.reference_table(edition, against_text)
-    except (analysis.AnalysisError, NameError, SyntaxError) as exc:
-        raise EditionError(str(exc)) from exc
+    model = analysis.build_model(edition)
+    against_text = args.against or analysis.analysis_settings(edition).baseline
+    against = analysis.reference_table(edition, against_text)
     best = analysis.best_response(model, against)
     minimax = analysis.optimal(model)
-    print(messages.win_rate_lines(f"the best response to {against_text}", against_text,
+    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text,
                                   analysis.win_rates(model, best, against)))
-    print(messages.win_rate_lines("the minimax strategy", against_text, analysis.win_rates(model, minimax, against)))
-    print(messages.win_rate_lines("the minimax strategy", "itself", analysis.win_rates(model, minimax, minimax)))
+    print(messages.win_rate_lines(messages.MINIMAX, against_text, analysis.win_rates(model, minimax, against)))
+    print(messages.win_rate_lines(messages.MINIMAX, messages.ITSELF, analysis.win_rates(model, minimax, minimax)))
     if args.table:
         rates = analysis.win_rates(model, best, against)
         heading = messages.table_heading(against_text, edition.name, rates["average"])
         Path(args.table).write_text(analysis.strategy_module_source(best, heading), encoding="utf-8")
-        print(messages.table_written(args.table))
+        print(messages.table_written(args.table, edition.submission))
     return 0
 
 
@@ -452,18 +580,15 @@ def cmd_picture(args: argparse.Namespace) -> int:
 
     edition = load_edition(args.edition)
     writable_output(args.out, folder=False)
-    try:
-        model = analysis.build_model(edition)
-        baseline_text = args.against or analysis.analysis_settings(edition)["baseline"]
-        baseline = analysis.reference_table(edition, baseline_text)
-        if args.path:
-            source = load_submission(Path(args.path), edition).source
-            (table,), notes = analysis.tabulate_source(source, edition, [args.strategy])
-            _print_notes(notes)
-        else:
-            table = analysis.reference_table(edition, args.strategy)
-    except (analysis.AnalysisError, NameError, SyntaxError) as exc:
-        raise EditionError(str(exc)) from exc
+    model = analysis.build_model(edition)
+    baseline_text = args.against or analysis.analysis_settings(edition).baseline
+    baseline = analysis.reference_table(edition, baseline_text)
+    if args.path:
+        source = load_submission(Path(args.path), edition).source
+        (table,), notes = analysis.tabulate_source(source, edition, [args.strategy])
+        _print_notes(notes)
+    else:
+        table = analysis.reference_table(edition, args.strategy)
     from graders import pictures
 
     fmt = pictures.format_of(args.out)
@@ -481,8 +606,6 @@ def cmd_contest(args: argparse.Namespace) -> int:
     from graders.classroom import print_progress
     from graders.contest import run_contest
 
-    if args.jobs is not None and args.jobs < 1:
-        raise EditionError(messages.jobs_expected(args.jobs))
     writable_output(args.out, folder=True)
     edition = _edition(args, Path(args.path), class_folder=True)
     board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
@@ -492,9 +615,48 @@ def cmd_contest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from graders.classroom import check_class_folder
+    from graders.tareport import write_report
+
+    edition = _edition(args, Path(args.path), class_folder=True)
+    check_class_folder(Path(args.path), edition, "report")
+    out = writable_output(args.out, folder=True)
+    report = write_report(Path(args.path), edition, out)
+    print(messages.ta_report_written(str(out), report.submissions, report.with_logs))
+    return 0
+
+
+def cmd_mutants(args: argparse.Namespace) -> int:
+    import traceback
+
+    from graders import mutants, storage
+    from graders.classroom import print_progress
+
+    edition = load_edition(args.edition)
+    labels = edition.parse_numbers(args.question)
+    out = writable_output(args.out, folder=True) if args.out else None
+    mutants.load_equivalents(edition)  # a broken record is refused before any work
+    try:
+        report = mutants.run(edition, labels, jobs=args.jobs,
+                             progress=lambda done, total, started: print_progress(done, total, started,
+                                                                                  messages.COUNT_MUTANTS))
+    except mutants.MutantError as exc:
+        raise KitFailure(str(exc), traceback.format_exc()) from exc
+    print(mutants.render_text(report))
+    if out is not None:
+        files: dict[str, str | bytes] = {"mutants.md": mutants.render_markdown(report),
+                                         "mutants.json": mutants.render_json(report) + "\n",
+                                         "mutants.svg": mutants.chart(report, "svg")}
+        for name, content in files.items():
+            storage.write_atomically(out / name, content)
+        print(messages.mutants_written([str(out / name) for name in files]))
+    return 3 if any(o.status == mutants.KIT_ERROR for o in report.outcomes) else 0
+
+
 COMMANDS = {"grade": cmd_grade, "play": cmd_play, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
-            "picture": cmd_picture, "contest": cmd_contest}
+            "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report, "mutants": cmd_mutants}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,7 +23,8 @@ import numpy as np
 
 from graders import analysis, messages
 from graders.classroom import Progress, check_class_folder
-from graders.edition import Edition, EditionError
+from graders.edition import Edition
+from graders.errors import InputError
 from graders.reports import heat_colour
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
@@ -48,16 +49,16 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     check_class_folder(folder, edition, "contest")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
-        raise EditionError(messages.empty_class(str(folder)))
+        raise InputError(messages.empty_class(str(folder)))
     model = analysis.build_model(edition)
-    strategy = analysis.analysis_settings(edition)["report"]["strategy"]
+    strategy = analysis.analysis_settings(edition).report_strategy
     workers = max(1, jobs or os.cpu_count() or 1)
     tables: list[np.ndarray | str] = [""] * len(entries)
     started = time.monotonic()
     with ThreadPoolExecutor(workers) as pool:
-        futures = {pool.submit(tabulate_entry, e, edition, strategy): k for k, e in enumerate(entries)}
-        for done, future in enumerate(as_completed(futures), start=1):
-            tables[futures[future]] = future.result()
+        entry_of = {pool.submit(tabulate_entry, e, edition, strategy): k for k, e in enumerate(entries)}
+        for done, entry_done in enumerate(as_completed(entry_of), start=1):
+            tables[entry_of[entry_done]] = entry_done.result()
             if progress:
                 progress(done, len(entries), started, messages.COUNT_STRATEGIES)
     valid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if not isinstance(t, str)]
@@ -72,12 +73,12 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     solved: dict[tuple[bytes, bytes], float] = {}
     started = time.monotonic()
     with ThreadPoolExecutor(workers) as pool:
-        futures = {pool.submit(analysis.pair_rate, model, valid[i][1], valid[j][1]): key
+        pair_of = {pool.submit(analysis.pair_rate, model, valid[i][1], valid[j][1]): key
                    for key, (i, j) in unique.items()}
-        for done, future in enumerate(as_completed(futures), start=1):
-            solved[futures[future]] = future.result()
-            if progress and (done % 200 == 0 or done == len(futures)):
-                progress(done, len(futures), started, messages.COUNT_PAIRS)
+        for done, pair_done in enumerate(as_completed(pair_of), start=1):
+            solved[pair_of[pair_done]] = pair_done.result()
+            if progress and (done % 200 == 0 or done == len(pair_of)):
+                progress(done, len(pair_of), started, messages.COUNT_PAIRS)
     for i in range(n):
         for j in range(i + 1, n):
             rate = solved[(keys[i], keys[j])]
@@ -90,9 +91,10 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     board.sort(key=lambda r: (-r["points"], -r["average"], r["student"]))
     for place, row in enumerate(board, start=1):  # entries that tie share a rank (1, 2, 2, 4)
         before = board[place - 2] if place > 1 else None
-        tied = (before is not None and before["points"] == row["points"]
-                and abs(before["average"] - row["average"]) < TIE)
-        row["rank"] = before["rank"] if tied else place
+        if before is not None and before["points"] == row["points"] and abs(before["average"] - row["average"]) < TIE:
+            row["rank"] = before["rank"]
+        else:
+            row["rank"] = place
     order = [row.pop("index") for row in board]  # the matrix's rows and columns in ranking order
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "leaderboard.csv", render_leaderboard_csv(board, invalid))

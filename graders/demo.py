@@ -14,16 +14,16 @@ from graders.edition import Edition
 from graders.markers import strip_solutions
 
 
-def demo_stages(edition: Edition) -> list[tuple[str, set[int]]]:
-    """(name, problems kept solved) for each demo submission, from the manifest alone."""
-    everything = {p.number for p in edition.problems}
-    stages: list[tuple[str, set[int]]] = [("reference", everything), ("skeleton", set())]
-    first = [p.number for p in edition.problems if p.phase == edition.phases[0].number]
+def demo_stages(edition: Edition) -> list[tuple[str, set[str]]]:
+    """(name, labels of the problems kept solved) for each demo submission, from the manifest alone."""
+    everything = {p.label for p in edition.problems}
+    stages: list[tuple[str, set[str]]] = [("reference", everything), ("skeleton", set())]
+    first = [p.label for p in edition.problems if p.phase == edition.phases[0].number]
     half = first[: (len(first) + 1) // 2]
-    stages.append((f"problems {half[0]:02d}-{half[-1]:02d} done", set(half)))
-    done: set[int] = set()
+    stages.append((f"problems {half[0]}-{half[-1]} done", set(half)))
+    done: set[str] = set()
     for ph in edition.phases[:-1]:
-        done |= {p.number for p in edition.problems if p.phase == ph.number}
+        done |= {p.label for p in edition.problems if p.phase == ph.number}
         stages.append((f"phase {ph.number} done" if ph is edition.phases[0] else f"phases 1-{ph.number} done",
                        set(done)))
     return stages

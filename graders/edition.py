@@ -12,22 +12,57 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any
 
 from graders import messages
+from graders.errors import EditionError, InputError
+from graders.tables import Key, check_table, check_value, one_of, positive, within
 
 DEFAULT_EDITION = "boar_brawl"
-TOP_KEYS = {"name", "title", "submission", "module", "support", "student_files", "setup", "case_timeout",
-            "run_timeout", "checkpoint", "phases", "problems", "analysis", "gui"}
-PROBLEM_KEYS = {"number", "title", "phase", "points", "functions", "depends", "rules", "case_timeout", "optional"}
-RULE_KEYS = {"kind", "function", "names", "required"}
 RULE_KINDS = ("forbid", "uses")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
-class EditionError(Exception):
-    """An edition is unknown or its manifest is broken; the message says which file and key."""
+def _a_name(value: Any) -> str:
+    return "" if NAME.match(value) else "a Python name"
+
+
+# Every table of a manifest, declared once: what each key holds and its default (see graders.tables).
+TOP_KEYS = {
+    "name": Key(str, ""), "title": Key(str), "submission": Key(str, "hog.py"), "module": Key(str, ""),
+    "support": Key(list, [], items=str), "student_files": Key(list, None, items=str), "setup": Key(str, ""),
+    "case_timeout": Key(float, 5.0, check=positive), "run_timeout": Key(float, 120.0, check=positive),
+    "checkpoint": Key(dict, None), "phases": Key(list, items=dict), "problems": Key(list, items=dict),
+    "analysis": Key(dict, None), "gui": Key(dict, None),
+}
+PHASE_KEYS = {"number": Key(int), "name": Key(str)}
+PROBLEM_KEYS = {
+    "number": Key(int), "label": Key(str, "", check=lambda v: "" if LABEL.fullmatch(v) else "a label such as '05a'"),
+    "title": Key(str), "phase": Key(int), "points": Key(int, check=within(0, 10_000)),
+    "functions": Key(list, [], items=str), "depends": Key(list, [], items=(int, str)),
+    "rules": Key(list, [], items=dict),
+    "case_timeout": Key(float, None, check=positive), "optional": Key(bool, False),
+}
+RULE_KEYS = {"kind": Key(str, check=one_of(*RULE_KINDS)), "function": Key(str), "names": Key(list, items=str),
+             "required": Key(bool, None)}
+CHECKPOINT_KEYS = {"phase": Key(int), "points": Key(int), "label": Key(str, "Checkpoint")}
+# [analysis]: the game's rules are the reference's own functions, named by expressions (graders.analysis).
+ANALYSIS_KEYS = {"update": Key(str), "extra_turn": Key(str, ""), "goal": Key(str, "GOAL"),
+                 "baseline": Key(str, "always_roll(6)"), "report": Key(dict, None)}
+REPORT_KEYS = {"problem": Key((int, str)), "strategy": Key(str, check=_a_name)}
+# [gui]: how the web page plays a game and explains each turn (graders.gamelog).
+GUI_KEYS = {
+    "play": Key(str), "sides": Key(int, 6, check=within(2, 20)), "goal": Key(int, 100, check=within(1, 1000)),
+    "factories": Key(list, [], items=str), "opponent": Key(str, ""), "commentary": Key(str, ""),
+    "variants": Key(list, [{"id": "standard", "name": "Standard rules"}], items=dict),
+    "numbers": Key(dict, {}, items=str), "events": Key(list, [], items=dict),
+}
+VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
+                "exact": Key(bool, False)}
+EVENT_KEYS = {"rule": Key(str), "when": Key(str), "text": Key(str)}
 
 
 @dataclass(frozen=True)
@@ -37,25 +72,26 @@ class Rule:
     kind: str  # "forbid" or "uses"
     function: str
     names: tuple[str, ...]
-    problem: int
+    problem: str  # the label of the problem it belongs to
     required: bool = True  # False: advice, reported but never costing points
 
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem. Its LABEL ("02", or "05a" for a part) names it everywhere: in ``-q``, in the case
+    files (``q05a.toml``), in the solution's markers (``# BEGIN PROBLEM 5a``) and in every report;
+    NUMBER orders problems and is shared by the parts of one problem."""
+
     number: int
+    label: str
     title: str
     phase: int
     points: int
     functions: tuple[str, ...]
-    depends: tuple[int, ...]
+    depends: tuple[str, ...]  # the labels of the problems whose functions its cases call
     rules: tuple[Rule, ...]
     timeout: float
     optional: bool = False
-
-    @property
-    def label(self) -> str:
-        return f"{self.number:02d}"
 
 
 @dataclass(frozen=True)
@@ -69,6 +105,18 @@ class Checkpoint:
     phase: int
     points: int
     label: str
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """The ``[analysis]`` table: expressions over the reference's names (see :mod:`graders.analysis`)."""
+
+    update: str  # update(num_rolls, score, opponent_score, dice) -> the mover's new score
+    extra_turn: str  # extra_turn(score, opponent_score) -> bool, asked after a turn short of the goal ("": none)
+    goal: str  # the goal score
+    baseline: str  # the strategy results are compared against
+    report_problem: str | None  # the problem graded with its strategy's exact win rate (None: none)
+    report_strategy: str  # that strategy's name
 
 
 @dataclass(frozen=True)
@@ -87,8 +135,8 @@ class Edition:
     run_timeout: float
     suite_dir: Path  # where edition.toml and the case files are
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
-    analysis: dict = field(default_factory=dict, compare=False)  # the [analysis] table (see graders.analysis)
-    gui: dict = field(default_factory=dict, compare=False)  # the [gui] table (see graders.gamelog)
+    analysis: AnalysisSettings | None = field(default=None, compare=False)  # [analysis] (graders.analysis)
+    gui: dict = field(default_factory=dict, compare=False)  # [gui], checked (graders.gamelog compiles it)
 
     @property
     def solution_dir(self) -> Path:
@@ -106,30 +154,48 @@ class Edition:
     def max_points(self) -> int:
         return sum(p.points for p in self.problems)
 
-    def problem(self, number: int) -> Problem:
+    def problem(self, key: int | str) -> Problem:
+        """The problem KEY names: a label ("05a", "q05a", "5a") or a number (2 for "02")."""
+        label = problem_label(key)
         for p in self.problems:
-            if p.number == number:
+            if p.label == label:
                 return p
-        raise EditionError(messages.unknown_problem(number, self.problems[0].label, self.problems[-1].label))
+        raise InputError(messages.unknown_problem(label, self.problems[0].label, self.problems[-1].label))
 
-    def case_files(self, number: int) -> list[Path]:
-        """The case files of problem NUMBER: ``qNN.toml`` then ``qNN.*.toml`` in name order (in a
+    def labels(self, keys: Iterable[int | str] | None) -> list[str] | None:
+        """The labels of the problems KEYS name, in the edition's order; None for None (all)."""
+        if keys is None:
+            return None
+        wanted = {self.problem(k).label for k in keys}
+        return [p.label for p in self.problems if p.label in wanted]
+
+    def case_files(self, key: int | str) -> list[Path]:
+        """The case files of problem KEY: ``qNN.toml`` then ``qNN.*.toml`` in name order (in a
         student's copy, ``qNN.json``)."""
-        main = [self.suite_dir / f"q{number:02d}.{suffix}" for suffix in ("toml", "json")]
-        extra = sorted(self.suite_dir.glob(f"q{number:02d}.*.toml"))
+        label = problem_label(key)
+        main = [self.suite_dir / f"q{label}.{suffix}" for suffix in ("toml", "json")]
+        extra = sorted(self.suite_dir.glob(f"q{label}.*.toml"))
         return [m for m in main if m.exists()] + extra
 
-    def parse_numbers(self, raw: list[str] | None) -> list[int] | None:
-        """Problem numbers from ``-q`` values such as ``01``, ``1`` or ``q01``; None for all."""
+    def parse_numbers(self, raw: list[str] | None) -> list[str] | None:
+        """Problem labels from ``-q`` values such as ``01``, ``1``, ``q01`` or ``05a``; None for all."""
         if not raw:
             return None
-        numbers = []
-        for text in raw:
-            match = re.fullmatch(r"[qQ]?(\d+)", text.strip())
-            if not match:
-                raise EditionError(messages.problem_number_expected(text))
-            numbers.append(self.problem(int(match.group(1))).number)
-        return numbers
+        return [self.problem(text).label for text in raw]
+
+
+LABEL: re.Pattern[str] = re.compile(r"[qQ]?(\d+)([a-z]?)\Z")  # typed: PROBLEM_KEYS above uses it first
+
+
+def problem_label(key: int | str) -> str:
+    """The label a problem is known by: 2, "2", "02" and "q02" are "02"; "5a" and "q05a" are "05a".
+    Text that names no problem that way is refused (an :class:`InputError`, as ``-q two`` is)."""
+    if type(key) is int:
+        return f"{key:02d}"
+    match = LABEL.fullmatch(str(key).strip())
+    if not match:
+        raise InputError(messages.problem_number_expected(str(key)))
+    return f"{int(match.group(1)):02d}{match.group(2)}"
 
 
 def read_toml(path: Path) -> dict:
@@ -140,7 +206,7 @@ def read_toml(path: Path) -> dict:
         if path.suffix == ".json":
             data = json.loads(text)
             if not isinstance(data, dict):
-                raise ValueError("the file should hold one JSON object")
+                raise ValueError(messages.json_not_an_object())
             return data
         import tomllib  # novm: only the kit reads TOML, and it runs on Python 3.11 or newer
 
@@ -157,10 +223,7 @@ def kit_root() -> Path:
     for c in candidates:
         if (c / "tests").is_dir() and (c / "graders").is_dir():
             return c
-    raise EditionError(
-        "cannot find the kit's editions (a folder with tests/ and graders/); "
-        "run hogkit from the kit's folder, install it with `pip install -e .`, or set HOGKIT_ROOT"
-    )
+    raise EditionError(messages.kit_not_found())
 
 
 def edition_names(root: Path | None = None) -> list[str]:
@@ -211,101 +274,126 @@ def load_student_edition(folder: Path) -> Edition:
     return parse_manifest(data, str(data.get("name", folder.name)), folder, path, folder / "tests", folder)
 
 
-T = TypeVar("T")
-
-
-def _need(table: dict, key: str, where: str, kind: type[T]) -> T:
-    if key not in table:
-        raise EditionError(f"{where}: missing key {key!r}")
-    value = table[key]
-    if not isinstance(value, kind):
-        raise EditionError(f"{where}: key {key!r} should be {kind.__name__}, not {type(value).__name__}")
-    return value
-
-
-def _known(table: dict, allowed: set[str], where: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise EditionError(f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(sorted(allowed))})")
-
-
 def parse_manifest(
     data: dict, name: str, root: Path, path: Path, suite_dir: Path | None = None, support_dir: Path | None = None
 ) -> Edition:
+    """DATA (a manifest's tables) as an :class:`Edition`, every table checked against its declared
+    keys; an :class:`EditionError` names PATH, the table and the key of the first mistake."""
     where = str(path)
-    _known(data, TOP_KEYS, where)
-    phases = tuple(
-        Phase(_need(ph, "number", f"{where} [[phases]]", int), _need(ph, "name", f"{where} [[phases]]", str))
-        for ph in _need(data, "phases", where, list)
-    )
-    phase_numbers = {ph.number for ph in phases}
-    default_timeout = float(data.get("case_timeout", 5.0))
-    problems: list[Problem] = []
-    for raw in _need(data, "problems", where, list):
-        pwhere = f"{where} [[problems]] number={raw.get('number', '?')}"
-        _known(raw, PROBLEM_KEYS, pwhere)
-        number = _need(raw, "number", pwhere, int)
-        phase = _need(raw, "phase", pwhere, int)
-        if phase not in phase_numbers:
-            raise EditionError(f"{pwhere}: phase {phase} is not declared in [[phases]]")
-        if any(p.number == number for p in problems):
-            raise EditionError(f"{pwhere}: problem number {number} appears twice")
-        rules = []
-        for r in raw.get("rules", []):
-            rwhere = f"{pwhere} [[problems.rules]]"
-            _known(r, RULE_KEYS, rwhere)
-            kind = _need(r, "kind", rwhere, str)
-            if kind not in RULE_KINDS:
-                raise EditionError(f"{rwhere}: kind must be 'forbid' or 'uses', not {kind!r}")
-            # The seed's "must not use" is required; its "you should use" is advice unless declared required.
-            required = r.get("required", kind == "forbid")
-            if not isinstance(required, bool):
-                raise EditionError(f"{rwhere}: key 'required' should be true or false, not {required!r}")
-            rules.append(Rule(kind, _need(r, "function", rwhere, str), tuple(_need(r, "names", rwhere, list)), number,
-                              required))
-        problems.append(
-            Problem(
-                number=number,
-                title=_need(raw, "title", pwhere, str),
-                phase=phase,
-                points=_need(raw, "points", pwhere, int),
-                functions=tuple(raw.get("functions", [])),
-                depends=tuple(raw.get("depends", [])),
-                rules=tuple(rules),
-                timeout=float(raw.get("case_timeout", default_timeout)),
-                optional=bool(raw.get("optional", False)),
-            )
-        )
-    numbers = {p.number for p in problems}
-    for p in problems:
-        for d in p.depends:
-            if d not in numbers or d >= p.number:
-                raise EditionError(f"{where}: problem {p.number} depends on {d}, which is not an earlier problem")
-    cp = data.get("checkpoint")
-    checkpoint = None
-    if cp is not None:
-        _known(cp, {"phase", "points", "label"}, f"{where} [checkpoint]")
-        checkpoint = Checkpoint(
-            phase=_need(cp, "phase", f"{where} [checkpoint]", int),
-            points=_need(cp, "points", f"{where} [checkpoint]", int),
-            label=cp.get("label", "Checkpoint"),
-        )
-    submission = data.get("submission", "hog.py")
+    top = check_table(data, TOP_KEYS, where)
+    phases = tuple(Phase(**check_table(ph, PHASE_KEYS, f"{where} [[phases]] #{k}"))
+                   for k, ph in enumerate(top["phases"], start=1))
+    problems = _problems(top["problems"], {ph.number for ph in phases}, top["case_timeout"], where)
+    submission = top["submission"]
+    stem = Path(submission).stem
     return Edition(
         name=name,
-        title=_need(data, "title", where, str),
+        title=top["title"],
         root=root,
         submission=submission,
-        module=data.get("module", Path(submission).stem),
-        support=tuple(data.get("support", [])),
-        student_files=tuple(data.get("student_files", [submission])),
-        setup=data.get("setup", f"from {Path(submission).stem} import *"),
+        module=top["module"] or stem,
+        support=tuple(top["support"]),
+        student_files=tuple(top["student_files"] if top["student_files"] is not None else [submission]),
+        setup=top["setup"] or f"from {stem} import *",
         phases=phases,
-        problems=tuple(sorted(problems, key=lambda p: p.number)),
-        checkpoint=checkpoint,
-        run_timeout=float(data.get("run_timeout", 120.0)),
+        problems=problems,
+        checkpoint=_checkpoint(top["checkpoint"], where),
+        run_timeout=top["run_timeout"],
         suite_dir=suite_dir or root / "tests" / name,
         support_dir=support_dir or root / "solution" / name,
-        analysis=dict(data.get("analysis", {})),
-        gui=dict(data.get("gui", {})),
+        analysis=_analysis(top["analysis"], {p.label for p in problems}, where),
+        gui=_gui(top["gui"], where),
     )
+
+
+def _problems(tables: list[dict], phase_numbers: set[int], default_timeout: float, where: str
+              ) -> tuple[Problem, ...]:
+    problems: list[Problem] = []
+    for raw in tables:
+        pwhere = f"{where} [[problems]] number={raw.get('label') or raw.get('number', '?')}"
+        values = check_table(raw, PROBLEM_KEYS, pwhere)
+        label = problem_label(values["label"] or values["number"])
+        if int(label.rstrip("abcdefghijklmnopqrstuvwxyz")) != values["number"]:
+            raise EditionError(messages.table_wrong_type(
+                f"{pwhere} label", messages.expected_label_of(values["number"]), repr(values["label"])))
+        if values["phase"] not in phase_numbers:
+            raise EditionError(messages.manifest_undeclared_phase(pwhere, values["phase"]))
+        if any(p.label == label for p in problems):
+            raise EditionError(messages.manifest_repeated_problem(pwhere, label))
+        timeout = values["case_timeout"] if values["case_timeout"] is not None else default_timeout
+        rules = tuple(_rule(r, label, f"{pwhere} [[problems.rules]] #{k}")
+                      for k, r in enumerate(values["rules"], start=1))
+        depends = tuple(_label_in(d, f"{pwhere} depends") for d in values["depends"])
+        problems.append(Problem(values["number"], label, values["title"], values["phase"], values["points"],
+                                tuple(values["functions"]), depends, rules, timeout, values["optional"]))
+    problems.sort(key=lambda p: (p.number, p.label))
+    order = {p.label: k for k, p in enumerate(problems)}
+    for p in problems:
+        for d in p.depends:
+            if order.get(d, len(problems)) >= order[p.label]:
+                raise EditionError(messages.manifest_bad_dependency(where, p.label, d))
+    return tuple(problems)
+
+
+def _label_in(key: int | str, where: str) -> str:
+    try:
+        return problem_label(key)
+    except InputError as exc:
+        raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_PROBLEM_LABEL, repr(key))) from exc
+
+
+def _rule(raw: dict, problem: str, where: str) -> Rule:
+    values = check_table(raw, RULE_KEYS, where)
+    # The seed's "must not use" is required; its "you should use" is advice unless declared required.
+    required = values["required"] if values["required"] is not None else values["kind"] == "forbid"
+    return Rule(values["kind"], values["function"], tuple(values["names"]), problem, required)
+
+
+def _checkpoint(raw: dict | None, where: str) -> Checkpoint | None:
+    if raw is None:
+        return None
+    return Checkpoint(**check_table(raw, CHECKPOINT_KEYS, f"{where} [checkpoint]"))
+
+
+def _analysis(raw: dict | None, labels: set[str], where: str) -> AnalysisSettings | None:
+    if raw is None:
+        return None
+    awhere = f"{where} [analysis]"
+    values = check_table(raw, ANALYSIS_KEYS, awhere)
+    for key in ("update", "extra_turn", "goal", "baseline"):
+        if values[key]:
+            _check_expression(values[key], f"{awhere} {key}")
+    report = check_table(values["report"], REPORT_KEYS, f"{awhere} report") if values["report"] is not None else None
+    if report is not None and problem_label(report["problem"]) not in labels:
+        raise EditionError(messages.table_wrong_type(f"{awhere} report problem", messages.EXPECTED_PROBLEM_NUMBER,
+                                                     str(report["problem"])))
+    return AnalysisSettings(values["update"], values["extra_turn"], values["goal"], values["baseline"],
+                            problem_label(report["problem"]) if report else None, report["strategy"] if report else "")
+
+
+def _gui(raw: dict | None, where: str) -> dict:
+    """The ``[gui]`` table with every key checked and defaults filled in ({} when there is none);
+    :mod:`graders.gamelog` compiles its expressions."""
+    if raw is None:
+        return {}
+    gwhere = f"{where} [gui]"
+    values = check_table(raw, GUI_KEYS, gwhere)
+    for f in values["factories"]:
+        check_value(f, Key(str, check=_a_name), f"{gwhere} factories")
+    values["variants"] = [check_table(v, VARIANT_KEYS, f"{gwhere} variants[{i}]")
+                          for i, v in enumerate(values["variants"])]
+    values["events"] = [check_table(e, EVENT_KEYS, f"{gwhere} events[{i}]") for i, e in enumerate(values["events"])]
+    for key in values["numbers"]:
+        check_value(key, Key(str, check=_a_name), f"{gwhere}.numbers")
+    return values
+
+
+def _check_expression(source: str, where: str) -> None:
+    """SOURCE must be a Python expression (it is evaluated in the reference's namespace later)."""
+    from graders import syntax
+
+    try:
+        syntax.parse(source, where, "eval")
+    except SyntaxError as exc:
+        shown = f"{source!r} ({exc.msg})"
+        raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_EXPRESSION, shown)) from exc

@@ -22,21 +22,18 @@ is a pure function of its plain-data result, so it is tested without a child or 
 
 from __future__ import annotations
 
-import re
+import math
 from dataclasses import dataclass
 from types import CodeType
 
-from graders import messages
-from graders.edition import Edition, EditionError
+from graders import messages, syntax
+from graders.edition import Edition
+from graders.errors import EditionError, RequestError
 
 PERSON = "person"
 STATUSES = ("end", "wait", "error", "long", "bad_player", "loop")  # how the probe's game ended (probes.gui_game)
 MOST_DICE = 10
 MOST_MOVES = 2000
-GUI_KEYS = {"play", "sides", "goal", "factories", "opponent", "commentary", "variants", "numbers", "events"}
-VARIANT_KEYS = {"id", "name", "about", "update", "exact"}
-EVENT_KEYS = {"rule", "when", "text"}
-NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def digits(n: int) -> list[int]:
@@ -54,6 +51,12 @@ def factors(n: int) -> int:
     return count
 
 
+def isqrt(n: int) -> int:
+    """The whole part of N's square root (``isqrt(50)`` is 7): N is a perfect square when
+    ``isqrt(N) ** 2 == N``. Exact for any size, unlike ``N ** 0.5``; 0 for a negative N."""
+    return math.isqrt(n) if n > 0 else 0
+
+
 def is_prime(n: int) -> bool:
     return n > 1 and factors(n) == 2
 
@@ -67,7 +70,7 @@ def next_prime(n: int) -> int:
 
 
 HELPERS = {"abs": abs, "min": min, "max": max, "sum": sum, "len": len, "any": any, "all": all,
-           "digits": digits, "factors": factors, "is_prime": is_prime, "next_prime": next_prime}
+           "digits": digits, "factors": factors, "is_prime": is_prime, "next_prime": next_prime, "isqrt": isqrt}
 
 
 @dataclass(frozen=True)
@@ -104,82 +107,43 @@ class GuiSettings:
         return next((v for v in self.variants if v.id == ident), None)
 
 
-class RequestError(Exception):
-    """A request the page (or anyone) sent is not a game this edition can play; the message says why."""
-
-
-def _compile(source: object, where: str, mode: str = "eval") -> CodeType:
-    if not isinstance(source, str):
-        raise EditionError(f"{where}: should be a string, not {type(source).__name__}")
+def _compile(source: str, where: str) -> CodeType:
+    """The kit's own expression SOURCE, compiled through :mod:`graders.syntax` (one thread at a time)."""
     try:
-        return compile(source, where, mode)
+        return syntax.compile_code(source, where, "eval")
     except SyntaxError as exc:
-        raise EditionError(f"{where}: {exc.msg} in {source!r}") from exc
+        shown = f"{source!r} ({exc.msg})"
+        raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_EXPRESSION, shown)) from exc
 
 
 def _text(template: str, where: str) -> CodeType:
     """TEMPLATE as an f-string, so that its ``{braces}`` are expressions."""
-    if not isinstance(template, str):
-        raise EditionError(f"{where}: should be a string, not {type(template).__name__}")
     return _compile("f" + repr(template), where)
 
 
 def gui_settings(edition: Edition) -> GuiSettings:
-    """The edition's ``[gui]`` table, checked and compiled; an :class:`EditionError` says what is wrong."""
+    """The edition's ``[gui]`` table (its keys checked when the manifest was read, see
+    :data:`graders.edition.GUI_KEYS`) with every expression compiled; an :class:`EditionError` says
+    what is wrong."""
     data = edition.gui
     where = f"{edition.suite_dir / 'edition.toml'} [gui]"
     if not data:
-        raise EditionError(f"{where}: missing: this edition does not say how the web page plays a game")
-    unknown = sorted(set(data) - GUI_KEYS)
-    if unknown:
-        raise EditionError(f"{where}: unknown key {unknown[0]!r} (known keys: {', '.join(sorted(GUI_KEYS))})")
-    play = data.get("play")
-    _compile(play, f"{where} play")
-    sides, goal = data.get("sides", 6), data.get("goal", 100)
-    if type(sides) is not int or not 2 <= sides <= 20:
-        raise EditionError(f"{where} sides: should be a whole number from 2 to 20, not {sides!r}")
-    if type(goal) is not int or not 1 <= goal <= 1000:
-        raise EditionError(f"{where} goal: should be a whole number from 1 to 1000, not {goal!r}")
-    factories = tuple(data.get("factories", []))
-    for f in factories:
-        if not isinstance(f, str) or not NAME.match(f):
-            raise EditionError(f"{where} factories: {f!r} is not a function name")
+        raise EditionError(messages.gui_table_missing(where))
+    _compile(data["play"], f"{where} play")
     variants = []
-    for i, raw in enumerate(data.get("variants", [{"id": "standard", "name": "Standard rules"}])):
-        vwhere = f"{where} variants[{i}]"
-        if not isinstance(raw, dict):
-            raise EditionError(f"{vwhere}: should be a table")
-        bad = sorted(set(raw) - VARIANT_KEYS)
-        if bad:
-            raise EditionError(f"{vwhere}: unknown key {bad[0]!r} (known keys: {', '.join(sorted(VARIANT_KEYS))})")
-        ident, name = raw.get("id"), raw.get("name")
-        if not isinstance(ident, str) or not NAME.match(ident) or not isinstance(name, str):
-            raise EditionError(f"{vwhere}: needs an 'id' (a name) and a 'name' (text)")
-        if raw.get("update"):
-            _compile(raw["update"], f"{vwhere} update")
-        variants.append(Variant(ident, name, str(raw.get("about", "")), str(raw.get("update", "")),
-                                bool(raw.get("exact", False))))
-    if not variants or len({v.id for v in variants}) != len(variants):
-        raise EditionError(f"{where} variants: needs at least one, each with its own id")
-    numbers = []
-    raw_numbers = data.get("numbers", {})
-    if not isinstance(raw_numbers, dict):
-        raise EditionError(f"{where} numbers: should be a table of name = expression")
-    for key, source in raw_numbers.items():
-        numbers.append((key, _compile(source, f"{where}.numbers {key}")))
-    events = []
-    for i, raw in enumerate(data.get("events", [])):
-        ewhere = f"{where} events[{i}]"
-        if not isinstance(raw, dict) or set(raw) != EVENT_KEYS:
-            raise EditionError(f"{ewhere}: needs exactly the keys {', '.join(sorted(EVENT_KEYS))}")
-        events.append(Event(str(raw["rule"]), _compile(raw["when"], f"{ewhere} when"),
-                            _text(raw["text"], f"{ewhere} text")))
-    commentary = data.get("commentary", "")
-    if commentary:
-        _compile(commentary, f"{where} commentary")
-    opponent = data.get("opponent", "")
-    return GuiSettings(edition.title, play, sides, goal, factories, str(opponent), str(commentary),
-                       tuple(variants), tuple(numbers), tuple(events), edition.submission)
+    for i, raw in enumerate(data["variants"]):
+        if raw["update"]:
+            _compile(raw["update"], f"{where} variants[{i}] update")
+        variants.append(Variant(raw["id"], raw["name"], raw["about"], raw["update"], raw["exact"]))
+    if len({v.id for v in variants}) != len(variants) or not variants:
+        raise EditionError(messages.gui_variants_needed(f"{where} variants"))
+    numbers = tuple((key, _compile(source, f"{where}.numbers {key}")) for key, source in data["numbers"].items())
+    events = tuple(Event(raw["rule"], _compile(raw["when"], f"{where} events[{i}] when"),
+                         _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data["events"]))
+    if data["commentary"]:
+        _compile(data["commentary"], f"{where} commentary")
+    return GuiSettings(edition.title, data["play"], data["sides"], data["goal"], tuple(data["factories"]),
+                       data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission)
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -300,10 +264,10 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
         warnings.append(messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
         return events, warnings
     expected = names.get("expected")
-    if _int(expected) and expected != facts["after"]:
+    if type(expected) is int and expected != facts["after"]:
         warnings.append(messages.gui_turn_differs(turn["who"], expected, facts["after"]))
     expected_next = names.get("expected_next")
-    if _int(expected_next) and facts["next"] in (0, 1) and expected_next != facts["next"]:
+    if type(expected_next) is int and facts["next"] in (0, 1) and expected_next != facts["next"]:
         warnings.append(messages.gui_next_differs(turn["who"], expected_next))
     return events, warnings
 
@@ -322,31 +286,63 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
-    if any(r is None for r in rows) or _check_turn(opening) is None:
+    checked = [r for r in rows if r is not None]
+    if len(checked) < len(rows) or _check_turn(opening) is None:
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
+        if type(who) is not int:  # not the probe's (player, name, value): a result of the wrong shape
+            view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+            return view
         view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
+    turns = _turns(checked)
+    ending = _link_turns(view, settings, turns, status, final, stopped_at)
+    for i, turn in enumerate(turns):
+        _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
+    if status == "long":
+        view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
+    elif status in ("error", "loop"):
+        view["error"] = _failure(settings, status, error)
+    known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
+    view["scores"] = known
+    if status == "end" and view["error"] is None:
+        _conclude(view, settings, known)
+    for turn in turns:
+        turn.pop("next")
+    view["turns"] = turns
+    _opening(view, turns, opening)
+    return view
+
+
+def _turns(rows: list[tuple]) -> list[dict]:
+    """A turn record per checked row, each commentary failure said on the first turn it happens."""
     turns: list[dict] = []
     said_wrong = ""
     for row in rows:
-        who, score, opponent, choice, rolls, said, printed, say_error = row  # type: ignore[misc]
+        who, score, opponent, choice, rolls, said, printed, say_error = row
         turns.append({"who": who, "dice": choice, "rolls": list(rolls), "before": _pair(who, score, opponent),
                       "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
                       "printed": printed})
         if say_error and say_error != said_wrong:  # the same failure every turn is said once
             turns[-1]["warnings"].append(messages.gui_commentary_failed(say_error))
         said_wrong = say_error
-    # Each turn ends where the next begins: the next strategy call (or the call that stopped the
-    # game, or play's return) carries the scores after it.
+    return turns
+
+
+def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: str, final: object,
+                stopped_at: object) -> list | None:
+    """Each turn's scores after it and who moves next; the scores the game stopped at (or None).
+
+    Each turn ends where the next begins: the next strategy call (or the call that stopped the
+    game, or play's return) carries the scores after it."""
     ending: list | None = None
-    stopped = isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1)
-    if stopped and status != "end":
-        ending = _pair(stopped_at[0], stopped_at[1], stopped_at[2])
-    if status == "wait" and stopped:
-        view["next"], view["waiting"] = stopped_at[0], True
+    stop = stopped_at if isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1) else None
+    if stop is not None and status != "end":
+        ending = _pair(stop[0], stop[1], stop[2])
+    if status == "wait" and stop is not None:
+        view["next"], view["waiting"] = stop[0], True
     elif status == "wait":
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
     elif status == "end":
@@ -359,31 +355,32 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
             turn["after"], turn["next"] = list(turns[i + 1]["before"]), turns[i + 1]["who"]
         elif ending is not None:
             turn["after"] = list(ending)
-            turn["next"] = stopped_at[0] if status != "end" else -1
-    for i, turn in enumerate(turns):
-        _annotate(settings, request.variant, turn, turns[i - 1] if i else None)
-    if status == "long":
-        view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
-    elif status in ("error", "loop"):
-        kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
-        said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
-        view["error"] = error_record(said, "" if status == "loop" else str(message), str(function),
-                                     line if _int(line) else 0, str(trace), hint=fix_hint(settings))
-    known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
-    view["scores"] = known
-    if status == "end" and view["error"] is None:
-        if all(_int(s) for s in known) and max(known) < settings.goal:
-            view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal),
-                                         hint=fix_hint(settings))
-        elif all(_int(s) for s in known):
-            view["over"] = True
-            view["winner"] = 0 if known[0] > known[1] else 1
-        else:
-            view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]), hint=fix_hint(settings))
-    for turn in turns:
-        turn.pop("next")
-    view["turns"] = turns
-    # What happened before the first strategy call is shown with the first turn.
+            turn["next"] = stop[0] if stop is not None and status != "end" else -1
+    return ending
+
+
+def _failure(settings: GuiSettings, status: str, error: object) -> dict:
+    """The view's error for a game stopped by an exception or an endless loop."""
+    kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
+    said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
+    return error_record(said, "" if status == "loop" else str(message), str(function),
+                        line if type(line) is int else 0, str(trace), hint=fix_hint(settings))
+
+
+def _conclude(view: dict, settings: GuiSettings, known: list) -> None:
+    """A finished game: over with its winner, or an error when play returned before the goal or nonsense."""
+    if all(_int(s) for s in known) and max(known) < settings.goal:
+        view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal),
+                                     hint=fix_hint(settings))
+    elif all(_int(s) for s in known):
+        view["over"] = True
+        view["winner"] = 0 if known[0] > known[1] else 1
+    else:
+        view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]), hint=fix_hint(settings))
+
+
+def _opening(view: dict, turns: list[dict], opening: tuple) -> None:
+    """What happened before the first strategy call is shown with the first turn."""
     if opening[6]:
         view["printed"] = opening[6]
         if turns:
@@ -392,7 +389,6 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         view["commentary_error"] = messages.gui_commentary_failed(opening[7])
         if turns:
             turns[0]["warnings"].insert(0, view["commentary_error"])
-    return view
 
 
 def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dict | None) -> None:

@@ -8,6 +8,15 @@ engine as ``hogkit grade`` (student code isolated as :mod:`graders.isolation` de
 worker, which ``setup.sh`` gives bubblewrap), and writes ``results/results.json`` in Gradescope's format (see
 :func:`graders.reports.render_gradescope`). Whatever the submission does, a results file is
 written; a missing or unreadable submission gets a score of 0 with the reason.
+
+With a course (``hogkit gradescope EDITION --course DIR``), the zip also holds the course folder's
+``course.toml``, ``roster.csv`` and ``overrides.csv`` under ``course/``, and ``run_autograder`` applies
+the course: it reads ``$AUTOGRADER_ROOT/submission_metadata.json`` (this submission's time, its
+group, its previous submissions and the results written for them, see :mod:`graders.handins`),
+and gives the checkpoint by date, the early bonus, late days and overrides as ``hogkit grade
+--course`` does, explained in the student's output (:func:`graders.gradebook.course_results`).
+Every results.json holds the kit's own grade in ``extra_data["hogkit"]``, so that a later
+submission reads it back exactly.
 """
 
 from __future__ import annotations
@@ -19,7 +28,10 @@ import zipfile
 from pathlib import Path
 
 from graders import messages, reports
+from graders.course import Outcome, Result, Setup, Student, apply_policy, load_setup, phase_one_labels
 from graders.edition import Edition, load_edition
+from graders.mutants import RECORD_FILE
+from graders.records import ClassRecord
 from graders.storage import write_atomically
 
 ENGINE = Path(__file__).parent
@@ -64,7 +76,7 @@ root="${{AUTOGRADER_ROOT:-/autograder}}"
 python="$root/source/.venv/bin/python"
 [ -x "$python" ] || python=python3
 rm -f "$root/results/results.json"
-if cd "$root/source" && "$python" -m graders.gradescope --edition {edition} --root "$root" \\
+if cd "$root/source" && "$python" -m graders.gradescope --edition {edition} --root "$root"{course} \\
         && [ -s "$root/results/results.json" ]; then
     exit 0
 fi
@@ -87,17 +99,29 @@ def fallback_results() -> str:
     }, indent=2)
 
 
-def build_autograder(edition: Edition, out: Path) -> Path:
-    """Write the autograder zip for EDITION to OUT."""
+COURSE_DIR = "course"  # the course folder's files, inside the autograder's source folder
+
+
+def build_autograder(edition: Edition, out: Path, course: Path | None = None) -> Path:
+    """Write the autograder zip for EDITION to OUT; with COURSE, a course folder (already checked),
+    its files go in too and run_autograder applies it."""
+    from graders.course import COURSE_FILE, OVERRIDES_FILE, ROSTER_FILE
+
     out.parent.mkdir(parents=True, exist_ok=True)
+    flag = f" --course {COURSE_DIR}" if course is not None else ""
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         _add_text(archive, "setup.sh", SETUP_SH)
-        _add_text(archive, "run_autograder", RUN_AUTOGRADER.format(edition=edition.name, fallback=fallback_results()))
+        _add_text(archive, "run_autograder", RUN_AUTOGRADER.format(edition=edition.name, fallback=fallback_results(),
+                                                                   course=flag))
+        for name in (COURSE_FILE, ROSTER_FILE, OVERRIDES_FILE):
+            if course is not None and (course / name).is_file():
+                _add_text(archive, f"{COURSE_DIR}/{name}", (course / name).read_text(encoding="utf-8-sig"), False)
         _add_text(archive, "requirements.txt", REQUIREMENTS, executable=False)
         for path in sorted(ENGINE.glob("*.py")):
             archive.write(path, f"graders/{path.name}")
         for path in sorted(edition.suite_dir.glob("*.toml")):
-            archive.write(path, f"tests/{edition.name}/{path.name}")
+            if path.name != RECORD_FILE:  # the equivalent mutants' record quotes the reference's code
+                archive.write(path, f"tests/{edition.name}/{path.name}")
         for path in _included_files(edition):
             archive.write(path, path.relative_to(edition.root).as_posix())
         for name in edition.support:
@@ -107,11 +131,11 @@ def build_autograder(edition: Edition, out: Path) -> Path:
 
 def _included_files(edition: Edition) -> list[Path]:
     """Case files of other editions that this edition's files bring in with [[include]]."""
-    from graders.edition import read_toml
+    from graders.cases import read_case_file
 
     found = set()
     for path in edition.suite_dir.glob("q*.toml"):
-        for inc in read_toml(path).get("include", []):
+        for inc in read_case_file(path)["include"]:
             target = (path.parent / inc["file"]).resolve()
             if target.parent != edition.suite_dir.resolve():
                 found.add(target)
@@ -133,23 +157,76 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=Path(os.environ.get("AUTOGRADER_ROOT", "/autograder")),
                         help="the autograder's folder, holding submission/ and results/ "
                              "(default: $AUTOGRADER_ROOT, else /autograder)")
+    parser.add_argument("--course", type=Path, metavar="DIR",
+                        help="a course folder (course.toml, roster.csv, overrides.csv) to apply, with the times "
+                             "in ROOT/submission_metadata.json")
     args = parser.parse_args(argv)
     root = args.root
     try:
         record = _grade_submission(root, args.edition)
+        results = _results(record, root, args.edition, args.course)
     except Exception as exc:  # whatever happens, Gradescope gets a results file that says the kit failed
         import traceback
 
-        from graders.grading import KIT_ERROR, describe_failure
+        from graders.grading import describe_failure
+        from graders.records import EntryStatus
 
-        record = {"student": "submission", "status": KIT_ERROR, "traceback": traceback.format_exc(),
-                  "reason": messages.kit_failed_row(describe_failure(exc)), "total": 0, "max": 0, "attempts": 1}
-    write_atomically(root / "results" / "results.json", json.dumps(reports.render_gradescope(record), indent=2))
-    print(record.get("reason") or messages.total_line(record["total"], record["max"]), file=sys.stderr)
+        record = ClassRecord(student="submission", status=EntryStatus.KIT_ERROR, traceback=traceback.format_exc(),
+                             reason=messages.kit_failed_row(describe_failure(exc)))
+        results = reports.render_gradescope(record)
+    write_atomically(root / "results" / "results.json", json.dumps(results, indent=2))
+    shown_max = record.report.max if record.report else record.max
+    print(record.reason or messages.total_line(record.total, shown_max), file=sys.stderr)
     return 0
 
 
-def _grade_submission(root: Path, edition_name: str) -> dict:
+def _results(record: ClassRecord, root: Path, edition_name: str, course: Path | None) -> dict:
+    """results.json for RECORD: the engine's, with the kit's own grade in ``extra_data["hogkit"]``
+    and, with a COURSE folder, the course applied (see :func:`course_outcomes`)."""
+    from graders import gradebook
+    from graders.handins import record_result, results_extra
+    from graders.records import EntryStatus
+
+    results = reports.render_gradescope(record)
+    if record.status == EntryStatus.KIT_ERROR:
+        return results  # the kit's failure is never a grade, with or without a course
+    edition = load_edition(edition_name, Path(__file__).resolve().parent.parent)
+    phase_one = _phase_one(edition)
+    current = record_result(record.to_dict(), phase_one)  # the record as JSON, as earlier results hold it
+    if current is not None:
+        results["extra_data"] = {**results.get("extra_data", {}), "hogkit": results_extra(current)}
+    if course is None:
+        return results
+    setup, outcomes = course_outcomes(course, edition, current, root / AUTOGRADER_METADATA)
+    return gradebook.course_results(results, outcomes, setup.course.checkpoint_points, current is not None)
+
+
+AUTOGRADER_METADATA = "submission_metadata.json"
+
+
+def _phase_one(edition: Edition) -> frozenset[str]:
+    phase = edition.checkpoint.phase if edition.checkpoint else 1
+    return phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems], phase)
+
+
+def course_outcomes(course: Path, edition: Edition, current: Result | None, metadata: Path
+                    ) -> tuple[Setup, list[Outcome]]:
+    """(the course setup, one outcome per submitter) for the submission being graded: its grade
+    CURRENT (a :class:`graders.course.Result`, None when it could not be graded: no attempt) at its
+    ``created_at``, with every previous submission in METADATA, under the course in COURSE."""
+    from graders.handins import Metadata, metadata_attempts, read_submission_metadata
+
+    setup = load_setup(course, [p.label for p in edition.problems])
+    meta = read_submission_metadata(metadata, _phase_one(edition)) if metadata.is_file() else \
+        Metadata("", None, (), ())
+    attempts = metadata_attempts(meta, current) if current is not None else meta.previous
+    students = [setup.roster.find(m.sid, m.email) or Student(m.sid or m.email or m.name, m.name, m.email,
+                                                                on_roster=False) for m in meta.members]
+    students = students or [Student("submission", on_roster=False)]
+    return setup, [apply_policy(setup.course, s, attempts, setup.overrides) for s in students]
+
+
+def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     """The record of the submission under ROOT, the kit's failures retried once."""
     from graders.classroom import record_with_retry
     from graders.sandbox import Limits

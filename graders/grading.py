@@ -27,131 +27,38 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from graders import isolation, messages
-from graders.astrules import RuleChecker, RuleResult
+from graders.astrules import RuleChecker
 from graders.cases import Case, load_problem_cases
-from graders.edition import Edition, EditionError, Problem, edition_names, load_edition
-from graders.judge import CaseResult, as_not_run, mark_not_run, run_case
+from graders.edition import Edition, Problem, edition_names, load_edition
+from graders.errors import EditionError, KitFailure
+from graders.judge import as_not_run, mark_not_run, run_case
 from graders.memo import once
+from graders.records import (
+    CaseResult,
+    CheckpointResult,
+    EntryStatus,
+    PhaseResult,
+    ProblemResult,
+    ProblemStatus,
+    Report,
+    RuleResult,
+)
 from graders.repairs import Removal, repair
-from graders.sandbox import Limits, LoadError, Session, prepare_workdir
-from graders.submissions import SUFFIXES, read_entry
+from graders.sandbox import Limits, LoadError, Session, open_session, repair_notes, sorted_notes
+from graders.submissions import Submission
 
-
-class SubmissionError(Exception):
-    """The path given cannot be graded at all; the message says why in the caller's terms."""
-
-
-KIT_ERROR = "kit error"  # the status of a class record the kit failed to grade (see graders.classroom)
-
-
-class KitFailure(Exception):
-    """The kit, not the submission, failed to grade it (twice): the message says so in one line,
-    ``details`` holds the traceback of the last attempt."""
-
-    def __init__(self, summary: str, details: str) -> None:
-        super().__init__(summary)
-        self.summary = summary
-        self.details = details
+KIT_ERROR = EntryStatus.KIT_ERROR  # the status of a class record the kit failed to grade
 
 
 def describe_failure(exc: BaseException) -> str:
     """One line for an exception the kit raised: its type and the first line of its message."""
     text = str(exc).strip().split("\n")[0][:300]
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-@dataclass
-class ProblemResult:
-    number: int
-    name: str
-    phase: int
-    score: int
-    max: int
-    status: str  # passed, failed, locked (students only), ungraded (no graded cases)
-    reason: str = ""
-    cases: list[CaseResult] = field(default_factory=list)
-    rules: list[RuleResult] = field(default_factory=list)
-    optional: bool = False
-    note: str = ""  # something worth knowing beyond the score, such as an exact win rate
-    hint: str = ""  # which failing problem its cases call, to fix first (the reason starts with it too)
-
-    @property
-    def label(self) -> str:
-        return f"{self.number:02d}"
-
-    @property
-    def graded_cases(self) -> list[CaseResult]:
-        """The cases that decide the score: all but those that check advice."""
-        return [c for c in self.cases if not c.advice]
-
-    @property
-    def cases_passed(self) -> int:
-        return sum(c.passed for c in self.graded_cases)
-
-
-@dataclass
-class PhaseResult:
-    number: int
-    name: str
-    score: int
-    max: int
-
-
-@dataclass
-class CheckpointResult:
-    label: str
-    phase: int
-    score: int
-    max: int
-
-
-@dataclass
-class Report:
-    edition: str
-    title: str
-    submission: str
-    total: int
-    max: int
-    phases: list[PhaseResult]
-    problems: list[ProblemResult]
-    checkpoint: CheckpointResult | None
-    notes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    hidden_included: bool = True
-    isolation: str = ""  # what student code could reach while it ran (graders.isolation)
-    does_not_run: str = ""  # said when the file has a syntax error Python stops at, though the rest was graded
-
-    def as_dict(self) -> dict:
-        data = asdict(self)
-        for p, raw in zip(self.problems, data["problems"]):
-            raw["label"] = p.label
-        return data
-
-
-@dataclass(frozen=True)
-class Submission:
-    path: Path  # what the user named
-    source: str
-
-
-def load_submission(path: Path, edition: Edition) -> Submission:
-    """Read PATH (a folder holding the submission file, the file itself, a notebook or a zip) or
-    say clearly why not, with the same reading rules as a class folder's entries."""
-    if not path.exists():
-        raise SubmissionError(messages.no_such_path(str(path)))
-    if path.is_dir() and not (path / edition.submission).is_file():
-        raise SubmissionError(messages.no_hog_in_folder(str(path), edition.submission))
-    if path.is_file() and path.suffix not in SUFFIXES:
-        raise SubmissionError(messages.not_python(str(path), "its name does not end in .py, .ipynb or .zip"))
-    source, _status, reason = read_entry(path, edition.submission)
-    if source is None:
-        raise SubmissionError(reason)
-    return Submission(path, source)
 
 
 def defined_names(tree: ast.Module | None) -> set[str]:
@@ -206,9 +113,9 @@ def grade(
     submission: Submission,
     edition: Edition,
     *,
-    problems: Iterable[int] | None = None,
+    problems: Iterable[int | str] | None = None,
     include_hidden: bool = True,
-    unlocked: set[int] | None = None,
+    unlocked: Iterable[int | str] | None = None,
     limits: Limits | None = None,
     on_problem: ProgressFn | None = None,
     workers: int | None = None,
@@ -219,49 +126,84 @@ def grade(
     to up to ``workers`` children at once, in order, with no waiting on one another.
     """
     started = time.monotonic()
-    deadline = started + edition.run_timeout  # the whole run's budget, on top of each case's
-    filename = edition.submission
-    wanted = set(problems) if problems is not None else None
-    chosen = [p for p in edition.problems if wanted is None or p.number in wanted]
-    source, tree, removals = repair(submission.source, filename)
-    notes = repair_notes(filename, tree, removals)
-    removed = {r.name: r.line for r in removals}
-    names = defined_names(tree) - set(removed)
-    notes += other_edition_notes(edition, names)
-    checker = RuleChecker(tree, filename, removed)
-    rules = {p.number: checker.check_all(p.rules) for p in chosen}
-    cases = {p.number: [c for c in load_problem_cases(edition, p.number) if include_hidden or not c.hidden]
-             for p in chosen}
-    children = Children(source, edition, limits or Limits())
-    pool_size = max(1, workers or default_workers())
-    results: dict[int, ProblemResult] = {}
+    plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden)
+    children = Children(plan.source, edition, limits or Limits())
     try:
-        with ThreadPoolExecutor(pool_size) as pool:
-            running: dict[int, list[Future]] = {}
-            for problem in chosen:
-                settled = _settle(problem, tree, names, unlocked, cases[problem.number], rules[problem.number],
-                                  filename, removed)
-                if settled is None:  # a big problem is split so both children share it, each part in order
-                    running[problem.number] = [pool.submit(children.run, chunk, deadline)
-                                               for chunk in split(cases[problem.number], pool_size)]
-                else:
-                    results[problem.number] = settled
-            for number, futures in running.items():
-                outcomes = stop_at_first_abort([c for f in futures for c in f.result()])
-                results[number] = _conclude(edition.problem(number), rules[number], outcomes, cases[number])
-                if on_problem:
-                    on_problem(results[number])
-        notes += children.notes
+        results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
+                               deadline=started + edition.run_timeout)  # the whole run's budget
+        notes = plan.notes + tuple(children.notes)
         if children.first is not None and not children.unloadable:
             results = _report_exact_rate(edition, results, children.first)
     finally:
         children.dispose()
-    ordered = with_dependency_hints([results[p.number] for p in chosen], edition)
-    report = _report(edition, submission, ordered, notes, time.monotonic() - started, include_hidden)
-    if removals:  # graded around a syntax error, but Python itself would not run the file
-        first = min(removals, key=lambda r: r.line)
-        report = dataclasses.replace(report, does_not_run=messages.does_not_run(filename, first.line, first.message))
-    return report
+    ordered = with_dependency_hints([results[p.label] for p in plan.chosen], edition)
+    return build_report(edition, submission, plan, ordered, notes, time.monotonic() - started)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What grading a submission needs before any of its code runs: the repaired source and what
+    was done to it, the problems chosen and unlocked, each one's rule results and cases."""
+
+    source: str
+    tree: ast.Module | None
+    removals: tuple[Removal, ...]
+    notes: tuple[str, ...]
+    names: frozenset[str]  # the functions the submission defines (those removed for syntax left out)
+    chosen: tuple[Problem, ...]
+    unlocked: frozenset[str] | None
+    rules: dict[str, list[RuleResult]]
+    cases: dict[str, list[Case]]
+    include_hidden: bool
+
+    @property
+    def removed(self) -> dict[str, int]:
+        return {r.name: r.line for r in self.removals}
+
+
+def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | None,
+                 unlocked: Iterable[int | str] | None, include_hidden: bool) -> Plan:
+    filename = edition.submission
+    wanted = edition.labels(problems)
+    chosen = tuple(p for p in edition.problems if wanted is None or p.label in wanted)
+    fixed, tree, removals = repair(source, filename)
+    removed = {r.name: r.line for r in removals}
+    names = defined_names(tree) - set(removed)
+    checker = RuleChecker(tree, filename, removed)
+    return Plan(
+        source=fixed, tree=tree, removals=tuple(removals),
+        notes=tuple(repair_notes(filename, tree, removals) + other_edition_notes(edition, names)),
+        names=frozenset(names), chosen=chosen,
+        unlocked=frozenset(edition.labels(unlocked) or []) if unlocked is not None else None,
+        rules={p.label: checker.check_all(p.rules) for p in chosen},
+        cases={p.label: [c for c in load_problem_cases(edition, p.label) if include_hidden or not c.hidden]
+               for p in chosen},
+        include_hidden=include_hidden,
+    )
+
+
+def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: ProgressFn | None,
+                 deadline: float) -> dict[str, ProblemResult]:
+    """Every chosen problem's result: settled without running code when it can be, otherwise from
+    its cases, which a big problem splits so that both children share it, each part in order."""
+    results: dict[str, ProblemResult] = {}
+    with ThreadPoolExecutor(pool_size) as pool:
+        running: dict[str, list[Future]] = {}
+        for problem in plan.chosen:
+            settled = settle(problem, plan, children.edition.submission)
+            if settled is None:
+                running[problem.label] = [pool.submit(children.run, chunk, deadline)
+                                          for chunk in split(plan.cases[problem.label], pool_size)]
+            else:
+                results[problem.label] = settled
+        for problem in plan.chosen:
+            if problem.label in running:
+                outcomes = stop_at_first_abort([c for f in running[problem.label] for c in f.result()])
+                results[problem.label] = _conclude(problem, plan.rules[problem.label], outcomes,
+                                                   plan.cases[problem.label])
+                if on_problem:
+                    on_problem(results[problem.label])
+    return results
 
 
 class Children:
@@ -318,11 +260,11 @@ class Children:
 def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> list[ProblemResult]:
     """RESULTS, where a failed problem whose cases call a problem that failed too says so first:
     the knowledge of ``depends``, which never costs points."""
-    by_number = {r.number: r for r in results}
+    by_label = {r.label: r for r in results}
     hinted = []
     for r in results:
-        failed = [by_number[d] for d in sorted(_needs(edition, r.number))
-                  if d in by_number and by_number[d].status == "failed"]
+        failed = [by_label[d] for d in sorted(_needs(edition, r.label))
+                  if d in by_label and by_label[d].status == "failed"]
         if r.status == "failed" and failed and r.cases:  # only where its own cases ran and failed
             hint = messages.dependency_hint([(d.label, d.name) for d in failed])
             r = dataclasses.replace(r, reason=messages.hinted_reason(hint, r.reason), hint=hint)
@@ -330,10 +272,10 @@ def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> lis
     return hinted
 
 
-def _needs(edition: Edition, number: int) -> set[int]:
-    """Every problem NUMBER's cases call, directly or through another (``depends``, followed)."""
-    found: set[int] = set()
-    todo = list(edition.problem(number).depends)
+def _needs(edition: Edition, label: str) -> set[str]:
+    """Every problem LABEL's cases call, directly or through another (``depends``, followed)."""
+    found: set[str] = set()
+    todo = list(edition.problem(label).depends)
     while todo:
         d = todo.pop()
         if d not in found:
@@ -354,15 +296,14 @@ def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> 
         raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
 
 
-def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], session: Session
-                       ) -> dict[int, ProblemResult]:
+def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], session: Session
+                       ) -> dict[str, ProblemResult]:
     """RESULTS, where the edition's chosen strategy problem gets its exact win rate against the
     baseline as a note, as the course's calculator gave it: ``[analysis] report = {problem = N,
     strategy = "NAME"}``."""
     settings = edition.analysis
-    report = settings.get("report")
-    result = results.get(report["problem"]) if report else None
-    if result is None or result.status not in ("passed", "ungraded"):
+    result = results.get(settings.report_problem) if settings and settings.report_problem is not None else None
+    if settings is None or result is None or result.status not in ("passed", "ungraded"):
         return results
     if not (edition.solution_dir / edition.submission).is_file():
         return results  # a student's own copy has no reference to compare with
@@ -370,96 +311,40 @@ def _report_exact_rate(edition: Edition, results: dict[int, ProblemResult], sess
 
     try:
         model = analysis.build_model(edition)
-        mine = analysis.tabulate(session, report["strategy"], model.goal)
-        baseline = analysis.reference_table(edition, settings["baseline"])
+        mine = analysis.tabulate(session, settings.report_strategy, model.goal)
+        baseline = analysis.reference_table(edition, settings.baseline)
     except analysis.AnalysisError as exc:
         note = str(exc)
     else:
         rate = analysis.pair_rate(model, mine, baseline)  # compiled when it can be: this runs for every grade
-        note = messages.final_strategy_rate(rate, settings["baseline"])
-    return {**results, result.number: dataclasses.replace(result, note=note)}
+        note = messages.final_strategy_rate(rate, settings.baseline)
+    return {**results, result.label: dataclasses.replace(result, note=note)}
 
 
-def sorted_notes(filename: str, session: Session) -> list[str]:
-    """The session's loading notes in line order, as sentences."""
-    return [messages.import_note(filename, n.line, n.message) for n in sorted(session.notes, key=lambda n: n.line)]
+def _result(problem: Problem, rules: list[RuleResult], **fields: Any) -> ProblemResult:
+    """PROBLEM's result: failed with no score unless FIELDS say otherwise."""
+    return ProblemResult(**{
+        "number": problem.number, "label": problem.label, "name": problem.title, "phase": problem.phase,
+        "score": 0, "max": problem.points, "status": ProblemStatus.FAILED, "rules": tuple(rules),
+        "optional": problem.optional, **fields})
 
 
-def repair_notes(filename: str, tree: ast.Module | None, removals: list[Removal]) -> list[str]:
-    """What repairing a syntax error did, as sentences."""
-    return [
-        messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
-        else messages.syntax_unrepairable(filename, r.line, r.message)
-        for r in removals
-    ]
-
-
-def open_submission(source: str, edition: Edition, limits: Limits | None = None) -> tuple[Session, list[str]]:
-    """A started child running SOURCE exactly as grading runs it (a syntax error costs only its block,
-    a top-level statement that hangs or exits is skipped), and the notes that say what was done:
-    the one way every command (winrate, picture, contest, play) loads a submission. Raises
-    :class:`~graders.sandbox.LoadError` when nothing of it can be loaded."""
-    filename = edition.submission
-    fixed, tree, removals = repair(source, filename)
-    notes = repair_notes(filename, tree, removals)
-    if tree is None:
-        raise LoadError(" ".join(notes) or messages.unreadable_submission(filename))
-    session = open_session(fixed, edition, limits)
-    return session, notes + sorted_notes(filename, session)
-
-
-def open_session(source: str, edition: Edition, limits: Limits | None = None) -> Session:
-    """A started child holding SOURCE as the edition's submission file, next to its support files.
-
-    Raises :class:`~graders.sandbox.LoadError` when the submission cannot be loaded at all, and
-    :class:`~graders.sandbox.SandboxError` when the child does not start; either way after cleaning up.
-    """
-    support = [edition.support_dir / name for name in edition.support]
-    workdir, target = prepare_workdir(source, edition.submission, support)
-    session = Session(target, edition.module, workdir, limits or Limits())
-    try:
-        session.start()
-    except BaseException:
-        session.dispose()
-        raise
-    return session
-
-
-def _blank(problem: Problem, rules: list[RuleResult]) -> ProblemResult:
-    return ProblemResult(problem.number, problem.title, problem.phase, 0, problem.points, "failed",
-                         rules=list(rules), optional=problem.optional)
-
-
-def _settle(
-    problem: Problem,
-    tree: ast.Module | None,
-    names: set[str],
-    unlocked: set[int] | None,
-    cases: list[Case],
-    rules: list[RuleResult],
-    filename: str,
-    removed: dict[str, int],
-) -> ProblemResult | None:
+def settle(problem: Problem, plan: Plan, filename: str) -> ProblemResult | None:
     """A result that needs no code run (locked, missing function, no cases), or None to run cases."""
-    base = _blank(problem, [])
-    if unlocked is not None and problem.number not in unlocked:
-        base.status, base.reason = "locked", messages.locked(problem.label)
-        return base
-    base.rules = list(rules)
-    if tree is None:
-        base.reason = messages.unreadable_submission(filename)
-        return base
-    missing = [f for f in problem.functions if f not in names]
+    if plan.unlocked is not None and problem.label not in plan.unlocked:
+        return _result(problem, [], status=ProblemStatus.LOCKED, reason=messages.locked(problem.label))
+    rules = plan.rules[problem.label]
+    if plan.tree is None:
+        return _result(problem, rules, reason=messages.unreadable_submission(filename))
+    missing = [f for f in problem.functions if f not in plan.names]
+    removed = plan.removed
     if missing and missing[0] in removed:
-        base.reason = messages.removed_for_syntax(missing[0], filename, removed[missing[0]])
-        return base
+        return _result(problem, rules, reason=messages.removed_for_syntax(missing[0], filename, removed[missing[0]]))
     if missing:
-        close = difflib.get_close_matches(missing[0], sorted(names), n=2)
-        base.reason = messages.missing_function(filename, missing[0], close)
-        return base
-    if not cases:
-        base.status = "ungraded"
-        return base
+        close = difflib.get_close_matches(missing[0], sorted(plan.names), n=2)
+        return _result(problem, rules, reason=messages.missing_function(filename, missing[0], close))
+    if not plan.cases[problem.label]:
+        return _result(problem, rules, status=ProblemStatus.UNGRADED)
     return None
 
 
@@ -508,22 +393,21 @@ def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResu
               ) -> ProblemResult:
     """The problem's result from its cases and rules. A rule that is advice, or a case that checks
     an advice rule (``rule = "FUNCTION"`` in its table), is reported but never costs points."""
-    result = _blank(problem, rules)
     advice = {c.id: c.rule for c in cases if c.rule and not is_required(problem, c.rule)}
-    result.cases = [dataclasses.replace(o, advice=advice[o.case_id]) if o.case_id in advice else o for o in outcomes]
-    broken = [r for r in result.rules if not r.passed and r.required]
-    failed = [c for c in result.cases if not c.passed and not c.advice]
+    judged = tuple(dataclasses.replace(o, advice=advice[o.case_id]) if o.case_id in advice else o
+                   for o in outcomes)
+    result = _result(problem, rules, cases=judged)
+    broken = result.broken_rules
+    failed = [c for c in result.graded_cases if not c.passed]
     if not broken and not failed:
-        result.status, result.score = "passed", problem.points
-    elif broken:
-        result.reason = messages.rule_broken(broken[0].text, broken[0].detail)
+        return dataclasses.replace(result, status=ProblemStatus.PASSED, score=problem.points)
+    if broken:
+        reason = messages.rule_broken(broken[0].text, broken[0].detail)
     elif failed[0].hidden:
-        hidden = [(c.about or c.name, c.passed) for c in result.cases if c.hidden and not c.advice
-                  and c.status != "not run"]
-        result.reason = messages.hidden_cases_failed(hidden_failures(hidden))
+        reason = messages.hidden_cases_failed(result.hidden_groups())
     else:
-        result.reason = messages.case_failed(failed[0].name, failed[0].reason)
-    return result
+        reason = messages.case_failed(failed[0].name, failed[0].reason)
+    return dataclasses.replace(result, reason=reason)
 
 
 def is_required(problem: Problem, function: str) -> bool:
@@ -531,50 +415,43 @@ def is_required(problem: Problem, function: str) -> bool:
     return any(r.required for r in problem.rules if r.function == function)
 
 
-def hidden_failures(hidden: Iterable[tuple[str, bool]]) -> list[tuple[str, int, int]]:
-    """(what they are about, how many failed, how many there are) for each group of hidden cases
-    with a failure, from each hidden case's (about, passed): how a student hears of hidden cases,
-    never by their source."""
-    groups: dict[str, list[int]] = {}
-    for about, passed in hidden:
-        counts = groups.setdefault(about, [0, 0])
-        counts[0] += not passed
-        counts[1] += 1
-    return [(about, failed, total) for about, (failed, total) in groups.items() if failed]
-
-
-def _report(
-    edition: Edition,
-    submission: Submission,
-    results: list[ProblemResult],
-    notes: list[str],
-    seconds: float,
-    include_hidden: bool,
-) -> Report:
+def build_report(edition: Edition, submission: Submission, plan: Plan, results: list[ProblemResult],
+                 notes: tuple[str, ...], seconds: float) -> Report:
+    """The report of RESULTS: phase totals, the checkpoint when the run covered its whole phase,
+    and, when grading worked around a syntax error, that Python itself would not run the file."""
     phases = []
     for ph in edition.phases:
         in_phase = [r for r in results if r.phase == ph.number]
         if in_phase:
             phases.append(PhaseResult(ph.number, ph.name, sum(r.score for r in in_phase), sum(r.max for r in in_phase)))
-    checkpoint = None
-    cp = edition.checkpoint
-    if cp is not None:
-        needed = [p.number for p in edition.problems if p.phase == cp.phase and p.points > 0]
-        by_number = {r.number: r for r in results}
-        if all(n in by_number for n in needed):  # only a run covering the whole phase can tell
-            earned = all(by_number[n].status == "passed" for n in needed)
-            checkpoint = CheckpointResult(cp.label, cp.phase, cp.points if earned else 0, cp.points)
+    does_not_run = ""
+    if plan.removals:
+        first = min(plan.removals, key=lambda r: r.line)
+        does_not_run = messages.does_not_run(edition.submission, first.line, first.message)
     return Report(
         edition=edition.name,
         title=edition.title,
         submission=str(submission.path),
         total=sum(r.score for r in results),
         max=sum(r.max for r in results),
-        phases=phases,
-        problems=results,
-        checkpoint=checkpoint,
+        phases=tuple(phases),
+        problems=tuple(results),
+        checkpoint=_checkpoint(edition, results),
         notes=notes,
         seconds=seconds,
-        hidden_included=include_hidden,
+        hidden_included=plan.include_hidden,
         isolation=isolation.policy().summary,
+        does_not_run=does_not_run,
     )
+
+
+def _checkpoint(edition: Edition, results: list[ProblemResult]) -> CheckpointResult | None:
+    cp = edition.checkpoint
+    if cp is None:
+        return None
+    needed = [p.label for p in edition.problems if p.phase == cp.phase and p.points > 0]
+    by_label = {r.label: r for r in results}
+    if not all(n in by_label for n in needed):  # only a run covering the whole phase can tell
+        return None
+    earned = all(by_label[n].status == ProblemStatus.PASSED for n in needed)
+    return CheckpointResult(cp.label, cp.phase, cp.points if earned else 0, cp.points)

@@ -9,37 +9,18 @@ for the student and left out of the comparison. A case stops at its first wrong 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 from graders import messages
 from graders.cases import Case, Step, render_steps
+from graders.records import CaseResult, CaseStatus
 from graders.sandbox import Limits, Session, StepReply
 
 DEBUG_PREFIX = "DEBUG:"
 
 
-@dataclass
-class CaseResult:
-    case_id: str
-    name: str
-    hidden: bool
-    passed: bool
-    status: str  # passed, failed, error, timeout, crashed
-    step: int | None = None  # index of the first wrong step
-    expected: str | None = None
-    got: str | None = None
-    reason: str = ""
-    traceback: str = ""
-    debug: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    transcript: str = ""  # the case up to the wrong line, that line's expected output left out
-    error_type: str = ""  # the exception the wrong line raised, if it raised one
-    about: str = ""  # what the case is about, for students (a generated case: its template's name)
-    advice: str = ""  # the function whose advice rule it checks: its failure is reported, never costs points
-
-
 def split_debug(output: str) -> tuple[str, list[str]]:
-    kept, debug = [], []
+    kept: list[str] = []
+    debug: list[str] = []
     for line in output.split("\n"):
         (debug if line.startswith(DEBUG_PREFIX) else kept).append(line)
     return "\n".join(kept), debug
@@ -99,16 +80,16 @@ def judge_step(step: Step, reply: StepReply, timeout: float, filename: str,
 
 
 def mark_not_run(case: Case, reason: str = "") -> CaseResult:
-    return CaseResult(case.id, case.name, case.hidden, False, "not run", reason=reason or messages.not_run(),
-                      about=case.about)
+    return CaseResult(case_id=case.id, name=case.name, hidden=case.hidden, passed=False,
+                      status=CaseStatus.NOT_RUN, reason=reason or messages.not_run(), about=case.about)
 
 
 def as_not_run(result: CaseResult) -> CaseResult:
     """RESULT's case as not run (a result that says so already is kept, with its reason)."""
-    if result.status == "not run":
+    if result.status == CaseStatus.NOT_RUN:
         return result
-    return CaseResult(result.case_id, result.name, result.hidden, False, "not run", reason=messages.not_run(),
-                      about=result.about)
+    return CaseResult(case_id=result.case_id, name=result.name, hidden=result.hidden, passed=False,
+                      status=CaseStatus.NOT_RUN, reason=messages.not_run(), about=result.about)
 
 
 def run_case(session: Session, case: Case, deadline: float = float("inf")) -> CaseResult:
@@ -129,15 +110,17 @@ def run_case(session: Session, case: Case, deadline: float = float("inf")) -> Ca
             if reply.status == "timeout" and deadline < case_deadline:
                 reason = messages.run_out_of_time()  # the run's budget ran out, not this case's
             if not passed:
-                status = {"ok": "failed"}.get(reply.status, reply.status)
+                status = CaseStatus.FAILED if reply.status == "ok" else CaseStatus(reply.status)
                 shown = render_steps(case.steps[:k])
                 shown += ("\n" if shown else "") + render_steps(case.steps[k : k + 1], hide_expected=True)
                 return CaseResult(
-                    case.id, case.name, case.hidden, False, status, step=k, expected=step.expected, got=got,
-                    reason=reason, traceback=(reply.error or {}).get("traceback", ""), debug=debug,
+                    case_id=case.id, name=case.name, hidden=case.hidden, passed=False, status=status, step=k,
+                    expected=step.expected, got=got,
+                    reason=reason, traceback=(reply.error or {}).get("traceback", ""), debug=tuple(debug),
                     seconds=seconds, transcript=shown, error_type=str((reply.error or {}).get("type", "")),
                     about=case.about,
                 )
     finally:
         replies.close()  # stops the child's remaining steps, if any, before the next case
-    return CaseResult(case.id, case.name, case.hidden, True, "passed", debug=debug, seconds=seconds, about=case.about)
+    return CaseResult(case_id=case.id, name=case.name, hidden=case.hidden, passed=True, status=CaseStatus.PASSED,
+                      debug=tuple(debug), seconds=seconds, about=case.about)

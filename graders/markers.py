@@ -13,37 +13,40 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-BEGIN = re.compile(r"^(?P<indent>\s*)# BEGIN PROBLEM (?P<n>\d+)\s*$")
-END = re.compile(r"^(?P<indent>\s*)# END PROBLEM (?P<n>\d+)\s*$")
+from graders import messages
+from graders.edition import problem_label
+from graders.errors import MarkerError
+
+BEGIN = re.compile(r"^(?P<indent>\s*)# BEGIN PROBLEM (?P<n>\d+[a-z]?)\s*$")
+END = re.compile(r"^(?P<indent>\s*)# END PROBLEM (?P<n>\d+[a-z]?)\s*$")
 STUB = re.compile(r"^(?P<indent>\s*)# STUB: ?(?P<code>.*)$")
 YOUR_CODE = '"*** YOUR CODE HERE ***"'
 
 
-class MarkerError(Exception):
-    """The solution's problem markers are broken; the message names the file line."""
+def problems_marked(source: str) -> list[str]:
+    """The labels of the problems SOURCE marks ("01", "05a"), in order."""
+    return sorted({problem_label(m["n"]) for m in map(BEGIN.match, source.split("\n")) if m},
+                  key=lambda label: (int(label.rstrip("abcdefghijklmnopqrstuvwxyz")), label))
 
 
-def problems_marked(source: str) -> list[int]:
-    return sorted({int(m["n"]) for m in map(BEGIN.match, source.split("\n")) if m})
-
-
-def strip_solutions(source: str, keep: Collection[int] = ()) -> str:
-    """SOURCE with every marked block not in KEEP replaced by its stub."""
+def strip_solutions(source: str, keep: Collection[int | str] = ()) -> str:
+    """SOURCE with every marked block not in KEEP (problems' labels or numbers) replaced by its stub."""
+    kept = {problem_label(k) for k in keep}
     out: list[str] = []
-    open_block: tuple[int, str, int] | None = None  # (problem, indent, line)
+    open_block: tuple[str, str, int, str] | None = None  # (problem's label, indent, line, as marked)
     body: list[str] = []
     for lineno, line in enumerate(source.split("\n"), start=1):
         begin, end = BEGIN.match(line), END.match(line)
         if begin:
             if open_block:
-                raise MarkerError(f"line {lineno}: BEGIN PROBLEM {begin['n']} inside PROBLEM {open_block[0]}")
-            open_block, body = (int(begin["n"]), begin["indent"], lineno), []
+                raise MarkerError(messages.marker_nested(lineno, begin["n"], open_block[3]))
+            open_block, body = (problem_label(begin["n"]), begin["indent"], lineno, begin["n"]), []
             out.append(line)
         elif end:
-            if not open_block or int(end["n"]) != open_block[0]:
-                raise MarkerError(f"line {lineno}: END PROBLEM {end['n']} without a matching BEGIN")
-            number, indent, _ = open_block
-            if number in keep:
+            if not open_block or problem_label(end["n"]) != open_block[0]:
+                raise MarkerError(messages.marker_unmatched_end(lineno, end["n"]))
+            number, indent, _, _ = open_block
+            if number in kept:
                 out.extend(b for b in body if not STUB.match(b))
             else:
                 stubs = [m for m in map(STUB.match, body) if m]
@@ -57,5 +60,5 @@ def strip_solutions(source: str, keep: Collection[int] = ()) -> str:
         else:
             out.append(line)
     if open_block:
-        raise MarkerError(f"line {open_block[2]}: BEGIN PROBLEM {open_block[0]} is never closed")
+        raise MarkerError(messages.marker_unclosed(open_block[2], open_block[3]))
     return "\n".join(out)

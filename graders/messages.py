@@ -74,7 +74,7 @@ def total_with_checkpoint(total: int, most: int, label: str, score: int, of: int
             f"{total + score}")
 
 
-def total_line(score: int, most: int) -> str:
+def total_line(score: int | str, most: int | str) -> str:
     return f"Total: {score}/{most}"
 
 
@@ -490,7 +490,7 @@ def out_needs_a_class_folder(path: str) -> str:
 
 
 def one_submission_not_a_class(path: str, filename: str, command: str) -> str:
-    alone = f"hogkit grade {path}" if command == "grade" else f"hogkit winrate {path}"
+    alone = f"hogkit grade {path}" if command in ("grade", "report") else f"hogkit winrate {path}"
     return (f"{path} holds {filename} itself, so it is one submission, not a class folder (a folder with one "
             f"submission per student): use {alone} for it alone, or give the folder that holds such folders")
 
@@ -632,6 +632,13 @@ def strategy_bad_value(score: int, opponent: int, got: str) -> str:
     return f"strategy({score}, {opponent}) returned {got}; a strategy returns an int from 0 to 10"
 
 
+def reference_strategy_failed(expression: str, edition: str, why: str) -> str:
+    """A strategy expression (``--against``, ``--strategy`` or the manifest's baseline) that the
+    reference of EDITION cannot turn into a strategy."""
+    return (f"{expression!r} is not a strategy of the {edition} reference ({why}); give the name of a "
+            f"strategy the reference defines, such as always_roll(6) or final_strategy")
+
+
 def strategy_unsteady(score: int, opponent: int) -> str:
     return f"strategy({score}, {opponent}) gave two different answers; a strategy must be deterministic"
 
@@ -686,9 +693,9 @@ def table_heading(against: str, edition: str, average: float) -> str:
             f"{100 * average:.2f}% of games against it on average.")
 
 
-def table_written(path: str) -> str:
+def table_written(path: str, filename: str) -> str:
     return (f"Wrote the best response to {path}: BEST_RESPONSE (one string per score, one character per "
-            f"opponent score, X = 10) and a final_strategy that reads it, to paste into hog.py")
+            f"opponent score, X = 10) and a final_strategy that reads it, to paste into {filename}")
 
 
 def picture_written(path: str) -> str:
@@ -711,16 +718,16 @@ def released(path: str, archive: str) -> str:
     return f"Wrote the student bundle to {path} and {archive}"
 
 
-def jobs_expected(jobs: int) -> str:
-    return f"--jobs needs a number of 1 or more, not {jobs}"
+def jobs_expected(jobs: str) -> str:
+    return f"--jobs needs a whole number of 1 or more, not {jobs!r}"
 
 
-def unknown_problem(number: int, first: str, last: str) -> str:
-    return f"there is no problem {number:02d}; problems are {first} to {last}"
+def unknown_problem(label: str, first: str, last: str) -> str:
+    return f"there is no problem {label}; problems are {first} to {last}"
 
 
 def problem_number_expected(text: str) -> str:
-    return f"-q expects a problem number such as 01, not {text!r}"
+    return f"-q expects a problem number such as 01 (or a part such as 05a), not {text!r}"
 
 
 def unknown_edition(name: str, known: list[str]) -> str:
@@ -729,6 +736,97 @@ def unknown_edition(name: str, known: list[str]) -> str:
 
 def not_a_project_folder(folder: str) -> str:
     return f"{folder} has no tests/edition.json; run this from your project folder"
+
+
+# -- the kit's own data files (graders.tables): WHERE is the file and the table -----------------
+
+
+def table_unknown_key(where: str, key: str, known: list[str]) -> str:
+    return f"{where}: unknown key {key!r} (known keys: {', '.join(known)})"
+
+
+def table_missing_key(where: str, key: str, expected: str) -> str:
+    return f"{where}: missing key {key!r} ({expected})"
+
+
+def table_wrong_type(where: str, expected: str, got: str) -> str:
+    return f"{where}: should be {expected}, not {got}"
+
+
+def table_wrong_item(where: str, expected: str, got: str) -> str:
+    return f"{where}: every item should be {expected}, not {got}"
+
+
+def table_not_a_table(where: str, got: str) -> str:
+    return f"{where}: should be a table of keys and values, not {got}"
+
+
+def manifest_undeclared_phase(where: str, phase: int) -> str:
+    return f"{where}: phase {phase} is not declared in [[phases]]"
+
+
+def manifest_repeated_problem(where: str, label: str) -> str:
+    return f"{where}: problem {label} appears twice"
+
+
+def manifest_bad_dependency(where: str, label: str, dependency: str) -> str:
+    return f"{where}: problem {label} depends on {dependency}, which is not an earlier problem"
+
+
+def kit_not_found() -> str:
+    return ("cannot find the kit's editions (a folder with tests/ and graders/); run hogkit from the kit's "
+            "folder, install it with `pip install -e .`, or set HOGKIT_ROOT")
+
+
+def gui_table_missing(where: str) -> str:
+    return f"{where}: missing: this edition does not say how the web page plays a game"
+
+
+def gui_variants_needed(where: str) -> str:
+    return f"{where}: needs at least one, each with its own id"
+
+
+def transcript_text_before_prompt(where: str, line: int, text: str) -> str:
+    return f"{where}: line {line} of the transcript comes before any '>>> ' prompt: {text!r}"
+
+
+def transcript_no_prompt(where: str) -> str:
+    return f"{where}: the transcript has no '>>> ' lines"
+
+
+def include_missing(where: str, file: str) -> str:
+    return f"{where}: no such file {file!r}"
+
+
+def case_rule_unknown(where: str, function: str) -> str:
+    return f"{where}: rule {function!r} names no shape rule of this problem"
+
+
+def unlock_answer_not_a_choice(where: str, answer: str) -> str:
+    return f"{where}: the answer {answer!r} is not one of the choices"
+
+
+def unlock_needs_a_prompt(where: str) -> str:
+    return f"{where}: needs either choices or a transcript with at least one output"
+
+
+def template_one_kind(where: str, given: list[str]) -> str:
+    return f"{where}: give one of params, range and random, not {' and '.join(given)}"
+
+
+# -- the solution's problem markers (graders.markers) ------------------------------------------
+
+
+def marker_nested(line: int, inner: str, outer: str) -> str:
+    return f"line {line}: BEGIN PROBLEM {inner} inside PROBLEM {outer}"
+
+
+def marker_unmatched_end(line: int, problem: str) -> str:
+    return f"line {line}: END PROBLEM {problem} without a matching BEGIN"
+
+
+def marker_unclosed(line: int, problem: str) -> str:
+    return f"line {line}: BEGIN PROBLEM {problem} is never closed"
 
 
 def broken_spec(path: str, why: str) -> str:
@@ -799,6 +897,119 @@ def generated_header(source: str) -> str:
         f"Generated by `hogkit build` from the [[generate]] templates in {source}: do not edit.\n"
         "Each expected output is what the reference solution displays."
     )
+
+
+# -- mutation testing (hogkit mutants): how strong the cases are ----------------------------------
+
+COUNT_MUTANTS = "mutants graded"
+MUTANT_COLUMNS = ("problem", "mutants", "killed", "timed out", "survived", "equivalent", "detected")
+MUTANT_KINDS = ("killed", "timed out", "survived", "equivalent")  # the chart's stacked bars, in order
+MUTANT_AXES = ("problem", "mutants")
+
+
+def mutants_heading(title: str, edition: str) -> str:
+    return f"Mutation testing of {title} ({edition})"
+
+
+def mutants_intro(count: int, jobs: int, seconds: float) -> str:
+    return (f"{count} mutant{'s' if count != 1 else ''} of the reference solution, each one small change inside a "
+            f"problem's own code, each graded in the sandbox on that problem's cases (hidden ones included), "
+            f"{jobs} at a time, in {seconds:.0f} s.")
+
+
+def mutants_verdict(weak: list[str], threshold: float) -> str:
+    """WEAK: the labels of the scored problems whose cases detect less than THRESHOLD of their mutants."""
+    share = f"{threshold:.0%}"
+    if not weak:
+        return f"Every scored problem's cases detect at least {share} of its mutants (equivalent ones left out)."
+    names = ", ".join(weak[:-1]) + (" and " if len(weak) > 1 else "") + weak[-1]
+    return (f"Problem{'s' if len(weak) > 1 else ''} {names} detect{'' if len(weak) > 1 else 's'} fewer than "
+            f"{share} of {'their' if len(weak) > 1 else 'its'} mutants: each survivor below is a wrong program "
+            f"every case accepts.")
+
+
+def mutants_score(detected: int, counted: int) -> str:
+    if not counted:
+        return "—"
+    return f"{100.0 * detected / counted:.1f}% ({detected}/{counted})"
+
+
+def mutants_shared(labels: list[str], functions: list[str]) -> str:
+    return (f"{', '.join(functions)} {'is' if len(functions) == 1 else 'are'} also {' and '.join(labels)}'s: a "
+            f"mutant there is detected when the cases of any problem that names it fail")
+
+
+def mutants_none_own(label: str, shares: list[str], functions: list[str]) -> str:
+    return (f"Problem {label} has no marked code of its own (it is written in {' and '.join(shares)}'s block of "
+            f"{', '.join(functions)}): it is measured on {', '.join(functions)}'s mutants, by its own cases alone")
+
+
+def mutants_survivors_heading() -> str:
+    return "Survivors"
+
+
+def mutants_survivors_advice(record_file: str) -> str:
+    return ("Each survivor is a wrong program that every case of its problem accepts. Add a case that tells it "
+            "apart from the reference (hidden if it would give the answer away), run `hogkit build`, and run "
+            "`hogkit mutants` again. If no program could tell it apart, record it as equivalent in "
+            f"{record_file}: its id and a one-line reason.")
+
+
+def mutants_no_survivors() -> str:
+    return "No mutant survived."
+
+
+def mutants_equivalents_heading(record_file: str) -> str:
+    return f"Recorded equivalent mutants ({record_file}), left out of the counts"
+
+
+def mutants_stale(record_file: str) -> str:
+    return (f"Stale records in {record_file}: no mutant has these ids any more (the reference changed); "
+            "remove them, or record the mutants they meant under their new ids.")
+
+
+def mutants_wrongly_equivalent(record_file: str) -> str:
+    return (f"Recorded as equivalent in {record_file}, yet a case tells them apart from the reference: they are "
+            "not equivalent, so remove their records.")
+
+
+def mutants_kit_errors(count: int) -> str:
+    return (f"The kit failed to grade {count} mutant{'s' if count != 1 else ''}, twice each: not counted "
+            "anywhere. Run the same command again.")
+
+
+def mutant_killed_by_rule(rule: str) -> str:
+    return f"the shape rule: {rule}"
+
+
+def mutant_record_broken(path: str, detail: str) -> str:
+    return f"{path}: {detail} (each [[equivalent]] table holds an id from `hogkit mutants` and a reason)"
+
+
+def mutant_change(line: int, before: str, after: str) -> str:
+    return f"line {line}: `{before}` became `{after}`"
+
+
+def mutants_killers_heading() -> str:
+    return "Detected mutants and the first case that failed"
+
+
+def mutants_written(paths: list[str]) -> str:
+    return "The mutation report: " + ", ".join(paths)
+
+
+def mutants_chart_title(title: str) -> str:
+    return f"Mutants of {title}, by problem"
+
+
+def mutants_how_to_read(threshold: float) -> str:
+    return (f"How to read this: a mutant is the reference with one small change (an operator swapped, a constant "
+            f"off by one, a condition negated, a statement deleted, two arguments swapped, a neighbouring value "
+            f"returned, another helper called). *Killed*: a case failed (the first one is named). *Timed out*: "
+            f"the first failing case never finished. *Survived*: every case passed, so the cases cannot tell this "
+            f"wrong program from the right one. *Equivalent*: recorded as a change no program can notice, left "
+            f"out of the counts. *Detected* is killed and timed out over the counted mutants; each scored "
+            f"problem should reach {threshold:.0%}.")
 
 
 # -- unlocking -----------------------------------------------------------------------------------
@@ -1090,3 +1301,385 @@ def gui_wrong_host() -> str:
 
 def gui_not_json() -> str:
     return "A game request must be sent as JSON (Content-Type: application/json)."
+
+
+# -- the course: its files, and the lines that explain a student's adjustments --------------------
+
+
+def course_error(path: str, key: str, what: str) -> str:
+    """One line for a course file that cannot be used: the file, the key, what is wrong."""
+    return f"{path}: {key}: {what}" if key else f"{path}: {what}"
+
+
+def csv_row_error(path: str, row: int, what: str) -> str:
+    """One line for a CSV file (roster, overrides, times) that cannot be used, naming its row."""
+    return f"{path} row {row}: {what}" if row else f"{path}: {what}"
+
+
+def no_course_folder(course_file: str, roster_file: str) -> str:
+    return f"is not a folder; --course names the folder that holds {course_file} and {roster_file}"
+
+
+def course_file_missing() -> str:
+    return "is missing; a course folder needs it (see \"Running a course\" in the README)"
+
+
+def unreadable_file(why: str) -> str:
+    return f"cannot be read ({why})"
+
+
+def not_toml(why: str) -> str:
+    return f"is not valid TOML ({why})"
+
+
+def key_missing() -> str:
+    return "is required but missing"
+
+
+def expected(kind: str, got: object) -> str:
+    return f"expected {kind}, got {got!r}"
+
+
+def unknown_key(known: list[str]) -> str:
+    return f"is not a key this table takes (it takes {', '.join(known)})"
+
+
+def unknown_zone(name: object) -> str:
+    return f"{name!r} is not a time zone this machine knows (an IANA name such as \"America/Los_Angeles\")"
+
+
+def not_a_date(text: str) -> str:
+    return f"{text!r} is not a date (write 2024-02-07T23:59:00, or 2024-02-07 for the end of that day)"
+
+
+def skipped_local_time(text: str, zone: str) -> str:
+    return f"{text} does not exist in {zone}: the clocks skip it when daylight saving starts; choose another time"
+
+
+def deadline_after(later: str) -> str:
+    return f"comes after deadlines.{later}, which it must not"
+
+
+def no_header(needed: list[str]) -> str:
+    return f"the file is empty; its first row must name the columns ({', '.join(needed)} at least)"
+
+
+def columns_missing(missing: list[str]) -> str:
+    return f"the header row has no column {' or '.join(missing)} (headers are matched ignoring case)"
+
+
+def empty_cell(column: str) -> str:
+    return f"the {column} cell is empty"
+
+
+def duplicate_id(student: str, first_row: int) -> str:
+    return f"the id {student!r} is already on row {first_row}"
+
+
+def partner_unknown(partner: str) -> str:
+    return f"the partner id {partner!r} is not the id of another student on the roster"
+
+
+def partner_conflict(student: str, partner: str, other: str) -> str:
+    return f"{student} names {partner} as partner, but {partner} is partnered with {other}"
+
+
+def unknown_target(text: str) -> str:
+    return f"{text!r} is not a problem label (such as 05), checkpoint, early or total"
+
+
+def duplicate_override(student: str, target: str, first_row: int) -> str:
+    return f"{student} already has an override of {target} on row {first_row}; keep one row per student and problem"
+
+
+def override_unused(student: str, row: int) -> str:
+    return f"the override on row {row} names {student!r}, who is neither on the roster nor among the submissions"
+
+
+def points_text(points: float | None, signed: bool = False) -> str:
+    """A number of points (or days) as people write it: 2, 1.5, +1 when SIGNED."""
+    if points is None:
+        return ""
+    value = round(float(points), 2)
+    text = str(int(value)) if value == int(value) else f"{value:g}"
+    return f"+{text}" if signed and value >= 0 and not text.startswith("-") else text
+
+
+def _plural(count: float, word: str) -> str:
+    return f"{points_text(count)} {word}" + ("" if count == 1 else "s")
+
+
+def adj_extension(days: str, moved: list[tuple[str, str]]) -> str:
+    shown = "; ".join(f"{name} {when}" for name, when in moved)
+    return f"Your extension of {days} day{'' if days == '1' else 's'} moves these deadlines: {shown}."
+
+
+def adj_checkpoint_earned(points: str, deadline: str, when: str) -> str:
+    return (f"Checkpoint: +{points} for Phase 1 complete by {deadline} (your submission of {when}).")
+
+
+def adj_checkpoint_missed(points: str, deadline: str, completed: str) -> str:
+    if completed:
+        return (f"Checkpoint: no points. Phase 1 was first complete in your submission of {completed}, after "
+                f"the checkpoint deadline {deadline} (worth {points}).")
+    return f"Checkpoint: no points. No submission by {deadline} had Phase 1 complete (worth {points})."
+
+
+def adj_early_earned(points: str, deadline: str, when: str) -> str:
+    return f"Early bonus: +{points} for full marks by {deadline} (your submission of {when})."
+
+
+def adj_early_missed(points: str, deadline: str, when: str) -> str:
+    return (f"Early bonus: no points. Full marks came in your submission of {when}, after the early "
+            f"deadline {deadline} (worth {points}).")
+
+
+def late_rule(per_day: str, cap: str, round_up: bool) -> str:
+    """The late policy in a few words: '10% per day, at most 50%, a started day counting as a whole'."""
+    text = f"{per_day} per day"
+    text += f", at most {cap}" if cap else ""
+    return text + (", a started day counting as a whole one" if round_up else ", by the hour")
+
+
+def adj_late_penalty(days: str, when: str, due: str, penalty: str, rule: str) -> str:
+    return (f"Late: your submission of {when} counts, {days} day{'' if days == '1' else 's'} after the due date "
+            f"{due}; the penalty is -{penalty} ({rule}).")
+
+
+def adj_late_not_counted(count: int, due: str, accepts_late: bool) -> str:
+    which = "submission" if count == 1 else "submissions"
+    why = "later than the course accepts" if accepts_late else "and this course does not accept late work"
+    return f"Late: {count} {which} after the due date {due} did not count ({why})."
+
+
+def adj_on_time_kept(on_time: str, late: str, penalty: str) -> str:
+    return (f"Your last on-time submission counts ({on_time} points): your late one scored {late}, less a late "
+            f"penalty of {penalty}, which is no more.")
+
+
+def adj_nothing_counted(due: str) -> str:
+    return f"No submission counts: none was made by the due date {due}, and none later is accepted."
+
+
+def override_what(target: str) -> str:
+    """What an override changes, in words: Problem 05, the checkpoint, the early bonus, the total."""
+    named = {"total": "the total", "checkpoint": "the checkpoint", "early": "the early bonus"}
+    return named.get(target, f"Problem {target}")
+
+
+def adj_override(what: str, points: str, relative: bool, change: str, reason: str) -> str:
+    how = f"{points} to {what}" if relative else f"{what} set to {points} ({change})"
+    return f"Adjusted by your instructor: {how}. Reason: {printable(reason)}"
+
+
+def no_export_metadata(filename: str) -> str:
+    return f"holds no {filename}: give the folder of a Gradescope \"Export Submissions\" download, unzipped"
+
+
+def export_no_time(name: str) -> str:
+    return f"{name}: its entry in submission_metadata.yml has no time (created_at), so it is left out"
+
+
+def export_unlisted(name: str) -> str:
+    return (f"{name} is not in submission_metadata.yml: its time is its folder's modification time and its "
+            f"submitter is unknown")
+
+
+def course_withheld(keys: list[str]) -> str:
+    return (f"No score yet: the kit failed while grading {', '.join(printable(k) for k in keys)} (not the "
+            f"student's fault); run the same hogkit grade command again to regrade it")
+
+
+def course_no_handin() -> str:
+    return "No submission was found for this student: every score is 0."
+
+
+def course_none_graded(broken: list[tuple[str, str]]) -> str:
+    shown = "; ".join(f"{printable(key)}: {printable(reason)}" for key, reason in broken)
+    return f"No submission of this student could be graded ({shown}): every score is 0."
+
+
+def course_feedback_heading(title: str, student: str) -> str:
+    return f"{title}: feedback for {printable(student)}"
+
+
+def course_counted_line(key: str, when: str) -> str:
+    return f"The submission that counts is {printable(key)}, of {when}. Its feedback:"
+
+
+def course_needs_out() -> str:
+    return ("--course grades a class: give the class folder (or Gradescope export) and --out OUTDIR, as in "
+            "hogkit grade CLASSDIR --out OUTDIR --course DIR")
+
+
+def course_whole_project() -> str:
+    return "--course grades the whole project (its deadlines need every problem's score): leave out -q"
+
+
+def course_edition_differs(course: str, given: str) -> str:
+    return f"the course is for {course!r}, not {given!r}: use its own edition, or change the file"
+
+
+def adjustments_heading() -> str:
+    return "Deadlines and adjustments"
+
+
+def no_adjustments() -> str:
+    return "Nothing changed your score: the submission that counts is scored as graded."
+
+
+def final_score_line(final: str, score: str, most: str) -> str:
+    return f"**Final score: {final}** (the problems: {score}/{most}, with the adjustments above)."
+
+
+# -- the activity log and the TA report -------------------------------------------------------------
+
+
+def activity_missing(where: str) -> str:
+    return f"{where}: no activity log (no unlock or test history to report; no points depend on it)"
+
+
+def activity_tampered(where: str, line: int) -> str:
+    return (f"{where}: the activity log was changed by hand at line {line}; only the lines before it are "
+            f"counted (no points depend on it)")
+
+
+def activity_unreadable(where: str, why: str) -> str:
+    return f"{where}: the activity log cannot be read ({why}); it is left out (no points depend on it)"
+
+
+def activity_entries_skipped(where: str, count: int) -> str:
+    return f"{where}: {count} line{'' if count == 1 else 's'} of the activity log not understood, left out"
+
+
+def zip_written(path: str, filename: str, with_log: bool) -> str:
+    log = " and your activity log" if with_log else " (no activity log yet: unlock or test something first)"
+    return f"Wrote {path} with {filename}{log}. Hand in this zip on Gradescope."
+
+
+def nothing_to_zip(filename: str, folder: str) -> str:
+    return f"there is no {filename} in {folder} to put in the zip"
+
+
+def zip_alone() -> str:
+    return "--zip makes the zip to hand in and does nothing else; give it without other options"
+
+
+def ta_report_intro(submissions: int, with_logs: int) -> str:
+    return (f"{submissions} submission{'' if submissions == 1 else 's'}, {with_logs} with an activity log. The logs "
+            f"are the students' own and easily changed: they inform teaching and never change a score.")
+
+
+def ta_tries_line(students: int, unlocked: int, median: str, most: int) -> str:
+    return (f"{students} student{'' if students == 1 else 's'} answered, {unlocked} unlocked it; tries: {median} "
+            f"(median), {most} at most.")
+
+
+def ta_no_unlocks() -> str:
+    return "No log records an unlock attempt."
+
+
+def ta_runs_title(title: str) -> str:
+    return f"{title}: test runs per problem"
+
+
+ANSWER_MARK = "the answer"
+
+
+def answer_key_heading(title: str, phase: int | None, name: str) -> str:
+    return f"{title}: answer key, Phase {phase}: {name}" if phase is not None else f"{title}: answer key"
+
+
+def answer_key_intro() -> str:
+    return ("Every unlock question with its answer, to go through in section. Students must type these "
+            "answers to unlock the tests: keep this handout for the staff, or hand it out once the problems "
+            "are due. A transcript shows what Python displays after each >>> line (Error, Function, Nothing and "
+            "Infinite Loop are typed as they are).")
+
+
+def answer_key_problem(label: str, title: str, count: int) -> str:
+    return f"Problem {label}: {title} ({count} unlock question{'' if count == 1 else 's'})"
+
+
+def answer_key_answer(answer: str) -> str:
+    return f"Answer: {answer}"
+
+
+def no_such_phase(phase: int, known: list[int]) -> str:
+    return f"there is no Phase {phase} in this edition (its phases: {', '.join(str(n) for n in known)})"
+
+
+def ta_report_written(path: str, submissions: int, with_logs: int) -> str:
+    return (f"Wrote the TA report of {submissions} submissions ({with_logs} with an activity log) to {path} "
+            f"(ta-report.md, wrong-answers.csv, unlock.csv, test-runs.csv, runs.png and runs.svg)")
+
+# -- what a manifest value was expected to be, and other fragments that complete a sentence above ---
+
+EXPECTED_EXPRESSION = "a Python expression"
+EXPECTED_PROBLEM_LABEL = "the label of a problem"
+EXPECTED_PROBLEM_NUMBER = "the number of a problem"
+NULL_BYTES = "source code cannot contain null bytes"  # Python's own words for a file with a NUL byte
+MINIMAX = "the minimax strategy"
+ITSELF = "itself"
+
+
+def expected_label_of(number: int) -> str:
+    return f"a label of problem {number}"
+
+
+def not_a_python_name() -> str:
+    return "its name does not end in .py, .ipynb or .zip"
+
+
+def json_not_an_object() -> str:
+    return "the file should hold one JSON object"
+
+
+def best_response_to(against: str) -> str:
+    return f"the best response to {against}"
+
+
+def load_hung(count: int) -> str:
+    return f"{count} top-level statements hung or ended the program"
+
+
+def port_out_of_range(port: int) -> str:
+    return f"--port must be from 0 to 65535, not {port}"
+
+
+def seed_negative(seed: int) -> str:
+    return f"--seed must be 0 or more, not {seed}"
+
+
+def timeout_not_positive(timeout: float) -> str:
+    return f"--timeout must be more than 0, not {timeout:g}"
+
+
+def template_reference_failed(template: str, name: str, params: object, why: str) -> str:
+    return f"template {template} ({name}) with {params}: the reference failed: {why}"
+
+
+def mutant_node_outside(node: str) -> str:
+    return f"{node} is not inside the statement"
+
+
+def listed_twice(what: str) -> str:
+    return f"{what} is listed twice"
+
+
+# -- what a course file's value was expected to be, and short reasons a file could not be read -----
+
+EXPECTED_DATETIME = "a date and time"
+EXPECTED_FLAG = "yes or no in accommodation"
+EXPECTED_BOOL = "true or false"
+EXPECTED_ZONE = "a zone name"
+EXPECTED_COUNT = "a number of 0 or more"
+EXPECTED_PERCENT = "a percentage up to 100"
+NOT_REGULAR_FILE = "not a regular file"
+ZIP_TOO_LARGE = "zip too large"
+LINK_OR_TOO_LARGE = "a link or too large"
+YAML_TOO_DEEP = "the YAML is nested too deeply to read"
+
+
+def expected_list_of(names: tuple[str, ...] | list[str]) -> str:
+    return f"a list of {', '.join(names)}"

@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
+from graders.submissions import as_module
+
 NOTEBOOK = "handout.ipynb"
-# Lines of the notebook that belong to the notebook, not to hog.py: the checks themselves, and
-# IPython's % magics and ! shell lines (which the kernel's history holds as get_ipython() calls).
-NOT_CODE = re.compile(r"^(from\s+graders\b|import\s+graders\b|check\s*\(|get_ipython\(\))|^\s*[%!]")
 
 
 def check(label: str, folder: str | None = None) -> bool:
@@ -41,16 +39,6 @@ def notebook_source(folder: Path) -> str:
     if cells is None:
         cells = _saved_cells(folder / NOTEBOOK)
     return as_module(cells)
-
-
-def as_module(cells: list[str]) -> str:
-    """CELLS joined into a module, the notebook's own lines turned into comments."""
-    lines = []
-    for cell in cells:
-        for line in cell.split("\n"):
-            lines.append("# " + line if NOT_CODE.match(line) else line)
-        lines.append("")
-    return "\n".join(lines) + "\n"
 
 
 def _kernel_cells() -> list[str] | None:

@@ -10,7 +10,12 @@ so it stays small and searchable. Instructor side only: the student bundle never
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # matplotlib itself is imported by each function, when a picture is asked for
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg")
 DPI = 110
@@ -21,14 +26,14 @@ def format_of(path: str) -> str:
     return "png" if path.lower().endswith(".png") else "svg"
 
 
-def _figure(width: float, height: float) -> tuple[object, object]:
+def _figure(width: float, height: float) -> tuple[Figure, Axes]:
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     return figure, figure.add_subplot()
 
 
-def _save(figure: object, fmt: str) -> bytes:
+def _save(figure: Figure, fmt: str) -> bytes:
     import matplotlib
 
     if fmt not in FORMATS:
@@ -39,7 +44,7 @@ def _save(figure: object, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def _score_axes(axes: object, size: int) -> None:
+def _score_axes(axes: Axes, size: int) -> None:
     axes.set_xlabel("opponent's score")
     axes.set_ylabel("your score")
     ticks = list(range(0, size, 10))
@@ -113,4 +118,59 @@ def win_matrix(title: str, names: Sequence[str], rates: Sequence[Sequence[float]
     axes.set_title(title)
     bar = figure.colorbar(image, ax=axes, format=PercentFormatter(1.0))
     bar.set_label("chance the entry wins")
+    return _save(figure, fmt)
+
+
+def test_runs(title: str, labels: Sequence[str], per_student: Sequence[float], until_passed: Sequence[float],
+              fmt: str = "svg") -> bytes:
+    """For each problem (LABELS), the test runs per student who ran it and the median runs until it
+    first passed, side by side."""
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = _figure(max(6.0, 1.0 + 0.55 * len(labels)), 3.8)
+    where = list(range(len(labels)))
+    width = 0.4
+    runs = axes.bar([x - width / 2 for x in where], per_student, width, color="#4a7ab5", label="runs per student")
+    until = axes.bar([x + width / 2 for x in where], until_passed, width, color="#e08a3c",
+                     label="runs until it passed (median)")
+    for bars in (runs, until):
+        axes.bar_label(bars, labels=[f"{v:g}" if v else "" for v in (per_student if bars is runs else until_passed)],
+                       fontsize=7)
+    axes.set_xticks(where, list(labels))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("problem")
+    axes.set_ylabel("test runs")
+    axes.set_title(title)
+    axes.set_ylim(0, max([*per_student, *until_passed, 1.0]) * 1.15)  # room for the bars' labels
+    if labels:  # below the plot, where no bar can hide under it
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=2, fontsize=8, frameon=False)
+    return _save(figure, fmt)
+
+
+MUTANT_COLOURS = ("#4a7ab5", "#8fb3dc", "#d9534f", "#bbbbbb")  # killed, timed out, survived, equivalent
+
+
+def mutant_bars(title: str, labels: Sequence[str], counts: Mapping[str, Sequence[int]], axis_names: tuple[str, str],
+                marked: str = "", fmt: str = "svg") -> bytes:
+    """One stacked bar per problem (LABELS): for each kind of outcome in COUNTS (name: one count per
+    problem, in stacking order), a segment; a bar with any of the MARKED kind (the survivors) shows
+    their count above it."""
+    from matplotlib.ticker import MaxNLocator
+
+    figure, axes = _figure(max(5.0, 1.2 + 0.55 * len(labels)), 3.8)
+    bottoms = [0] * len(labels)
+    colours = dict(zip(counts, MUTANT_COLOURS, strict=False))  # more kinds than colours: matplotlib's own
+    for kind, values in counts.items():
+        axes.bar(range(len(labels)), values, bottom=bottoms, color=colours.get(kind), width=0.7, label=kind)
+        bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
+    for k, (top, left) in enumerate(zip(bottoms, counts.get(marked, [0] * len(labels)), strict=True)):
+        if left:
+            axes.annotate(str(left), (k, top), ha="center", va="bottom", fontsize=8, color=colours.get(marked))
+    axes.set_ylim(0, max(1.0, 1.12 * max(bottoms, default=0)))  # room for the counts above the bars
+    axes.set_xticks(range(len(labels)), labels)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel(axis_names[0])
+    axes.set_ylabel(axis_names[1])
+    axes.set_title(title)
+    axes.legend(fontsize=8, frameon=False, ncols=len(counts), loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return _save(figure, fmt)

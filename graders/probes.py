@@ -16,6 +16,12 @@ import sys
 import traceback
 from collections.abc import Callable
 
+# True only for the type checker: this file runs in the child, which imports no more than it needs.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any
+
 __all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_strategy", "check_strategy",
            "commentary_log", "tabulate", "gui_game", "strategy_names"]
 
@@ -316,9 +322,11 @@ class _Game:
             return turn.choice
         return strategy
 
-    def commentary(self, say: object) -> Callable:
+    def commentary(self, say: Any) -> Callable:
         """A commentary function for play that calls the submission's SAY, records what it prints,
-        and keeps working (as a note on the turn) when SAY is missing or raises."""
+        and keeps working (as a note on the turn) when SAY is missing or raises. SAY is whatever the
+        submission gave (None, a number, a function): it is called as it is, and what that raises,
+        "not callable" included, is the note."""
         def recorder(score0: object, score1: object) -> Callable:
             if self.stopped_at is not None:
                 raise _Stop()
@@ -380,19 +388,19 @@ class _Game:
         return (status, turns, final, self.stopped_at, error, self.opening.row())
 
 
-def _set_alarm(seconds: object) -> object:
+def _set_alarm(seconds: object) -> Callable[[int, FrameType | None], Any] | int | None:
     """Raise _TimeUp after SECONDS, and again every ALARM_AGAIN seconds (a loop inside ``try:
     ... except BaseException`` swallows one), where the platform has alarms; what to restore."""
     import signal
 
-    if type(seconds) not in (int, float) or seconds <= 0 or not hasattr(signal, "setitimer"):
+    if not (type(seconds) is int or type(seconds) is float) or seconds <= 0 or not hasattr(signal, "setitimer"):
         return None
     previous = signal.signal(signal.SIGALRM, _time_up)
     signal.setitimer(signal.ITIMER_REAL, float(seconds), ALARM_AGAIN)
     return previous
 
 
-def _clear_alarm(previous: object) -> None:
+def _clear_alarm(previous: Callable[[int, FrameType | None], Any] | int | None) -> None:
     import signal
 
     if previous is not None:

@@ -20,19 +20,21 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from graders import messages
 from graders.cases import Case, Question, load_problem_cases, load_questions
-from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition
-from graders.grading import is_required, load_submission, open_session
+from graders.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition, problem_label
+from graders.grading import is_required
 from graders.judge import judge_step, run_case
 from graders.repairs import repair
-from graders.sandbox import Session
+from graders.sandbox import Session, open_session
+from graders.submissions import load_submission
 
 STUDENT_RUN = pytest.StashKey[bool]()  # set when a student's own folder was collected
-PROBLEM = re.compile(r"q(\d+)")
+PROBLEM = re.compile(r"q(\d+[a-z]?)")
 
 LOOP_SECONDS = 2.0  # how long a question with an "Infinite Loop" answer may run: its loop must still be going
 LINE_SECONDS = 10.0  # for each line of any other unlock question, run by the reference
@@ -72,9 +74,9 @@ class SuiteFile(pytest.File):
                 self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
         return self._edition
 
-    _unlocked: set[int] | None = None
+    _unlocked: set[str] | None = None
 
-    def locked(self, number: int) -> bool:
+    def locked(self, number: str) -> bool:
         """Whether problem NUMBER is still locked in the student's folder (never in the kit); the
         progress is read once per file, not once per case."""
         if not self.in_student_folder:
@@ -131,8 +133,10 @@ class CaseFailure(Exception):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, case: Case, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+    # pytest builds items through from_parent(parent, name=...), and a node's constructor must pass on
+    # whatever else pytest gives it (its own arguments, typed there).
+    def __init__(self, *, case: Case, name: str, parent: SuiteFile, **kwargs: Any) -> None:
+        super().__init__(name, parent, **kwargs)
         self.case = case
 
     def runtest(self) -> None:
@@ -175,8 +179,8 @@ def check_answers(session: Session, q: Question, setup: str) -> None:
 class QuestionItem(pytest.Item):
     """An unlock question's answers, checked against what the reference really displays."""
 
-    def __init__(self, *, question: Question, **kwargs: object) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, *, question: Question, name: str, parent: SuiteFile, **kwargs: Any) -> None:
+        super().__init__(name, parent, **kwargs)  # as CaseItem's
         self.question = question
 
     def runtest(self) -> None:
@@ -204,7 +208,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         for report in terminalreporter.stats.get(outcome, []):
             found = PROBLEM.search(Path(str(getattr(report, "nodeid", "")).split("::")[0]).name)
             if found and getattr(report, "when", "call") in ("call", "setup"):
-                counts[(f"{int(found.group(1)):02d}", outcome)] += 1
+                counts[(problem_label(found.group(1)), outcome)] += 1
     terminalreporter.write_sep("-", messages.pytest_table_title())
     for label in sorted({label for label, _outcome in counts}):
         terminalreporter.write_line(messages.pytest_problem_line(

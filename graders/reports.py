@@ -1,7 +1,11 @@
 """Rendering: pure functions from grading records to text, JSON and Markdown.
 
-Nothing here runs code or reads files; the same :class:`~graders.grading.Report` always renders
-to the same text. Hidden cases are summarised by count unless ``show_hidden`` is asked for.
+Nothing here runs code or reads files; the same records (:mod:`graders.records`) always render to
+the same text. Every renderer takes typed records: a :class:`~graders.records.Report` for one
+submission, :class:`~graders.records.ClassRecord` values for a class, the contest's standings and
+an edition's answer key. What a failure means for a student (public failures, hidden groups) is
+asked of the records, never worked out here. Hidden cases are summarised by count unless
+``show_hidden`` is asked for.
 """
 
 from __future__ import annotations
@@ -10,8 +14,7 @@ import json
 
 from graders import messages
 from graders.edition import Edition
-from graders.grading import KIT_ERROR, ProblemResult, Report, hidden_failures
-from graders.judge import CaseResult
+from graders.records import CaseResult, ClassRecord, EntryStatus, ProblemResult, Report, RuleResult, plain
 
 MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·"}
 
@@ -66,7 +69,7 @@ def _problem_lines(
     out += [f"      {line}" for line in advice_lines(p.rules, p.cases)]
     if p.note:
         out.append(f"      {p.note}")
-    if p.status in ("passed", "ungraded"):
+    if p.done:
         if verbose:
             out.extend(_debug_lines(c) for c in p.cases if c.debug)
         return [line for line in out if line]
@@ -95,21 +98,15 @@ def rule_line(text: str, passed: bool, required: bool, detail: str) -> str:
     return f"! {messages.LABEL_ADVICE}{text}: {detail}"
 
 
-def _get(item: object, key: str) -> object:
-    """A field of a record, whether it is typed or already a dict (as class records are)."""
-    return item.get(key) if isinstance(item, dict) else getattr(item, key)
-
-
-def advice_lines(rules: list, cases: list) -> list[str]:
+def advice_lines(rules: tuple[RuleResult, ...], cases: tuple[CaseResult, ...]) -> list[str]:
     """Advice not followed, once each: an advice rule that does not hold, and a case that checks an
     advice rule the syntax check could not fault (a hidden one by its name only)."""
-    said = {_get(r, "function") for r in rules if not _get(r, "passed") and not _get(r, "required")}
-    lines = [rule_line(str(_get(r, "text")), False, False, str(_get(r, "detail"))) for r in rules
-             if not _get(r, "passed") and not _get(r, "required")]
+    unheeded = [r for r in rules if not r.passed and not r.required]
+    said = {r.function for r in unheeded}
+    lines = [rule_line(r.text, False, False, r.detail) for r in unheeded]
     for c in cases:
-        if _get(c, "advice") and not _get(c, "passed") and _get(c, "advice") not in said:
-            reason = "" if _get(c, "hidden") else str(_get(c, "reason"))
-            lines.append(f"! {messages.LABEL_ADVICE}" + messages.advice_case(str(_get(c, "name")), reason))
+        if c.advice and not c.passed and c.advice not in said:
+            lines.append(f"! {messages.LABEL_ADVICE}" + messages.advice_case(c.name, "" if c.hidden else c.reason))
     return lines
 
 
@@ -153,7 +150,7 @@ def _clip(transcript: str, most: int = 30) -> str:
 
 def render_json(report: Report) -> str:
     """One JSON object: edition, total, max, phases, problems (with cases and rules), checkpoint, notes."""
-    return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+    return json.dumps(plain(report), indent=2, ensure_ascii=False)
 
 
 def render_summary_row(name: str, report: Report) -> str:
@@ -163,184 +160,143 @@ def render_summary_row(name: str, report: Report) -> str:
     return f"{name:<28} {phases}  total {_score(report.total, report.max):>5}{cp}"
 
 
-# -- class grading: records are plain dicts (Report.as_dict() plus student, status, reason) ------
-
-
-def _public_failures(problem: dict) -> list[dict]:
-    """The public cases that ran and failed (a case not run after another hung is no failure of its own)."""
-    return [c for c in problem.get("cases", []) if not c["passed"] and not c["hidden"] and not c.get("advice")
-            and c.get("status") != "not run"]
-
-
-def _hidden_groups(problem: dict) -> list[tuple[str, int, int]]:
-    return hidden_failures((c.get("about") or c["name"], c["passed"]) for c in problem.get("cases", [])
-                           if c["hidden"] and not c.get("advice") and c.get("status") != "not run")
-
-
-def _not_run(problem: dict) -> int:
-    return sum(1 for c in problem.get("cases", []) if c.get("status") == "not run")
-
-
-def _advice_lines(problem: dict) -> list[str]:
-    rules = [{"required": True, "function": "", **r} for r in problem.get("rules", [])]
-    return advice_lines(rules, problem.get("cases", []))
+# -- class grading: one ClassRecord per entry of the class folder ---------------------------------
 
 
 SUMMARY_DROPS = ("cases", "traceback", "rules")  # kept in records/ID.json, too big for one line per student
 
 
-def summary_record(record: dict) -> dict:
+def summary_record(record: ClassRecord) -> dict:
     """RECORD for records.jsonl: everything but each case, each rule and the traceback, with the
     number of cases passed per problem instead (the full record stays in records/ID.json)."""
-    out = {k: v for k, v in record.items() if k not in SUMMARY_DROPS and k != "problems"}
-    if "problems" in record:
+    data = record.to_dict()
+    out = {k: v for k, v in data.items() if k not in SUMMARY_DROPS and k != "problems"}
+    if record.report is not None:
         out["problems"] = [
-            {**{k: v for k, v in p.items() if k not in SUMMARY_DROPS},
-             "cases_passed": sum(1 for c in p.get("cases", []) if c["passed"]),
-             "cases_run": sum(1 for c in p.get("cases", []) if c.get("status") != "not run")}
-            for p in record["problems"]]
+            {**{k: v for k, v in plain(p).items() if k not in SUMMARY_DROPS},
+             "cases_passed": sum(1 for c in p.cases if c.passed),
+             "cases_run": sum(1 for c in p.cases if c.ran)}
+            for p in record.problems]
     return out
 
 
-def render_kit_log(records: list[dict]) -> str:
+def render_kit_log(records: list[ClassRecord]) -> str:
     """Every record the kit failed to grade: the student, the reason and the traceback."""
-    blocks = [messages.kit_log_heading(r["student"], r["reason"]) + "\n" + str(r.get("traceback", "")).rstrip()
-              for r in records]
+    blocks = [messages.kit_log_heading(r.student, r.reason) + "\n" + r.traceback.rstrip() for r in records]
     return "\n\n".join(blocks) + "\n"
 
 
-def render_record_markdown(record: dict) -> str:
+def render_record_markdown(record: ClassRecord) -> str:
     """A student's feedback: scores per phase and problem, and each public failure with its
     transcript; hidden cases only as a count, never their source."""
-    lines = [f"# {record.get('title', record['edition'])}: feedback for {record['student']}", ""]
-    if record["status"] == KIT_ERROR:  # the reason and traceback are for the staff (kit-errors.log)
+    lines = [f"# {record.title or record.edition}: feedback for {record.student}", ""]
+    if record.status == EntryStatus.KIT_ERROR:  # the reason and traceback are for the staff (kit-errors.log)
         return "\n".join(lines + [f"**{messages.kit_failed_feedback()}**", ""])
-    if record["status"] != "graded":
-        lines += [f"**Not graded ({record['status']}):** {record['reason']}", "",
-                  messages.total_line(0, record["max"]), ""]
+    report = record.report
+    if report is None:
+        lines += [f"**Not graded ({record.status}):** {record.reason}", "", messages.total_line(0, record.max), ""]
         return "\n".join(lines)
-    for note in record.get("notes", []):
-        lines.append(f"> {note}")
-    if record.get("notes"):
-        lines.append("")
+    lines += [f"> {note}" for note in report.notes] + ([""] if report.notes else [])
     lines += ["| Problem | Status | Score |", "|---|---|---|"]
-    for p in record["problems"]:
-        lines.append(f"| {p['label']} {p['name']} | {p['status']} | {p['score']}/{p['max']} |")
+    lines += [f"| {p.label} {p.name} | {p.status} | {p.score}/{p.max} |" for p in report.problems]
     lines.append("")
-    lines += [f"- Problem {p['label']}: {p['note']}" for p in record["problems"] if p.get("note")]
-    for ph in record["phases"]:
-        lines.append(f"- Phase {ph['number']}, {ph['name']}: {ph['score']}/{ph['max']}")
-    if record.get("checkpoint"):
-        cp = record["checkpoint"]
-        lines.append(f"- {cp['label']}: {cp['score']}/{cp['max']}")
-    lines += ["", f"**{messages.total_line(record['total'], record['max'])}**", ""]
-    for p in record["problems"]:
+    lines += [f"- Problem {p.label}: {p.note}" for p in report.problems if p.note]
+    lines += [f"- Phase {ph.number}, {ph.name}: {ph.score}/{ph.max}" for ph in report.phases]
+    if report.checkpoint:
+        cp = report.checkpoint
+        lines.append(f"- {cp.label}: {cp.score}/{cp.max}")
+    lines += ["", f"**{messages.total_line(report.total, report.max)}**", ""]
+    for p in report.problems:
         lines += _problem_markdown(p)
     return "\n".join(lines)
 
 
-def _problem_markdown(p: dict) -> list[str]:
+def _problem_markdown(p: ProblemResult) -> list[str]:
     """A problem's section of the feedback: what failed (the first public case in full, hidden
     cases by what they are about, once) and the advice not followed; nothing for a clean pass."""
-    advice = _advice_lines(p)
-    done = p["status"] in ("passed", "ungraded")
-    if done and not advice:
+    advice = advice_lines(p.rules, p.cases)
+    if p.done and not advice:
         return []
-    lines = [f"## Problem {p['label']}: {p['name']}", ""]
-    broken = [r for r in p.get("rules", []) if not r["passed"] and r.get("required", True)]
-    lines += [f"- {r['text']}: {r['detail']}" for r in broken]
+    lines = [f"## Problem {p.label}: {p.name}", ""]
+    lines += [f"- {r.text}: {r.detail}" for r in p.broken_rules]
     lines += [f"- {line}" for line in advice]
-    if done:
+    if p.done:
         return lines + [""]
-    failures = _public_failures(p)
-    hidden = _hidden_groups(p)
-    if not failures and not broken:
-        lines.append(f"- {p['reason']}")  # it names the hidden cases that failed, if they are the reason
+    failures = p.public_failures()
+    hidden = p.hidden_groups()
+    if not failures and not p.broken_rules:
+        lines.append(f"- {p.reason}")  # it names the hidden cases that failed, if they are the reason
     else:
-        lines += [f"- {p['hint']}"] if p.get("hint") else []
+        lines += [f"- {p.hint}"] if p.hint else []
         lines += [f"- {messages.hidden_cases_failed(hidden)}"] if hidden else []
-    lines += [f"- {messages.cases_not_run(n)}"] if (n := _not_run(p)) else []
+    lines += [f"- {messages.cases_not_run(n)}"] if (n := p.not_run()) else []
     for case in failures[:1]:
-        lines += ["", messages.case_heading(case["name"], False), "", "```pycon", case["transcript"], "```", "",
-                  f"- {messages.LABEL_EXPECTED.strip()} `{messages.visible(case['expected'])}`",
-                  f"- {messages.LABEL_GOT.strip()} `{messages.visible(case['got'])}`",
-                  f"- {case['reason']}"]
+        lines += ["", messages.case_heading(case.name, False), "", "```pycon", case.transcript, "```", "",
+                  f"- {messages.LABEL_EXPECTED.strip()} `{messages.visible(case.expected)}`",
+                  f"- {messages.LABEL_GOT.strip()} `{messages.visible(case.got)}`",
+                  f"- {case.reason}"]
     return lines + [""]
 
 
-def render_gradescope(record: dict) -> dict:
+def render_gradescope(record: ClassRecord) -> dict:
     """Gradescope's results.json for one record: a test per problem (public failures in its
     output), a test per problem's hidden cases shown only after publishing, and the checkpoint."""
-    out: dict = {"score": record["total"], "execution_time": round(float(record.get("seconds", 0.0)), 3),
+    report = record.report
+    out: dict = {"score": record.total, "execution_time": round(report.seconds if report else 0.0, 3),
                  "output_format": "md", "visibility": "visible", "stdout_visibility": "hidden"}
-    if record["status"] == KIT_ERROR:  # the student sees that the grader failed; the staff see why
+    if record.status == EntryStatus.KIT_ERROR:  # the student sees that the grader failed; the staff see why
         out["output"] = messages.kit_failed_gradescope()
-        out["tests"] = [{"name": messages.kit_failed_staff(record["reason"], int(record.get("attempts", 1))),
-                         "score": 0, "max_score": 0,
-                         "status": "failed", "output": f"```\n{record.get('traceback', '')}\n```",
+        out["tests"] = [{"name": messages.kit_failed_staff(record.reason, record.attempts),
+                         "score": 0, "max_score": 0, "status": "failed", "output": f"```\n{record.traceback}\n```",
                          "output_format": "md", "visibility": "hidden"}]
         out["extra_data"] = {"kit_error": True}
         return out
-    if record["status"] != "graded":
-        out["output"] = f"Not graded ({record['status']}): {record['reason']}"
+    if report is None:
+        out["output"] = f"Not graded ({record.status}): {record.reason}"
         out["tests"] = []
         return out
-    tests = []
-    for p in record["problems"]:
-        public = [c for c in p.get("cases", []) if not c["hidden"]]
-        hidden = [c for c in p.get("cases", []) if c["hidden"]]
-        failures = _public_failures(p)
-        broken = [r for r in p.get("rules", []) if not r["passed"] and r.get("required", True)]
-        body = [f"{r['text']}: {r['detail']}" for r in broken] + _advice_lines(p)
-        for case in failures[:1]:
-            body += [f"```pycon\n{case['transcript']}\n```", case["reason"]]
-        failed = p["status"] not in ("passed", "ungraded")
-        if failed and p.get("hint"):
-            body.append(p["hint"])
-        if failed and not failures and not broken:  # hidden cases are named in their own test, after publishing
-            body.append(messages.hidden_only_failed() if _hidden_groups(p) else p["reason"])
-        if p.get("note"):
-            body.append(p["note"])
-        tests.append({
-            "name": f"Problem {p['label']}: {p['name']}",
-            "number": p["label"],
-            "score": p["score"],
-            "max_score": p["max"],
-            "status": "passed" if p["status"] in ("passed", "ungraded") else "failed",
-            "output": "\n\n".join(body) or messages.cases_passed(sum(c["passed"] for c in public), len(public)),
-            "output_format": "md",
-            "visibility": "visible",
-        })
-        if hidden:
-            groups = _hidden_groups(p)
-            tests.append({
-                "name": f"Problem {p['label']}: hidden cases",
-                "number": f"{p['label']}.hidden",
-                "score": 0,
-                "max_score": 0,
-                "status": "failed" if groups else "passed",
-                "output": messages.hidden_cases_failed(groups) if groups
-                else messages.cases_passed(len(hidden), len(hidden)),
-                "output_format": "md",
-                "visibility": "after_published",
-            })
-    if record.get("checkpoint"):
-        cp = record["checkpoint"]
-        tests.append({"name": cp["label"], "number": "checkpoint", "score": cp["score"], "max_score": cp["max"],
-                      "status": "passed" if cp["score"] == cp["max"] else "failed",
-                      "output": f"{cp['label']}: {cp['score']}/{cp['max']}", "visibility": "visible"})
-        out["score"] = record["total"] + cp["score"]
-    out["tests"] = tests
-    out["output"] = messages.total_line(record["total"], record["max"])
-    if record.get("checkpoint"):  # say where the extra point of the score comes from
-        cp = record["checkpoint"]
-        out["output"] = messages.total_with_checkpoint(record["total"], record["max"], cp["label"], cp["score"],
-                                                       cp["max"])
-    out["extra_data"] = {"isolation": record.get("isolation", "")}
+    out["tests"] = [test for p in report.problems for test in _gradescope_tests(p)]
+    out["output"] = messages.total_line(report.total, report.max)
+    if report.checkpoint:  # say where the extra point of the score comes from
+        cp = report.checkpoint
+        out["tests"].append({"name": cp.label, "number": "checkpoint", "score": cp.score, "max_score": cp.max,
+                             "status": "passed" if cp.score == cp.max else "failed",
+                             "output": f"{cp.label}: {cp.score}/{cp.max}", "visibility": "visible"})
+        out["score"] = report.total + cp.score
+        out["output"] = messages.total_with_checkpoint(report.total, report.max, cp.label, cp.score, cp.max)
+    out["extra_data"] = {"isolation": report.isolation}
     return out
 
 
-def render_grades_csv(records: list[dict], edition: Edition) -> str:
+def _gradescope_tests(p: ProblemResult) -> list[dict]:
+    """A problem's tests on Gradescope: its own, and one for its hidden cases shown after publishing."""
+    public = [c for c in p.cases if not c.hidden]
+    hidden = [c for c in p.cases if c.hidden]
+    failures = p.public_failures()
+    body = [f"{r.text}: {r.detail}" for r in p.broken_rules] + advice_lines(p.rules, p.cases)
+    for case in failures[:1]:
+        body += [f"```pycon\n{case.transcript}\n```", case.reason]
+    if not p.done and p.hint:
+        body.append(p.hint)
+    if not p.done and not failures and not p.broken_rules:  # hidden cases are named in their own test
+        body.append(messages.hidden_only_failed() if p.hidden_groups() else p.reason)
+    if p.note:
+        body.append(p.note)
+    tests = [{"name": f"Problem {p.label}: {p.name}", "number": p.label, "score": p.score, "max_score": p.max,
+              "status": "passed" if p.done else "failed",
+              "output": "\n\n".join(body) or messages.cases_passed(sum(c.passed for c in public), len(public)),
+              "output_format": "md", "visibility": "visible"}]
+    if hidden:
+        groups = p.hidden_groups()
+        tests.append({"name": f"Problem {p.label}: hidden cases", "number": f"{p.label}.hidden", "score": 0,
+                      "max_score": 0, "status": "failed" if groups else "passed",
+                      "output": messages.hidden_cases_failed(groups) if groups
+                      else messages.cases_passed(len(hidden), len(hidden)),
+                      "output_format": "md", "visibility": "after_published"})
+    return tests
+
+
+def render_grades_csv(records: list[ClassRecord], edition: Edition) -> str:
     """One row per submission: id, status, each phase, each problem, checkpoint, total, reason."""
     import csv
     import io
@@ -352,32 +308,32 @@ def render_grades_csv(records: list[dict], edition: Edition) -> str:
     writer.writerow(["student", "status", *[f"phase {n}" for n in phases], *[f"problem {p}" for p in problems],
                      "checkpoint", "total", "max", "reason"])
     for r in records:
-        if r["status"] == KIT_ERROR:  # no score at all, rather than a 0 someone might upload
-            writer.writerow([r["student"], r["status"], *[""] * (len(phases) + len(problems) + 2), r["max"],
-                             r.get("reason", "")])
+        if r.status == EntryStatus.KIT_ERROR:  # no score at all, rather than a 0 someone might upload
+            writer.writerow([r.student, r.status, *[""] * (len(phases) + len(problems) + 2), r.max, r.reason])
             continue
-        phase_scores = {ph["number"]: ph["score"] for ph in r.get("phases", [])}
-        problem_scores = {p["label"]: p["score"] for p in r.get("problems", [])}
-        checkpoint = (r.get("checkpoint") or {}).get("score", "")
-        writer.writerow([r["student"], r["status"], *[phase_scores.get(n, 0) for n in phases],
-                         *[problem_scores.get(p, 0) for p in problems], checkpoint, r["total"], r["max"],
-                         r.get("reason", "")])
+        report = r.report
+        phase_scores = {ph.number: ph.score for ph in report.phases} if report else {}
+        problem_scores = {p.label: p.score for p in report.problems} if report else {}
+        checkpoint = report.checkpoint.score if report and report.checkpoint else ""
+        writer.writerow([r.student, r.status, *[phase_scores.get(n, 0) for n in phases],
+                         *[problem_scores.get(p, 0) for p in problems], checkpoint, r.total,
+                         report.max if report else r.max, r.reason])
     return buffer.getvalue()
 
 
-def render_class_summary(records: list[dict], edition: Edition) -> str:
+def render_class_summary(records: list[ClassRecord], edition: Edition) -> str:
     """The class at a glance: pass rate per problem and per case, common failure reasons, scores."""
     from collections import Counter
 
-    graded = [r for r in records if r["status"] == "graded"]
+    graded = [r.report for r in records if r.report is not None and r.status == EntryStatus.GRADED]
     lines = [f"# {edition.title}: class summary", "",
              f"{len(graded)} of {len(records)} submissions graded.", ""]
-    isolations = sorted({r["isolation"] for r in graded if r.get("isolation")})
+    isolations = sorted({r.isolation for r in graded if r.isolation})
     lines += [f"- {line}" for line in isolations] + ([""] if isolations else [])
-    failed_kit = sum(r["status"] == KIT_ERROR for r in records)
+    failed_kit = sum(r.status == EntryStatus.KIT_ERROR for r in records)
     if failed_kit:
         lines += [f"**{messages.kit_failures_summary(failed_kit)}**", ""]
-    not_graded = Counter(r["status"] for r in records if r["status"] not in ("graded", KIT_ERROR))
+    not_graded = Counter(str(r.status) for r in records if r.status not in (EntryStatus.GRADED, EntryStatus.KIT_ERROR))
     if not_graded:
         lines += ["Not graded (the students' submissions): " + ", ".join(f"{n} {s}" for s, n in
                                                                          sorted(not_graded.items())), ""]
@@ -386,19 +342,19 @@ def render_class_summary(records: list[dict], edition: Edition) -> str:
     case_passed: Counter = Counter()
     reasons: Counter = Counter()
     for p in edition.problems:
-        results = [q for r in graded for q in r["problems"] if q["number"] == p.number]
-        passed = sum(q["status"] in ("passed", "ungraded") for q in results)
+        results = [q for r in graded for q in r.problems if q.label == p.label]
+        passed = sum(q.done for q in results)
         if p.points == 0:  # Problem 00's questions, an optional contest entry: nothing to pass for points
             lines.append(f"| {p.label} {p.title} | - | {messages.LABEL_NOT_SCORED} |")
         else:
             rate = f"{100 * passed / len(results):.0f}%" if results else "-"
             lines.append(f"| {p.label} {p.title} | {passed}/{len(results)} | {rate} |")
         for q in results:
-            for c in q.get("cases", []):
-                cases[(p.label, c["name"])] += 1
-                case_passed[(p.label, c["name"])] += c["passed"]
-            if q["status"] == "failed" and q.get("reason"):
-                reasons[f"Problem {q['label']}: {shorten(q['reason'], 160)}"] += 1
+            for c in q.cases:
+                cases[(p.label, c.name)] += 1
+                case_passed[(p.label, c.name)] += c.passed
+            if q.status == "failed" and q.reason:
+                reasons[f"Problem {q.label}: {shorten(q.reason, 160)}"] += 1
     lines += ["", "## Cases that fail most", "", "| Problem | Case | Pass rate |", "|---|---|---|"]
     lines += [f"| {label} | {names} | {rate}% |" for label, names, rate in _hardest(cases, case_passed)]
     lines += ["", "## Most common failure reasons", ""]

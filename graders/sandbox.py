@@ -16,6 +16,7 @@ is ever compared by the child itself.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import os
@@ -27,12 +28,15 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import isolation, messages, reaper
+from graders.edition import Edition
+from graders.errors import LoadError, SandboxError
+from graders.repairs import Removal, repair
 
 CHILD = Path(__file__).with_name("child.py")
 PROBES = Path(__file__).with_name("probes.py")
@@ -64,15 +68,6 @@ class Limits:
         """The limits the child applies to itself (the others are the parent's)."""
         own = ("cpu_seconds", "memory_bytes", "file_bytes", "processes")
         return {k: v for k, v in dataclasses.asdict(self).items() if k in own}
-
-
-class LoadError(Exception):
-    """The submission could not be loaded at all: every attempt hung or ended the program."""
-
-
-class SandboxError(Exception):
-    """The sandbox itself failed: the child died or went silent before any of the submission's code
-    ran. Never the submission's fault, so never a grade (see :mod:`graders.grading`)."""
 
 
 @dataclass
@@ -132,7 +127,7 @@ class Session:
             self._skip.add(index)
             self.notes.append(ImportNote(self._stmt_lines.get(index, 0), why))
         self.close()
-        raise LoadError(f"{len(self._skip)} top-level statements hung or ended the program")
+        raise LoadError(messages.load_hung(len(self._skip)))
 
     def _spawn_and_import(self, budget_ends: float) -> tuple[int, str] | None:
         self.close()
@@ -269,7 +264,7 @@ class Session:
         self.dispose()
 
     # -- requests ---------------------------------------------------------------------------
-    def steps(self, sources: list[str], setup: str, deadline: float) -> Iterator[StepReply]:
+    def steps(self, sources: list[str], setup: str, deadline: float) -> Generator[StepReply, None, None]:
         """Run SOURCES as one case (fresh namespace, SETUP first), yielding each step's reply as it
         comes; every step together must finish by DEADLINE. Stopping early is safe: the child's
         remaining replies are read and dropped (or the child stopped), so none reaches another case."""
@@ -558,3 +553,51 @@ def prepare_workdir(submission_source: str, filename: str, support: list[Path]) 
         shutil.rmtree(workdir, ignore_errors=True)  # a full disk, a missing kit file: nothing left behind
         raise
     return workdir, target
+
+
+# -- opening a submission the way every command does ------------------------------------------------
+
+
+def sorted_notes(filename: str, session: Session) -> list[str]:
+    """The session's loading notes in line order, as sentences."""
+    return [messages.import_note(filename, n.line, n.message) for n in sorted(session.notes, key=lambda n: n.line)]
+
+
+def repair_notes(filename: str, tree: ast.Module | None, removals: list[Removal]) -> list[str]:
+    """What repairing a syntax error did, as sentences."""
+    return [
+        messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
+        else messages.syntax_unrepairable(filename, r.line, r.message)
+        for r in removals
+    ]
+
+
+def open_submission(source: str, edition: Edition, limits: Limits | None = None) -> tuple[Session, list[str]]:
+    """A started child running SOURCE exactly as grading runs it (a syntax error costs only its block,
+    a top-level statement that hangs or exits is skipped), and the notes that say what was done:
+    the one way every command (winrate, picture, contest, play) loads a submission. Raises
+    :class:`~graders.sandbox.LoadError` when nothing of it can be loaded."""
+    filename = edition.submission
+    fixed, tree, removals = repair(source, filename)
+    notes = repair_notes(filename, tree, removals)
+    if tree is None:
+        raise LoadError(" ".join(notes) or messages.unreadable_submission(filename))
+    session = open_session(fixed, edition, limits)
+    return session, notes + sorted_notes(filename, session)
+
+
+def open_session(source: str, edition: Edition, limits: Limits | None = None) -> Session:
+    """A started child holding SOURCE as the edition's submission file, next to its support files.
+
+    Raises :class:`~graders.sandbox.LoadError` when the submission cannot be loaded at all, and
+    :class:`~graders.sandbox.SandboxError` when the child does not start; either way after cleaning up.
+    """
+    support = [edition.support_dir / name for name in edition.support]
+    workdir, target = prepare_workdir(source, edition.submission, support)
+    session = Session(target, edition.module, workdir, limits or Limits())
+    try:
+        session.start()
+    except BaseException:
+        session.dispose()
+        raise
+    return session

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from graders import messages
+
 DEFAULT_PORT = 31415
 DEFAULT_TIMEOUT = 5.0
 
@@ -28,8 +30,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
-        parser.error(f"--port must be from 0 to 65535, not {args.port}")
+        parser.error(messages.port_out_of_range(args.port))
     if args.seed is not None and args.seed < 0:
-        parser.error(f"--seed must be 0 or more, not {args.seed}")
+        parser.error(messages.seed_negative(args.seed))
     if not args.timeout > 0:
-        parser.error(f"--timeout must be more than 0, not {args.timeout:g}")
+        parser.error(messages.timeout_not_positive(args.timeout))

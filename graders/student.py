@@ -14,32 +14,37 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders import locking, messages, reports
-from graders.edition import Edition, EditionError, load_student_edition, read_toml
-from graders.grading import KitFailure, Report, Submission, SubmissionError, grade_reliably, load_submission
+from graders import activity, locking, messages, reports
+from graders.cases import read_case_file
+from graders.edition import Edition, load_student_edition
+from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
+from graders.grading import grade_reliably
+from graders.records import Report
 from graders.sandbox import PROBES
+from graders.submissions import Submission, load_submission
 from graders.terminal import prepare_streams
 
 RULE = "=" * 69
 THIN = "-" * 69
 
 
-def locked_records(edition: Edition, number: int) -> list[dict]:
+def locked_records(edition: Edition, number: int | str) -> list[dict]:
     files = edition.case_files(number)
-    return list(read_toml(files[0]).get("locked", [])) if files else []
+    return list(read_case_file(files[0])["locked"]) if files else []
 
 
-def has_cases(edition: Edition, number: int) -> bool:
+def has_cases(edition: Edition, number: int | str) -> bool:
     """Whether problem NUMBER has cases to run (Problem 00 has questions only)."""
     files = edition.case_files(number)
-    return any(read_toml(f).get("case") or read_toml(f).get("generate") for f in files)
+    return any(read_case_file(f)["case"] or read_case_file(f)["generate"] for f in files)
 
 
-def unlocked_problems(edition: Edition, progress: dict) -> set[int]:
+def unlocked_problems(edition: Edition, progress: dict) -> set[str]:
+    """The labels of the problems whose questions are all unlocked."""
     return {
-        p.number
+        p.label
         for p in edition.problems
-        if all(locking.is_unlocked(r, progress) for r in locked_records(edition, p.number))
+        if all(locking.is_unlocked(r, progress) for r in locked_records(edition, p.label))
     }
 
 
@@ -57,6 +62,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--score", action="store_true", help="show points per phase for every problem")
     parser.add_argument("--lock", action="store_true", help="lock the problem's questions again")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every failed case and its traceback")
+    parser.add_argument("--zip", action="store_true",
+                        help="write the zip to hand in: your submission file and your activity log")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON (for your own scripts); the exit status is 1 while "
                              "anything fails, as without it")
@@ -68,12 +75,12 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     prepare_streams()
     try:
         return run(Path(folder), args)
-    except (EditionError, SubmissionError) as exc:
-        print(f"ok: {exc}", file=sys.stderr)
-        return 2
     except KitFailure as exc:
         print(f"ok: {messages.kit_failed_student(exc.summary)}\n\n{exc.details}", file=sys.stderr)
-        return 3
+        return exc.exit_status
+    except HogkitError as exc:
+        print(f"ok: {exc}", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
         print(f"\nok: {messages.interrupted()}", file=sys.stderr)
         return 130
@@ -87,17 +94,19 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
 def run(folder: Path, args: argparse.Namespace) -> int:
     edition = load_student_edition(folder)
     numbers = edition.parse_numbers(args.question)
+    if args.zip:
+        return pack(folder, edition, args)
     progress = locking.load_progress(folder)
     if args.lock and args.unlock:
-        raise EditionError(messages.lock_or_unlock())
+        raise InputError(messages.lock_or_unlock())
     if args.lock:
         if not numbers:
-            raise EditionError(messages.lock_needs_problem())
+            raise InputError(messages.lock_needs_problem())
         for n in numbers:
             relock(edition, folder, progress, n)
         return 0
     if args.unlock:
-        targets = numbers or [p.number for p in edition.problems]
+        targets = numbers or [p.label for p in edition.problems]
         for n in targets:
             if not unlock(edition, folder, progress, n, quiet=not numbers):
                 return 0
@@ -107,6 +116,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
     report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
+    log_tests(folder, report)
     failed = any(p.status == "failed" for p in report.problems) or bool(report.does_not_run)
     if args.json:
         print(reports.render_json(report))
@@ -118,10 +128,11 @@ def run(folder: Path, args: argparse.Namespace) -> int:
         print(messages.LABEL_NOTE + report.does_not_run)
         return 1
     if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
-        last = max(p.number for p in report.problems)
-        following = [p for p in edition.problems if p.number > last]
+        order = [p.label for p in edition.problems]
+        last = max(order.index(p.label) for p in report.problems)
+        following = edition.problems[last + 1:]
         if following:
-            print(messages.next_problem(following[0].label, following[0].number in unlocked))
+            print(messages.next_problem(following[0].label, following[0].label in unlocked))
     if args.interactive:
         interact(folder, report, edition)
     return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
@@ -135,6 +146,7 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     unlocked = unlocked_problems(edition, locking.load_progress(folder))
     submission = Submission(folder / edition.submission, source)
     report = grade_reliably(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
+    log_tests(folder, report)
     text = reports.render_text(report, student=True, show_hidden=False)
     if report.does_not_run:
         text += "\n" + messages.LABEL_NOTE + report.does_not_run
@@ -142,13 +154,31 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     return passed, text
 
 
-def relock(edition: Edition, folder: Path, progress: dict, number: int) -> None:
+def log_tests(folder: Path, report: Report) -> None:
+    """Each problem whose tests ran, in the activity log (for the TAs; never a score)."""
+    activity.test_runs(folder, [(p.label, p.status == "passed", p.cases_passed, len(p.graded_cases))
+                                for p in report.problems if p.status in ("passed", "failed")])
+
+
+def pack(folder: Path, edition: Edition, args: argparse.Namespace) -> int:
+    """``--zip``: the submission file and the activity log in one zip to hand in."""
+    if args.question or args.unlock or args.lock or args.score or args.interactive or args.json:
+        raise InputError(messages.zip_alone())
+    try:
+        path, with_log = activity.pack_submission(folder, edition.submission)
+    except FileNotFoundError as exc:
+        raise SubmissionError(messages.nothing_to_zip(edition.submission, str(folder))) from exc
+    print(messages.zip_written(path.name, edition.submission, with_log))
+    return 0
+
+
+def relock(edition: Edition, folder: Path, progress: dict, number: str) -> None:
     keys = {locking.prompt_key(p) for r in locked_records(edition, number) for p in locking.prompts_of(r)}
     progress["unlocked"] = [k for k in progress["unlocked"] if k not in keys]
     answers = progress.get("answers", {})
     progress["answers"] = {k: v for k, v in answers.items() if k not in keys}
     locking.save_progress(folder, progress)
-    print(messages.relocked(f"{number:02d}"))
+    print(messages.relocked(edition.problem(number).label))
 
 
 def _ask(prompt: str) -> str | None:
@@ -160,7 +190,7 @@ def _ask(prompt: str) -> str | None:
     return None if answer.strip() in ("exit()", "quit()") else answer
 
 
-def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: bool = False) -> bool:
+def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, quiet: bool = False) -> bool:
     """Ask problem NUMBER's locked questions; False if the student stopped. QUIET says nothing
     about a problem that is already unlocked (when going through every problem)."""
     problem = edition.problem(number)
@@ -181,7 +211,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int, quiet: b
     for k, record in enumerate(records, start=1):
         print(THIN)
         print(messages.unlock_question(problem.label, k, len(records), record["name"]))
-        if not ask_record(record, progress, folder):
+        if not ask_record(record, progress, folder, problem.label):
             print(messages.unlock_stopped(problem.label))
             return False
     print(messages.unlock_done(problem.label, has_cases(edition, number)))
@@ -203,7 +233,7 @@ def shown_choices(record: dict, progress: dict) -> list[str]:
     return choices
 
 
-def ask_record(record: dict, progress: dict, folder: Path) -> bool:
+def ask_record(record: dict, progress: dict, folder: Path, problem: str = "") -> bool:
     done = set(progress["unlocked"])
     answers = progress.setdefault("answers", {})
     if "choices" in record:
@@ -215,7 +245,7 @@ def ask_record(record: dict, progress: dict, folder: Path) -> bool:
         if locking.prompt_key(prompt) in done:
             print(f"? {answers.get(locking.prompt_key(prompt), '(unlocked)')}")
             return True
-        return _ask_until_right(prompt, progress, folder, choices)
+        return _ask_until_right(prompt, progress, folder, choices, (problem, record.get("id", "")))
     for k, step in enumerate(record["steps"]):
         lines = step["source"].split("\n")
         print(">>> " + lines[0])
@@ -227,17 +257,22 @@ def ask_record(record: dict, progress: dict, folder: Path) -> bool:
         if locking.prompt_key(prompt) in done:
             print(answers.get(locking.prompt_key(prompt), "(unlocked)"))
             continue
-        if not _ask_until_right(prompt, progress, folder, None):
+        if not _ask_until_right(prompt, progress, folder, None, (problem, record.get("id", ""))):
             return False
     return True
 
 
-def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choices: list[str] | None) -> bool:
+def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choices: list[str] | None,
+                     about: tuple[str, str] = ("", "")) -> bool:
+    """Ask PROMPT until every line is right; False if the student stopped. Each try goes to the
+    activity log under ABOUT (the problem and the question's id)."""
     typed_lines: list[str] = []
+    wrong: list[str] = []
     line = 0
     while line < len(prompt.hashes):
         answer = _ask("? ")
         if answer is None:
+            activity.unlock_attempt(folder, about[0], about[1], prompt.index, wrong, len(wrong) + line, False)
             return False
         if not answer.strip():  # an empty line is no try: say what can be typed
             print(messages.empty_answer())
@@ -254,6 +289,7 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
             if line < len(prompt.hashes):
                 print(messages.unlock_line_correct(line, len(prompt.hashes)))
             continue
+        wrong.append(answer.strip())
         hint = locking.near_miss(prompt.salt, prompt.hashes[line], answer)
         if hint is None and any(locking.check(prompt.salt, h, answer) for h in prompt.hashes[line + 1:]):
             hint = "order"
@@ -261,6 +297,7 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
         if hint:
             print(messages.HINTS[hint])
     print(messages.unlock_correct())
+    activity.unlock_attempt(folder, about[0], about[1], prompt.index, wrong, len(wrong) + line, True)
     key = locking.prompt_key(prompt)
     progress["unlocked"].append(key)
     progress.setdefault("answers", {})[key] = "\n".join(typed_lines)

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graders import messages, syntax
+from graders.edition import Edition
+from graders.errors import SubmissionError
 
 MAX_BYTES = 1024 * 1024
 SUFFIXES = (".py", ".ipynb", ".zip")
@@ -63,8 +65,7 @@ def python_source(data: bytes, where: str) -> tuple[str | None, str]:
     except SyntaxError as exc:  # an unknown encoding, or a mark and a coding line that disagree
         return None, messages.python_refuses(where, exc.msg, None)
     if b"\x00" in data:
-        return None, messages.python_refuses(where, _python_reason(data) or "source code cannot contain null bytes",
-                                             None)
+        return None, messages.python_refuses(where, _python_reason(data) or messages.NULL_BYTES, None)
     try:
         return _newlines(data.decode(encoding)), ""
     except UnicodeDecodeError as exc:
@@ -135,16 +136,32 @@ def _normal_name(declared: str) -> str:
 
 
 def _python_reason(data: bytes) -> str:
-    """What Python says when it refuses DATA for its bytes, or "" when it refuses it for something else."""
+    """What Python says when it refuses DATA for its bytes, or "" when it refuses it for something else.
+
+    Decided by outcomes, not by the wording of Python's message: Python's verdict on the bytes is
+    the bytes' fault when the same code as text (bytes it cannot decode replaced, null bytes left
+    out) gets another verdict."""
+    refused = _verdict(data)
+    if refused is None:
+        return ""
     try:
-        syntax.compile_code(data, "<submission>")
-    except (SyntaxError, ValueError) as exc:
-        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-        if "null bytes" in reason or "codec can't decode" in reason or "Non-UTF-8" in reason:
-            return reason
+        text = data.decode(_declared_encoding(data), "replace")
+    except (SyntaxError, LookupError):
+        text = data.decode("utf-8", "replace")
+    return refused if _verdict(text.replace("\x00", "")) != refused else ""
+
+
+def _verdict(code: bytes | str) -> str | None:
+    """Python's reason for refusing to compile CODE, or None when it compiles (or is too deep to tell)."""
+    try:
+        syntax.compile_code(code, "<submission>")
+    except SyntaxError as exc:
+        return str(exc.msg)
+    except ValueError as exc:
+        return str(exc)
     except (RecursionError, MemoryError):
-        pass
-    return ""
+        return None
+    return None
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -192,12 +209,26 @@ def _json_text(data: bytes, where: str) -> tuple[str | None, str]:
         return None, messages.unreadable_notebook(where, f"it is not UTF-8 text: {exc.reason}")
 
 
+# Lines of a notebook that belong to the notebook, not to hog.py: the handout's checks, and
+# IPython's % magics and ! shell lines (which the kernel's history holds as get_ipython() calls).
+NOT_CODE = re.compile(r"^(from\s+graders\b|import\s+graders\b|check\s*\(|get_ipython\(\))|^\s*[%!]")
+
+
+def as_module(cells: list[str]) -> str:
+    """CELLS joined into a module, the notebook's own lines turned into comments."""
+    lines = []
+    for cell in cells:
+        for line in cell.split("\n"):
+            lines.append("# " + line if NOT_CODE.match(line) else line)
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+
 def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
     """The code cells of a notebook, in order, as one file; magics, shell lines and the handout's
     check cells commented out (the same lines the notebook's own checks leave out)."""
     import nbformat
-
-    from graders.notebook import as_module
 
     text, why = _json_text(data, where)
     if text is None:
@@ -393,3 +424,24 @@ def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entr
         source, status, reason = read_entry(paths[0], filename)
         entries.append(Entry(student, paths[0], source, status, reason, files_as))
     return entries
+
+
+@dataclass(frozen=True)
+class Submission:
+    path: Path  # what the user named
+    source: str
+
+
+def load_submission(path: Path, edition: Edition) -> Submission:
+    """Read PATH (a folder holding the submission file, the file itself, a notebook or a zip) or
+    say clearly why not, with the same reading rules as a class folder's entries."""
+    if not path.exists():
+        raise SubmissionError(messages.no_such_path(str(path)))
+    if path.is_dir() and not (path / edition.submission).is_file():
+        raise SubmissionError(messages.no_hog_in_folder(str(path), edition.submission))
+    if path.is_file() and path.suffix not in SUFFIXES:
+        raise SubmissionError(messages.not_python(str(path), messages.not_a_python_name()))
+    source, _status, reason = read_entry(path, edition.submission)
+    if source is None:
+        raise SubmissionError(reason)
+    return Submission(path, source)

@@ -14,15 +14,12 @@ import time
 from graders import messages, tomlw
 from graders.cases import Template, load_templates, parse_transcript, render_steps
 from graders.edition import Edition
-from graders.grading import load_submission, open_session
+from graders.errors import GenerationError
 from graders.judge import display
-from graders.sandbox import Session
+from graders.sandbox import Session, open_session
+from graders.submissions import load_submission
 
 REFERENCE_SECONDS = 60.0  # for each line run by the reference; a template that needs more is wrong
-
-
-class GenerationError(Exception):
-    """A template could not be filled in with the reference solution."""
 
 
 def fill(template: str, params: dict) -> str:
@@ -35,16 +32,16 @@ def fill(template: str, params: dict) -> str:
 def generated_files(edition: Edition) -> dict[str, str]:
     """``{file name: TOML text}`` for every problem that has templates."""
     files: dict[str, str] = {}
-    templates = {p.number: load_templates(edition, p.number) for p in edition.problems}
+    templates = {p.label: load_templates(edition, p.label) for p in edition.problems}
     if not any(templates.values()):
         return files
     session = open_session(load_submission(edition.solution_dir, edition).source, edition)
     try:
-        for number, group in templates.items():
+        for label, group in templates.items():
             if group:
                 cases = [case for t in group for case in _fill_template(session, edition, t)]
-                name = f"q{number:02d}.generated.toml"
-                files[name] = tomlw.dumps({"case": cases}, messages.generated_header(f"q{number:02d}.toml"))
+                header = messages.generated_header(f"q{label}.toml")
+                files[f"q{label}.generated.toml"] = tomlw.dumps({"case": cases}, header)
     finally:
         session.dispose()
     return files
@@ -60,7 +57,7 @@ def _fill_template(session: Session, edition: Edition, t: Template) -> list[dict
                                strict=True):
             if reply.status != "ok":
                 why = (reply.error or {}).get("message", reply.status)
-                raise GenerationError(f"template {t.id} ({t.name}) with {params}: the reference failed: {why}")
+                raise GenerationError(messages.template_reference_failed(t.id, t.name, params, why))
             text, _ = display(reply)
             filled.append(type(step)(step.source, text or None, step.line))
         label = ", ".join(f"{k}={v}" for k, v in params.items())

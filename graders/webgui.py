@@ -38,12 +38,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from graders import gamelog, messages, syntax
-from graders.edition import Edition, EditionError, kit_root, load_edition, load_student_edition, student_manifest
+from graders.edition import NAME, Edition, kit_root, load_edition, load_student_edition, student_manifest
+from graders.errors import EditionError, HogkitError, InputError
 from graders.gamelog import GameRequest, GuiSettings, RequestError, error_record
-from graders.grading import open_session, sorted_notes
 from graders.markers import YOUR_CODE
 from graders.repairs import repair
-from graders.sandbox import Limits, LoadError, SandboxError, Session
+from graders.sandbox import Limits, LoadError, SandboxError, Session, open_session, sorted_notes
 from graders.serveroptions import DEFAULT_PORT, DEFAULT_TIMEOUT, add_options, check_options
 from graders.submissions import read_entry
 
@@ -73,7 +73,7 @@ def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
         kit = load_edition(folder.name, root)
         # The solution folder's own files are the submission and its support files.
         return dataclasses.replace(kit, support_dir=folder), kit
-    raise EditionError(messages.gui_not_a_project(str(folder)))
+    raise InputError(messages.gui_not_a_project(str(folder)))
 
 
 def unfinished_functions(tree: ast.Module) -> list[str]:
@@ -148,7 +148,7 @@ class Game:
         self._notes += sorted_notes(name, self._session)
         reply = self._run("strategy_names(__submission__)")
         if isinstance(reply, list):
-            self._strategies = [s for s in reply if isinstance(s, str) and gamelog.NAME.match(s)]
+            self._strategies = [s for s in reply if isinstance(s, str) and NAME.match(s)]
         elif isinstance(reply, dict):
             self._notes.append(reply["title"])
 
@@ -268,9 +268,9 @@ class Game:
             return None
         except Exception:  # the strategy could not be tabulated: no meter; the game goes on
             return None
-        if not (0 <= mine < table.shape[0] and 0 <= theirs < table.shape[1]):  # type: ignore[attr-defined]
+        if not (0 <= mine < table.shape[0] and 0 <= theirs < table.shape[1]):
             return None
-        return round(float(table[mine, theirs]), 6)  # type: ignore[index]
+        return round(float(table[mine, theirs]), 6)
 
     def _start_table(self, opponent: str) -> Future:
         """Work out, in a thread of its own (and for a strategy, a sandboxed child of its own), the
@@ -281,7 +281,7 @@ class Game:
         def work() -> None:
             try:
                 analysis = importlib.import_module("graders.analysis")  # not followed into the student bundle
-                model = analysis.build_model(kit)  # type: ignore[union-attr]
+                model = analysis.build_model(kit)
                 if opponent == gamelog.PERSON:
                     best = analysis.optimal(model)
                     job.set_result(analysis.win_tables(model, best, best)[0])
@@ -317,6 +317,7 @@ class Handler(BaseHTTPRequestHandler):
     """Serves the page and the two endpoints; every answer is JSON or one of the page's files."""
 
     game: Game  # set on the subclass made by :func:`make_server`
+    server: ThreadingHTTPServer  # the server :func:`make_server` made, listening on an IP address
     server_version = "hog_gui"
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
@@ -415,9 +416,9 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     try:
         edition, kit = find_edition(Path(folder).resolve())
         game = Game(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
-    except EditionError as exc:
+    except HogkitError as exc:
         print(exc, file=sys.stderr)
-        return 2
+        return exc.exit_status
     return serve(game, args)
 
 
@@ -428,7 +429,7 @@ def serve(game: Game, args: argparse.Namespace) -> int:
     except OSError as exc:
         print(messages.gui_port_busy(args.port) if exc.errno == errno.EADDRINUSE else str(exc), file=sys.stderr)
         return 2
-    host, port = server.server_address[:2]
+    host, port = str(server.server_address[0]), server.server_port  # an IP address is text already
     url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
     print(messages.gui_started(url), flush=True)
     if not args.no_browser:

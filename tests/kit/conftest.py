@@ -10,7 +10,9 @@ import pytest
 
 from graders import syntax
 from graders.edition import DEFAULT_EDITION, Edition, edition_names, kit_root, load_edition
-from graders.grading import Report, Submission, grade
+from graders.grading import grade
+from graders.records import Report
+from graders.submissions import Submission
 
 ROOT = kit_root()
 
@@ -54,8 +56,11 @@ def scores(report: Report) -> dict[int, int]:
     return {p.number: p.score for p in report.problems}
 
 
-def problem(report: Report, number: int):
-    return next(p for p in report.problems if p.number == number)
+def problem(report: Report, key: int | str):
+    """The result of the problem KEY names (a number such as 2, or a label such as "05a")."""
+    from graders.edition import problem_label
+
+    return next(p for p in report.problems if p.label == problem_label(key))
 
 
 def unlock_everything(folder: Path) -> None:
@@ -80,6 +85,6 @@ def grade_on_gradescope(source: str, edition: Edition, folder: Path, monkeypatch
     monkeypatch.setenv("AUTOGRADER_ROOT", str(folder))
     seen: list[dict] = []
     real = reports.render_gradescope
-    monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record) or real(record))
+    monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record.to_dict()) or real(record))
     assert gradescope.main(["--edition", edition.name]) == 0
     return seen[0]

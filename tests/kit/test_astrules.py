@@ -79,7 +79,7 @@ def test_every_rule_passes_on_the_reference(edition: Edition, reference_source: 
     for p in edition.problems:
         for result in check_rules(tree, p.rules):
             assert result.passed, f"problem {p.number}: {result.text}: {result.detail}"
-            assert result.problem == p.number
+            assert result.problem == p.label
             assert result.detail == "" and result.line is None
 
 

@@ -14,7 +14,7 @@ import pytest
 from graders import messages
 from graders.classroom import grade_class
 from graders.cli import main as hogkit
-from graders.edition import EditionError
+from graders.errors import InputError
 from graders.submissions import discover
 
 
@@ -57,16 +57,16 @@ def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
     records = grade_class(classroom, edition, out, jobs=2)
     by_student = {}
     for r in records:
-        by_student.setdefault(r["student"], []).append(r)
+        by_student.setdefault(r.student, []).append(r)
     for student, (status, total) in EXPECTED.items():
-        assert [(r["status"], r["total"]) for r in by_student[student]][0] == (status, total), student
+        assert [(r.status, r.total) for r in by_student[student]][0] == (status, total), student
     assert "notes" not in by_student  # notes.txt is no submission: skipped, and said so
     assert len(by_student["dup"]) == 2
-    assert "two submissions have the id 'dup'" in by_student["dup"][0]["reason"]
+    assert "two submissions have the id 'dup'" in by_student["dup"][0].reason
     judy = by_student["judy"][0]
-    assert judy["status"] == "graded" and 0 < judy["total"] < 24  # the loop at the end is skipped, not fatal
+    assert judy.status == "graded" and 0 < judy.total < 24  # the loop at the end is skipped, not fatal
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
-    assert [r["student"] for r in rows] == sorted(r["student"] for r in records)
+    assert [r["student"] for r in rows] == sorted(r.student for r in records)
     assert {"phase 1", "phase 2", "problem 05", "checkpoint", "total", "status", "reason"} <= set(rows[0])
     lines = (out / "records.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(records)
@@ -115,18 +115,18 @@ def test_a_rerun_keeps_unchanged_submissions_and_regrades_changed_ones(classroom
     (classroom / "bob.py").write_text(skeleton_source + "\n# changed\n", encoding="utf-8")
     records = grade_class(classroom, edition, out, jobs=2)
     assert (out / "records" / "alice.json").stat().st_mtime_ns == first
-    reused = {r["student"] for r in records if r.get("reused")}
+    reused = {r.student for r in records if r.reused}
     assert "alice" in reused and "bob" not in reused
     forced = grade_class(classroom, edition, out, jobs=2, force=True)
-    assert not any(r.get("reused") for r in forced)
+    assert not any(r.reused for r in forced)
     assert (out / "records" / "alice.json").stat().st_mtime_ns != first
 
 
 def test_bad_class_folders_get_clear_messages(tmp_path, edition):
-    with pytest.raises(EditionError, match="no such file or folder"):
+    with pytest.raises(InputError, match="no such file or folder"):
         grade_class(tmp_path / "missing", edition, tmp_path / "out")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(EditionError, match="holds no submissions"):
+    with pytest.raises(InputError, match="holds no submissions"):
         grade_class(tmp_path / "empty", edition, tmp_path / "out")
 
 
@@ -161,8 +161,12 @@ def test_the_command_line_grades_a_class(classroom, tmp_path, capsys):
     assert "ETA" in printed.err
     assert hogkit(["grade", str(classroom), "--out", str(out)]) == 0
     assert "kept from the last run" in capsys.readouterr().out
-    assert hogkit(["grade", str(classroom), "--out", str(out), "--jobs", "0"]) == 2
-    assert "--jobs needs a number" in capsys.readouterr().err
+    for bad in ("0", "two"):  # refused by the option's own parser, with grade's usage line
+        with pytest.raises(SystemExit) as ended:
+            hogkit(["grade", str(classroom), "--out", str(out), "--jobs", bad])
+        assert ended.value.code == 2
+        err = capsys.readouterr().err
+        assert "--jobs needs a whole number" in err and "usage: hogkit grade" in err
 
 
 def check_summary(summary: str, edition) -> None:
@@ -186,7 +190,7 @@ def test_an_output_folder_inside_the_class_is_never_graded(tmp_path, edition, re
     (folder / "alice.py").write_text(reference_source, encoding="utf-8")
     first = grade_class(folder, edition, folder / "results", jobs=1)
     second = grade_class(folder, edition, folder / "results-again", jobs=1)  # the first output is inside
-    assert [r["student"] for r in first] == [r["student"] for r in second] == ["alice"]
+    assert [r.student for r in first] == [r.student for r in second] == ["alice"]
 
 
 def test_a_long_reason_is_cut_between_words():

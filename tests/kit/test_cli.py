@@ -20,7 +20,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 COMMANDS = ["grade", "answers", "build", "editions", "release", "gradescope", "winrate", "optimal", "picture",
-            "contest"]
+            "contest", "mutants"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -111,6 +111,10 @@ def test_grade_without_path_grades_the_demo_class(capsys):
         (["contest", "skeleton", "--out", "/proc/no"], "cannot write /proc/no"),
         (["grade", "tests/kit/submissions", "--out", "/proc/no"], "cannot write /proc/no"),
         (["answers", "--edition", "nope"], "unknown edition 'nope'"),
+        (["mutants", "--edition", "chess"], "unknown edition 'chess'"),
+        (["mutants", "-q", "99"], "there is no problem 99; problems are 00 to 12"),
+        (["mutants", "-q", "two"], "-q expects a problem number"),
+        (["mutants", "-q", "06", "--out", "/proc/no"], "cannot write /proc/no"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(capsys, monkeypatch, argv, message):
@@ -145,6 +149,43 @@ def test_answers_for_every_problem(capsys):
     assert code == 0
     for n in range(12):
         assert f"Problem {n:02d}:" in out
+
+
+@pytest.mark.parametrize("edition_name", ["boar_brawl", "more_boar", "pig_tail"])
+def test_answers_of_a_phase_as_a_markdown_handout(capsys, edition_name):
+    from graders import messages
+    from graders.cases import load_questions
+    from graders.edition import load_edition
+
+    edition = load_edition(edition_name)
+    code, out, _ = run(capsys, "answers", "--phase", "1", "--markdown", "--edition", edition_name)
+    assert code == 0
+    assert out.startswith(f"# {messages.answer_key_heading(edition.title, 1, edition.phases[0].name)}\n")
+    for problem in edition.problems:
+        heading = f"## Problem {problem.label}: {problem.title} ("
+        assert (heading in out) == (problem.phase == 1), problem.label
+        if problem.phase != 1:
+            continue
+        section = out.split(heading)[1].split("\n## ")[0]
+        for k, q in enumerate(load_questions(edition, problem.label), start=1):
+            assert f"### {k}. {q.name}\n" in section
+            if q.is_choice:  # the answer marked among the choices, and restated
+                assert f"- **{q.answer}** (the answer)" in section and messages.answer_key_answer(q.answer) in section
+                assert all(f"- {c}\n" in section for c in q.choices if c != q.answer)
+            else:  # the transcript with every output Python displays
+                assert all(f">>> {s.source.splitlines()[0]}" in section for s in q.steps)
+                assert all(s.expected in section for s in q.steps if s.expected is not None)
+    assert out.count("```pycon") == out.count("```") / 2
+
+
+def test_answers_of_a_phase_that_does_not_exist_or_with_q(capsys):
+    code, _, err = run(capsys, "answers", "--phase", "9")
+    assert code == 2 and "no Phase 9" in err
+    with pytest.raises(SystemExit) as done:
+        main(["answers", "--phase", "1", "-q", "05"])
+    assert done.value.code == 2
+    code, out, _ = run(capsys, "answers", "--phase", "2")  # without --markdown: the text key of that phase
+    assert code == 0 and out.startswith("Problem 06:") and "Problem 05:" not in out
 
 
 def test_build_check_reports_fresh_files(capsys):

@@ -137,12 +137,12 @@ MISTAKES = {
 def test_common_mistakes_lose_exactly_their_problem(edition, reference_source, mistake):
     function, code, number, words = MISTAKES[mistake]
     source = replace_function(reference_source, function, code)
-    needed = sorted({number, *edition.problem(number).depends})
+    needed = edition.labels({number, *edition.problem(number).depends})
     report = grade_source(source, edition, problems=needed)
     wrong = problem(report, number)
     assert wrong.score == 0 and wrong.status == "failed"
     assert words in wrong.reason
-    assert all(problem(report, n).score == problem(report, n).max for n in needed if n != number)
+    assert all(problem(report, n).score == problem(report, n).max for n in needed if n != edition.problem(number).label)
 
 
 # -- course-style submissions with one slip each: what each problem scores, alone and together -----

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from graders.edition import EditionError, edition_names, load_edition, parse_manifest
+from graders.errors import InputError
 
 GOOD = {
     "title": "T",
@@ -38,7 +39,7 @@ def test_unknown_edition_names_the_known_ones():
 
 def test_manifest_parses():
     ed = parse_manifest(GOOD, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
-    assert ed.max_points == 5 and ed.problem(2).depends == (1,)
+    assert ed.max_points == 5 and ed.problem(2).depends == ("01",) and ed.problem("02").label == "02"
     assert ed.suite_dir == Path("/k/tests/x") and ed.support_dir == Path("/k/solution/x")
 
 
@@ -47,10 +48,10 @@ def test_manifest_parses():
     [
         (lambda d: d.pop("title"), "missing key 'title'"),
         (lambda d: d["problems"][0].update(phase=9), "phase 9 is not declared"),
-        (lambda d: d["problems"][1].update(number=1), "problem number 1 appears twice"),
-        (lambda d: d["problems"][1].update(depends=[5]), "depends on 5"),
-        (lambda d: d["problems"][1]["rules"][0].update(kind="maybe"), "kind must be 'forbid' or 'uses'"),
-        (lambda d: d["problems"][0].update(points="two"), "key 'points' should be int"),
+        (lambda d: d["problems"][1].update(number=1), "problem 01 appears twice"),
+        (lambda d: d["problems"][1].update(depends=[5]), "depends on 05"),
+        (lambda d: d["problems"][1]["rules"][0].update(kind="maybe"), "kind: should be one of 'forbid', 'uses'"),
+        (lambda d: d["problems"][0].update(points="two"), "points: should be a whole number, not 'two'"),
     ],
 )
 def test_broken_manifests_are_rejected_clearly(change, message):
@@ -64,8 +65,10 @@ def test_broken_manifests_are_rejected_clearly(change, message):
 
 
 def test_unknown_problem_is_a_clear_error():
-    with pytest.raises(EditionError, match="there is no problem 42; problems are 00 to 12"):
+    with pytest.raises(InputError, match="there is no problem 42; problems are 00 to 12"):
         load_edition().problem(42)
+    with pytest.raises(InputError, match="there is no problem 05a; problems are 00 to 12"):
+        load_edition().problem("5a")
 
 
 def test_unknown_keys_are_rejected_not_ignored():
@@ -83,10 +86,34 @@ def test_unknown_keys_are_rejected_not_ignored():
 
 def test_problem_numbers_are_read_the_way_people_type_them():
     ed = load_edition()
-    assert ed.parse_numbers(["01", "2", "q03", "Q04"]) == [1, 2, 3, 4]
+    assert ed.parse_numbers(["01", "2", "q03", "Q04"]) == ["01", "02", "03", "04"]
     assert ed.parse_numbers(None) is None
-    with pytest.raises(EditionError, match="-q expects a problem number"):
-        ed.parse_numbers(["one"])
+    for bad in ("one", "5ab", "-1"):
+        with pytest.raises(InputError, match="-q expects a problem number"):
+            ed.parse_numbers([bad])
+
+
+def test_a_problem_in_parts_has_a_label_of_its_own_per_part():
+    """Two parts of one problem (05a and 05b) share its number and are told apart by their labels, in
+    -q, in depends, in the case files' names and in the solution's markers."""
+    import copy
+
+    data = copy.deepcopy(GOOD)
+    data["problems"] += [
+        {"number": 3, "label": "03a", "title": "c", "phase": 1, "points": 2, "depends": [2]},
+        {"number": 3, "label": "03b", "title": "d", "phase": 1, "points": 1, "depends": ["3a", 1]},
+    ]
+    ed = parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+    assert [p.label for p in ed.problems] == ["01", "02", "03a", "03b"]
+    assert ed.problem("03b").depends == ("03a", "01") and ed.problem("q3b").number == 3
+    assert ed.parse_numbers(["3a", "03b"]) == ["03a", "03b"]
+    assert ed.case_files("3a") == [] and ed.labels([2, "03b"]) == ["02", "03b"]
+    for change, needle in (({"label": "04a"}, "a label of problem 3"), ({"label": "3-a"}, "a label such as"),
+                           ({"depends": ["03b"]}, "depends on 03b")):
+        broken = copy.deepcopy(data)
+        broken["problems"][2].update(change)
+        with pytest.raises(EditionError, match=needle):
+            parse_manifest(broken, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
 
 
 def test_optional_problems_are_marked():

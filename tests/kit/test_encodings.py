@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.grading import SubmissionError, grade, load_submission
+from graders.errors import SubmissionError
+from graders.grading import grade
 from graders.sandbox import as_utf8_file
-from graders.submissions import python_source
+from graders.submissions import load_submission, python_source
 
 
 def variants(reference: str) -> dict[str, bytes]:

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from graders import gamelog
-from graders.edition import Edition, EditionError, edition_names, load_edition
+from graders.edition import Edition, EditionError, edition_names, load_edition, parse_manifest, read_toml
 from graders.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
 
 STRATEGIES = ["always_roll_5", "final_strategy"]
@@ -31,20 +31,26 @@ def test_every_edition_declares_a_web_game(any_edition: Edition) -> None:
     ({"goal": "100"}, "goal"),
     ({"factories": ["always roll"]}, "factories"),
     ({"variants": [{"id": "a", "name": "A"}, {"id": "a", "name": "B"}]}, "each with its own id"),
-    ({"variants": [{"id": "a"}]}, "needs an 'id'"),
+    ({"variants": [{"id": "a"}]}, "variants[0]: missing key 'name'"),
     ({"variants": [{"id": "a", "name": "A", "speed": 3}]}, "unknown key 'speed'"),
     ({"variants": [{"id": "a", "name": "A", "update": "sus_update("}]}, "variants[0] update"),
     ({"numbers": {"tens": "opponent //"}}, "numbers tens"),
-    ({"numbers": ["tens"]}, "table of name = expression"),
+    ({"numbers": ["tens"]}, "numbers: should be a table"),
+    ({"numbers": {"tens": 10}}, "numbers: every item should be text"),
+    ({"opponent": 3}, "opponent: should be text"),
     ({"events": [{"rule": "Boar Brawl", "when": "dice == 0"}]}, "events[0]"),
     ({"events": [{"rule": "B", "when": "dice ==", "text": "x"}]}, "events[0] when"),
     ({"events": [{"rule": "B", "when": "True", "text": "{dice +}"}]}, "events[0] text"),
     ({"commentary": "both("}, "commentary"),
 ])
 def test_a_broken_gui_table_names_the_file_and_key(edition: Edition, change: dict, needle: str) -> None:
-    broken = dataclasses.replace(edition, gui={**edition.gui, **change})
+    """Read as the manifest is read: a mistake is refused when the edition loads, or at the latest
+    when the page compiles its expressions."""
+    path = edition.suite_dir / "edition.toml"
+    raw = read_toml(path)
+    raw["gui"] = {**raw["gui"], **change}
     with pytest.raises(EditionError) as info:
-        gui_settings(broken)
+        gui_settings(parse_manifest(raw, edition.name, edition.root, path))
     assert needle in str(info.value) and "edition.toml" in str(info.value)
 
 
@@ -235,6 +241,12 @@ def test_number_helpers() -> None:
     assert not gamelog.is_prime(1) and gamelog.is_prime(2)
 
 
+@pytest.mark.parametrize(("n", "root"), [(0, 0), (1, 1), (3, 1), (4, 2), (48, 6), (49, 7), (50, 7), (81, 9),
+                                         (10**40, 10**20), (10**40 - 1, 10**20 - 1), (-5, 0)])
+def test_isqrt_is_the_whole_part_of_the_square_root(n: int, root: int) -> None:
+    assert gamelog.isqrt(n) == root and "isqrt" in gamelog.HELPERS
+
+
 def test_the_call_that_stopped_the_game_ends_the_last_turn(settings: gamelog.GuiSettings) -> None:
     error = ("ZeroDivisionError", "division by zero", "catch_up", 7, "Traceback")
     result = ("error", (turn(0, 0, 0, 2, (3, 4)),), None, (1, 0, 7), error, OPENING)
@@ -246,6 +258,12 @@ def test_a_computer_player_that_is_not_a_function(settings: gamelog.GuiSettings)
     result = ("bad_player", (), None, None, (1, "always_roll(6)", "None"), OPENING)
     view = game_view(settings, request(settings), result)
     assert "Player 1 is always_roll(6), but that gave None" in view["error"]["title"] and view["turns"] == []
+
+
+@pytest.mark.parametrize("error", [None, ("1", "always_roll(6)", "None"), ()])
+def test_a_bad_player_record_without_its_player_is_strange(settings: gamelog.GuiSettings, error: object) -> None:
+    view = game_view(settings, request(settings), ("bad_player", (), None, None, error, OPENING))
+    assert "cannot read" in view["error"]["title"] and "Player" not in view["error"]["title"]
 
 
 def test_a_wait_without_a_waiting_player_is_strange(settings: gamelog.GuiSettings) -> None:

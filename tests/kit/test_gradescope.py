@@ -40,6 +40,7 @@ def test_the_zip_has_the_scripts_at_its_root_and_no_reference(autograder):
     assert "solution/boar_brawl/hog.py" not in names
     assert "solution/boar_brawl/dice.py" in names and "graders/gradescope.py" in names
     assert any(n.startswith("tests/boar_brawl/q05.generated") for n in names)
+    assert "tests/boar_brawl/mutants.toml" not in names  # its mutant ids quote the reference's code
 
 
 def run_autograder(root, submission_files: dict[str, str | bytes]) -> dict:

@@ -18,6 +18,7 @@ from graders import analysis, classroom, gradescope, grading, messages, referenc
 from graders.cli import main as hogkit
 from graders.gradescope import main as autograder
 from graders.memo import once
+from graders.submissions import Submission
 
 FAULTY = "# (this copy trips the injected fault)\n"
 
@@ -45,7 +46,7 @@ def fault_when_faulty(real, exc: BaseException, times: int | None = None):
 
     def faulty(*args, **kwargs):
         hit = any(isinstance(a, str) and FAULTY in a for a in args) or any(
-            isinstance(a, grading.Submission) and FAULTY in a.source for a in args)
+            isinstance(a, Submission) and FAULTY in a.source for a in args)
         if hit and (times is None or count[0] < times):
             count[0] += 1
             raise exc
@@ -127,7 +128,7 @@ def test_a_child_that_dies_before_any_student_code_raises_sandbox_error(tmp_path
     broken.write_text("import os\nos._exit(3)\n", encoding="utf-8")
     monkeypatch.setattr(sandbox, "CHILD", broken)
     with pytest.raises(sandbox.SandboxError, match="before any of its code ran"):
-        grading.open_session(reference_source, edition)
+        sandbox.open_session(reference_source, edition)
 
 
 @pytest.mark.timeout(300)
@@ -153,7 +154,7 @@ def test_a_missing_kit_file_is_the_kits_failure(two_students, tmp_path, capsys, 
 def test_a_full_disk_while_preparing_the_child_is_the_kits_failure(two_students, tmp_path, capsys, monkeypatch):
     out = tmp_path / "out"
     full = OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(grading, "prepare_workdir", fault_when_faulty(grading.prepare_workdir, full))
+    monkeypatch.setattr(sandbox, "prepare_workdir", fault_when_faulty(sandbox.prepare_workdir, full))
     code, rows, err = grade_class_cli(two_students, out, capsys)
     assert_kit_error_row(out, rows, code, err, "No space left on device")
     monkeypatch.undo()
@@ -353,7 +354,7 @@ def test_grading_works_with_descriptor_numbers_past_1024(edition, reference_sour
     try:
         while not held or held[-1] < 1100:
             held.append(os.open(os.devnull, os.O_RDONLY))
-        report = grading.grade(grading.Submission(Path("hog.py"), reference_source), edition, problems=[2])
+        report = grading.grade(Submission(Path("hog.py"), reference_source), edition, problems=[2])
         assert report.total == report.max == 2
     finally:
         for fd in held:

@@ -47,8 +47,8 @@ SYNTHETIC = textwrap.dedent("""\
 
 
 def test_reference_marks_problems_1_to_12(reference_source: str, edition: Edition) -> None:
-    assert problems_marked(reference_source) == list(range(1, 13))
-    graded = {p.number for p in edition.problems if p.functions}
+    assert problems_marked(reference_source) == [f"{n:02d}" for n in range(1, 13)]
+    graded = {p.label for p in edition.problems if p.functions}
     assert set(problems_marked(reference_source)) == graded
 
 
@@ -59,7 +59,7 @@ def test_stripping_the_reference_gives_the_committed_skeleton(reference_source: 
 def test_skeleton_keeps_every_marker_line(reference_source: str, skeleton_source: str) -> None:
     markers = [line for line in reference_source.split("\n") if "# BEGIN PROBLEM" in line or "# END PROBLEM" in line]
     assert [line for line in skeleton_source.split("\n") if "PROBLEM" in line and "#" in line] == markers
-    assert problems_marked(skeleton_source) == list(range(1, 13))
+    assert problems_marked(skeleton_source) == [f"{n:02d}" for n in range(1, 13)]
 
 
 def test_stripped_block_says_your_code_here_at_its_indentation(reference_source: str) -> None:

@@ -8,7 +8,9 @@ from graders import messages, reports
 from graders.artifacts import stale_files
 from graders.demo import demo_stages
 from graders.edition import edition_names, load_edition
-from graders.grading import Submission, grade
+from graders.grading import grade
+from graders.records import ClassRecord, EntryStatus
+from graders.submissions import Submission
 
 from .conftest import grade_source, problem, scores
 
@@ -37,7 +39,7 @@ def test_reference_scores_full_marks(any_edition):
         assert p.status in ("passed", "ungraded"), (p.number, p.reason)
         assert all(c.passed for c in p.cases)
     assert problem(report, 0).status == "ungraded"  # Problem 0 is unlock questions only
-    assert report.notes == []
+    assert not report.notes
 
 
 def test_every_scored_problem_has_hidden_and_public_cases(any_edition):
@@ -109,7 +111,7 @@ def test_json_report_follows_the_contract(any_edition):
 
 def test_markdown_feedback_is_pure_and_hides_hidden_case_sources(edition, skeleton_source):
     report = grade_source(skeleton_source, edition, problems=[1])
-    record = {"student": "sam", "status": "graded", "reason": "", **report.as_dict()}
+    record = ClassRecord(student="sam", status=EntryStatus.GRADED, report=report)
     md = reports.render_record_markdown(record)
     assert md == reports.render_record_markdown(record)
     assert "| 01 roll_dice | failed | 0/2 |" in md
@@ -125,9 +127,9 @@ def test_generated_files_and_skeletons_are_fresh():
 def test_demo_stages_come_from_the_manifest(any_edition):
     edition = any_edition
     stages = dict(demo_stages(edition))
-    assert stages["reference"] == {p.number for p in edition.problems}
+    assert stages["reference"] == {p.label for p in edition.problems}
     assert stages["skeleton"] == set()
-    assert stages["phase 1 done"] == {p.number for p in edition.problems if p.phase == 1}
+    assert stages["phase 1 done"] == {p.label for p in edition.problems if p.phase == 1}
 
 
 def test_grading_is_repeatable(edition, reference_source):

@@ -16,12 +16,13 @@ from .conftest import grade_source, problem, replace_function
 
 
 def test_a_byte_order_mark_changes_nothing(edition, reference_source, tmp_path):
-    from graders.grading import grade, load_submission
+    from graders.grading import grade
+    from graders.submissions import load_submission
 
     path = tmp_path / "hog.py"
     path.write_bytes(b"\xef\xbb\xbf" + reference_source.encode("utf-8"))
     report = grade(load_submission(tmp_path, edition), edition, problems=[1, 2])
-    assert report.total == 4 and report.notes == []
+    assert report.total == 4 and not report.notes
 
 
 def test_a_file_that_cannot_be_loaded_still_gets_a_report(edition, reference_source):

@@ -81,7 +81,7 @@ def test_the_reference_final_strategy_is_the_exact_best_response_to_the_baseline
 
     edition = load_edition(name)
     model = analysis.build_model(edition)
-    baseline = analysis.reference_table(edition, analysis.analysis_settings(edition)["baseline"])
+    baseline = analysis.reference_table(edition, analysis.analysis_settings(edition).baseline)
     final = analysis.reference_table(edition, "final_strategy")
     best = analysis.win_rates(model, analysis.best_response(model, baseline), baseline)["average"]
     assert analysis.win_rates(model, final, baseline)["average"] == pytest.approx(best, abs=1e-12)

@@ -39,7 +39,7 @@ def test_the_reference_as_a_class_gets_full_marks_at_any_jobs(tmp_path, edition,
             reference._load.cache_clear()
             analysis.build_model.cache_clear()
             analysis.reference_table.cache_clear()
-            records = grade_class(folder, edition, tmp_path / f"out-{jobs}-{run}", jobs=jobs)
+            records = [r.to_dict() for r in grade_class(folder, edition, tmp_path / f"out-{jobs}-{run}", jobs=jobs)]
             assert len(records) == COPIES
             bad = [(r["student"], r["status"], r["total"], r["reason"]) for r in records
                    if r["status"] != "graded" or r["total"] != r["max"]]

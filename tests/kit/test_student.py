@@ -231,7 +231,8 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
     assert "cases passed" not in first.stdout  # stopping does not run the tests
     progress = json.loads((project / ".hogkit" / "progress.json").read_text(encoding="utf-8"))
     assert len(progress["unlocked"]) == 2
-    assert sorted(p.name for p in (project / ".hogkit").iterdir()) == ["progress.json"]
+    # no temporary file left behind: the progress, and the activity log the TAs' report reads
+    assert sorted(p.name for p in (project / ".hogkit").iterdir()) == ["activity.jsonl", "progress.json"]
 
     # Again: the two answered prompts are shown with their answers and not asked.
     second = run_ok(project, "-q", "01", "-u", stdin="\n".join(answers[2:]) + "\n")

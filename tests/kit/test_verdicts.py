@@ -15,8 +15,10 @@ import pytest
 
 from graders import student
 from graders.classroom import grade_class
-from graders.grading import Submission, grade, stop_at_first_abort
-from graders.judge import CaseResult, as_not_run
+from graders.grading import grade, stop_at_first_abort
+from graders.judge import as_not_run
+from graders.records import CaseResult, CaseStatus
+from graders.submissions import Submission
 
 from .conftest import grade_on_gradescope, replace_function, unlock_everything
 
@@ -45,7 +47,7 @@ def by_route(source: str, edition, tmp_path: Path, monkeypatch) -> dict[str, lis
     (folder / "someone.py").write_text(source, encoding="utf-8")
     for jobs in (1, 3):
         (record,) = grade_class(folder, edition, tmp_path / f"out-{jobs}", jobs=jobs)
-        routes[f"class, {jobs} jobs"] = record["problems"]
+        routes[f"class, {jobs} jobs"] = record.to_dict()["problems"]
     routes["gradescope"] = grade_on_gradescope(source, edition, tmp_path, monkeypatch)["problems"]
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
     assert {t["number"]: t["score"] for t in results["tests"] if "." not in t["number"]
@@ -84,7 +86,8 @@ def test_every_route_gives_every_case_the_same_verdict(variant, edition, referen
 
 
 def result(case_id: str, status: str) -> CaseResult:
-    return CaseResult(case_id, case_id, False, status == "passed", status)
+    return CaseResult(case_id=case_id, name=case_id, hidden=False, passed=status == "passed",
+                      status=CaseStatus(status))
 
 
 def test_cases_after_the_first_abort_count_as_not_run_however_they_were_shared():

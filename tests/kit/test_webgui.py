@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from graders import messages, sandbox, webgui
-from graders.edition import Edition, EditionError, edition_names, load_edition
+from graders.edition import Edition, edition_names, load_edition
+from graders.errors import InputError
 
 from .conftest import ROOT, replace_function
 
@@ -395,7 +396,7 @@ def test_the_solution_and_skeleton_folders_find_their_edition(any_edition: Editi
 
 
 def test_a_folder_that_is_not_a_project_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    with pytest.raises(EditionError, match="not a Hog project folder"):
+    with pytest.raises(InputError, match="not a Hog project folder"):
         webgui.find_edition(tmp_path)
     assert webgui.main(tmp_path, ["--no-browser", "--port", "0"]) == 2
     assert "hog_gui.py from the folder that holds hog.py" in capsys.readouterr().err

@@ -1,0 +1,406 @@
+"""Mutation testing (graders.mutants, ``hogkit mutants``): every operator fires, mutants stay inside
+the code a problem owns, ids survive reformatting, equivalent records are read strictly and found
+stale, the renderers are pure; and, in the sandbox, a small fixed sample of each edition's mutants
+is killed by its own problem's cases while every recorded equivalent really survives them."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+import json
+import re
+
+import pytest
+
+from graders import messages, mutants, pictures
+from graders.cli import main
+from graders.edition import EditionError, Problem, edition_names, load_edition
+from graders.markers import problems_marked
+
+SYNTHETIC = '''def helper(x):
+    return x + 1
+
+
+def other(x):
+    return x * 2
+
+
+def outside(a):
+    # BEGIN PROBLEM 1
+    return a + 1
+    # END PROBLEM 1
+
+
+def f(a, b):
+    """A docstring, never mutated."""
+    c = a - 1  # before the markers: never mutated
+    # BEGIN PROBLEM 1
+    total = a + b * 2
+    if a < b and not c:
+        total -= 1
+    while total > b:
+        total = total - 1
+    pick = total if a else b
+    return helper(max(a, pick))
+    # END PROBLEM 1
+'''
+PROBLEM = Problem(1, "01", "f", 1, 2, ("f",), (), (), 5.0)
+
+# One mutant each operator must make of SYNTHETIC, by id.
+EXPECTED = {
+    "delete": "01 f: delete: total -= 1",
+    "arithmetic": "01 f: arithmetic: total = a - b * 2",
+    "comparison": "01 f: comparison: if a <= b and (not c):",
+    "bound": "01 f: bound: while total > b + 1:",
+    "constant": "01 f: constant: total = a + b * 3",
+    "boolean": "01 f: boolean: if a < b or not c:",
+    "condition": "01 f: condition: while not total > b:",
+    "argument": "01 f: argument: return helper(max(pick, a))",
+    "return": "01 f: return: return helper(max(a, pick)) + 1",
+    "helper": "01 f: helper: return other(max(a, pick))",
+}
+
+
+def changed_lines(before: str, after: str) -> set[int]:
+    """The lines (from 1) of BEFORE that AFTER changes."""
+    lines = set()
+    matcher = difflib.SequenceMatcher(a=before.split("\n"), b=after.split("\n"), autojunk=False)
+    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
+        if tag != "equal":
+            lines.update(range(i1 + 1, max(i2, i1 + 1) + 1))
+    return lines
+
+
+# -- the generator -------------------------------------------------------------------------------
+
+
+def test_every_operator_fires():
+    made = mutants.generate(SYNTHETIC, [PROBLEM])
+    assert {m.operator for m in made} == set(mutants.OPERATORS)
+    ids = {m.id for m in made}
+    for operator, ident in EXPECTED.items():
+        assert ident in ids, (operator, sorted(ids))
+    assert "01 f: helper: return helper(min(a, pick))" in ids  # the builtin's twin
+    assert "01 f: condition: if True:" in ids  # a condition removed
+    assert not any(m.after == "while True:" for m in made)  # a loop is never made endless on purpose
+
+
+def test_mutants_stay_inside_the_problems_marked_code():
+    made = mutants.generate(SYNTHETIC, [PROBLEM])
+    lines = SYNTHETIC.split("\n")
+    begin = next(k for k, line in enumerate(lines, 1) if "BEGIN PROBLEM 1" in line and k > 15)
+    end = next(k for k, line in enumerate(lines, 1) if "END PROBLEM 1" in line and k > begin)
+    assert made
+    for m in made:
+        assert m.function == "f" and m.problem == "01" and m.graded_with == ("01",)
+        assert changed_lines(SYNTHETIC, m.source) <= set(range(begin + 1, end)), m.id
+    # A block in a function its problem does not name, and code outside the markers, are left alone.
+    assert not any("outside" in m.function or "c = a" in m.before for m in made)
+
+
+PARTS = '''def g(a):
+    # BEGIN PROBLEM 5a
+    b = a + 1
+    # END PROBLEM 5a
+    # BEGIN PROBLEM 5b
+    return b * 2
+    # END PROBLEM 5b
+'''
+
+
+def test_a_problems_parts_are_known_by_their_labels():
+    parts = [Problem(5, "05a", "g", 1, 1, ("g",), (), (), 5.0), Problem(5, "05b", "g", 1, 1, ("g",), (), (), 5.0)]
+    assert [(b.label, b.begin, b.end) for b in mutants.marked_blocks(PARTS)] == [("05a", 2, 4), ("05b", 5, 7)]
+    made = mutants.generate(PARTS, parts)
+    assert {m.problem for m in made} == {"05a", "05b"}
+    assert all(m.graded_with == ("05a", "05b") for m in made)  # both parts name g: both judge its mutants
+    assert "05a g: arithmetic: b = a - 1" in {m.id for m in made}
+    assert "05b g: constant: return b * 3" in {m.id for m in made}
+    assert [m.id for m in mutants.measured_by("05b", made)] == [m.id for m in made if m.problem == "05b"]
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_every_editions_mutants_lie_in_their_problems_blocks_and_functions(name):
+    edition = load_edition(name)
+    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    blocks = mutants.marked_blocks(source)
+    made = mutants.generate(source, edition.problems)
+    assert made, "an edition with marked code has mutants"
+    assert len({m.id for m in made}) == len(made), "ids must be unique"
+    for m in made:
+        problem = edition.problem(m.problem)
+        assert m.function.split(".")[0] in problem.functions, m.id
+        assert m.problem in m.graded_with
+        assert m.id.startswith(f"{m.problem} {m.function}: "), m.id
+        inside = {line for b in blocks if b.label == m.problem for line in range(b.begin + 1, b.end)}
+        assert changed_lines(source, m.source) <= inside, m.id
+    # Every scored problem with marked code of its own has mutants.
+    own = {m.problem for m in made}
+    for p in edition.problems:
+        if p.points and p.functions and p.label in problems_marked(source) and p.label not in own:
+            assert mutants.measured_by(p.label, made), p.label
+
+
+def test_generation_is_deterministic():
+    edition = load_edition("boar_brawl")
+    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    first, second = mutants.generate(source, edition.problems), mutants.generate(source, edition.problems)
+    assert [m.id for m in first] == [m.id for m in second]
+    assert [m.source for m in first] == [m.source for m in second]
+
+
+def test_ids_survive_reformatting():
+    edition = load_edition("boar_brawl")
+    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    reformatted = "# A comment moves every line down.\n\n\n" + source
+    reformatted = reformatted.replace("    return total\n", "    return (total)\n")
+    reformatted = reformatted.replace("tens = opponent_score // 10 % 10", "tens = (opponent_score//10) % 10")
+    reformatted = re.sub(r"(\n    def \w+\(.*\):\n)", r"\1\n", reformatted)  # a blank line after inner defs
+    assert reformatted != source
+    before = mutants.generate(source, edition.problems)
+    after = mutants.generate(reformatted, edition.problems)
+    assert [m.id for m in after] == [m.id for m in before]
+    assert all(a.line != b.line for a, b in zip(after, before, strict=True))
+
+
+def test_a_long_statement_is_cut_in_its_id_with_a_digest():
+    edition = load_edition("boar_brawl")
+    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    table = [m for m in mutants.generate(source, edition.problems) if m.function == "final_strategy"
+             and m.operator == "delete" and "best_against" in m.before]
+    assert table and len(table[0].id) < 220 and re.search(r"… [0-9a-f]{10}$", table[0].id)
+
+
+def test_a_problem_without_marked_code_of_its_own_is_measured_on_its_functions_mutants():
+    edition = load_edition("more_boar")  # Problem 06 extends play, whose code is in 05's block
+    made = mutants.edition_mutants(edition)
+    shared = [p for p in edition.problems if p.functions and not [m for m in made if m.problem == p.label]
+              and mutants.measured_by(p.label, made)]
+    if not shared:
+        pytest.skip("no edition has a problem written inside another's block")
+    for p in shared:
+        borrowed = mutants.measured_by(p.label, made)
+        assert all(p.label in m.graded_with and set(m.function.split(".")[:1]) <= set(p.functions)
+                   for m in borrowed)
+        assert mutants.edition_mutants(edition, [p.label]) == tuple(borrowed)
+        assert mutants.edition_mutants(edition, [p.number]) == tuple(borrowed)  # a number names it too
+
+
+def broken_changes(node, site, functions):
+    """An operator gone wrong: its replacement is not Python."""
+    if isinstance(node, ast.Constant):
+        yield "constant", node, ast.Name("x y", ast.Load())
+
+
+def test_a_mutant_python_cannot_compile_is_the_kits_failure(monkeypatch, capsys):
+    monkeypatch.setattr(mutants, "expression_changes", broken_changes)
+    with pytest.raises(mutants.MutantError) as info:
+        mutants.generate(SYNTHETIC, [PROBLEM])
+    assert str(info.value).startswith("01 f: constant: total = a + b * x y")
+    assert main(["mutants", "-q", "01"]) == 3  # the kit failed, before any mutant was graded
+    err = capsys.readouterr().err
+    assert "hogkit: 01 roll_dice: constant: total, sow_sad = (x y, False)" in err and "Traceback" in err
+
+
+# -- equivalent records --------------------------------------------------------------------------
+
+
+def edition_with_record(tmp_path, text: str | None):
+    edition = load_edition("boar_brawl")
+    if text is not None:
+        (tmp_path / mutants.RECORD_FILE).write_text(text, encoding="utf-8")
+    return dataclasses.replace(edition, suite_dir=tmp_path)
+
+
+def test_no_record_file_means_no_equivalents(tmp_path):
+    assert mutants.load_equivalents(edition_with_record(tmp_path, None)) == ()
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ('[[equivalent]]\nid = "x"\n', "[[equivalent]] #1: missing key 'reason'"),
+    ('[[equivalent]]\nid = "x"\nreason = " "\n', "[[equivalent]] #1 reason: should be text that is not empty"),
+    ('[[equivalent]]\nid = 3\nreason = "r"\n', "[[equivalent]] #1 id: should be text, not 3"),
+    ('[[equivalent]]\nid = "x"\nreason = "r"\nwhy = "w"\n', "[[equivalent]] #1: unknown key 'why' (known keys: id, "
+                                                               "reason)"),
+    ('[[equivalent]]\nid = "x"\nreason = "r"\n[[equivalent]]\nid = "x"\nreason = "s"\n', "'x' is listed twice"),
+    ('[[equivalents]]\nid = "x"\nreason = "r"\n', "unknown key 'equivalents' (known keys: equivalent)"),
+    ('equivalent = "x"\n', "equivalent: should be a list, not 'x'"),
+    ('[[equivalent]\n', "damaged"),
+])
+def test_a_broken_record_is_refused_naming_the_file(tmp_path, text, needle):
+    with pytest.raises(EditionError) as info:
+        mutants.load_equivalents(edition_with_record(tmp_path, text))
+    assert needle in str(info.value) and str(tmp_path / mutants.RECORD_FILE) in str(info.value)
+
+
+def test_a_record_that_matches_no_mutant_is_stale(tmp_path):
+    real = mutants.edition_mutants(load_edition("boar_brawl"))[0].id
+    text = f'[[equivalent]]\nid = "{real}"\nreason = "kept"\n\n[[equivalent]]\nid = "gone: x"\nreason = "old"\n'
+    report = mutants.run(edition_with_record(tmp_path, text), mutants=[], jobs=1)  # nothing graded
+    assert [e.id for e in report.stale] == ["gone: x"]
+    assert report.outcomes == ()
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_every_editions_records_match_mutants(name):
+    edition = load_edition(name)
+    ids = {m.id for m in mutants.edition_mutants(edition)}
+    stale = [e.id for e in mutants.load_equivalents(edition) if e.id not in ids]
+    assert stale == [], f"stale records in {mutants.record_path(edition)}: {stale}"
+
+
+# -- rendering -----------------------------------------------------------------------------------
+
+
+def fake_mutant(ident: str, problem: str = "02") -> mutants.Mutant:
+    return mutants.Mutant(ident, problem, "boar_brawl", "constant", 47, "ones = x % 10", "ones = x % 11", (problem,))
+
+
+def fake_report() -> mutants.MutationReport:
+    survivor = mutants.Outcome(fake_mutant("02 boar_brawl: constant: ones = x % 11"), mutants.SURVIVED)
+    killed = mutants.Outcome(fake_mutant("02 boar_brawl: constant: ones = x % 9"), mutants.KILLED, "worked examples",
+                             "02")
+    equivalent = mutants.Outcome(fake_mutant("02 boar_brawl: argument: max(1, y)"), mutants.SURVIVED,
+                                 equivalent="max is symmetric")
+    wrong = mutants.Outcome(fake_mutant("02 boar_brawl: delete: ones = x % 10"), mutants.KILLED, "the | case", "02",
+                            equivalent="thought harmless")
+    failed = mutants.Outcome(fake_mutant("02 boar_brawl: delete: tens = 3"), mutants.KIT_ERROR,
+                             detail="OSError: full")
+    tally = mutants.Tally("02", "boar_brawl", 2, 5, killed=1, timed_out=0, survived=1, equivalent=2, kit_errors=1)
+    optional = mutants.Tally("12", "final_strategy", 0, 3, killed=1, timed_out=0, survived=2, equivalent=0,
+                             kit_errors=0)
+    return mutants.MutationReport("boar_brawl", "Hog", (tally, optional), (survivor, killed, equivalent, wrong, failed),
+                                  (mutants.Equivalent("gone: x", "old"),), 12.0, 2, "isolation: test",
+                                  "tests/boar_brawl/mutants.toml")
+
+
+def test_tally_counts_and_threshold():
+    report = fake_report()
+    two, twelve = report.tallies
+    assert two.counted == 2 and two.score == 0.5 and not two.strong()
+    assert twelve.score == pytest.approx(1 / 3) and not twelve.scored
+    assert report.weak == (two,)  # an unscored problem is never held to the threshold
+    assert [o.mutant.id for o in report.wrongly_equivalent] == ["02 boar_brawl: delete: ones = x % 10"]
+    empty = dataclasses.replace(two, killed=0, survived=0)
+    assert empty.score is None and empty.strong()
+
+
+def test_markdown_report_lists_everything_apart():
+    text = mutants.render_markdown(fake_report())
+    assert "# Mutation testing of Hog (boar_brawl)" in text
+    assert "| 02 boar_brawl | 5 | 1 | 0 | 1 | 2 | 50.0% (1/2) |" in text
+    assert "| 12 final_strategy, no points (not counted) |" in text
+    assert "Problem 02 detects fewer than 98%" in text
+    survivors = text.split("## Survivors")[1].split("##")[0]
+    assert "`02 boar_brawl: constant: ones = x % 11`" in survivors and "became `ones = x % 11`" in survivors
+    assert "`02 boar_brawl: argument: max(1, y)`: max is symmetric" in text
+    assert "yet a case tells them apart" in text and "the \\| case" in text
+    assert "Stale records in tests/boar_brawl/mutants.toml" in text and "`gone: x`: old" in text
+    assert "failed to grade 1 mutant" in text and "OSError: full" in text
+    assert "<details><summary>02 boar_brawl: 1</summary>" in text
+    assert "- `02 boar_brawl: constant: ones = x % 9`: killed, 02 worked examples" in text
+    assert "How to read this" in text
+
+
+def test_json_and_text_reports():
+    report = fake_report()
+    data = json.loads(mutants.render_json(report))
+    assert data["strong"] is False and data["edition"] == "boar_brawl"
+    assert data["problems"][0]["score"] == 0.5 and data["problems"][0]["label"] == "02"
+    assert data["mutants"][1]["killer"] == "worked examples" and data["mutants"][1]["killer_problem"] == "02"
+    assert data["mutants"][0]["problem"] == "02" and data["mutants"][0]["graded_with"] == ["02"]
+    assert data["stale"][0]["id"] == "gone: x"
+    text = mutants.render_text(report)
+    assert "02 boar_brawl" in text and "50.0% (1/2)" in text
+    assert "  02 boar_brawl: constant: ones = x % 11" in text  # the survivor, by id
+    assert "gone: x" in text and "Run the same command again" in text
+
+
+def test_the_chart_is_a_picture_with_its_title():
+    report = fake_report()
+    svg = mutants.chart(report, "svg").decode("utf-8")
+    assert svg.lstrip().startswith("<?xml") and "Mutants of Hog, by problem" in svg and "survived" in svg
+    assert mutants.chart(report, "png").startswith(b"\x89PNG")
+    raw = pictures.mutant_bars("t", ["01"], {"a": [1], "b": [2]}, ("x", "y"), marked="b", fmt="svg")
+    assert b"<svg" in raw
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+def test_the_command_writes_its_report(tmp_path, capsys):
+    out = tmp_path / "report"
+    code = main(["mutants", "-q", "06", "--jobs", "2", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "06 always_roll" in printed and "100.0%" in printed and "Every scored problem" in printed
+    data = json.loads((out / "mutants.json").read_text(encoding="utf-8"))
+    assert [p["label"] for p in data["problems"]] == ["06"] and data["mutants"]
+    assert all(m["status"] == "killed" and m["killer_problem"] == "06" for m in data["mutants"])
+    assert "| 06 always_roll |" in (out / "mutants.md").read_text(encoding="utf-8")
+    assert (out / "mutants.svg").read_bytes().lstrip().startswith(b"<?xml")
+
+
+@pytest.mark.parametrize("bad", ["0", "-2", "two"])
+def test_jobs_is_refused_by_the_option_parser(bad, capsys):
+    with pytest.raises(SystemExit) as ended:
+        main(["mutants", "--jobs", bad])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert messages.jobs_expected(bad) in err and "usage: hogkit mutants" in err
+
+
+# -- in the sandbox: a fixed sample is killed, and recorded equivalents survive --------------------
+
+# A few mutants of each edition (of which the first cases added after measuring the suites caught
+# some), each of which its own problem's cases must kill. Kept small: it runs on every CI run.
+SAMPLE = {
+    "boar_brawl": [
+        "03 take_turn: argument: return boar_brawl(opponent_score, player_score)",
+        "04 sus_points: boolean: if factors == 3 and factors == 4:",
+        "05 play: bound: while score0 < goal - 1 and score1 < goal:",
+        "07 is_always_roll: comparison: while score <= goal:",
+        "07 is_always_roll: constant: first = strategy(0, 1)",
+    ],
+    "more_boar": [
+        "02 piggy_points: constant: return abs(tens - ones) + 5",
+        "04 more_boar: boolean: return smallest(player_score) < smallest(opponent_score) or largest(player_score) > "
+        "largest(opponent_score)",
+        "07 announce_highest.say: comparison: if gain >= running_high:",
+        "05 play: argument: again = more_boar(score1, score0)",
+    ],
+    "pig_tail": [
+        "02 tail_points: constant: tens = opponent_score // 10 % 11",
+        "04 next_perfect_square: constant: d += 2",
+        "05 play: bound: while score0 < goal - 1 and score1 < goal:",
+        "07 is_always_roll: constant: first = strategy(0, 1)",
+        "11 square_strategy: helper: if simple_update(0, score, opponent_score) - score >= threshold:",
+    ],
+}
+
+
+def test_every_edition_has_a_sample():
+    assert sorted(SAMPLE) == sorted(edition_names()), "a new edition adds a few of its mutants to SAMPLE"
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLE))
+def test_a_fixed_sample_of_mutants_is_killed_by_its_own_problems_cases(name):
+    edition = load_edition(name)
+    by_id = {m.id: m for m in mutants.edition_mutants(edition)}
+    missing = [i for i in SAMPLE[name] if i not in by_id]
+    assert not missing, f"the sample names mutants the generator no longer makes: {missing}"
+    report = mutants.run(edition, mutants=[by_id[i] for i in SAMPLE[name]], jobs=2)
+    for outcome in report.outcomes:
+        assert outcome.status == mutants.KILLED, (outcome.mutant.id, outcome.status)
+        assert outcome.killer_problem == outcome.mutant.problem and outcome.killer, outcome.mutant.id
+
+
+@pytest.mark.parametrize("name", edition_names())
+def test_recorded_equivalents_survive_every_case(name):
+    edition = load_edition(name)
+    recorded = {e.id for e in mutants.load_equivalents(edition)}
+    chosen = [m for m in mutants.edition_mutants(edition) if m.id in recorded]
+    report = mutants.run(edition, mutants=chosen, jobs=2)
+    wrong = [(o.mutant.id, o.killer) for o in report.outcomes if o.status != mutants.SURVIVED]
+    assert wrong == [], "recorded as equivalent, yet a case tells them apart"

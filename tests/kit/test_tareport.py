@@ -1,0 +1,149 @@
+"""`hogkit report`: a generated class with activity logs, read back into the wrong answers given most,
+the tries unlocking took and the test runs per problem; and nothing in a log can change a score."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graders import activity, messages
+from graders.bundle import engine_imports
+from graders.cli import main
+from graders.grading import grade
+from graders.submissions import load_submission
+from graders.tareport import prompt_infos, render_markdown, summarise
+
+STUDENTS = [f"s{k:02d}" for k in range(8)]
+
+
+def wrong_answers(index: int, student: int) -> list[str]:
+    """What student number STUDENT typed wrong on prompt INDEX: the top answer comes from five
+    students (one of them twice, one with extra spaces), the runner-up from four, a third from one."""
+    given = []
+    if student < 5:
+        given.append(f" top-{index} " if student == 4 else f"top-{index}")
+    if student == 0:
+        given.append(f"top-{index}")
+    if 3 <= student < 7:
+        given.append(f"second-{index}")
+    if student == 7:
+        given += [f"odd-{index}"]
+    return given
+
+
+@pytest.fixture(scope="module")
+def generated_class(tmp_path_factory: pytest.TempPathFactory, edition) -> Path:
+    folder = tmp_path_factory.mktemp("class")
+    prompts = prompt_infos(edition)
+    for number, sid in enumerate(STUDENTS):
+        project = folder / sid
+        (project / ".hogkit").mkdir(parents=True)
+        shutil.copyfile(edition.skeleton_dir / edition.submission, project / edition.submission)
+        for index, p in enumerate(prompts):
+            wrong = wrong_answers(index, number)
+            activity.unlock_attempt(project, p.problem, p.question, p.prompt, wrong, len(wrong) + 1, True)
+        for run in range(number + 1):  # student k runs problem 01 k + 1 times, passing on the last
+            activity.test_runs(project, [("01", run == number, 0, 3)])
+        activity.test_runs(project, [("02", False, 0, 5)] * 2)  # nobody passes 02
+    # A zip hand-in with its log, a student without one, and one whose log was edited by hand.
+    activity.pack_submission(folder / STUDENTS[1], edition.submission)
+    shutil.move(folder / STUDENTS[1] / "hog_submission.zip", folder / "zipped.zip")
+    (folder / "nolog").mkdir()
+    shutil.copyfile(edition.skeleton_dir / edition.submission, folder / "nolog" / edition.submission)
+    shutil.copytree(folder / STUDENTS[0], folder / "edited")
+    log = folder / "edited" / activity.LOG
+    lines = log.read_text(encoding="utf-8").splitlines()
+    lines[0] = lines[0].replace('"tries": ', '"tries": 9')
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_the_report_names_each_question_s_most_common_wrong_answer(generated_class: Path, tmp_path: Path,
+                                                                 edition, capsys) -> None:
+    out = tmp_path / "report"
+    assert main(["report", str(generated_class), "--out", str(out), "--edition", edition.name]) == 0
+    assert messages.ta_report_written(str(out), 11, 10) in capsys.readouterr().out
+    for name in ("ta-report.md", "wrong-answers.csv", "unlock.csv", "test-runs.csv", "runs.png", "runs.svg"):
+        assert (out / name).stat().st_size > 0, name
+    picture = (out / "runs.svg").read_text(encoding="utf-8")  # SVG keeps its text: title, axes, legend
+    for text in (messages.ta_runs_title(edition.title), "test runs", "problem", "runs until it passed (median)"):
+        assert text.replace("&", "&amp;") in picture, text
+    prompts = prompt_infos(edition)
+    rows = list(csv.DictReader(io.StringIO((out / "unlock.csv").read_text(encoding="utf-8"))))
+    assert len(rows) == len(prompts)
+    for index, (p, row) in enumerate(zip(prompts, rows, strict=True)):
+        assert (row["problem"], row["question"], int(row["prompt"])) == (p.problem, p.question, p.prompt)
+        # 8 logged students plus the zip (a copy of s01's); the edited log stops before its first line
+        assert row["most common wrong answer"] == f"top-{index}", row
+        assert int(row["times"]) == 7 and int(row["students"]) == 9
+    wrong = list(csv.DictReader(io.StringIO((out / "wrong-answers.csv").read_text(encoding="utf-8"))))
+    first = [(r["wrong answer"], int(r["times"]), int(r["students"])) for r in wrong if r["question"] ==
+             prompts[0].question and int(r["prompt"]) == prompts[0].prompt]
+    assert first == [("top-0", 7, 6), ("second-0", 4, 4), ("odd-0", 1, 1)]
+    markdown = (out / "ta-report.md").read_text(encoding="utf-8")
+    assert "`top-0` | 7 | 6" in markdown and messages.activity_missing(str(generated_class / "nolog")) in markdown
+    assert messages.activity_tampered(str(generated_class / "edited"), 1) in markdown
+
+
+def test_the_report_counts_test_runs_until_a_problem_passed(generated_class: Path, edition) -> None:
+    from graders.tareport import class_logs
+
+    report = summarise(edition.title, class_logs(generated_class, edition), prompt_infos(edition),
+                       [(p.label, p.title) for p in edition.problems])
+    by_label = {p.problem: p for p in report.problems}
+    one, two = by_label["01"], by_label["02"]
+    assert one.students == 9 and one.passed == 9 and one.never_passed == 0
+    assert one.runs == sum(range(1, 9)) + 2 and one.runs_to_pass_median == 4  # runs 1..8 and s01's 2 again
+    assert two.students == 9 and two.passed == 0 and two.never_passed == 9 and two.runs_per_student == 2
+    assert [p.problem for p in report.problems] == ["01", "02"]  # most runs per student first
+    assert "| 01 " in render_markdown(report)
+
+
+def test_a_student_s_answer_cannot_break_the_markdown(tmp_path: Path, edition) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    prompts = prompt_infos(edition)
+    activity.unlock_attempt(project, prompts[0].problem, prompts[0].question, prompts[0].prompt,
+                            ["a | b", "`x`", "\x1b[2J"], 4, True)
+    report = summarise("T", {"p": activity.read_activity(project)}, prompts[:1], [])
+    text = render_markdown(report)
+    assert "a \\| b" in text and "`` `x` ``" in text and "\\x1b[2J" in text and "\x1b" not in text
+
+
+def test_nothing_in_a_log_can_raise_a_score(tmp_path: Path, edition) -> None:
+    project = tmp_path / "forged"
+    shutil.copytree(edition.skeleton_dir, project)
+    for p in edition.problems:  # a log that claims every problem passed and every question unlocked at once
+        activity.test_runs(project, [(p.label, True, 99, 99)])
+    for info in prompt_infos(edition):
+        activity.unlock_attempt(project, info.problem, info.question, info.prompt, [], 1, True)
+    (project / activity.HANDIN_NAME).write_text((project / activity.LOG).read_text(encoding="utf-8"), encoding="utf-8")
+    with_log = grade(load_submission(project, edition), edition, problems=[1])
+    shutil.rmtree(project / ".hogkit")
+    (project / activity.HANDIN_NAME).unlink()
+    without = grade(load_submission(project, edition), edition, problems=[1])
+    assert with_log.total == without.total == 0
+    assert json.dumps(with_log.as_dict()["problems"][0]["status"]) == '"failed"'
+    # And by construction: no module that grades or applies course policy imports the log's module.
+    for name in ("grading", "classroom", "reports", "gradescope", "course", "handins", "gradebook", "judge"):
+        assert not engine_imports(name, top_level_only=False) & {"activity", "tareport"}, name
+
+
+def test_report_refuses_a_bad_path_in_one_line(tmp_path: Path, edition, capsys) -> None:
+    assert main(["report", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 2
+    assert messages.no_such_path(str(tmp_path / "nowhere")) in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["report", str(tmp_path / "empty"), "--out", str(tmp_path / "o")]) == 2
+    assert messages.empty_class(str(tmp_path / "empty")) in capsys.readouterr().err
+    one = tmp_path / "one"
+    shutil.copytree(edition.skeleton_dir, one)
+    assert main(["report", str(one), "--out", str(tmp_path / "o")]) == 2
+    assert "one submission, not a class folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as shown:
+        main(["report", "--help"])
+    assert shown.value.code == 0 and "CLASSDIR" in capsys.readouterr().out
