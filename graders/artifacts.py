@@ -55,7 +55,7 @@ def student_suite(edition: Edition, key: int | str) -> str:
     the bundle supports reads): public cases in the clear, questions locked."""
     cases = []
     for c in load_problem_cases(edition, key):
-        if not c.hidden:
+        if not c.hidden and c.check is None:  # other kinds need the kit's reference: graded by the kit alone
             cases.append({"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n",
                           **({"rule": c.rule} if c.rule else {})})
     locked = [lock_question(edition.name, q) for q in load_questions(edition, key)]
