@@ -61,6 +61,8 @@ def student_suite(edition: Edition, key: int | str) -> str:
     locked = [lock_question(edition.name, q) for q in load_questions(edition, key)]
     problem = edition.problem(key)
     doc: dict = {"comment": messages.student_suite_header(problem.label), "problem": problem.number}
+    if any(c.check is not None for c in load_problem_cases(edition, key)):
+        doc["kit_only"] = messages.graded_by_the_kit(problem.label)
     if cases:
         doc["case"] = cases
     if locked:

@@ -173,7 +173,7 @@ PREFIX = {"case": "", "unlock": "u", "generate": "g"}
 FILE_KEYS = {"case": Key(list, [], items=dict), "unlock": Key(list, [], items=dict),
              "generate": Key(list, [], items=dict), "include": Key(list, [], items=dict),
              "comment": Key(str, ""), "problem": Key((int, str), None), "locked": Key(list, [], items=dict),
-             "student_test": Key(dict, None), "win_rate": Key(dict, None)}
+             "student_test": Key(dict, None), "win_rate": Key(dict, None), "kit_only": Key(str, "")}
 CASE_KEYS = {"name": Key(str, ""), "transcript": Key(str), "hidden": Key(bool, False), "about": Key(str, ""),
              "rule": Key(str, ""), "timeout": Key(float, None, check=positive), "setup": Key(str, None),
              "id": Key(str, "")}
@@ -319,6 +319,12 @@ def _rule_of(function: str, rules: tuple, where: str) -> str:
     if function and not any(r.function == function for r in rules):
         raise EditionError(messages.case_rule_unknown(where, function))
     return function
+
+
+def kit_only(edition: Edition, key: int | str) -> str:
+    """Why problem KEY is graded by the kit alone ("" when it is not): a student's copy holds no case
+    of another kind than a transcript, since those need the kit's reference."""
+    return next((r for r in (read_case_file(p)["kit_only"] for p in edition.case_files(key)) if r), "")
 
 
 def load_questions(edition: Edition, key: int | str) -> list[Question]:

@@ -33,7 +33,7 @@ from typing import Any
 
 from graders import checks, isolation, messages
 from graders.astrules import RuleChecker
-from graders.cases import Case, StudentRun, load_problem_cases
+from graders.cases import Case, StudentRun, kit_only, load_problem_cases
 from graders.edition import Edition, Problem, edition_names, load_edition
 from graders.errors import EditionError, KitFailure
 from graders.judge import as_not_run, mark_not_run, run_case
@@ -157,6 +157,7 @@ class Plan:
     rules: dict[str, list[RuleResult]]
     cases: dict[str, list[Case]]
     include_hidden: bool
+    kit_only: dict[str, str] = dataclasses.field(default_factory=dict)  # {problem: why only the kit grades it}
 
     @property
     def removed(self) -> dict[str, int]:
@@ -181,6 +182,7 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
         cases={p.label: [c for c in load_problem_cases(edition, p.label) if include_hidden or not c.hidden]
                for p in chosen},
         include_hidden=include_hidden,
+        kit_only={p.label: why for p in chosen if (why := kit_only(edition, p.label))},
     )
 
 
@@ -361,7 +363,7 @@ def settle(problem: Problem, plan: Plan, filename: str) -> ProblemResult | None:
         close = difflib.get_close_matches(missing[0], sorted(plan.names), n=2)
         return _result(problem, rules, reason=messages.missing_function(filename, missing[0], close))
     if not plan.cases[problem.label]:
-        return _result(problem, rules, status=ProblemStatus.UNGRADED)
+        return _result(problem, rules, status=ProblemStatus.UNGRADED, reason=plan.kit_only.get(problem.label, ""))
     return None
 
 

@@ -1716,8 +1716,9 @@ def student_test_too_slow(seconds: float) -> str:
     return f"your test did not finish on a right version within {seconds:g} s"
 
 
-def student_test_no_reference(tests: str) -> str:
-    return f"this problem is graded against the kit's own {tests}, so only the kit's grader runs it"
+def graded_by_the_kit(label: str) -> str:
+    return (f"Problem {label} is graded against the course's own reference, which your copy does not hold: "
+            f"the course's grader scores it when you hand in")
 
 
 def win_rate_case(strategy: str, against: str, at_least: float) -> str:

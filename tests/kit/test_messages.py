@@ -441,7 +441,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.student_test_failed_right, ("AssertionError", "pig.py", 12), ["failed on a right version", "AssertionError",
                                                                      "pig.py line 12"]),
     (m.student_test_too_slow, (5.0,), ["did not finish", "5 s"]),
-    (m.student_test_no_reference, ("take_turn",), ["kit's own take_turn", "kit's grader"]),
+    (m.graded_by_the_kit, ("03",), ["Problem 03", "course's own reference", "when you hand in"]),
     (m.win_rate_case, ("final_strategy", "make_roll_until_strategy(20)", 0.6),
      ["final_strategy", "at least 60%", "make_roll_until_strategy(20)", "both seats"]),
     (m.win_rate_figure, (0.66643, 0.66667, 0.66619, "baseline"),
