@@ -50,8 +50,8 @@ pytest_plugins = ["graders.pytest_plugin"]
 STUDENT_MODULES = (
     "__init__", "activity", "astrules", "cases", "checks", "child", "edition", "errors", "gamelog", "grading",
     "isolation", "judge", "locking", "markers", "memo", "messages", "notebook", "probes", "pytest_plugin", "reaper",
-    "records", "repairs", "reports", "sandbox", "serveroptions", "storage", "student", "submissions", "syntax", "tables",
-    "terminal", "webgui",
+    "records", "repairs", "reports", "sandbox", "serveroptions", "storage", "student", "submissions", "syntax",
+    "tables", "terminal", "webgui",
 )
 
 
