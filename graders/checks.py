@@ -102,6 +102,8 @@ def _result(case: Case, passed: bool, reason: str = "", *, status: CaseStatus | 
 
 def _student_run(session: Session, case: Case, run: StudentRun, ends: float, carried: Carried | None
                  ) -> CaseResult:
+    if case.runs_in == "reference" and carried is None:  # no reference at hand: never the student's own module
+        return _result(case, False, messages.graded_by_the_kit(case.problem), status=CaseStatus.NOT_RUN)
     steps = ([f"install({session.module!r}, {run.source!r})"] if run.source else []) + [f"{run.function}()"]
     replies = session.steps(steps, f"from {session.module} import *", ends)
     try:
