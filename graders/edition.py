@@ -64,7 +64,7 @@ VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(st
                 "exact": Key(bool, False)}
 # [game]: the shape of a turn, for the engine's game seam (graders.game); without it, Hog's shape.
 GAME_KEYS = {"turn": Key(str, "dice", check=one_of("dice", "tactic")), "actions": Key(list, [], items=str),
-             "sides": Key(str, "6"), "goal": Key(str, "GOAL"), "choice": Key(str, "")}
+             "sides": Key(str, "6"), "goal": Key(str, "GOAL")}
 EVENT_KEYS = {"rule": Key(str), "when": Key(str), "text": Key(str)}
 
 
@@ -137,7 +137,6 @@ class GameSettings:
     actions: tuple[str, ...] = ()
     sides: str = "6"
     goal: str = "GOAL"
-    choice: str = ""  # how a sentence names a strategy's choice ("": the engine's words for the shape)
 
 
 @dataclass(frozen=True)
@@ -423,7 +422,7 @@ def _game(raw: dict | None, where: str) -> GameSettings:
     if values["turn"] == "tactic" and len(values["actions"]) < 2:
         raise EditionError(messages.table_wrong_type(f"{gwhere} actions", messages.EXPECTED_TWO_ACTIONS,
                                                      repr(values["actions"])))
-    return GameSettings(values["turn"], tuple(values["actions"]), values["sides"], values["goal"], values["choice"])
+    return GameSettings(values["turn"], tuple(values["actions"]), values["sides"], values["goal"])
 
 
 def _check_expression(source: str, where: str) -> None:

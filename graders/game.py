@@ -3,28 +3,18 @@
 Contract: an edition's ``[game]`` table (:class:`graders.edition.GameSettings`) says what a
 strategy returns. ``turn = "dice"`` (Hog's shape, the default) is modelled by
 :mod:`graders.analysis` from the ``[analysis]`` table; ``turn = "tactic"`` (a turn of roll-or-hold
-actions, Pig's shape) by :mod:`graders.tactics`. Everything else (grading a win rate, the wording
-of a choice) asks this module, never the edition's name.
+actions, Pig's shape) by :mod:`graders.tactics`. What needs the game (grading a win rate) asks this
+module, never the edition's name.
 """
 
 from __future__ import annotations
 
-from graders import messages
 from graders.edition import Edition
 from graders.sandbox import Session
-
-DICE_CHOICE = "a number of dice from 0 to 10"
 
 
 def is_tactic_game(edition: Edition) -> bool:
     return edition.game.turn == "tactic"
-
-
-def choice_words(edition: Edition) -> str:
-    """How a sentence names what a strategy chooses: the manifest's words, or the shape's."""
-    if edition.game.choice:
-        return edition.game.choice
-    return " or ".join(edition.game.actions) if is_tactic_game(edition) else DICE_CHOICE
 
 
 def rates_against(edition: Edition, session: Session, strategy: str, against: str, seconds: float
@@ -43,7 +33,3 @@ def rates_against(edition: Edition, session: Session, strategy: str, against: st
     table = analysis.tabulate(session, strategy, dice_model.goal)
     return analysis.win_rates(dice_model, table, analysis.reference_table(edition, against))
 
-
-def refuse_without(edition: Edition, command: str, declared: object) -> str:
-    """"" when the edition declares what COMMAND needs (DECLARED), else the sentence saying why not."""
-    return "" if declared else messages.no_game_command(edition.name, command)

@@ -1767,7 +1767,3 @@ def action_returned(name: str, total: int, outcome: int, scored: object, after: 
 
 def action_stalls(name: str, total: int, outcome: int) -> str:
     return f"{name}({total}, {outcome}) neither ends the turn nor raises the turn total"
-
-
-def no_game_command(edition: str, command: str) -> str:
-    return f"{command} is not offered for {edition}: its manifest declares no [analysis] or [gui] for it"

@@ -456,7 +456,6 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.game_not_solvable, ("pig", "roll(0, 2) neither ends"), ["game of pig", "roll(0, 2) neither ends"]),
     (m.action_returned, ("roll", 3, 2, 0, 5, None), ["roll(3, 2) returned 0, 5, None", "whether the turn is over"]),
     (m.action_stalls, ("roll", 3, 2), ["roll(3, 2)", "neither ends the turn"]),
-    (m.no_game_command, ("pig", "optimal"), ["optimal is not offered for pig", "[analysis]"]),
 ]
 
 
