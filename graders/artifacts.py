@@ -55,12 +55,14 @@ def student_suite(edition: Edition, key: int | str) -> str:
     the bundle supports reads): public cases in the clear, questions locked."""
     cases = []
     for c in load_problem_cases(edition, key):
-        if not c.hidden:
+        if not c.hidden and c.check is None:  # other kinds need the kit's reference: graded by the kit alone
             cases.append({"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n",
                           **({"rule": c.rule} if c.rule else {})})
     locked = [lock_question(edition.name, q) for q in load_questions(edition, key)]
     problem = edition.problem(key)
     doc: dict = {"comment": messages.student_suite_header(problem.label), "problem": problem.number}
+    if any(c.check is not None for c in load_problem_cases(edition, key)):
+        doc["kit_only"] = messages.graded_by_the_kit(problem.label)
     if cases:
         doc["case"] = cases
     if locked:

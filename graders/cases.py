@@ -18,6 +18,16 @@ A case file is TOML with three kinds of tables, all optional:
 ``[[generate]]``  a transcript template whose outputs come from the reference solution; the
                   filled-in cases live in ``qNN.generated.toml`` (see :mod:`graders.templates`).
 
+``[student_test]`` a test the student writes (a function of theirs, called with no arguments),
+                  graded by running it against the reference function it tests (it must pass) and
+                  against each ``[[student_test.variant]]``, a plausible wrong version (each must be
+                  caught); ``[[student_test.also_correct]]`` versions must pass too. A test that
+                  asserts nothing passes on every variant, so it earns nothing.
+
+``[win_rate]``    a strategy graded by its exact chance to win against a baseline, averaged over
+                  both seats, worked out by the edition's game (:mod:`graders.game`): it must reach
+                  ``at_least``; the figure is shown in the report.
+
 Expected output may be one of the special answers ``Error`` (the line raises; ``Error: TypeError``
 names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.
 """
@@ -33,7 +43,11 @@ from typing import Any
 from graders import messages
 from graders.edition import Edition, read_toml
 from graders.errors import EditionError
-from graders.tables import Key, check_table, pair_of_ints, positive, within
+from graders.tables import Key, check_table, one_of, pair_of_ints, positive, share, within
+
+
+def _a_name(value: Any) -> str:
+    return "" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value) else "a Python name"
 
 SPECIAL_ANSWERS = ("Error", "Function", "Nothing", "Infinite Loop")
 PROMPT, MORE = ">>> ", "... "
@@ -60,6 +74,27 @@ class Case:
     setup: str  # code run before the first step, e.g. "from hog import *"
     about: str = ""  # what it is about, for students: its name, or a generated case's template name
     rule: str = ""  # the function whose shape rule this case checks too: it takes that rule's severity
+    check: StudentRun | WinRateCheck | None = None  # a case of another kind than a transcript (steps empty)
+    runs_in: str = ""  # "reference": in the reference's module with the student's function brought in
+
+
+@dataclass(frozen=True)
+class StudentRun:
+    """One run of a student's test FUNCTION, the reference's TESTS replaced by SOURCE ("": its own)."""
+
+    function: str
+    tests: str
+    source: str
+    must_pass: bool  # True: the run must return; False: it must fail (the variant is caught)
+
+
+@dataclass(frozen=True)
+class WinRateCheck:
+    """STRATEGY's exact win rate against AGAINST (a reference expression) must be AT_LEAST."""
+
+    strategy: str
+    against: str
+    at_least: float
 
 
 @dataclass(frozen=True)
@@ -137,7 +172,8 @@ PREFIX = {"case": "", "unlock": "u", "generate": "g"}
 # kit's case ids and holds its questions as hashed ``locked`` records (graders.locking).
 FILE_KEYS = {"case": Key(list, [], items=dict), "unlock": Key(list, [], items=dict),
              "generate": Key(list, [], items=dict), "include": Key(list, [], items=dict),
-             "comment": Key(str, ""), "problem": Key((int, str), None), "locked": Key(list, [], items=dict)}
+             "comment": Key(str, ""), "problem": Key((int, str), None), "locked": Key(list, [], items=dict),
+             "student_test": Key(dict, None), "win_rate": Key(dict, None), "kit_only": Key(str, "")}
 CASE_KEYS = {"name": Key(str, ""), "transcript": Key(str), "hidden": Key(bool, False), "about": Key(str, ""),
              "rule": Key(str, ""), "timeout": Key(float, None, check=positive), "setup": Key(str, None),
              "id": Key(str, "")}
@@ -145,6 +181,16 @@ UNLOCK_KEYS = {"name": Key(str, ""), "question": Key(str, ""), "choices": Key(li
                "answer": Key(str, ""), "transcript": Key(str, "")}
 GENERATE_KEYS = {"name": Key(str, ""), "hidden": Key(bool, False), "transcript": Key(str),
                  "params": Key(list, None, items=dict), "range": Key(dict, None), "random": Key(dict, None)}
+STUDENT_TEST_KEYS = {"function": Key(str, check=_a_name), "tests": Key(str, check=_a_name),
+                     "runs_in": Key(str, "reference", check=one_of("reference")),
+                     "passes": Key(str, "returns", check=one_of("returns")),
+                     "timeout": Key(float, None, check=positive),
+                     "must_pass": Key(str, "reference", check=one_of("reference")),
+                     "variant": Key(list, items=dict), "also_correct": Key(list, [], items=dict)}
+VERSION_KEYS = {"name": Key(str), "source": Key(str)}
+WIN_RATE_KEYS = {"strategy": Key(str, check=_a_name), "against": Key(str), "at_least": Key(float, check=share),
+                 "seats": Key(str, "both", check=one_of("both")), "method": Key(str, "exact", check=one_of("exact")),
+                 "reference_rate": Key(float, None, check=share), "timeout": Key(float, None, check=positive)}
 RANGE_KEYS = {"name": Key(str), "first": Key(int), "last": Key(int)}
 RANDOM_KEYS = {"seed": Key(int), "count": Key(int, check=within(1, 100_000))}
 INCLUDE_KEYS = {"file": Key(str), "tables": Key(list, list(PREFIX), items=str,
@@ -230,7 +276,42 @@ def _parsed_cases(edition: Edition, label: str, stamps: tuple) -> tuple[Case, ..
             about=values["about"] or name,
             rule=_rule_of(values["rule"], problem.rules, where),
         ))
+    for path in edition.case_files(label):
+        data = read_case_file(path)
+        if data["student_test"] is not None:
+            cases += _student_test_cases(data["student_test"], path, problem.timeout, label)
+        if data["win_rate"] is not None:
+            cases.append(_win_rate_case(data["win_rate"], path, label))
     return tuple(cases)
+
+
+def _student_test_cases(raw: dict, path: Path, timeout: float, label: str) -> list[Case]:
+    """A ``[student_test]`` table as one case per run: the reference's own, each also_correct and
+    each variant, named as a student reads them."""
+    stem, where = path.name.removesuffix(".toml"), f"{path} [student_test]"
+    spec = check_table(raw, STUDENT_TEST_KEYS, where)
+    runs = [(messages.student_test_on_reference(spec["tests"]), "", True)]
+    for kind, must_pass in (("also_correct", True), ("variant", False)):
+        for k, version in enumerate(spec[kind], start=1):
+            v = check_table(version, VERSION_KEYS, f"{where} [[{kind}]] #{k}")
+            name = messages.student_test_on_version(v["name"]) if must_pass else \
+                messages.student_test_on_variant(v["name"])
+            runs.append((name, v["source"], must_pass))
+    return [Case(id=f"{stem}.t{k}", problem=label, name=name, hidden=False, steps=(), path=path,
+                 timeout=spec["timeout"] or timeout, setup="", about=name, runs_in=spec["runs_in"],
+                 check=StudentRun(spec["function"], spec["tests"], source, must_pass))
+            for k, (name, source, must_pass) in enumerate(runs, start=1)]
+
+
+WIN_RATE_SECONDS = 60.0  # to tabulate a strategy in the sandbox, unless the table says otherwise
+
+
+def _win_rate_case(raw: dict, path: Path, label: str) -> Case:
+    spec = check_table(raw, WIN_RATE_KEYS, f"{path} [win_rate]")
+    name = messages.win_rate_case(spec["strategy"], spec["against"], spec["at_least"])
+    return Case(id=f"{path.name.removesuffix('.toml')}.w1", problem=label, name=name, hidden=False, steps=(),
+                path=path, timeout=spec["timeout"] or WIN_RATE_SECONDS, setup="", about=name,
+                check=WinRateCheck(spec["strategy"], spec["against"], spec["at_least"]))
 
 
 def _rule_of(function: str, rules: tuple, where: str) -> str:
@@ -238,6 +319,12 @@ def _rule_of(function: str, rules: tuple, where: str) -> str:
     if function and not any(r.function == function for r in rules):
         raise EditionError(messages.case_rule_unknown(where, function))
     return function
+
+
+def kit_only(edition: Edition, key: int | str) -> str:
+    """Why problem KEY is graded by the kit alone ("" when it is not): a student's copy holds no case
+    of another kind than a transcript, since those need the kit's reference."""
+    return next((r for r in (read_case_file(p)["kit_only"] for p in edition.case_files(key)) if r), "")
 
 
 def load_questions(edition: Edition, key: int | str) -> list[Question]:

@@ -37,7 +37,7 @@ TOP_KEYS = {
     "support": Key(list, [], items=str), "student_files": Key(list, None, items=str), "setup": Key(str, ""),
     "case_timeout": Key(float, 5.0, check=positive), "run_timeout": Key(float, 120.0, check=positive),
     "checkpoint": Key(dict, None), "phases": Key(list, items=dict), "problems": Key(list, items=dict),
-    "analysis": Key(dict, None), "gui": Key(dict, None),
+    "analysis": Key(dict, None), "gui": Key(dict, None), "game": Key(dict, None),
 }
 PHASE_KEYS = {"number": Key(int), "name": Key(str)}
 PROBLEM_KEYS = {
@@ -68,6 +68,9 @@ GUI_KEYS = {
 }
 VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
                 "exact": Key(bool, False)}
+# [game]: the shape of a turn, for the engine's game seam (graders.game); without it, Hog's shape.
+GAME_KEYS = {"turn": Key(str, "dice", check=one_of("dice", "tactic")), "actions": Key(list, [], items=str),
+             "sides": Key(str, "6"), "goal": Key(str, "GOAL")}
 EVENT_KEYS = {"rule": Key(str), "when": Key(str), "text": Key(str)}
 
 
@@ -142,6 +145,23 @@ class AnalysisSettings:
 
 
 @dataclass(frozen=True)
+class GameSettings:
+    """The ``[game]`` table: what a strategy returns and what the engine needs to model a turn.
+
+    ``turn = "dice"`` (Hog's shape, the default): a strategy returns a number of dice.
+    ``turn = "tactic"``: a strategy returns a tactic, called with the turn total before each action,
+    that returns one of ``actions`` (the reference's functions ``action(turn_total, outcome) ->
+    (points scored, new turn total, whether the turn is over)``); ``sides`` is an expression over
+    ``score`` and ``opponent_score`` for the die a turn uses, ``goal`` one for the goal score.
+    """
+
+    turn: str = "dice"
+    actions: tuple[str, ...] = ()
+    sides: str = "6"
+    goal: str = "GOAL"
+
+
+@dataclass(frozen=True)
 class Edition:
     name: str
     title: str
@@ -159,6 +179,7 @@ class Edition:
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
     analysis: AnalysisSettings | None = field(default=None, compare=False)  # [analysis] (graders.analysis)
     gui: dict = field(default_factory=dict, compare=False)  # [gui], checked (graders.gamelog compiles it)
+    game: GameSettings = field(default_factory=GameSettings, compare=False)  # [game] (graders.game)
 
     @property
     def solution_dir(self) -> Path:
@@ -329,6 +350,7 @@ def parse_manifest(
         support_dir=support_dir or root / "solution" / name,
         analysis=_analysis(top["analysis"], {p.label for p in problems}, where),
         gui=_gui(top["gui"], where),
+        game=_game(top["game"], where),
     )
 
 
@@ -423,6 +445,21 @@ def _gui(raw: dict | None, where: str) -> dict:
     for key in values["numbers"]:
         check_value(key, Key(str, check=_a_name), f"{gwhere}.numbers")
     return values
+
+
+def _game(raw: dict | None, where: str) -> GameSettings:
+    if raw is None:
+        return GameSettings()
+    gwhere = f"{where} [game]"
+    values = check_table(raw, GAME_KEYS, gwhere)
+    for key in ("sides", "goal"):
+        _check_expression(values[key], f"{gwhere} {key}")
+    for name in values["actions"]:
+        check_value(name, Key(str, check=_a_name), f"{gwhere} actions")
+    if values["turn"] == "tactic" and len(values["actions"]) < 2:
+        raise EditionError(messages.table_wrong_type(f"{gwhere} actions", messages.EXPECTED_TWO_ACTIONS,
+                                                     repr(values["actions"])))
+    return GameSettings(values["turn"], tuple(values["actions"]), values["sides"], values["goal"])
 
 
 def _check_expression(source: str, where: str) -> None:

@@ -2,8 +2,9 @@
 
 Contract: :func:`build_autograder` writes a zip with ``setup.sh`` and ``run_autograder`` at its root,
 the engine, and the edition's manifest, every case file (hidden ones included) and support files;
-never the reference ``hog.py``. ``run_autograder`` calls :func:`main`, which finds the submission
-under ``$AUTOGRADER_ROOT/submission`` (``/autograder`` on Gradescope), grades it with the same
+never the reference ``hog.py`` unless a case is judged against it (see :func:`needs_reference`).
+``run_autograder`` calls :func:`main`, which finds the submission under ``$AUTOGRADER_ROOT/submission``
+(``/autograder`` on Gradescope), grades it with the same
 engine as ``hogkit grade`` (student code isolated as :mod:`graders.isolation` decides on the
 worker, which ``setup.sh`` gives bubblewrap), and writes ``results/results.json`` in Gradescope's format (see
 :func:`graders.reports.render_gradescope`). Whatever the submission does, a results file is
@@ -126,7 +127,17 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
             archive.write(path, path.relative_to(edition.root).as_posix())
         for name in edition.support:
             archive.write(edition.support_dir / name, f"solution/{edition.name}/{name}")
+        if needs_reference(edition):  # read by the parent, or run beside a student's test in the sandbox
+            archive.write(edition.solution_dir / edition.submission, f"solution/{edition.name}/{edition.submission}")
     return out
+
+
+def needs_reference(edition: Edition) -> bool:
+    """Whether some case of EDITION is judged against the reference (a test the student writes, a
+    win rate): the autograder then carries the reference, which the students never see."""
+    from graders.cases import load_problem_cases
+
+    return any(c.check is not None for p in edition.problems for c in load_problem_cases(edition, p.label))
 
 
 def _included_files(edition: Edition) -> list[Path]:

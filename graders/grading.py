@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graders import isolation, messages
+from graders import checks, isolation, messages
 from graders.astrules import RuleChecker
-from graders.cases import Case, load_problem_cases
+from graders.cases import Case, StudentRun, kit_only, load_problem_cases
 from graders.edition import Edition, Problem, edition_names, load_edition
 from graders.errors import EditionError, KitFailure
 from graders.judge import as_not_run, mark_not_run, run_case
@@ -128,14 +128,16 @@ def grade(
     started = time.monotonic()
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden)
     children = Children(plan.source, edition, limits or Limits())
+    in_reference = reference_children(plan, edition, limits or Limits())
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
-                               deadline=started + edition.run_timeout)  # the whole run's budget
+                               deadline=started + edition.run_timeout, others=in_reference)  # the run's budget
         notes = plan.notes + tuple(children.notes)
         if children.first is not None and not children.unloadable:
             results = _report_exact_rate(edition, results, children.first)
     finally:
-        children.dispose()
+        for runner in [children, *in_reference.values()]:
+            runner.dispose()
     ordered = with_dependency_hints([results[p.label] for p in plan.chosen], edition)
     return build_report(edition, submission, plan, ordered, notes, time.monotonic() - started)
 
@@ -155,6 +157,7 @@ class Plan:
     rules: dict[str, list[RuleResult]]
     cases: dict[str, list[Case]]
     include_hidden: bool
+    kit_only: dict[str, str] = dataclasses.field(default_factory=dict)  # {problem: why only the kit grades it}
 
     @property
     def removed(self) -> dict[str, int]:
@@ -179,20 +182,36 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
         cases={p.label: [c for c in load_problem_cases(edition, p.label) if include_hidden or not c.hidden]
                for p in chosen},
         include_hidden=include_hidden,
+        kit_only={p.label: why for p in chosen if (why := kit_only(edition, p.label))},
     )
 
 
+def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, Children]:
+    """{problem: its children} for each chosen problem whose cases run in the reference's module
+    (a test the student writes), the student's function carried into it; none without a reference."""
+    found: dict[str, Children] = {}
+    reference = checks.reference_file(edition)
+    for problem in plan.chosen:
+        runs = [c.check for c in plan.cases[problem.label] if c.runs_in == "reference"]
+        if runs and plan.tree is not None and reference.is_file() and isinstance(runs[0], StudentRun):
+            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function)
+            found[problem.label] = Children(carried.source, edition, limits, carried)
+    return found
+
+
 def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: ProgressFn | None,
-                 deadline: float) -> dict[str, ProblemResult]:
+                 deadline: float, others: dict[str, Children] | None = None) -> dict[str, ProblemResult]:
     """Every chosen problem's result: settled without running code when it can be, otherwise from
-    its cases, which a big problem splits so that both children share it, each part in order."""
+    its cases, which a big problem splits so that both children share it, each part in order.
+    A problem in OTHERS runs in its own children (the reference's module with the student's test)."""
     results: dict[str, ProblemResult] = {}
     with ThreadPoolExecutor(pool_size) as pool:
         running: dict[str, list[Future]] = {}
         for problem in plan.chosen:
             settled = settle(problem, plan, children.edition.submission)
+            runner = (others or {}).get(problem.label, children)
             if settled is None:
-                running[problem.label] = [pool.submit(children.run, chunk, deadline)
+                running[problem.label] = [pool.submit(runner.run, chunk, deadline)
                                           for chunk in split(plan.cases[problem.label], pool_size)]
             else:
                 results[problem.label] = settled
@@ -211,8 +230,8 @@ class Children:
     chunk takes an idle child or starts one. When the submission cannot be loaded at all, every
     chunk is marked not run, once, with the reason among the notes."""
 
-    def __init__(self, source: str, edition: Edition, limits: Limits) -> None:
-        self.source, self.edition, self.limits = source, edition, limits
+    def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None) -> None:
+        self.source, self.edition, self.limits, self.carried = source, edition, limits, carried
         self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
         self.unloadable = ""
         self.first: Session | None = None
@@ -225,7 +244,7 @@ class Children:
         if session is None:
             return [mark_not_run(c, self.unloadable) for c in chunk]
         try:
-            return run_cases(session, chunk, deadline)
+            return run_cases(session, chunk, deadline, self.edition, self.carried)
         finally:
             with self._lock:
                 self._idle.append(session)
@@ -344,7 +363,7 @@ def settle(problem: Problem, plan: Plan, filename: str) -> ProblemResult | None:
         close = difflib.get_close_matches(missing[0], sorted(plan.names), n=2)
         return _result(problem, rules, reason=messages.missing_function(filename, missing[0], close))
     if not plan.cases[problem.label]:
-        return _result(problem, rules, status=ProblemStatus.UNGRADED)
+        return _result(problem, rules, status=ProblemStatus.UNGRADED, reason=plan.kit_only.get(problem.label, ""))
     return None
 
 
@@ -357,12 +376,18 @@ def split(cases: list[Case], most: int) -> list[list[Case]]:
     return [cases[k:k + size] for k in range(0, len(cases), size)] or [[]]
 
 
-def run_cases(session: Session, cases: list[Case], deadline: float = float("inf")) -> list[CaseResult]:
-    """Run CASES in order; stop at the first endless loop or crash, or when the run's DEADLINE passes."""
+def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"), edition: Edition | None = None,
+              carried: checks.Carried | None = None) -> list[CaseResult]:
+    """Run CASES in order; stop at the first endless loop or crash, or when the run's DEADLINE passes.
+    A case of another kind than a transcript (``check``) runs as :mod:`graders.checks` says, and
+    never stops the others: its failures are what it is looking for."""
     outcomes: list[CaseResult] = []
     for case in cases:
         if time.monotonic() >= deadline:
             return outcomes + [mark_not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
+        if case.check is not None and edition is not None:
+            outcomes.append(checks.run_check(session, case, edition, deadline, carried))
+            continue
         outcome = run_case(session, case, deadline)
         outcomes.append(outcome)
         if outcome.error_type == "MemoryError":
@@ -396,7 +421,7 @@ def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResu
     advice = {c.id: c.rule for c in cases if c.rule and not is_required(problem, c.rule)}
     judged = tuple(dataclasses.replace(o, advice=advice[o.case_id]) if o.case_id in advice else o
                    for o in outcomes)
-    result = _result(problem, rules, cases=judged)
+    result = _result(problem, rules, cases=judged, note=next((o.note for o in outcomes if o.note), ""))
     broken = result.broken_rules
     failed = [c for c in result.graded_cases if not c.passed]
     if not broken and not failed:

@@ -1679,6 +1679,9 @@ EXPECTED_PROBLEM_LABEL = "the label of a problem"
 EXPECTED_PROBLEM_NUMBER = "the number of a problem"
 EXPECTED_MEMORY_START = "a class below classes"
 EXPECTED_GUI_NUMBER = "the name of one of [gui.numbers]"
+EXPECTED_TWO_ACTIONS = "two or more action names"
+RUN_PASSES = "the test passes"
+RUN_FAILS = "the test fails"
 NULL_BYTES = "source code cannot contain null bytes"  # Python's own words for a file with a NUL byte
 MINIMAX = "the minimax strategy"
 ITSELF = "itself"
@@ -1785,3 +1788,82 @@ def whole_state_bound() -> str:
 def improved_table_heading(against: str, edition: str, average: float) -> str:
     return (f"A strategy of the two scores against {against} in {edition}, found by policy improvement and "
             f"written by hogkit optimal: it wins {100 * average:.2f}% of games against it on average.")
+# -- cases of other kinds: tests a student writes, and a strategy's exact win rate ----------------
+
+
+def student_test_on_reference(tests: str) -> str:
+    return f"your test, run on the right {tests}"
+
+
+def student_test_on_version(name: str) -> str:
+    return f"your test, run on another right version: {name}"
+
+
+def student_test_on_variant(name: str) -> str:
+    return f"your test, run on a wrong version: {name}"
+
+
+def student_test_missed() -> str:
+    return "your test passed on this wrong version: add a check that it gets wrong"
+
+
+def student_test_failed_right(kind: str, filename: str, line: int | None) -> str:
+    where = f" ({filename} line {line})" if line else ""
+    return f"your test failed on a right version with {kind}{where}: check what your test expects"
+
+
+def student_test_too_slow(seconds: float) -> str:
+    return f"your test did not finish on a right version within {seconds:g} s"
+
+
+def graded_by_the_kit(label: str) -> str:
+    return (f"Problem {label} is graded against the course's own reference, which your copy does not hold: "
+            f"the course's grader scores it when you hand in")
+
+
+def win_rate_case(strategy: str, against: str, at_least: float) -> str:
+    return f"{strategy} wins at least {at_least:.0%} of games against {against} (exact, both seats)"
+
+
+def win_rate_figure(rate: float, first: float, second: float, against: str) -> str:
+    return (f"exact win rate against {against}: {rate:.2%} "
+            f"({first:.2%} going first, {second:.2%} going second)")
+
+
+def win_rate_short(figure: str, at_least: float) -> str:
+    return f"{figure}; it needs at least {at_least:.0%}"
+
+
+def win_rate_needed(at_least: float) -> str:
+    return f"a win rate of at least {at_least:.0%}"
+
+
+def win_rate_not_here() -> str:
+    return "the exact win rate is worked out only where the kit's reference is at hand"
+
+
+def tactic_bad_value(score: int, opponent: int, total: int, got: str, actions: tuple[str, ...]) -> str:
+    return (f"strategy({score}, {opponent}) gave a tactic that returned {got} for a turn total of {total}, "
+            f"not {' or '.join(actions)}")
+
+
+def tactic_not_a_function(score: int, opponent: int, got: str) -> str:
+    return f"strategy({score}, {opponent}) returned {got}, not a tactic (a function of the turn total)"
+
+
+def tactic_unsteady(score: int, opponent: int, total: int) -> str:
+    return (f"strategy({score}, {opponent}) gave a tactic that answered a turn total of {total} "
+            f"in two different ways")
+
+
+def game_not_solvable(edition: str, why: str) -> str:
+    return f"the exact analysis cannot model the game of {edition}: {why}"
+
+
+def action_returned(name: str, total: int, outcome: int, scored: object, after: object, over: object) -> str:
+    return (f"{name}({total}, {outcome}) returned {scored!r}, {after!r}, {over!r}, not points scored, "
+            f"a turn total and whether the turn is over")
+
+
+def action_stalls(name: str, total: int, outcome: int) -> str:
+    return f"{name}({total}, {outcome}) neither ends the turn nor raises the turn total"

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["plain", "counted", "counting_dice", "spy", "seeded_game", "show_strategy", "check_strategy",
-           "commentary_log", "tabulate", "gui_game", "strategy_names"]
+           "commentary_log", "tabulate", "tactic_row", "install", "gui_game", "strategy_names"]
 
 
 RECORD_MOST = 10_000  # calls a probe keeps; a game that loops forever must time out, not fill memory
@@ -196,6 +196,34 @@ def tabulate(strategy: Callable, goal: int = 100) -> tuple:
             row.append("0123456789X"[first])
         rows.append("".join(row))
     return tuple(rows)
+
+
+def install(module: str, source: str) -> None:
+    """Run SOURCE (the kit's own code: a version of a function) in the loaded MODULE, replacing
+    what it defines there; the next case finds the module restored."""
+    exec(compile(source, "<version>", "exec"), vars(sys.modules[module]))
+
+
+def tactic_row(strategy: Callable, actions: tuple, score: int, goal: int, totals: tuple) -> object:
+    """The tactics STRATEGY gives at SCORE against every opponent score below GOAL, as one text: for
+    each opponent score, one digit per turn total in TOTALS, the index in ACTIONS of the action
+    its tactic returns (compared by identity). Or, for the first pair that goes wrong, ("bad",
+    score, opponent, total, what it returned), ("unsteady", score, opponent, total) where asking
+    twice gives two answers, or ("not_a_function", score, opponent, what the strategy returned)."""
+    out = []
+    for opp in range(goal):
+        tactic = strategy(score, opp)
+        if not callable(tactic):
+            return ("not_a_function", score, opp, plain(tactic))
+        for total in totals:
+            first = tactic(total)
+            index = next((i for i, action in enumerate(actions) if first is action), None)
+            if index is None:
+                return ("bad", score, opp, total, plain(first))
+            if tactic(total) is not first:
+                return ("unsteady", score, opp, total)
+            out.append("0123456789"[index])
+    return "".join(out)
 
 
 # -- one game for the web page ------------------------------------------------------------------

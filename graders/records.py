@@ -97,6 +97,7 @@ class CaseResult:
     error_type: str = ""  # the exception the wrong line raised, if it raised one
     about: str = ""  # what the case is about, for students (a generated case: its template's name)
     advice: str = ""  # the function whose advice rule it checks: its failure is reported, never costs points
+    note: str = ""  # a figure worth showing whatever the verdict, such as an exact win rate
 
     @property
     def ran(self) -> bool:

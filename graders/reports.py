@@ -73,6 +73,8 @@ def _problem_lines(
     if p.note:
         out.append(f"      {p.note}")
     if p.done:
+        if p.status == "ungraded" and p.reason:  # why no case ran here: graded elsewhere
+            out.append(f"      {p.reason}")
         if verbose:
             out.extend(_debug_lines(c) for c in p.cases if c.debug)
         return [line for line in out if line]

@@ -120,3 +120,8 @@ def pair_of_ints(value: Any) -> str:
     ok = (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
           and value[0] <= value[1])
     return "" if ok else "two whole numbers [low, high] with low <= high"
+
+
+def share(value: Any) -> str:
+    """A CHECK: a number from 0 to 1 (a chance)."""
+    return "" if 0 <= value <= 1 else "a number from 0 to 1"

@@ -63,7 +63,7 @@ def test_the_bundle_holds_what_a_student_needs(bundle):
     requirements = (out / "requirements.txt").read_text()
     assert "pytest" in requirements and "pytest-timeout" in requirements
     with zipfile.ZipFile(archive) as z:
-        assert f"{out.name}/hog.py" in z.namelist() and f"{out.name}/graders/student.py" in z.namelist()
+        assert f"{out.name}/{edition.submission}" in z.namelist() and f"{out.name}/graders/student.py" in z.namelist()
 
 
 def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle):
@@ -173,7 +173,7 @@ def test_a_student_uses_the_bundle_in_a_fresh_virtual_environment(bundle, tmp_pa
     assert unlock.returncode == 1, unlock.stderr  # unlocked, then the skeleton's cases failed
     assert messages.unlock_done("01") in unlock.stdout
     run = subprocess.run([python, "ok", "-q", "01"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
-    assert "Problem 01 roll_dice" in run.stdout and "0/2" in run.stdout and run.returncode == 1
+    assert f"Problem 01 {edition.problem(1).title}" in run.stdout and "0/2" in run.stdout and run.returncode == 1
     score = subprocess.run([python, "ok", "--score"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
     assert score.returncode == 1 and f"Total: 0/{edition.max_points}" in score.stdout
     assert "Phase 1" in score.stdout

@@ -19,6 +19,11 @@ def settings(edition: Edition) -> gamelog.GuiSettings:
 
 
 def test_every_edition_declares_a_web_game(any_edition: Edition) -> None:
+    """Or, without a [gui] table, the page is refused with a message naming the table."""
+    if not any_edition.gui:
+        with pytest.raises(EditionError, match=r"\[gui\]: missing"):
+            gui_settings(any_edition)
+        return
     s = gui_settings(any_edition)
     assert s.goal > 0 and s.sides == 6 and s.variants and s.events
     assert "strategy0" in s.play and "strategy1" in s.play and "dice" in s.play

@@ -169,3 +169,15 @@ def test_the_autograder_root_is_an_option(tmp_path):
     assert gradescope.main(["--edition", "boar_brawl", "--root", str(tmp_path)]) == 0
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
     assert results["score"] == 25
+
+
+def test_the_reference_comes_along_only_where_a_case_is_judged_against_it(tmp_path):
+    """Pig grades a test the student writes and a win rate against its reference: its autograder
+    carries it (the students never see the autograder); an edition of transcripts alone does not."""
+    from graders.gradescope import needs_reference
+
+    assert not needs_reference(load_edition())
+    pig = load_edition("pig")
+    assert needs_reference(pig)
+    with zipfile.ZipFile(build_autograder(pig, tmp_path / "pig.zip")) as z:
+        assert "solution/pig/pig.py" in z.namelist()

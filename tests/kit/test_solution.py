@@ -49,7 +49,10 @@ def test_hog_imports_only_dice_and_ucb_at_top_level():
 
 @pytest.mark.parametrize("name", edition_names())
 def test_text_interface_plays_a_game(name):
-    folder = load_edition(name).solution_dir
+    edition = load_edition(name)
+    if "hog_ui.py" not in edition.student_files:
+        pytest.skip(f"{name} has no text interface of its own (hog_ui.py is not among its files)")
+    folder = edition.solution_dir
     done = run_in(folder, "-B", "hog_ui.py")
     assert done.returncode == 0, done.stderr
     assert "The final score is Player 0:" in done.stdout
@@ -71,8 +74,12 @@ def test_text_interface_with_a_person_and_bad_input():
 
 @pytest.mark.parametrize("name", edition_names())
 def test_hog_command_line_help(name):
-    done = run_in(load_edition(name).solution_dir, "-B", "hog.py", "--help")
-    assert done.returncode == 0 and "--run_experiments" in done.stdout
+    """The student's file answers --help with its options (Hog's files name --run_experiments)."""
+    edition = load_edition(name)
+    done = run_in(edition.solution_dir, "-B", edition.submission, "--help")
+    assert done.returncode == 0 and "usage:" in done.stdout and "--" in done.stdout
+    if edition.submission == "hog.py":
+        assert "--run_experiments" in done.stdout
 
 
 @pytest.mark.parametrize("name", edition_names())
@@ -81,6 +88,8 @@ def test_the_reference_final_strategy_is_the_exact_best_response_to_the_baseline
     from graders import analysis
 
     edition = load_edition(name)
+    if edition.analysis is None:
+        pytest.skip(f"{name} declares no [analysis]; its final_strategy is graded by a [win_rate] case instead")
     model = analysis.build_model(edition)
     baseline = analysis.reference_table(edition, analysis.analysis_settings(edition).baseline)
     final = analysis.reference_table(edition, "final_strategy")

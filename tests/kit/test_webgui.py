@@ -78,6 +78,14 @@ def student_copy(tmp_path: Path, edition: Edition, source: str | None = None) ->
     return folder
 
 
+def with_gui(name: str) -> Edition:
+    """Edition NAME, or a skip when it declares no [gui] (the page is refused for it: test_gamelog.py)."""
+    edition = load_edition(name)
+    if not edition.gui:
+        pytest.skip(f"{name} declares no [gui]: it offers no browser game")
+    return edition
+
+
 @pytest.fixture(scope="module")
 def reference_server(edition: Edition) -> Iterator[Client]:
     with serving(edition.solution_dir) as client:
@@ -137,7 +145,7 @@ def test_setup_lists_what_hog_py_offers(reference_server: Client) -> None:
 
 @pytest.mark.parametrize("name", edition_names())
 def test_a_game_between_strategies_matches_the_reference_play(name: str) -> None:
-    edition = load_edition(name)
+    edition = with_gui(name)
     players = ["final_strategy", "always_roll(6)"]
     with serving(edition.solution_dir) as client:
         for seed in (1, 2, 3):
@@ -379,6 +387,7 @@ def test_printing_is_shown_with_its_turn(tmp_path: Path, edition: Edition, refer
 
 
 def test_commentary_is_shown_when_the_edition_has_it(any_edition: Edition) -> None:
+    with_gui(any_edition.name)
     with serving(any_edition.solution_dir) as client:
         setup = client.get("/api/setup")[1]
         view = client.post({"players": ["always_roll(4)", "always_roll(6)"], "seed": 1})[1]
@@ -650,7 +659,7 @@ def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", edition_names())
 def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
-    edition = load_edition(name)
+    edition = with_gui(name)
     proc, client = start([str(edition.solution_dir / "hog_gui.py")], ROOT)
     try:
         assert client.get("/api/setup")[1]["title"] == edition.title

@@ -1,0 +1,212 @@
+"""Tactic games: exact win rates for a game whose turn is a series of actions (Pig's shape).
+
+Contract: a :class:`TacticModel` is derived from the edition's ``[game]`` table (see
+:class:`graders.edition.GameSettings`) and its reference functions, never re-coded here: every
+action is called with every turn total and outcome, giving (points scored, new turn total, whether
+the turn is over); the die a turn uses comes from the ``sides`` expression over both scores. The
+model assumes only that points count when a turn is over and that a turn that goes on raises the
+turn total; it refuses (:class:`AnalysisError`) a game where that fails.
+
+A strategy is a table ``act[score, opponent_score, turn_total]`` of action indexes, for every turn
+total below ``width`` (the goal plus the die's largest face: from there on a player who holds has
+won, so a turn total of ``width`` or more counts as banked and won).
+
+Solving: a strategy's tactic at a pair of scores gives a distribution of what the turn scores,
+worked out forward over the turn total for every pair at once. A turn can score nothing (holding at
+a turn total of 0), which gives the turn back with both scores unchanged, so a game can come back
+to a state: the states are solved in order of decreasing score sum, and on each sum the loop
+between "I move at (a, b)" and "you move at (a, b)" is solved exactly as the two-unknown linear
+system it is (an endless game, both players always giving the turn back, is won by nobody).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from graders import messages, reference
+from graders.edition import Edition
+from graders.errors import AnalysisError
+from graders.memo import once
+from graders.sandbox import Session
+
+TABULATE_SECONDS = 60.0  # for one strategy's tactics at every pair of scores and turn total
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: it holds arrays
+class TacticModel:
+    goal: int
+    width: int  # turn totals tabulated: 0 .. width - 1
+    actions: tuple[str, ...]
+    totals: tuple[int, ...]  # the turn totals a turn can reach, below width
+    sides: np.ndarray  # (goal, goal): the die's number of faces for a turn at (score, opponent_score)
+    over: np.ndarray  # (actions, width, faces + 1): whether the turn ends
+    gain: np.ndarray  # ... the points it scores when it ends
+    after: np.ndarray  # ... the new turn total when it goes on
+
+
+@once(maxsize=8)
+def build_model(edition: Edition) -> TacticModel:
+    """The edition's game as arrays, derived by calling its reference functions once per process."""
+    game = edition.game
+    namespace = reference.namespace(edition)
+    goal = int(reference.evaluate(edition, game.goal))
+    sides = np.array([[int(eval(game.sides, {**namespace, "score": a, "opponent_score": b}))  # noqa: S307
+                       for b in range(goal)] for a in range(goal)], dtype=np.int64)
+    faces = int(sides.max())
+    width = goal + faces
+    shape = (len(game.actions), width, faces + 1)
+    over, gain, after = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
+    for i, name in enumerate(game.actions):
+        action = namespace[name]
+        for t in range(width):
+            for o in range(1, faces + 1):
+                over[i, t, o], gain[i, t, o], after[i, t, o] = _transition(edition, action, name, t, o)
+    return TacticModel(goal, width, game.actions, _reachable(over, after, width), sides, over, gain, after)
+
+
+def _transition(edition: Edition, action: Callable, name: str, t: int, o: int) -> tuple[bool, int, int]:
+    scored, total, ends = action(t, o)
+    if type(ends) is not bool or type(scored) is not int or type(total) is not int or scored < 0:
+        raise AnalysisError(messages.game_not_solvable(edition.name, messages.action_returned(name, t, o, scored, total,
+                                                                                             ends)))
+    if not ends and (scored != 0 or total <= t):
+        raise AnalysisError(messages.game_not_solvable(edition.name, messages.action_stalls(name, t, o)))
+    return ends, scored, total
+
+
+def _reachable(over: np.ndarray, after: np.ndarray, width: int) -> tuple[int, ...]:
+    seen, todo = {0}, [0]
+    while todo:
+        t = todo.pop()
+        for nxt in after[:, t, :][~over[:, t, :]].tolist():
+            if nxt < width and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return tuple(sorted(seen))
+
+
+def parse_rows(rows: Sequence[object], model: TacticModel) -> np.ndarray | str:
+    """A strategy's tactics from the child's plain data (one text per score), or what is wrong."""
+    table = np.zeros((model.goal, model.goal, model.width), dtype=np.int8)
+    columns = np.array(model.totals)
+    for a, row in enumerate(rows):
+        if isinstance(row, tuple) and row and row[0] == "bad" and len(row) == 5:
+            return messages.tactic_bad_value(int(row[1]), int(row[2]), int(row[3]), str(row[4]), model.actions)
+        if isinstance(row, tuple) and row and row[0] == "unsteady" and len(row) == 4:
+            return messages.tactic_unsteady(int(row[1]), int(row[2]), int(row[3]))
+        if isinstance(row, tuple) and row and row[0] == "not_a_function" and len(row) == 4:
+            return messages.tactic_not_a_function(int(row[1]), int(row[2]), str(row[3]))
+        if not isinstance(row, str) or len(row) != model.goal * len(columns) or not row.isdigit():
+            return messages.strategy_not_a_table()
+        choices = np.frombuffer(row.encode("ascii"), dtype=np.uint8).astype(np.int8) - ord("0")
+        if choices.max() >= len(model.actions):
+            return messages.strategy_not_a_table()
+        table[a][:, columns] = choices.reshape(model.goal, len(columns))
+    return table
+
+
+def tabulate(session: Session, expression: str, model: TacticModel, seconds: float = TABULATE_SECONDS
+             ) -> np.ndarray:
+    """EXPRESSION (a strategy in the submission's namespace) as a table, computed in the sandbox:
+    one step per score, each a text of action indexes (plain data), compared here."""
+    actions = "(" + ", ".join(model.actions) + ",)"
+    steps = [f"tactic_row({expression}, {actions}, {a}, {model.goal}, {model.totals!r})" for a in range(model.goal)]
+    replies = list(session.steps(steps, f"from {session.module} import *", time.monotonic() + seconds))
+    rows: list[object] = []
+    for reply in replies:
+        if reply.status == "timeout":
+            raise AnalysisError(messages.strategy_too_slow(expression, seconds))
+        if reply.status in ("crashed", "memory"):
+            raise AnalysisError(messages.strategy_crashed(expression))
+        if reply.status == "error":
+            raise AnalysisError(messages.strategy_raised(expression, reply.error or {}, session.submission.name))
+        rows.append(reply.value)
+    table = parse_rows(rows, model)
+    if isinstance(table, str):
+        raise AnalysisError(f"{expression}: {table}")
+    return table
+
+
+@once(maxsize=32)
+def reference_table(edition: Edition, expression: str) -> np.ndarray:
+    """A reference strategy (an expression such as ``make_roll_until_strategy(20)``) as a table."""
+    model = build_model(edition)
+    namespace = reference.namespace(edition)
+    actions = [namespace[name] for name in model.actions]
+    try:
+        strategy = reference.evaluate(edition, expression)
+        rows = [_reference_row(strategy, actions, a, model) for a in range(model.goal)]
+    except Exception as exc:
+        raise AnalysisError(messages.reference_strategy_failed(expression, edition.name,
+                                                               f"{type(exc).__name__}: {exc}")) from exc
+    table = parse_rows(rows, model)
+    if isinstance(table, str):
+        raise AnalysisError(messages.reference_strategy_failed(expression, edition.name, table))
+    table.setflags(write=False)
+    return table
+
+
+def _reference_row(strategy: Callable, actions: list[Callable], a: int, model: TacticModel) -> str:
+    out: list[str] = []
+    for b in range(model.goal):
+        tactic = strategy(a, b)
+        out.extend(str(next(i for i, f in enumerate(actions) if f is tactic(t))) for t in model.totals)
+    return "".join(out)
+
+
+def turn_gains(model: TacticModel, table: np.ndarray) -> np.ndarray:
+    """(goal, goal, goal + 1): the chance that the mover's turn at (score, opponent) scores k points,
+    for k below the goal; the last column holds every turn that scores the goal or more."""
+    goal, width = model.goal, model.width
+    count = goal * goal
+    act = table.reshape(count, width)
+    faces = model.over.shape[2] - 1
+    sides = model.sides.reshape(count)
+    chance = np.where(np.arange(1, faces + 1)[None, :] <= sides[:, None], 1.0 / sides[:, None], 0.0)
+    reach = np.zeros((count, width))
+    reach[:, 0] = 1.0
+    gains = np.zeros((count, goal + 1))
+    for t in range(width):
+        here = reach[:, t]
+        if not here.any():
+            continue
+        for i in range(len(model.actions)):
+            mine = np.where(act[:, t] == i, here, 0.0)
+            if not mine.any():
+                continue
+            for o in range(1, faces + 1):
+                weight = mine * chance[:, o - 1]
+                if model.over[i, t, o]:
+                    gains[:, min(int(model.gain[i, t, o]), goal)] += weight
+                elif model.after[i, t, o] >= width:
+                    gains[:, goal] += weight  # past every tabulated total: banked, and the goal reached
+                else:
+                    reach[:, model.after[i, t, o]] += weight
+    return gains.reshape(goal, goal, goal + 1)
+
+
+def win_rates(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> dict[str, float]:
+    """MINE's exact chance to beat THEIRS going first, going second, and their average."""
+    goal = model.goal
+    ours, others = turn_gains(model, mine), turn_gains(model, theirs)
+    # v[s, o]: my chance to win when I move with s against o; x[s, o]: the same when they move.
+    # Padded: a score at or past the goal is a game already won (mine) or lost (theirs).
+    x = np.ones((2 * goal + 1, goal))
+    v = np.zeros((goal, 2 * goal + 1))
+    steps = np.arange(1, goal + 1)
+    for total in range(2 * goal - 2, -1, -1):
+        s = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
+        o = total - s
+        c_me = (ours[s, o, 1:] * x[s[:, None] + steps, o[:, None]]).sum(axis=1)
+        c_them = (others[o, s, 1:] * v[s[:, None], o[:, None] + steps]).sum(axis=1)
+        p_me, p_them = ours[s, o, 0], others[o, s, 0]
+        loop = 1.0 - p_me * p_them
+        safe = np.where(loop > 0, loop, 1.0)
+        v[s, o] = np.where(loop > 0, (c_me + p_me * c_them) / safe, 0.0)
+        x[s, o] = c_them + p_them * v[s, o]
+    first, second = float(v[0, 0]), float(x[0, 0])
+    return {"first": first, "second": second, "average": (first + second) / 2}

@@ -1,0 +1,130 @@
+"""Cases of other kinds than transcripts: tests a student writes, and a strategy's exact win rate.
+
+Pig is the edition that declares both (tests/pig/q03.toml, tests/pig/q13.toml); the kinds belong
+to no edition, and these tests check how the engine reads and judges them.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from graders import messages
+from graders.cases import StudentRun, WinRateCheck, load_problem_cases
+from graders.checks import carry
+from graders.edition import load_edition
+from graders.errors import EditionError
+
+from .conftest import grade_source, problem, replace_function
+
+
+@pytest.fixture(scope="module")
+def pig():
+    return load_edition("pig")
+
+
+@pytest.fixture(scope="module")
+def pig_source(pig) -> str:
+    return (pig.solution_dir / pig.submission).read_text(encoding="utf-8")
+
+
+def test_a_student_test_table_is_one_case_per_run(pig):
+    cases = load_problem_cases(pig, 3)
+    runs = [c.check for c in cases]
+    assert all(isinstance(r, StudentRun) for r in runs)
+    assert runs[0].source == "" and runs[0].must_pass  # the reference's own take_turn first
+    assert sum(not r.must_pass for r in runs) == 12  # every variant must be caught
+    assert all(c.runs_in == "reference" for c in cases)
+
+
+def test_the_reference_test_earns_the_point(pig, pig_source):
+    result = problem(grade_source(pig_source, pig, [3]), 3)
+    assert result.score == 1 and all(c.passed for c in result.cases)
+
+
+def test_a_test_without_asserts_earns_nothing(pig, pig_source):
+    source = replace_function(pig_source, "take_turn_test", '''
+        def take_turn_test():
+            print('Turn score:', take_turn(lambda turn_total: hold, make_test_die(6)))
+        ''')
+    result = problem(grade_source(source, pig, [3]), 3)
+    assert result.score == 0
+    assert result.cases[0].passed  # it passes on the reference ...
+    missed = [c for c in result.cases if c.reason == messages.student_test_missed()]
+    assert len(missed) >= 10  # ... and on nearly every wrong version (one that always rolls never returns)
+
+
+def test_a_test_that_fails_the_reference_earns_nothing_and_names_its_line(pig, pig_source):
+    source = replace_function(pig_source, "take_turn_test", '''
+        def take_turn_test():
+            assert take_turn(lambda turn_total: hold, make_test_die(6)) == 6, 'wrong expectation'
+        ''')
+    result = problem(grade_source(source, pig, [3]), 3)
+    first = result.cases[0]
+    assert result.score == 0 and not first.passed and first.error_type == "AssertionError"
+    line = source.split("\n").index("    assert take_turn(lambda turn_total: hold, make_test_die(6)) == 6, "
+                                    "'wrong expectation'") + 1
+    assert f"pig.py line {line}" in first.reason
+    assert "wrong expectation" not in first.reason  # a message could carry the reference's text
+
+
+def test_a_test_that_only_loops_on_wrong_versions_catches_them(pig, pig_source):
+    """Running out of time counts as failing, which is what a variant must do."""
+    source = replace_function(pig_source, "take_turn_test", '''
+        def take_turn_test():
+            assert take_turn(lambda turn_total: roll if turn_total < 10 else hold, make_test_die(4, 6, 1)) == 10
+            while take_turn(lambda turn_total: hold, make_test_die(6)) != 0:
+                pass
+        ''')
+    result = problem(grade_source(source, pig, [3]), 3)
+    assert result.cases[0].passed  # the reference returns
+
+
+def test_the_students_own_helpers_come_along_but_not_their_take_turn(pig, pig_source):
+    student = pig_source + "\n\ndef helper():\n    return take_turn(lambda t: hold, make_test_die(6))\n"
+    student = replace_function(student, "take_turn_test", "def take_turn_test():\n    assert helper() == 0\n")
+    student = replace_function(student, "take_turn", "def take_turn(plan, dice=None, who=None, comments=False):\n"
+                                                     "    return 99\n")
+    carried = carry(pig_source, student, ast.parse(student), "take_turn_test")
+    tail = carried.source[len(pig_source):]
+    assert "def helper" in tail and "def take_turn_test" in tail and "return 99" not in tail
+    result = problem(grade_source(student, pig, [3]), 3)
+    assert result.cases[0].passed  # the student's broken take_turn is not what the test runs on
+
+
+def test_a_win_rate_case_reports_the_exact_figure(pig, pig_source):
+    (case,) = load_problem_cases(pig, 13)
+    assert isinstance(case.check, WinRateCheck) and case.check.at_least == pytest.approx(0.60)
+    result = problem(grade_source(pig_source, pig, [13]), 13)
+    assert result.score == 2
+    assert result.note == messages.win_rate_figure(0.6664300248181667, 0.6666698445189135, 0.66619020511742,
+                                                   "make_roll_until_strategy(20)")
+
+
+def test_a_weak_strategy_falls_short_with_its_figure(pig, pig_source):
+    source = replace_function(pig_source, "final_strategy", '''
+        def final_strategy(score, opponent_score):
+            return make_roll_until_strategy(10)(score, opponent_score)
+        ''')
+    result = problem(grade_source(source, pig, [13]), 13)
+    assert result.score == 0 and "exact win rate" in result.reason and "at least 60%" in result.reason
+
+
+def test_a_tactic_that_returns_something_else_is_named(pig, pig_source):
+    source = replace_function(pig_source, "final_strategy", '''
+        def final_strategy(score, opponent_score):
+            return lambda turn_total: 'roll'
+        ''')
+    result = problem(grade_source(source, pig, [13]), 13)
+    assert result.score == 0
+    assert messages.tactic_bad_value(0, 0, 0, "'roll'", ("roll", "hold")) in result.reason
+
+
+def test_unknown_keys_in_the_new_tables_are_refused(pig, tmp_path):
+    from graders.cases import _win_rate_case, read_case_file
+
+    path = tmp_path / "q13.toml"
+    path.write_text('[win_rate]\nstrategy = "final_strategy"\nagainst = "x"\nat_least = 0.6\ntolerance = 1\n')
+    with pytest.raises(EditionError, match="unknown key 'tolerance'"):
+        _win_rate_case(read_case_file(path)["win_rate"], path, "13")
