@@ -968,6 +968,11 @@ def mutants_stale(record_file: str) -> str:
             "remove them, or record the mutants they meant under their new ids.")
 
 
+def mutant_equivalent_for(label: str) -> str:
+    """How a record limited to one problem is shown beside its id."""
+    return f"equivalent only as far as Problem {label}'s cases can tell"
+
+
 def mutants_wrongly_equivalent(record_file: str) -> str:
     return (f"Recorded as equivalent in {record_file}, yet a case tells them apart from the reference: they are "
             "not equivalent, so remove their records.")
@@ -983,7 +988,8 @@ def mutant_killed_by_rule(rule: str) -> str:
 
 
 def mutant_record_broken(path: str, detail: str) -> str:
-    return f"{path}: {detail} (each [[equivalent]] table holds an id from `hogkit mutants` and a reason)"
+    return (f"{path}: {detail} (each [[equivalent]] table holds an id from `hogkit mutants` and a reason, "
+            "and may name the one problem it is limited to)")
 
 
 def mutant_change(line: int, before: str, after: str) -> str:

@@ -18,7 +18,10 @@ alone (:func:`measured_by`). A mutant is *killed* when a case fails (the first o
 own problem's first), *timed out* when that first failure is a case that never finished, and
 *survived* when every case passes. Equivalent mutants, which no program can tell apart from the
 reference, are recorded with a reason in the edition's ``mutants.toml``; they are listed apart and
-never counted, and a record that no longer matches any mutant is reported as stale. A mutant the
+never counted, and a record that no longer matches any mutant is reported as stale. A record may be
+limited to one problem (``problem = "05b"``): a mutant of a function that problem shares, which
+changes only what another problem adds (the commentary call in ``play``, for the Feral Hogs
+problem), is then left out of that problem's count alone, and still counts everywhere else. A mutant the
 kit failed to grade twice is a *kit error*: counted nowhere, and said. Records are immutable; the
 renderers are pure; nothing here prints.
 """
@@ -82,6 +85,7 @@ class Equivalent:
 
     id: str
     reason: str
+    problem: str = ""  # when given, the mutant is equivalent only as far as this problem's cases can tell
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,7 @@ class Outcome:
     killer_problem: str | None = None  # the label of the problem whose case it was
     verdicts: tuple[Verdict, ...] = ()  # one per problem in the mutant's graded_with
     equivalent: str = ""  # the recorded reason, when the mutant is recorded as equivalent
+    equivalent_for: tuple[tuple[str, str], ...] = ()  # (label, reason): equivalent to those problems' cases alone
     seconds: float = 0.0
     detail: str = ""  # a kit error's summary
 
@@ -116,6 +121,10 @@ class Outcome:
     def status_for(self, label: str) -> str:
         """What problem LABEL's cases alone made of it (its overall status when they did not judge it)."""
         return next((v.status for v in self.verdicts if v.problem == label), self.status)
+
+    def equivalent_to(self, label: str) -> bool:
+        """Whether it is recorded as equivalent, everywhere or for problem LABEL's cases."""
+        return bool(self.equivalent) or any(scope == label for scope, _ in self.equivalent_for)
 
 
 @dataclass(frozen=True)
@@ -171,8 +180,10 @@ class MutationReport:
 
     @property
     def wrongly_equivalent(self) -> tuple[Outcome, ...]:
-        """Mutants recorded as equivalent that a case tells apart: the record is wrong."""
-        return tuple(o for o in self.outcomes if o.equivalent and o.detected)
+        """Mutants recorded as equivalent that a case tells apart (for a record limited to one problem,
+        a case of that problem): the record is wrong."""
+        return tuple(o for o in self.outcomes if (o.equivalent and o.detected) or any(
+            o.status_for(label) in (KILLED, TIMED_OUT) for label, _ in o.equivalent_for))
 
     def as_dict(self) -> dict:
         return {
@@ -181,7 +192,7 @@ class MutationReport:
             "record_file": self.record_file, "strong": not self.weak,
             "problems": [_tally_dict(t) for t in self.tallies],
             "mutants": [_outcome_dict(o) for o in self.outcomes],
-            "stale": [{"id": e.id, "reason": e.reason} for e in self.stale],
+            "stale": [{"id": e.id, "reason": e.reason, "problem": e.problem} for e in self.stale],
         }
 
 
@@ -200,6 +211,7 @@ def _outcome_dict(o: Outcome) -> dict:
             "killer": o.killer, "killer_problem": o.killer_problem,
             "verdicts": [{"problem": v.problem, "status": v.status, "killer": v.killer} for v in o.verdicts],
             "equivalent": o.equivalent,
+            "equivalent_for": [{"problem": label, "reason": reason} for label, reason in o.equivalent_for],
             "seconds": round(o.seconds, 3), "detail": o.detail}
 
 
@@ -578,13 +590,15 @@ def _text(value: str) -> str:
 
 
 RECORD_KEYS = {"equivalent": Key(list, default=[], items=dict)}  # the file's one table
-EQUIVALENT_KEYS = {"id": Key(str, check=_text), "reason": Key(str, check=_text)}  # each [[equivalent]]
+EQUIVALENT_KEYS = {"id": Key(str, check=_text), "reason": Key(str, check=_text),  # each [[equivalent]]
+                   "problem": Key(str, default="", check=_text)}  # optional: only that problem's cases
 
 
 def load_equivalents(edition: Edition) -> tuple[Equivalent, ...]:
     """The edition's recorded equivalent mutants (none when it has no record file). Each table is
     checked by :func:`graders.tables.check_table`: an unknown key, a missing or empty id or
-    reason is refused naming the file, the table and the key; an id listed twice, naming it."""
+    reason is refused naming the file, the table and the key; an id listed twice for the same
+    problem (or for all), naming it. A ``problem`` is kept as its label ("5b" is "05b")."""
     path = record_path(edition)
     if not path.is_file():
         return ()
@@ -592,9 +606,10 @@ def load_equivalents(edition: Edition) -> tuple[Equivalent, ...]:
     found: list[Equivalent] = []
     for k, raw in enumerate(top["equivalent"], start=1):
         values = check_table(raw, EQUIVALENT_KEYS, f"{path} [[equivalent]] #{k}")
-        if any(e.id == values["id"] for e in found):
+        scope = problem_label(values["problem"].strip()) if values["problem"] else ""
+        if any(e.id == values["id"] and (e.problem == scope or not e.problem or not scope) for e in found):
             raise EditionError(messages.mutant_record_broken(str(path), messages.listed_twice(repr(values["id"]))))
-        found.append(Equivalent(values["id"], values["reason"].strip()))
+        found.append(Equivalent(values["id"], values["reason"].strip(), scope))
     return tuple(found)
 
 
@@ -666,7 +681,11 @@ def run(edition: Edition, problems: Sequence[int | str] | None = None, *, jobs: 
     labels = edition.labels(problems)
     chosen = tuple(mutants) if mutants is not None else edition_mutants(edition, labels)
     equivalents = load_equivalents(edition)
-    reasons = {e.id: e.reason for e in equivalents}
+    reasons = {e.id: e.reason for e in equivalents if not e.problem}
+    scoped: dict[str, tuple[tuple[str, str], ...]] = {}
+    for e in equivalents:
+        if e.problem:
+            scoped[e.id] = (*scoped.get(e.id, ()), (e.problem, e.reason))
     workers = max(1, jobs or os.cpu_count() or 1)
     outcomes: dict[str, Outcome] = {}
     if progress:
@@ -675,17 +694,20 @@ def run(edition: Edition, problems: Sequence[int | str] | None = None, *, jobs: 
         futures = {pool.submit(grade_mutant, m, edition, limits): m for m in chosen}
         for future in as_completed(futures):
             outcome = future.result()
-            outcomes[outcome.mutant.id] = replace(outcome, equivalent=reasons.get(outcome.mutant.id, ""))
+            outcomes[outcome.mutant.id] = replace(outcome, equivalent=reasons.get(outcome.mutant.id, ""),
+                                                  equivalent_for=scoped.get(outcome.mutant.id, ()))
             if progress:
                 progress(len(outcomes), len(chosen), started)
     ordered = tuple(outcomes[m.id] for m in chosen)
-    every_id = {m.id for m in edition_mutants(edition)}
+    every = edition_mutants(edition)
+    every_id = {m.id for m in every}
+    shared = {(m.id, label) for m in every for label in m.graded_with if label != m.problem}
     wanted = {p.label for p in edition.problems} if labels is None else set(labels)
     return MutationReport(
         edition=edition.name, title=edition.title,
         tallies=tallies(edition, ordered, wanted),
         outcomes=ordered,
-        stale=tuple(e for e in equivalents if e.id not in every_id),
+        stale=tuple(e for e in equivalents if e.id not in every_id or e.problem and (e.id, e.problem) not in shared),
         seconds=time.monotonic() - started, jobs=workers, isolation=isolation.policy().summary,
         record_file=_relative(record_path(edition), edition.root),
     )
@@ -706,12 +728,12 @@ def tallies(edition: Edition, outcomes: Sequence[Outcome], wanted: set[str]) -> 
         measured = [by_id[m.id] for m in measured_by(p.label, [o.mutant for o in outcomes])]
         borrowed = any(o.mutant.problem != p.label for o in measured)
         status = {o.mutant.id: o.status_for(p.label) if borrowed else o.status for o in measured}
-        counted = [status[o.mutant.id] for o in measured if o.counted]
+        counted = [status[o.mutant.id] for o in measured if o.counted and not o.equivalent_to(p.label)]
         shares = [q.label for q in edition.problems if q.label != p.label and set(q.functions) & set(p.functions)]
         found.append(Tally(
             label=p.label, title=p.title, points=p.points, generated=len(measured),
             killed=counted.count(KILLED), timed_out=counted.count(TIMED_OUT), survived=counted.count(SURVIVED),
-            equivalent=sum(bool(o.equivalent) for o in measured),
+            equivalent=sum(o.equivalent_to(p.label) for o in measured),
             kit_errors=sum(o.status == KIT_ERROR for o in measured),
             shares=tuple(shares), borrowed=borrowed,
         ))
@@ -758,7 +780,9 @@ def render_markdown(report: MutationReport) -> str:
     survivors = [o for o in report.outcomes if o.status == SURVIVED and not o.equivalent]
     lines += [_md_mutant(o) for o in survivors] or [messages.mutants_no_survivors()]
     lines += _md_section(messages.mutants_equivalents_heading(report.record_file),
-                         [f"- `{_md(o.mutant.id)}`: {_md(o.equivalent)}" for o in report.outcomes if o.equivalent])
+                         [f"- `{_md(o.mutant.id)}`: {_md(o.equivalent)}" for o in report.outcomes if o.equivalent]
+                         + [f"- `{_md(o.mutant.id)}` ({messages.mutant_equivalent_for(label)}): {_md(reason)}"
+                            for o in report.outcomes for label, reason in o.equivalent_for])
     lines += _md_section(messages.mutants_wrongly_equivalent(report.record_file),
                          [f"- `{_md(o.mutant.id)}`: {_md(o.killer)}" for o in report.wrongly_equivalent])
     lines += _md_section(messages.mutants_stale(report.record_file),

@@ -306,6 +306,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
                                                                "left out of the counts"]),
     (m.mutants_stale, ("tests/x/mutants.toml",), ["Stale records in tests/x/mutants.toml", "no mutant has these ids",
                                                   "remove them"]),
+    (m.mutant_equivalent_for, ("05b",), ["equivalent only", "Problem 05b's cases"]),
     (m.mutants_wrongly_equivalent, ("tests/x/mutants.toml",), ["tests/x/mutants.toml", "tells them apart",
                                                                "not equivalent", "remove"]),
     (m.mutants_kit_errors, (2,), ["kit failed to grade 2 mutants", "not counted", "same command again"]),

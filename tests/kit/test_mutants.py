@@ -222,8 +222,12 @@ def test_no_record_file_means_no_equivalents(tmp_path):
     ('[[equivalent]]\nid = "x"\nreason = " "\n', "[[equivalent]] #1 reason: should be text that is not empty"),
     ('[[equivalent]]\nid = 3\nreason = "r"\n', "[[equivalent]] #1 id: should be text, not 3"),
     ('[[equivalent]]\nid = "x"\nreason = "r"\nwhy = "w"\n', "[[equivalent]] #1: unknown key 'why' (known keys: id, "
-                                                               "reason)"),
+                                                               "problem, reason)"),
     ('[[equivalent]]\nid = "x"\nreason = "r"\n[[equivalent]]\nid = "x"\nreason = "s"\n', "'x' is listed twice"),
+    ('[[equivalent]]\nid = "x"\nreason = "r"\n[[equivalent]]\nid = "x"\nreason = "s"\nproblem = "5b"\n',
+     "'x' is listed twice"),  # a record for all problems already holds for 05b
+    ('[[equivalent]]\nid = "x"\nreason = "r"\nproblem = ""\n', "[[equivalent]] #1 problem: should be text that is "
+                                                                   "not empty"),
     ('[[equivalents]]\nid = "x"\nreason = "r"\n', "unknown key 'equivalents' (known keys: equivalent)"),
     ('equivalent = "x"\n', "equivalent: should be a list, not 'x'"),
     ('[[equivalent]\n', "damaged"),
@@ -232,6 +236,51 @@ def test_a_broken_record_is_refused_naming_the_file(tmp_path, text, needle):
     with pytest.raises(EditionError) as info:
         mutants.load_equivalents(edition_with_record(tmp_path, text))
     assert needle in str(info.value) and str(tmp_path / mutants.RECORD_FILE) in str(info.value)
+
+
+def test_a_record_may_be_limited_to_one_problem(tmp_path):
+    text = ('[[equivalent]]\nid = "x"\nreason = "r"\nproblem = "5b"\n\n'
+            '[[equivalent]]\nid = "x"\nreason = "s"\nproblem = "06"\n')
+    assert mutants.load_equivalents(edition_with_record(tmp_path, text)) == (
+        mutants.Equivalent("x", "r", "05b"), mutants.Equivalent("x", "s", "06"))
+
+
+SHARED = mutants.Mutant("05a play: delete: say = say(score0, score1)", "05a", "play", "delete", 140,
+                        "say = say(score0, score1)", "pass", ("05a", "05b", "06"))
+
+
+def shared_outcome(b_status: str, reason: str = "commentary is 06's") -> mutants.Outcome:
+    verdicts = (mutants.Verdict("05a", mutants.SURVIVED), mutants.Verdict("05b", b_status),
+                mutants.Verdict("06", mutants.KILLED, "say after every turn"))
+    return mutants.Outcome(SHARED, mutants.KILLED, "say after every turn", "06", verdicts,
+                           equivalent_for=(("05b", reason),) if reason else ())
+
+
+def test_a_record_limited_to_one_problem_leaves_the_mutant_out_of_that_problem_alone():
+    edition = load_edition("swine_swap")
+    outcomes = [shared_outcome(mutants.SURVIVED)]
+    by_label = {t.label: t for t in mutants.tallies(edition, outcomes, {"05a", "05b", "06"})}
+    assert (by_label["05b"].counted, by_label["05b"].equivalent) == (0, 1)  # left out of 05b's count
+    assert (by_label["05a"].killed, by_label["05a"].equivalent) == (1, 0)  # still counted where it lives
+    assert (by_label["06"].killed, by_label["06"].equivalent) == (1, 0)
+    unrecorded = {t.label: t for t in mutants.tallies(edition, [shared_outcome(mutants.SURVIVED, "")], {"05b"})}
+    assert (unrecorded["05b"].survived, unrecorded["05b"].equivalent) == (1, 0)
+    report = dataclasses.replace(fake_report(), outcomes=tuple(outcomes))
+    assert report.wrongly_equivalent == ()
+    text = mutants.render_markdown(report)
+    assert f"`{SHARED.id}` ({messages.mutant_equivalent_for('05b')}): commentary is 06's" in text
+    assert json.loads(mutants.render_json(report))["mutants"][0]["equivalent_for"] == [
+        {"problem": "05b", "reason": "commentary is 06's"}]
+    # A record limited to 05b is wrong when 05b's own cases tell the mutant apart.
+    wrong = dataclasses.replace(report, outcomes=(shared_outcome(mutants.KILLED),))
+    assert [o.mutant.id for o in wrong.wrongly_equivalent] == [SHARED.id]
+
+
+def test_a_record_limited_to_a_problem_that_does_not_share_the_mutant_is_stale(tmp_path):
+    real = next(m for m in mutants.edition_mutants(load_edition("boar_brawl")) if m.problem == "02").id
+    text = f'[[equivalent]]\nid = "{real}"\nreason = "r"\nproblem = "03"\n'
+    report = mutants.run(edition_with_record(tmp_path, text), mutants=[], jobs=1)
+    assert [(e.id, e.problem) for e in report.stale] == [(real, "03")]
 
 
 def test_a_record_that_matches_no_mutant_is_stale(tmp_path):
@@ -370,6 +419,13 @@ SAMPLE = {
         "07 announce_highest.say: comparison: if gain >= running_high:",
         "05 play: argument: again = more_boar(score1, score0)",
     ],
+    "swine_swap": [
+        "02 free_bacon: constant: alternating = alternating + sign * (cube % 11)",
+        "04 is_swap: constant: while excitement >= 9:",
+        "05a play: argument: num_rolls = strategy0(score1, score0)",
+        "07 announce_highest.say: bound: if gain > previous_high + 1:",
+        "11 swap_strategy: comparison: if new_score <= opponent_score:",
+    ],
     "pig_tail": [
         "02 tail_points: constant: tens = opponent_score // 10 % 11",
         "04 next_perfect_square: constant: d += 2",
@@ -399,8 +455,14 @@ def test_a_fixed_sample_of_mutants_is_killed_by_its_own_problems_cases(name):
 @pytest.mark.parametrize("name", edition_names())
 def test_recorded_equivalents_survive_every_case(name):
     edition = load_edition(name)
-    recorded = {e.id for e in mutants.load_equivalents(edition)}
-    chosen = [m for m in mutants.edition_mutants(edition) if m.id in recorded]
+    recorded = mutants.load_equivalents(edition)
+    chosen = [m for m in mutants.edition_mutants(edition) if m.id in {e.id for e in recorded}]
     report = mutants.run(edition, mutants=chosen, jobs=2)
-    wrong = [(o.mutant.id, o.killer) for o in report.outcomes if o.status != mutants.SURVIVED]
+    everywhere = {e.id for e in recorded if not e.problem}
+    wrong = [(o.mutant.id, o.killer) for o in report.outcomes
+             if o.mutant.id in everywhere and o.status != mutants.SURVIVED]
+    # A record limited to one problem: that problem's cases alone must let the mutant through.
+    wrong += [(o.mutant.id, label) for o in report.outcomes for label, _ in o.equivalent_for
+              if o.status_for(label) != mutants.SURVIVED]
     assert wrong == [], "recorded as equivalent, yet a case tells them apart"
+    assert not report.wrongly_equivalent
