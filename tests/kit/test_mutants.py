@@ -405,6 +405,13 @@ def test_jobs_is_refused_by_the_option_parser(bad, capsys):
 # A few mutants of each edition (of which the first cases added after measuring the suites caught
 # some), each of which its own problem's cases must kill. Kept small: it runs on every CI run.
 SAMPLE = {
+    "pig": [
+        "01 roll: condition: if not outcome == 1:",
+        "02 take_turn: constant: turn_total, over = (1, False)",
+        "05 describe_action: condition: if True:",
+        "07 make_roll_until_strategy.strategy.tactic: delete: if turn_total < turn_goal:",
+        "08 play: constant: score, opponent_score = (1, 0)",
+    ],
     "boar_brawl": [
         "03 take_turn: argument: return boar_brawl(opponent_score, player_score)",
         "04 sus_points: boolean: if factors == 3 and factors == 4:",
