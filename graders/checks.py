@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders import messages
+from graders import messages, syntax
 from graders.cases import Case, StudentRun, WinRateCheck
 from graders.edition import Edition
 from graders.errors import AnalysisError, EditionError
@@ -49,7 +49,7 @@ class Carried:
 def carry(reference: str, submission: str, tree: ast.Module, function: str) -> Carried:
     """REFERENCE's source followed by FUNCTION from the student's SUBMISSION (parsed as TREE) and
     the student's top-level functions it calls, directly or not, that the reference does not define."""
-    own = set(_defined(ast.parse(reference)))
+    own = set(_defined(syntax.parse_module(reference)))
     theirs = _defined(tree)
     wanted: list[str] = []
     todo = [function]
