@@ -8,7 +8,7 @@
     hogkit gradescope EDITION [--out ZIP] [--course DIR]
     hogkit winrate PATH --strategy EXPR [--against EXPR] [--edition NAME] [--json]
     hogkit optimal [--edition NAME] [--against EXPR] [--table FILE]
-    hogkit picture --strategy EXPR --out FILE.svg [--path PATH] [--kind dice|win] [--edition NAME]
+    hogkit picture --strategy EXPR --out FILE.svg [--path PATH] [--kind strategy|win] [--edition NAME]
     hogkit contest CLASSDIR --out OUTDIR [--edition NAME] [--jobs N]
     hogkit report CLASSDIR --out OUTDIR [--edition NAME]
     hogkit play [PATH] [--edition NAME] [--port N] [--no-browser] [--seed N] [--host H] [--timeout S]
@@ -177,10 +177,10 @@ def _add_gradescope(sub: Subparsers) -> None:
 
 def _add_winrate(sub: Subparsers) -> None:
     w = sub.add_parser("winrate", help="the exact chance one strategy beats another, without sampling",
-                       description="Tabulate two strategies of a submission (expressions evaluated in its hog.py, "
-                                   "in the sandbox) and compute the exact probability that the first wins, going "
-                                   "first, going second, and on average.")
-    w.add_argument("path", help="a folder holding hog.py, or a hog.py file")
+                       description="Tabulate two strategies of a submission (expressions evaluated in its own "
+                                   "file, hog.py or pig.py, in the sandbox) and compute the exact probability "
+                                   "that the first wins, going first, going second, and on average.")
+    w.add_argument("path", help="a folder holding the submission (hog.py, pig.py), or the file itself")
     w.add_argument("--strategy", required=True, metavar="EXPR", help="for example final_strategy or always_roll(4)")
     w.add_argument("--against", metavar="EXPR", help="the opponent (default: the edition's baseline)")
     _add_edition(w, declared=True)
@@ -190,26 +190,31 @@ def _add_winrate(sub: Subparsers) -> None:
 
 
 def _add_optimal(sub: Subparsers) -> None:
-    o = sub.add_parser("optimal", help="the exact best response to a strategy, and the minimax strategy",
+    o = sub.add_parser("optimal", help="the exact best response to a strategy, and the optimal strategy",
                        description="Compute, from the edition's reference rules, the strategy that wins most "
-                                   "often against a given one (default: the baseline) and the minimax strategy, "
-                                   "with their exact win rates.")
+                                   "often against a given one (default: the baseline) and the optimal (minimax) "
+                                   "strategy, with their exact win rates. In a game of roll-or-hold tactics both "
+                                   "come from value iteration (a game that never ends is won by nobody).")
     _add_edition(o)
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
-    o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE")
+    o.add_argument("--table", metavar="FILE", help="write the best response as a Python table of dice to FILE "
+                   "(games of dice only)")
     o.add_argument("--variant", default="", metavar="NAME",
                    help="the rules of one of the edition's [analysis] variants")
 
 
 def _add_picture(sub: Subparsers) -> None:
-    v = sub.add_parser("picture", help="draw a strategy: dice per pair of scores, or the chance to win",
-                       description="Draw a heat map of a strategy (SVG or PNG, by the --out suffix): the number "
-                                   "of dice it rolls for every pair of scores (--kind dice) or its exact chance to "
+    v = sub.add_parser("picture", help="draw a strategy: what it chooses, or its chance to win",
+                       description="Draw a heat map of a strategy (SVG or PNG, by the --out suffix): what it "
+                                   "chooses for every pair of scores (--kind strategy: the number of dice; in a "
+                                   "game of tactics, roll or hold, one map per turn total) or its exact chance to "
                                    "win from each of them against the baseline or --against (--kind win).")
-    v.add_argument("--strategy", required=True, metavar="EXPR", help="a strategy (of PATH's hog.py, or the reference)")
+    v.add_argument("--strategy", required=True, metavar="EXPR",
+                   help="a strategy (of the submission at PATH, or of the reference)")
     v.add_argument("--path", help="a submission whose strategy to draw (default: the reference)")
-    v.add_argument("--kind", choices=["dice", "win"], default="dice",
-                   help="dice: the number of dice per pair of scores; win: the chance to win (default: dice)")
+    v.add_argument("--kind", choices=["strategy", "dice", "win"], default="strategy",
+                   help="strategy (or dice): what the strategy chooses for every pair of scores; win: the chance "
+                        "to win (default: strategy)")
     v.add_argument("--against", metavar="EXPR",
                    help="for --kind win: the opponent, a strategy of the reference (default: the baseline)")
     v.add_argument("--out", required=True, metavar="FILE.svg", help="the picture to write: .svg or .png")
@@ -522,15 +527,15 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
 
 
 def cmd_winrate(args: argparse.Namespace) -> int:
-    from graders import analysis
+    from graders import game
 
     edition = _edition(args, Path(args.path))
     submission = load_submission(Path(args.path), edition)
-    model = analysis.build_model(edition, args.variant)
-    against = args.against or analysis.analysis_settings(edition).baseline
-    (mine, theirs), notes = analysis.tabulate_source(submission.source, edition, [args.strategy, against])
+    game.prepare(edition, args.variant)
+    against = args.against or game.baseline(edition)
+    (mine, theirs), notes = game.tabulate_source(submission.source, edition, [args.strategy, against])
     _print_notes(notes)
-    rates = analysis.win_rates(model, mine, theirs)
+    rates = game.win_rates(edition, mine, theirs, args.variant)
     print(json.dumps(rates) if args.json else messages.win_rate_lines(args.strategy, against, rates))
     return 0
 
@@ -545,6 +550,10 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     from graders import analysis
 
     edition = load_edition(args.edition)
+    from graders import game
+
+    if game.is_tactic_game(edition):
+        return _optimal_tactics(args, edition)
     if args.table:
         writable_output(args.table, folder=False)
     model = analysis.build_model(edition, args.variant)
@@ -570,28 +579,49 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _optimal_tactics(args: argparse.Namespace, edition: Edition) -> int:
+    """Best play for a game of tactics: the best response to a reference strategy and the optimal
+    strategy, both found by value iteration, each then evaluated exactly."""
+    from graders import game, tactics
+
+    if args.table:
+        raise InputError(messages.table_needs_dice(edition.name))
+    game.prepare(edition, args.variant)
+    model = tactics.build_model(edition)
+    against_text = args.against or game.baseline(edition)
+    against = tactics.reference_table(edition, against_text)
+    started = time.monotonic()
+    best = tactics.best_response(model, against)[0]
+    optimal, values = tactics.best_response(model)
+    seconds = time.monotonic() - started
+    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text,
+                                  tactics.win_rates(model, best, against)))
+    print(messages.win_rate_lines(messages.OPTIMAL, against_text, tactics.win_rates(model, optimal, against)))
+    print(messages.win_rate_lines(messages.OPTIMAL, messages.ITSELF, tactics.win_rates(model, optimal, optimal)))
+    print(messages.optimal_guarantee(float(values[0, 0, 0])))
+    print(messages.solved_in(seconds))
+    return 0
+
+
 def cmd_picture(args: argparse.Namespace) -> int:
-    from graders import analysis
+    from graders import game, pictures
 
     edition = load_edition(args.edition)
     writable_output(args.out, folder=False)
-    model = analysis.build_model(edition)
-    baseline_text = args.against or analysis.analysis_settings(edition).baseline
-    baseline = analysis.reference_table(edition, baseline_text)
+    game.prepare(edition)
+    baseline_text = args.against or (game.baseline(edition) if args.kind == "win" else "")
     if args.path:
         source = load_submission(Path(args.path), edition).source
-        (table,), notes = analysis.tabulate_source(source, edition, [args.strategy])
+        (table,), notes = game.tabulate_source(source, edition, [args.strategy])
         _print_notes(notes)
     else:
-        table = analysis.reference_table(edition, args.strategy)
-    from graders import pictures
-
+        table = game.reference_table(edition, args.strategy)
     fmt = pictures.format_of(args.out)
-    if args.kind == "dice":
-        picture = pictures.strategy_dice(messages.picture_dice_title(args.strategy), table.tolist(), fmt)
-    else:
-        win = analysis.start_values(model, analysis.win_tables(model, table, baseline)[0])
+    if args.kind == "win":
+        win = game.start_values(edition, table, game.reference_table(edition, baseline_text))
         picture = pictures.win_chances(messages.picture_win_title(args.strategy, baseline_text), win.tolist(), fmt)
+    else:
+        picture = game.strategy_picture(edition, args.strategy, table, fmt)
     Path(args.out).write_bytes(picture)
     print(messages.picture_written(args.out))
     return 0

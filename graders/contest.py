@@ -1,9 +1,11 @@
 """Contest: every submission's strategy against every other, exactly, going first and second.
 
-Contract: each entry's strategy (the edition's ``[analysis] report`` strategy, ``final_strategy``)
-is tabulated in the sandbox, as the submission's own code; an entry that cannot be read, loaded or
-tabulated (a value that is not an int from 0 to 10, answers that change, too slow) is listed with
-its reason and takes no part. Every pair of valid entries is solved once, which gives both seats.
+Contract: each entry's strategy (the edition's contest strategy, ``final_strategy``: see
+:func:`graders.game.contest_strategy`) is tabulated in the sandbox, as the submission's own code,
+through the game seam (dice per pair of scores for Hog, an action per turn total for a game of
+tactics); an entry that cannot be read, loaded or tabulated (a value the game does not allow,
+answers that change, too slow) is listed with its reason and takes no part. Every pair of valid
+entries is solved once, which gives both seats.
 An entry earns a match point for each opponent it beats with a win rate above 50.0001% (averaged
 over the seats); the ranking is by match points, then average win rate, then id. Outputs:
 ``leaderboard.csv`` and a self-contained ``contest.html`` with the win-rate matrix as a heat map.
@@ -18,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from graders import analysis, messages, pictures, reports
+from graders import game, messages, pictures, reports
 from graders.classroom import Progress, check_class_folder
 from graders.edition import Edition
-from graders.errors import InputError
+from graders.errors import AnalysisError, InputError
 from graders.records import Standing
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
@@ -35,8 +37,8 @@ def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray 
     if entry.source is None:
         return entry.reason
     try:
-        return analysis.tabulate_source(entry.source, edition, [strategy])[0][0]
-    except analysis.AnalysisError as exc:
+        return game.tabulate_source(entry.source, edition, [strategy])[0][0]
+    except AnalysisError as exc:
         return str(exc)
 
 
@@ -47,8 +49,8 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
         raise InputError(messages.empty_class(str(folder)))
-    model = analysis.build_model(edition)
-    strategy = analysis.analysis_settings(edition).report_strategy
+    game.prepare(edition)
+    strategy = game.contest_strategy(edition)
     workers = max(1, jobs or os.cpu_count() or 1)
     tables: list[np.ndarray | str] = [""] * len(entries)
     started = time.monotonic()
@@ -70,7 +72,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     solved: dict[tuple[bytes, bytes], float] = {}
     started = time.monotonic()
     with ThreadPoolExecutor(workers) as pool:
-        pair_of = {pool.submit(analysis.pair_rate, model, valid[i][1], valid[j][1]): key
+        pair_of = {pool.submit(game.pair_rate, edition, valid[i][1], valid[j][1]): key
                    for key, (i, j) in unique.items()}
         for done, pair_done in enumerate(as_completed(pair_of), start=1):
             solved[pair_of[pair_done]] = pair_done.result()

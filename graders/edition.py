@@ -70,7 +70,8 @@ VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(st
                 "exact": Key(bool, False)}
 # [game]: the shape of a turn, for the engine's game seam (graders.game); without it, Hog's shape.
 GAME_KEYS = {"turn": Key(str, "dice", check=one_of("dice", "tactic")), "actions": Key(list, [], items=str),
-             "sides": Key(str, "6"), "goal": Key(str, "GOAL")}
+             "sides": Key(str, "6"), "goal": Key(str, "GOAL"), "baseline": Key(str, ""),
+             "strategy": Key(str, "final_strategy")}
 EVENT_KEYS = {"rule": Key(str), "when": Key(str), "text": Key(str)}
 
 
@@ -152,13 +153,17 @@ class GameSettings:
     ``turn = "tactic"``: a strategy returns a tactic, called with the turn total before each action,
     that returns one of ``actions`` (the reference's functions ``action(turn_total, outcome) ->
     (points scored, new turn total, whether the turn is over)``); ``sides`` is an expression over
-    ``score`` and ``opponent_score`` for the die a turn uses, ``goal`` one for the goal score.
+    ``score`` and ``opponent_score`` for the die a turn uses, ``goal`` one for the goal score;
+    ``baseline`` the reference strategy analysis compares against, and ``strategy`` the name of the
+    strategy a contest plays (Hog's shape reads both from ``[analysis]``).
     """
 
     turn: str = "dice"
     actions: tuple[str, ...] = ()
     sides: str = "6"
     goal: str = "GOAL"
+    baseline: str = ""
+    strategy: str = "final_strategy"
 
 
 @dataclass(frozen=True)
@@ -452,14 +457,16 @@ def _game(raw: dict | None, where: str) -> GameSettings:
         return GameSettings()
     gwhere = f"{where} [game]"
     values = check_table(raw, GAME_KEYS, gwhere)
-    for key in ("sides", "goal"):
-        _check_expression(values[key], f"{gwhere} {key}")
+    for key in ("sides", "goal", "baseline"):
+        if values[key]:
+            _check_expression(values[key], f"{gwhere} {key}")
     for name in values["actions"]:
         check_value(name, Key(str, check=_a_name), f"{gwhere} actions")
     if values["turn"] == "tactic" and len(values["actions"]) < 2:
         raise EditionError(messages.table_wrong_type(f"{gwhere} actions", messages.EXPECTED_TWO_ACTIONS,
                                                      repr(values["actions"])))
-    return GameSettings(values["turn"], tuple(values["actions"]), values["sides"], values["goal"])
+    return GameSettings(values["turn"], tuple(values["actions"]), values["sides"], values["goal"],
+                        values["baseline"], values["strategy"])
 
 
 def _check_expression(source: str, where: str) -> None:

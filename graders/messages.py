@@ -618,6 +618,11 @@ def no_analysis(edition: str) -> str:
     return f"edition {edition!r} has no [analysis] table in its manifest, so it cannot be analysed exactly"
 
 
+def no_game_baseline(edition: str) -> str:
+    return (f"edition {edition!r} names no baseline in its [game] table, so there is no strategy to compare "
+            "against: give one with --against")
+
+
 def turn_must_gain(edition: str) -> str:
     return (f"edition {edition!r} has a turn that does not raise the mover's score, so its game is not "
             "finite in the scores alone and cannot be analysed exactly")
@@ -674,6 +679,10 @@ def final_strategy_rate(rate: float, baseline: str) -> str:
 
 def picture_dice_title(strategy: str) -> str:
     return f"{strategy}: dice rolled for each pair of scores"
+
+
+def picture_tactic_title(strategy: str) -> str:
+    return f"{strategy}: its tactic's choice for each pair of scores, at a few turn totals"
 
 
 def picture_win_title(strategy: str, against: str) -> str:
@@ -1690,6 +1699,7 @@ RUN_PASSES = "the test passes"
 RUN_FAILS = "the test fails"
 NULL_BYTES = "source code cannot contain null bytes"  # Python's own words for a file with a NUL byte
 MINIMAX = "the minimax strategy"
+OPTIMAL = "the optimal strategy"
 ITSELF = "itself"
 
 
@@ -1786,6 +1796,20 @@ def improved_response(against: str, rounds: int) -> str:
             f"evaluation ({rounds} rounds; a local best)")
 
 
+def optimal_guarantee(first: float) -> str:
+    return (f"the optimal strategy is sure of winning at least {100 * first:.2f}% of games going first, "
+            "whatever the opponent does (a game that never ends is won by nobody)")
+
+
+def solved_in(seconds: float) -> str:
+    return f"solved in {seconds:.1f} s"
+
+
+def table_needs_dice(edition: str) -> str:
+    return (f"--table writes a table of dice per pair of scores, and a strategy of {edition} chooses an action "
+            f"at every turn total: draw it with `hogkit picture --edition {edition} --strategy EXPR` instead")
+
+
 def whole_state_bound() -> str:
     return ("the bound: best play of a player who also sees the rest of the state (what each player "
             "remembers from their previous turn)")
@@ -1864,6 +1888,11 @@ def tactic_unsteady(score: int, opponent: int, total: int) -> str:
 
 def game_not_solvable(edition: str, why: str) -> str:
     return f"the exact analysis cannot model the game of {edition}: {why}"
+
+
+def best_play_unsettled(total: int, rounds: int) -> str:
+    return (f"best play did not settle at a score sum of {total} after {rounds} rounds of value iteration: "
+            f"the game may go on for ever there")
 
 
 def action_returned(name: str, total: int, outcome: int, scored: object, after: object, over: object) -> str:

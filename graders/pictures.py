@@ -68,6 +68,38 @@ def strategy_dice(title: str, table: Sequence[Sequence[int]], fmt: str = "svg") 
     return _save(figure, fmt)
 
 
+def tactic_map(title: str, panels: Sequence[tuple[int, Sequence[Sequence[int]]]], actions: Sequence[str],
+               fmt: str = "svg") -> bytes:
+    """What a tactic chooses for every pair of scores, one small map per turn total (PANELS: the
+    turn total and TABLE[score][opponent], an index into ACTIONS), in the same colours throughout."""
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    columns = min(4, max(1, len(panels)))
+    rows = -(-len(panels) // columns)
+    figure = Figure(figsize=(2.6 * columns + 0.4, 2.5 * rows + 0.9), dpi=DPI, layout="constrained")
+    grid = figure.subplots(rows, columns, sharex=True, sharey=True, squeeze=False)
+    colours = ListedColormap(ACTION_COLOURS[:len(actions)])
+    norm = BoundaryNorm([k - 0.5 for k in range(len(actions) + 1)], len(actions))
+    for axes, (total, table) in zip(grid.flat, panels, strict=False):
+        axes.imshow(table, origin="lower", cmap=colours, norm=norm, interpolation="nearest")
+        axes.set_title(f"turn total {total}", fontsize=9)
+        axes.set_xticks(list(range(0, len(table), 20)))
+        axes.set_yticks(list(range(0, len(table), 20)))
+    for axes in list(grid.flat)[len(panels):]:
+        axes.set_visible(False)
+    figure.supxlabel("opponent's score")
+    figure.supylabel("your score")
+    figure.suptitle(title)
+    figure.legend(handles=[Patch(color=ACTION_COLOURS[k], label=name) for k, name in enumerate(actions)],
+                  loc="outside right upper", frameon=False)
+    return _save(figure, fmt)
+
+
+ACTION_COLOURS = ("#d9534f", "#4a7ab5", "#e0c23c", "#5cb85c")  # roll, hold, and room for more actions
+
+
 def win_chances(title: str, win: Sequence[Sequence[float]], fmt: str = "svg") -> bytes:
     """The chance to win from every pair of scores, about to move (WIN[score][opponent], 0 to 1)."""
     from matplotlib.ticker import PercentFormatter

@@ -31,7 +31,7 @@ from graders import messages, reference
 from graders.edition import Edition
 from graders.errors import AnalysisError
 from graders.memo import once
-from graders.sandbox import Session
+from graders.sandbox import Limits, LoadError, Session
 
 TABULATE_SECONDS = 60.0  # for one strategy's tactics at every pair of scores and turn total
 
@@ -191,10 +191,21 @@ def turn_gains(model: TacticModel, table: np.ndarray) -> np.ndarray:
 
 def win_rates(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> dict[str, float]:
     """MINE's exact chance to beat THEIRS going first, going second, and their average."""
+    v, x = _solve(model, mine, theirs)
+    first, second = float(v[0, 0]), float(x[0, 0])
+    return {"first": first, "second": second, "average": (first + second) / 2}
+
+
+def start_values(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """(goal, goal): MINE's exact chance to beat THEIRS about to start a turn at each pair of scores."""
+    return _solve(model, mine, theirs)[0][:, :model.goal]
+
+
+def _solve(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(v, x): v[s, o] my chance to win when I move with s against o; x[s, o] the same when they move.
+    Padded: a score at or past the goal is a game already won (mine) or lost (theirs)."""
     goal = model.goal
     ours, others = turn_gains(model, mine), turn_gains(model, theirs)
-    # v[s, o]: my chance to win when I move with s against o; x[s, o]: the same when they move.
-    # Padded: a score at or past the goal is a game already won (mine) or lost (theirs).
     x = np.ones((2 * goal + 1, goal))
     v = np.zeros((goal, 2 * goal + 1))
     steps = np.arange(1, goal + 1)
@@ -204,9 +215,121 @@ def win_rates(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> dict[
         c_me = (ours[s, o, 1:] * x[s[:, None] + steps, o[:, None]]).sum(axis=1)
         c_them = (others[o, s, 1:] * v[s[:, None], o[:, None] + steps]).sum(axis=1)
         p_me, p_them = ours[s, o, 0], others[o, s, 0]
-        loop = 1.0 - p_me * p_them
+        loop = 1.0 - p_me * p_them  # both give the turn back with nothing scored: the same state again
         safe = np.where(loop > 0, loop, 1.0)
         v[s, o] = np.where(loop > 0, (c_me + p_me * c_them) / safe, 0.0)
         x[s, o] = c_them + p_them * v[s, o]
-    first, second = float(v[0, 0]), float(x[0, 0])
-    return {"first": first, "second": second, "average": (first + second) / 2}
+    return v, x
+
+
+def tabulate_source(source: str, edition: Edition, expressions: list[str], limits: Limits | None = None
+                    ) -> tuple[list[np.ndarray], list[str]]:
+    """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission,
+    loaded as grading loads it; with the notes on what loading did."""
+    from graders.sandbox import open_submission
+
+    model = build_model(edition)
+    try:
+        session, notes = open_submission(source, edition, limits)
+    except LoadError as exc:
+        raise AnalysisError(messages.could_not_load(edition.submission) + f" ({exc})") from exc
+    try:
+        return [tabulate(session, expression, model) for expression in expressions], notes
+    finally:
+        session.dispose()
+
+
+PICTURE_TOTALS = range(0, 40, 5)  # the turn totals a picture of a strategy shows, where a turn reaches them
+
+
+def picture_totals(model: TacticModel) -> list[int]:
+    return [t for t in PICTURE_TOTALS if t in model.totals]
+
+
+# -- best play ------------------------------------------------------------------------------------
+
+TOLERANCE = 1e-13  # a score sum's values are final when a round changes none of them by more
+MOST_ROUNDS = 500  # rounds of value iteration on one score sum before the game is declared unsolvable
+
+
+def best_response(model: TacticModel, opponent: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(table, values): the strategy with the highest chance to beat OPPONENT's table, and
+    ``values[score, opponent_score, turn_total]``, the mover's exact chance to win about to act
+    there, playing it. With no OPPONENT: the optimal strategy, the one whose chance to win is the
+    highest a player can be sure of whatever the other does (its values are that chance).
+
+    An endless game is won by nobody. Value iteration, one score sum at a time from the highest:
+    every state of a sum depends on higher sums only, except through a turn that ends scoring
+    nothing, which gives the same scores back to the other player. A sum's values start from 0 and
+    rise to the least fixed point (what a game that may go on for ever is worth to a player who
+    must win it), until no round changes any by more than :data:`TOLERANCE`. Ties go to the first
+    action listed (roll: the game moves on)."""
+    goal, width = model.goal, model.width
+    values = np.zeros((goal, goal, width))
+    table = np.zeros((goal, goal, width), dtype=np.int8)
+    start = np.zeros((goal, goal + width))  # start[a, b]: my chance about to start a turn at (a, b) (padded: lost)
+    waiting = np.ones((2 * goal + width, goal))  # waiting[a, b]: mine as the other starts theirs (padded: won)
+    theirs = None if opponent is None else turn_gains(model, opponent)
+    plans = _plans(model)
+    for total in range(2 * goal - 2, -1, -1):
+        a = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
+        b = total - a
+        mine, yours = _chances(model, a, b), _chances(model, b, a)
+        for _round in range(MOST_ROUNDS):
+            before = start[a, b].copy()
+            if theirs is None:  # the other plays to keep my chance lowest
+                waiting[a, b] = _turn(plans, yours, start[a[:, None], b[:, None] + _points(model)], np.argmin)[0][:, 0]
+            else:
+                waiting[a, b] = _waiting(start, theirs, a, b)
+            vals, acts = _turn(plans, mine, waiting[a[:, None] + _points(model), b[:, None]], np.argmax)
+            start[a, b] = vals[:, 0]
+            if float(np.max(np.abs(vals[:, 0] - before))) < TOLERANCE:
+                break
+        else:
+            raise AnalysisError(messages.best_play_unsettled(total, MOST_ROUNDS))
+        values[a, b], table[a, b] = vals, acts
+    return table, values
+
+
+def _plans(model: TacticModel) -> list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+    """For each action and turn total, over the die's faces: whether the turn ends, the points it
+    then scores, and otherwise the new turn total (``width`` for any total past the table: banked)."""
+    return [[(model.over[i, t, 1:], model.gain[i, t, 1:], np.minimum(model.after[i, t, 1:], model.width))
+             for t in range(model.width)] for i in range(len(model.actions))]
+
+
+def _points(model: TacticModel) -> np.ndarray:
+    """Every number of points a turn can score."""
+    return np.arange(int(model.gain.max()) + 1)
+
+
+def _chances(model: TacticModel, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(pairs, faces): the chance of each face of the die the mover uses at scores (a, b)."""
+    faces = model.over.shape[2] - 1
+    sides = model.sides[a, b][:, None]
+    return np.where(np.arange(1, faces + 1)[None, :] <= sides, 1.0 / sides, 0.0)
+
+
+def _waiting(start: np.ndarray, theirs: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """My chance to win as the other player, playing the table of gains THEIRS, starts a turn with
+    B against my A."""
+    goal = start.shape[0]
+    gains = theirs[b, a, :goal]  # the chance their turn scores h, for h below the goal (more: they win)
+    return (gains * start[a[:, None], b[:, None] + np.arange(goal)]).sum(axis=1)
+
+
+def _turn(plans: list, chance: np.ndarray, after_turn: np.ndarray, pick: Callable
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """At every turn total, from the highest down, the action PICK (np.argmax or np.argmin) takes
+    of my chances after each (AFTER_TURN[pair, points]: mine once the turn ends scoring that many),
+    and that chance."""
+    pairs, width = chance.shape[0], len(plans[0])
+    vals = np.full((pairs, width + 1), 1.0 if pick is np.argmax else 0.0)  # past the table: the mover won
+    acts = np.zeros((pairs, width), dtype=np.int8)
+    rows = np.arange(pairs)
+    for t in range(width - 1, -1, -1):
+        choices = np.stack([(chance * np.where(over[None, :], after_turn[:, gain], vals[:, after])).sum(axis=1)
+                            for over, gain, after in (plan[t] for plan in plans)])
+        acts[:, t] = pick(choices, axis=0)
+        vals[:, t] = choices[acts[:, t], rows]
+    return vals[:, :width], acts

@@ -468,6 +468,12 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.game_not_solvable, ("pig", "roll(0, 2) neither ends"), ["game of pig", "roll(0, 2) neither ends"]),
     (m.action_returned, ("roll", 3, 2, 0, 5, None), ["roll(3, 2) returned 0, 5, None", "whether the turn is over"]),
     (m.action_stalls, ("roll", 3, 2), ["roll(3, 2)", "neither ends the turn"]),
+    (m.best_play_unsettled, (12, 500), ["score sum of 12", "500 rounds", "value iteration"]),
+    (m.no_game_baseline, ("pig",), ["'pig'", "no baseline", "[game]", "--against"]),
+    (m.picture_tactic_title, ("final_strategy",), ["final_strategy", "turn totals"]),
+    (m.optimal_guarantee, (0.50308,), ["50.31%", "going first", "won by nobody"]),
+    (m.solved_in, (8.04,), ["solved in 8.0 s"]),
+    (m.table_needs_dice, ("pig",), ["--table", "pig", "hogkit picture --edition pig"]),
 ]
 
 

@@ -1,14 +1,19 @@
-"""The exact analysis of a tactic game (Pig's shape): figures pinned, and checked against play."""
+"""The exact analysis of a tactic game (Pig's shape): figures pinned, best play by value iteration,
+both checked against play, and the analysis commands for it."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from graders import reference, tactics
-from graders.edition import edition_names, load_edition
+from graders.cli import main as hogkit
+from graders.edition import edition_names, kit_root, load_edition
+from graders.errors import AnalysisError
 
 TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.turn == "tactic"]
 
@@ -63,3 +68,155 @@ def test_holding_at_once_against_a_player_who_rolls_loses(edition):
     always_hold = np.full((model.goal, model.goal, model.width), model.actions.index("hold"), dtype=np.int8)
     baseline = tactics.reference_table(edition, "make_roll_until_strategy(20)")
     assert tactics.win_rates(model, always_hold, baseline)["average"] == pytest.approx(0.0, abs=1e-12)
+
+
+# -- best play: value iteration, checked by the exact evaluation and by seeded games ---------------
+
+@pytest.fixture(scope="module")
+def pig():
+    edition = load_edition("pig")
+    model = tactics.build_model(edition)
+    baseline = tactics.reference_table(edition, "make_roll_until_strategy(20)")
+    best, best_values = tactics.best_response(model, baseline)
+    optimal, optimal_values = tactics.best_response(model)
+    return edition, model, baseline, (best, best_values), (optimal, optimal_values)
+
+
+def test_best_play_figures_are_pinned(pig):
+    _edition, model, baseline, (best, best_values), (optimal, optimal_values) = pig
+    rates = tactics.win_rates(model, best, baseline)
+    assert rates["average"] == pytest.approx(0.6920762315016029, abs=1e-10)
+    # Value iteration's own figure and the exact evaluation of the table it chose agree: the
+    # best response holds at a turn total of 0 in many states, so this checks the loop's handling.
+    assert int((best[:, :, 0] == model.actions.index("hold")).sum()) > 0
+    assert best_values[0, 0, 0] == pytest.approx(rates["first"], abs=1e-10)
+    assert tactics.win_rates(model, optimal, baseline)["average"] == pytest.approx(0.6700892265187051, abs=1e-10)
+    itself = tactics.win_rates(model, optimal, optimal)
+    assert itself["first"] == pytest.approx(0.5048255180151787, abs=1e-10)
+    assert itself["first"] + itself["second"] == pytest.approx(1.0, abs=1e-12)  # it never plays an endless game
+    assert optimal_values[0, 0, 0] == pytest.approx(0.5030823161317154, abs=1e-10)
+
+
+def test_no_strategy_beats_the_best_response(pig):
+    edition, model, baseline, (best, _values), (optimal, optimal_values) = pig
+    top = tactics.win_rates(model, best, baseline)["average"]
+    for expression in ("final_strategy", "make_roll_until_strategy(20)", "make_pride_strategy(5)",
+                       "make_die_specific_strategy(9)", "make_roll_until_strategy(25)"):
+        other = tactics.reference_table(edition, expression)
+        assert tactics.win_rates(model, other, baseline)["average"] < top
+        # The optimal strategy is sure of its figure going first, whoever it plays.
+        assert tactics.win_rates(model, optimal, other)["first"] >= optimal_values[0, 0, 0] - 1e-12
+
+
+def _simulate(model, first, second, games: int, seed: int) -> float:
+    """The share of GAMES the FIRST table wins against SECOND, played out with a seeded die."""
+    rng = random.Random(seed)
+    over, gain, after = model.over.tolist(), model.gain.tolist(), model.after.tolist()
+    sides, tables = model.sides.tolist(), (first.tolist(), second.tolist())
+    wins = 0
+    for _ in range(games):
+        scores, who, turns = [0, 0], 0, 0
+        while max(scores) < model.goal and turns < 10_000:
+            a, b = scores[who], scores[1 - who]
+            total, choice = 0, tables[who][a][b]
+            while True:
+                if total >= model.width:  # past every tabulated total: holding wins
+                    scores[who] += total
+                    break
+                action, outcome = choice[total], rng.randint(1, sides[a][b])
+                if over[action][total][outcome]:
+                    scores[who] += gain[action][total][outcome]
+                    break
+                total = after[action][total][outcome]
+            who, turns = 1 - who, turns + 1
+        wins += scores[0] >= model.goal
+    return wins / games
+
+
+def test_best_play_agrees_with_seeded_games(pig):
+    """The optimal strategy against the baseline, 3000 seeded games: within four standard errors."""
+    _edition, model, baseline, _best, (optimal, _values) = pig
+    exact = tactics.win_rates(model, optimal, baseline)["first"]
+    played = _simulate(model, optimal, baseline, 3000, seed=15)
+    assert abs(played - exact) < 4 * (exact * (1 - exact) / 3000) ** 0.5
+
+
+def test_value_iteration_that_does_not_settle_is_refused(pig, monkeypatch):
+    _edition, model, baseline, _best, _optimal = pig
+    monkeypatch.setattr(tactics, "MOST_ROUNDS", 1)
+    with pytest.raises(AnalysisError, match="did not settle at a score sum of 198"):
+        tactics.best_response(model, baseline)
+
+
+# -- the commands ------------------------------------------------------------------------------
+
+PIG = str(kit_root() / "solution" / "pig")
+
+
+def test_winrate_for_a_game_of_tactics(capsys):
+    assert hogkit(["winrate", PIG, "--strategy", "final_strategy", "--json"]) == 0
+    rates = json.loads(capsys.readouterr().out)
+    assert rates["average"] == pytest.approx(0.6664300248181667, abs=1e-10)
+    assert hogkit(["winrate", PIG, "--strategy", "final_strategy", "--against", "make_pride_strategy(5)"]) == 0
+    assert "final_strategy against make_pride_strategy(5), exactly:" in capsys.readouterr().out
+    assert hogkit(["winrate", PIG, "--strategy", "lambda s, o: 5"]) == 2
+    assert "strategy(0, 0) returned 5, not a tactic" in capsys.readouterr().err
+    assert hogkit(["winrate", PIG, "--strategy", "final_strategy", "--variant", "no_rule"]) == 2
+    assert "unknown variant 'no_rule'" in capsys.readouterr().err
+
+
+def test_optimal_for_a_game_of_tactics(tmp_path, capsys):
+    assert hogkit(["optimal", "--edition", "pig"]) == 0
+    out = capsys.readouterr().out
+    for needle in ("the best response to make_roll_until_strategy(20) against make_roll_until_strategy(20)",
+                   "average       69.21%", "the optimal strategy against make_roll_until_strategy(20)",
+                   "average       67.01%", "the optimal strategy against itself", "going first   50.48%",
+                   "at least 50.31% of games going first", "solved in"):
+        assert needle in out, needle
+    assert hogkit(["optimal", "--edition", "pig", "--table", str(tmp_path / "best.py")]) == 2
+    assert "hogkit picture --edition pig" in capsys.readouterr().err
+    assert not (tmp_path / "best.py").exists()
+
+
+def test_pictures_for_a_game_of_tactics(tmp_path, capsys):
+    import xml.etree.ElementTree as ElementTree
+
+    out = tmp_path / "final.svg"
+    assert hogkit(["picture", "--edition", "pig", "--strategy", "final_strategy", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    ElementTree.fromstring(text)
+    for word in ("final_strategy: its tactic", "turn total 0", "turn total 35", "roll", "hold", "your score",
+                 "opponent's score"):
+        assert word in text, word
+    win = tmp_path / "win.png"
+    assert hogkit(["picture", "--edition", "pig", "--strategy", "final_strategy", "--kind", "win",
+                   "--out", str(win)]) == 0
+    assert win.read_bytes().startswith(b"\x89PNG")
+    skeleton = str(kit_root() / "skeleton" / "pig")
+    assert hogkit(["picture", "--edition", "pig", "--strategy", "final_strategy", "--path", skeleton,
+                   "--out", str(tmp_path / "x.svg")]) == 2
+    assert "returned None, not a tactic" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(300)
+def test_a_contest_of_tactics(tmp_path, capsys):
+    source = (Path(PIG) / "pig.py").read_text(encoding="utf-8")
+    start = source.index("def final_strategy(")
+
+    def entry(body: str) -> str:
+        return source[:start] + "def final_strategy(score, opponent_score):\n" + body + "\n\n\n" + \
+            source[start:].replace("def final_strategy(", "def _unused(", 1)
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "best.py").write_text(source)
+    (folder / "twenty.py").write_text(entry("    return make_roll_until_strategy(20)(score, opponent_score)"))
+    (folder / "pride.py").write_text(entry("    return make_pride_strategy(5)(score, opponent_score)"))
+    (folder / "five.py").write_text(entry("    return 5"))
+    out = tmp_path / "out"
+    assert hogkit(["contest", str(folder), "--edition", "pig", "--out", str(out), "--jobs", "2"]) == 0
+    assert "1. best" in capsys.readouterr().out
+    rows = (out / "leaderboard.csv").read_text().splitlines()
+    assert rows[1].startswith("1,best,2,")
+    assert [r.split(",")[1] for r in rows[1:4]] == ["best", "pride", "twenty"]
+    assert any(r.startswith(",five,") and "returned 5, not a tactic" in r for r in rows)
