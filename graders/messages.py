@@ -1395,7 +1395,8 @@ PAGE_TEXT: dict[str, str] = {
     "turn_score": "→ {gain} ({before} → {after})",
     "turn_other": "Player {who}: {before} → {after}",
     "rule": "Rule",
-    "printed": "hog.py printed: {text}",
+    "printed": "{file} printed: {text}",  # file: the edition's submission, from the setup
+    "printed_label": "{file} printed",
     # what happens next
     "starting": "Starting a new game…",
     "thinking": "{player} is thinking…",
@@ -1421,6 +1422,19 @@ PAGE_TEXT: dict[str, str] = {
     "in_function": "In {function}",
     "in_function_line": "In {function}, line {line}",
     "at_line": "Line {line}",
+    # a tactic game (the edition's actions, such as roll and hold, are the moves)
+    "turn_head_actions": "Player {who}: {actions}",
+    "turn_actions": "{player}'s turn: {actions},",
+    "turn_so_far": "{player}'s turn so far: {actions}",
+    "no_action_yet": "No action yet this turn.",
+    "remark": "{player} {text}",
+    "die_label": "{sides}-sided die showing {face}",
+    "turn_total": "Turn total: {total}",
+    "turn_total_player": "Player {who}: turn total {total}",
+    "die_sides": "This turn uses the {sides}-sided die.",
+    "choose_action": "Player {who}: choose an action ({actions})",
+    "acting": "{player}: {action}…",
+    "action_keys": "Keys: {keys}.",
 }
 
 

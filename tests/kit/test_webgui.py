@@ -96,11 +96,16 @@ def reference_play(edition: Edition, players: list, seed: int, moves: list[int],
     """The reference's own play, with the page's dice for SEED and MOVES for the people."""
     spec = importlib.util.spec_from_file_location(f"ref_{edition.name}", edition.solution_dir / "hog.py")
     module = importlib.util.module_from_spec(spec)
+    support = [name.removesuffix(".py") for name in edition.support]
+    others = {name: sys.modules.pop(name) for name in support if name in sys.modules}  # another edition's dice.py
     sys.path.insert(0, str(edition.solution_dir))
     try:
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(edition.solution_dir))
+        for name in support:
+            sys.modules.pop(name, None)
+        sys.modules.update(others)
     rng = random.Random(seed)
     queue = list(moves)
 
@@ -116,6 +121,50 @@ def reference_play(edition: Edition, players: list, seed: int, moves: list[int],
     if chosen.update:
         names["update"] = eval(chosen.update, vars(module))
     return tuple(eval(settings.play, names))
+
+
+def reference_tactic_play(edition: Edition, players: list, seed: int, moves: list[int]) -> tuple[int, list[int]]:
+    """A tactic game (Pig) played by the reference itself, with the page's dice for SEED (one
+    generator for every die, in place of the [gui] die functions) and MOVES (action numbers) for the
+    people: (the winner play returns, the final scores, added up from its turn function)."""
+    settings = webgui.gamelog.gui_settings(edition)
+    path = edition.solution_dir / edition.submission
+    spec = importlib.util.spec_from_file_location(f"ref_{edition.name}_tactic", path)
+    module = importlib.util.module_from_spec(spec)
+    support = [name.removesuffix(".py") for name in edition.support]
+    others = {name: sys.modules.pop(name) for name in support if name in sys.modules}  # another edition's dice.py
+    sys.path.insert(0, str(edition.solution_dir))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(edition.solution_dir))
+        for name in support:
+            sys.modules.pop(name, None)
+        sys.modules.update(others)
+    rng = random.Random(seed)
+    queue = list(moves)
+    scores, mover = [0, 0], [0]
+    for name, sides in settings.die_functions:
+        setattr(module, name, lambda sides=sides: rng.randrange(sides) + 1)
+    turn = getattr(module, settings.scored_by)
+
+    def scored(*args: object, **kwargs: object) -> int:
+        points = turn(*args, **kwargs)
+        scores[mover[0]] += points
+        return points
+    setattr(module, settings.scored_by, scored)
+
+    def player(who: int, kind: str):  # a strategy
+        chosen = None if kind == "person" else eval(kind, vars(module))
+
+        def strategy(score: int, opponent: int):  # a tactic
+            mover[0] = who
+            if chosen is not None:
+                return chosen(score, opponent)
+            return lambda total: getattr(module, settings.actions[queue.pop(0)])
+        return strategy
+    names = dict(vars(module), strategy0=player(0, players[0]), strategy1=player(1, players[1]))
+    return eval(settings.play, names), scores
 
 
 def stuck_strategy(source: str, name: str, above: int) -> str:
@@ -146,12 +195,16 @@ def test_setup_lists_what_hog_py_offers(reference_server: Client) -> None:
 @pytest.mark.parametrize("name", edition_names())
 def test_a_game_between_strategies_matches_the_reference_play(name: str) -> None:
     edition = with_gui(name)
-    players = ["final_strategy", "always_roll(6)"]
+    players = ["final_strategy", factory_players(edition)[1]]
+    tactic = bool(webgui.gamelog.gui_settings(edition).actions)
     with serving(edition.solution_dir) as client:
         for seed in (1, 2, 3):
             status, view = client.post({"players": players, "seed": seed, "moves": []})
             assert status == 200 and view["error"] is None and view["over"]
-            assert tuple(view["scores"]) == reference_play(edition, players, seed, [])
+            if tactic:  # play returns the winner; the scores are added up from its turns
+                assert (view["winner"], view["scores"]) == reference_tactic_play(edition, players, seed, [])
+            else:
+                assert tuple(view["scores"]) == reference_play(edition, players, seed, [])
             assert view["winner"] == (0 if view["scores"][0] > view["scores"][1] else 1)
             assert all(t["warnings"] == [] for t in view["turns"])
 
@@ -386,15 +439,26 @@ def test_printing_is_shown_with_its_turn(tmp_path: Path, edition: Edition, refer
         assert view["turns"][0]["printed"] == "DEBUG: my score is 0\n"
 
 
+def factory_players(edition: Edition) -> list[str]:
+    """Two computer players made by the edition's first strategy factory, with numbers it offers."""
+    settings = webgui.gamelog.gui_settings(edition)
+    low, high = settings.factory_numbers
+    return [f"{settings.factories[0]}({min(max(4, low), high)})", f"{settings.factories[0]}({min(max(6, low), high)})"]
+
+
 def test_commentary_is_shown_when_the_edition_has_it(any_edition: Edition) -> None:
     with_gui(any_edition.name)
     with serving(any_edition.solution_dir) as client:
         setup = client.get("/api/setup")[1]
-        view = client.post({"players": ["always_roll(4)", "always_roll(6)"], "seed": 1})[1]
+        view = client.post({"players": factory_players(any_edition), "seed": 1})[1]
     said = "".join(t["commentary"] for t in view["turns"])
     assert setup["commentary"] is bool(said)
     if setup["commentary"]:
         assert "takes the lead" in said
+    if setup["actions"]:  # a tactic game: the submission's own words on every action
+        remarks = [s for t in view["turns"] for a in t["actions"] for s in a["said"]]
+        assert remarks and not any(s["kit"] for s in remarks)
+        assert {s["text"] for s in remarks if s["spoken"]} == {"chose to roll.", "decided to hold."}
 
 
 # -- starting the server -------------------------------------------------------------------------------
@@ -660,6 +724,8 @@ def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", edition_names())
 def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
     edition = with_gui(name)
+    if not (edition.solution_dir / "hog_gui.py").is_file():
+        pytest.skip(f"{name} ships no hog_gui.py: its game is served by hogkit play (test_hogkit_play_serves_pig)")
     proc, client = start([str(edition.solution_dir / "hog_gui.py")], ROOT)
     try:
         assert client.get("/api/setup")[1]["title"] == edition.title
