@@ -434,8 +434,8 @@ def _action(settings: GuiSettings, row: tuple, warnings: list[str], said_wrong: 
         if expression in failures:
             kind, detail = failures[expression]
             wrong = messages.gui_remark_failed(expression, kind, str(detail))
-            if wrong not in said_wrong:
-                said_wrong.add(wrong)
+            if expression not in said_wrong:  # the first failure of each remark is said, once a game
+                said_wrong.add(expression)
                 replaced = messages.gui_remark_replaced if spoken else messages.gui_commentary_failed
                 warnings.append(replaced(wrong))
             if spoken and known:
