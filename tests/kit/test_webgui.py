@@ -741,7 +741,7 @@ def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
 def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
     edition = with_gui(name)
     if not (edition.solution_dir / "hog_gui.py").is_file():
-        pytest.skip(f"{name} ships no hog_gui.py: its game is served by hogkit play (test_hogkit_play_serves_a_tactic_game)")
+        pytest.skip(f"{name} ships no hog_gui.py: hogkit play serves it (test_hogkit_play_serves_a_tactic_game)")
     proc, client = start([str(edition.solution_dir / "hog_gui.py")], ROOT)
     try:
         assert client.get("/api/setup")[1]["title"] == edition.title
