@@ -65,6 +65,14 @@ GUI_KEYS = {
     "factories": Key(list, [], items=str), "opponent": Key(str, ""), "commentary": Key(str, ""),
     "variants": Key(list, [{"id": "standard", "name": "Standard rules"}], items=dict),
     "numbers": Key(dict, {}, items=str), "events": Key(list, [], items=dict), "memory": Key(str, ""),
+    # A game that does not take the page's dice as an argument: its die functions (name -> sides) are
+    # swapped for the page's while a game runs; ``scored_by`` names the function whose return value is
+    # a turn's points; ``returns`` says what play returns; ``remarks`` are the submission's own words
+    # on each action of a tactic game (see REMARK_KEYS).
+    "die_functions": Key(dict, {}, items=int), "scored_by": Key(str, "", check=lambda v: v and _a_name(v)),
+    "returns": Key(str, "scores", check=one_of("scores", "winner")), "remarks": Key(list, [], items=dict),
+    "factory_numbers": Key(list, [0, 10], items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= 1000
+                           else messages.EXPECTED_NUMBER_RANGE),
 }
 VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
                 "exact": Key(bool, False)}
@@ -73,6 +81,9 @@ GAME_KEYS = {"turn": Key(str, "dice", check=one_of("dice", "tactic")), "actions"
              "sides": Key(str, "6"), "goal": Key(str, "GOAL"), "baseline": Key(str, ""),
              "strategy": Key(str, "final_strategy")}
 EVENT_KEYS = {"rule": Key(str), "when": Key(str), "text": Key(str)}
+# [[gui.remarks]]: what the submission says of each action: SAY an expression over ``action`` and
+# ``outcome`` giving a str, SPOKEN when the page puts the player's name before it (a sentence, not art).
+REMARK_KEYS = {"say": Key(str), "spoken": Key(bool, False)}
 
 
 @dataclass(frozen=True)
@@ -447,8 +458,12 @@ def _gui(raw: dict | None, where: str) -> dict:
     values["variants"] = [check_table(v, VARIANT_KEYS, f"{gwhere} variants[{i}]")
                           for i, v in enumerate(values["variants"])]
     values["events"] = [check_table(e, EVENT_KEYS, f"{gwhere} events[{i}]") for i, e in enumerate(values["events"])]
+    values["remarks"] = [check_table(r, REMARK_KEYS, f"{gwhere} remarks[{i}]") for i, r in enumerate(values["remarks"])]
     for key in values["numbers"]:
         check_value(key, Key(str, check=_a_name), f"{gwhere}.numbers")
+    for key, sides in values["die_functions"].items():
+        check_value(key, Key(str, check=_a_name), f"{gwhere} die_functions")
+        check_value(sides, Key(int, check=within(2, 20)), f"{gwhere} die_functions {key}")
     return values
 
 

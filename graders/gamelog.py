@@ -106,6 +106,13 @@ class GuiSettings:
     events: tuple[Event, ...]
     submission: str  # the student's file, as messages name it
     memory: str = ""  # the number a player's next turn sees as ``last`` ("": none, ``last`` is 0)
+    actions: tuple[str, ...] = ()  # a tactic game's actions (a move is one of them); () for a number of dice
+    die_functions: tuple[tuple[str, int], ...] = ()  # the submission's die functions the page's dice replace
+    scored_by: str = ""  # the function whose return value is a turn's points
+    returns: str = "scores"  # what play returns: the final "scores", or the "winner"
+    remarks: tuple[tuple[str, bool], ...] = ()  # (expression, spoken) said of each action (tactic games)
+    factory_numbers: tuple[int, int] = (0, MOST_DICE)  # the numbers a factory is offered with
+    turn_sides: CodeType | None = None  # the die's sides over ``score`` and ``opponent_score`` (tactic games)
 
     def variant(self, ident: str) -> Variant | None:
         return next((v for v in self.variants if v.id == ident), None)
@@ -149,9 +156,15 @@ def gui_settings(edition: Edition) -> GuiSettings:
     if data["memory"] and data["memory"] not in data["numbers"]:
         raise EditionError(messages.table_wrong_type(f"{where} memory", messages.EXPECTED_GUI_NUMBER,
                                                      repr(data["memory"])))
+    for i, remark in enumerate(data["remarks"]):
+        _compile(remark["say"], f"{where} remarks[{i}] say")
+    tactic = edition.game.turn == "tactic"
     return GuiSettings(edition.title, data["play"], data["sides"], data["goal"], tuple(data["factories"]),
                        data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission,
-                       data["memory"])
+                       data["memory"], edition.game.actions if tactic else (), tuple(data["die_functions"].items()),
+                       data["scored_by"], data["returns"], tuple((r["say"], r["spoken"]) for r in data["remarks"]),
+                       (data["factory_numbers"][0], data["factory_numbers"][1]),
+                       _compile(edition.game.sides, f"{where} [game] sides") if tactic else None)
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -167,14 +180,19 @@ class GameRequest:
     def spec(self, settings: GuiSettings, seconds: float = 0.0) -> dict:
         """What the probe ``gui_game`` is given: plain values only. SECONDS (when more than 0) is
         when the game's own alarm names the function still running, before the parent's deadline."""
-        return {"players": list(self.players), "moves": list(self.moves), "seed": self.seed,
+        spec = {"players": list(self.players), "moves": list(self.moves), "seed": self.seed,
                 "sides": settings.sides, "play": settings.play, "update": self.variant.update,
                 "commentary": settings.commentary, "goal": settings.goal, "seconds": seconds}
+        if settings.actions or settings.die_functions or settings.scored_by:  # a game of Hog's shape needs none
+            spec.update(actions=list(settings.actions), die_functions=dict(settings.die_functions),
+                        scored_by=settings.scored_by, remarks=[say for say, _ in settings.remarks])
+        return spec
 
 
 def player_choices(settings: GuiSettings, strategies: list[str]) -> list[str]:
     """Every value a player may be: a person, a strategy of the submission, or a factory call."""
-    return [PERSON, *strategies, *(f"{f}({n})" for f in settings.factories for n in range(MOST_DICE + 1))]
+    low, high = settings.factory_numbers
+    return [PERSON, *strategies, *(f"{f}({n})" for f in settings.factories for n in range(low, high + 1))]
 
 
 def parse_request(data: object, settings: GuiSettings, strategies: list[str], seed: int) -> GameRequest:
@@ -207,10 +225,13 @@ def parse_request(data: object, settings: GuiSettings, strategies: list[str], se
         raise RequestError(messages.gui_bad_seed())
     moves = data.get("moves", [])
     if not isinstance(moves, list) or len(moves) > MOST_MOVES:
-        raise RequestError(messages.gui_bad_moves(MOST_MOVES))
+        raise RequestError(messages.gui_bad_action_moves(MOST_MOVES, list(settings.actions)) if settings.actions
+                           else messages.gui_bad_moves(MOST_MOVES))
+    most = len(settings.actions) - 1 if settings.actions else MOST_DICE
     for k, m in enumerate(moves):
-        if type(m) is not int or not 0 <= m <= MOST_DICE:
-            raise RequestError(messages.gui_dice_out_of_range(k + 1, repr(m)[:40], MOST_DICE))
+        if type(m) is not int or not 0 <= m <= most:
+            raise RequestError(messages.gui_action_out_of_range(k + 1, repr(m)[:40], list(settings.actions))
+                               if settings.actions else messages.gui_dice_out_of_range(k + 1, repr(m)[:40], MOST_DICE))
     if moves and PERSON not in players:
         raise RequestError(messages.gui_moves_without_person())
     return GameRequest((players[0], players[1]), variant, raw_seed, tuple(moves))
@@ -239,8 +260,29 @@ def fix_hint(settings: GuiSettings) -> str:
     return messages.gui_error_hint(settings.submission)
 
 
+def _plain(value: object) -> bool:
+    return isinstance(value, (int, str)) and type(value) is not bool
+
+
+def _check_action(row: object) -> bool:
+    """Whether an action row of a tactic game's turn has the promised shape (see ``probes._Action``)."""
+    if not isinstance(row, tuple) or len(row) != 6:
+        return False
+    total, choice, outcomes, sides, remarks, failed = row
+    return (_plain(total) and _plain(choice) and isinstance(outcomes, tuple) and isinstance(sides, tuple)
+            and all(type(v) is int for v in outcomes + sides) and isinstance(remarks, tuple)
+            and all(type(r) is str for r in remarks) and isinstance(failed, tuple)
+            and all(isinstance(f, tuple) and len(f) == 3 and type(f[0]) is str and type(f[1]) is str
+                    and _plain(f[2]) for f in failed))
+
+
 def _check_turn(row: object) -> tuple | None:
-    """A turn row from the child, if it has the promised shape; None otherwise."""
+    """A turn row from the child, if it has the promised shape; None otherwise. A tactic game's
+    turn has two more: its actions and the points its ``scored_by`` function gave ("" for none)."""
+    if isinstance(row, tuple) and len(row) == 10:
+        if not isinstance(row[8], tuple) or not all(_check_action(a) for a in row[8]) or not _plain(row[9]):
+            return None
+        return row if _check_turn(row[:8]) is not None else None
     if not isinstance(row, tuple) or len(row) != 8:
         return None
     who, score, opponent, choice, rolls, said, printed, say_error = row
@@ -258,7 +300,7 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
     facts = {"who": turn["who"], "dice": turn["dice"], "rolls": tuple(turn["rolls"]),
              "score": turn["before"][turn["who"]], "opponent": turn["before"][1 - turn["who"]],
              "after": turn["after"][turn["who"]], "next": turn["next"], "goal": settings.goal,
-             "variant": variant.id, "last": turn.get("last", 0)}
+             "variant": variant.id, "last": turn.get("last", 0), **_tactic_facts(turn)}
     names = {"__builtins__": {}, **HELPERS, **facts}
     events: list[dict] = []
     warnings: list[str] = []
@@ -279,7 +321,24 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
     expected_next = names.get("expected_next")
     if type(expected_next) is int and facts["next"] in (0, 1) and expected_next != facts["next"]:
         warnings.append(messages.gui_next_differs(turn["who"], expected_next))
+    expected_sides = names.get("expected_sides")
+    if type(expected_sides) is int and "sides" in facts and facts["sides"] != (expected_sides,):
+        warnings.append(messages.gui_wrong_die(turn["who"], list(facts["sides"]), expected_sides,
+                                               [name for name, _ in settings.die_functions]))
     return events, warnings
+
+
+def _tactic_facts(turn: dict) -> dict:
+    """A tactic game's turn facts: its ``actions`` (names, or what a tactic gave instead), each
+    action's first ``outcomes``, the ``sides`` of every die it rolled, and ``scored``, the points its
+    ``scored_by`` function gave (-1 when it gave none). A turn of dice counts has none of them."""
+    if "actions" not in turn:
+        return {}
+    actions = turn["actions"]
+    return {"actions": tuple(a["action"] for a in actions),
+            "outcomes": tuple(a["outcomes"][0] if a["outcomes"] else 0 for a in actions),
+            "sides": tuple(sorted({n for a in actions for n in a["sides"]})),
+            "scored": turn["scored"] if type(turn["scored"]) is int else -1}
 
 
 def game_view(settings: GuiSettings, request: GameRequest, result: object) -> dict:
@@ -307,7 +366,9 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
             return view
         view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
-    turns = _turns(checked)
+    turns = _turns(checked, settings)
+    if settings.actions:
+        _open_turn(view, settings, turns, status, stopped_at)
     ending = _link_turns(view, settings, turns, status, final, stopped_at)
     _annotate_all(settings, request.variant, turns)
     if status == "long":
@@ -318,6 +379,10 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     view["scores"] = known
     if status == "end" and view["error"] is None:
         _conclude(view, settings, known)
+    if view["over"] and settings.returns == "winner" and final != view["winner"]:
+        view["over"], view["winner"] = False, None
+        view["error"] = error_record(messages.gui_winner_differs(str(final), 0 if known[0] > known[1] else 1),
+                                     hint=fix_hint(settings))
     for turn in turns:
         turn.pop("next")
     view["turns"] = turns
@@ -336,19 +401,49 @@ def _annotate_all(settings: GuiSettings, variant: Variant, turns: list[dict]) ->
             memory[turn["who"]] = turn.pop("remembered")
 
 
-def _turns(rows: list[tuple]) -> list[dict]:
+def _turns(rows: list[tuple], settings: GuiSettings) -> list[dict]:
     """A turn record per checked row, each commentary failure said on the first turn it happens."""
     turns: list[dict] = []
     said_wrong = ""
+    remarks_wrong: set[str] = set()
     for row in rows:
-        who, score, opponent, choice, rolls, said, printed, say_error = row
+        who, score, opponent, choice, rolls, said, printed, say_error = row[:8]
         turns.append({"who": who, "dice": choice, "rolls": list(rolls), "before": _pair(who, score, opponent),
                       "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
                       "printed": printed})
         if say_error and say_error != said_wrong:  # the same failure every turn is said once
             turns[-1]["warnings"].append(messages.gui_commentary_failed(say_error))
         said_wrong = say_error
+        if len(row) == 10:
+            turns[-1]["actions"] = [_action(settings, a, turns[-1]["warnings"], remarks_wrong) for a in row[8]]
+            turns[-1]["scored"] = row[9] if row[9] != "" else None
     return turns
+
+
+def _action(settings: GuiSettings, row: tuple, warnings: list[str], said_wrong: set[str]) -> dict:
+    """One action of a tactic game's turn as the page shows it: the turn total it was chosen at,
+    the action (its name; what the tactic gave instead, unknown, is a warning), the dice, and what
+    the submission said of it. A remark that failed is said once a game, and a spoken one is said
+    in the kit's words instead."""
+    total, choice, outcomes, sides, remarks, failed = row
+    known = type(choice) is int and 0 <= choice < len(settings.actions)
+    name = settings.actions[choice] if known else str(choice)
+    said = []
+    failures = {expression: (kind, detail) for expression, kind, detail in failed}
+    for (expression, spoken), text in zip(settings.remarks, remarks + ("",) * len(settings.remarks)):
+        if expression in failures:
+            kind, detail = failures[expression]
+            wrong = messages.gui_remark_failed(expression, kind, str(detail))
+            if expression not in said_wrong:  # the first failure of each remark is said, once a game
+                said_wrong.add(expression)
+                replaced = messages.gui_remark_replaced if spoken else messages.gui_commentary_failed
+                warnings.append(replaced(wrong))
+            if spoken and known:
+                said.append({"text": messages.gui_action_said(name), "spoken": True, "kit": True})
+        elif text:
+            said.append({"text": text, "spoken": spoken, "kit": False})
+    return {"total": total, "action": name, "known": known, "outcomes": list(outcomes), "sides": list(sides),
+            "said": said}
 
 
 def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: str, final: object,
@@ -358,13 +453,20 @@ def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: st
     Each turn ends where the next begins: the next strategy call (or the call that stopped the
     game, or play's return) carries the scores after it."""
     ending: list | None = None
-    stop = stopped_at if isinstance(stopped_at, tuple) and len(stopped_at) == 3 and stopped_at[0] in (0, 1) else None
+    stop = stopped_at if isinstance(stopped_at, tuple) and len(stopped_at) in (3, 4) and stopped_at[0] in (0, 1) \
+        else None
     if stop is not None and status != "end":
         ending = _pair(stop[0], stop[1], stop[2])
     if status == "wait" and stop is not None:
         view["next"], view["waiting"] = stop[0], True
     elif status == "wait":
         view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+    elif status == "end" and settings.returns == "winner":
+        ending = _banked(turns) if final in (0, 1) and type(final) is int else None
+        if final not in (0, 1) or type(final) is not int:
+            view["error"] = error_record(messages.gui_play_returned_winner(str(final)[:200]), hint=fix_hint(settings))
+        elif ending is None:
+            view["error"] = error_record(messages.gui_no_turn_points(settings.scored_by), hint=fix_hint(settings))
     elif status == "end":
         if isinstance(final, tuple) and len(final) == 2:
             ending = list(final)
@@ -377,6 +479,42 @@ def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: st
             turn["after"] = list(ending)
             turn["next"] = stop[0] if stop is not None and status != "end" else -1
     return ending
+
+
+def _banked(turns: list[dict]) -> list | None:
+    """The scores after the last turn of a game whose play returns the winner: the scores it began
+    with, and the points its ``scored_by`` function gave the mover (None when it gave none)."""
+    if not turns or type(turns[-1].get("scored")) is not int or not all(_int(v) for v in turns[-1]["before"]):
+        return None
+    last = turns[-1]
+    after = list(last["before"])
+    after[last["who"]] += last["scored"]
+    return after
+
+
+def _open_turn(view: dict, settings: GuiSettings, turns: list[dict], status: str, stopped_at: object) -> None:
+    """A tactic game waiting for a person in the middle of a turn: that turn, so far, is the view's
+    ``current`` (not one of its ``turns``), with the ``turn_total`` the person decides at and the
+    ``die`` the rules give the turn (its number of sides, or None)."""
+    view.update(current=None, turn_total=None, die=None)
+    stop = stopped_at if isinstance(stopped_at, tuple) and len(stopped_at) == 4 and stopped_at[0] in (0, 1) else None
+    if status != "wait" or stop is None:
+        return
+    if turns and turns[-1]["who"] == stop[0] and "actions" in turns[-1]:
+        view["current"] = turns.pop()
+    view["turn_total"] = stop[3]
+    view["die"] = die_sides(settings, stop[1], stop[2])
+
+
+def die_sides(settings: GuiSettings, score: object, opponent: object) -> int | None:
+    """The sides of the die the rules give a turn at SCORE and OPPONENT, or None when unknown."""
+    if settings.turn_sides is None or not _int(score) or not _int(opponent):
+        return None
+    try:
+        sides = eval(settings.turn_sides, {"__builtins__": {}, **HELPERS, "score": score, "opponent_score": opponent})
+    except Exception:  # the kit's expression; a mistake in it leaves the die unnamed, never the game
+        return None
+    return sides if type(sides) is int else None
 
 
 def _failure(settings: GuiSettings, status: str, error: object) -> dict:
@@ -411,22 +549,36 @@ def _opening(view: dict, turns: list[dict], opening: tuple) -> None:
             turns[0]["warnings"].insert(0, view["commentary_error"])
 
 
+def _dice_fit(turn: dict, previous: dict | None) -> bool:
+    """Whether TURN's choice is a number of dice (a warning says when not); PREVIOUS is warned when
+    the same strategy was asked twice for one turn."""
+    who = turn["who"]
+    if not _int(turn["dice"]) or not 0 <= turn["dice"] <= MOST_DICE:
+        turn["warnings"].append(messages.gui_bad_choice(who, str(turn["dice"])))
+        return False
+    if previous is not None and previous["who"] == who and previous["before"] == turn["before"] \
+            and previous["dice"] and not previous["rolls"]:
+        previous["warnings"].append(messages.gui_asked_twice(who))
+    return True
+
+
 def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dict | None) -> None:
     """Add the turn's rule events and warnings: what the rules say happened, and what looks wrong."""
     who = turn["who"]
     for label, value in (("score", turn["before"][who]), ("opponent", turn["before"][1 - who])):
         if not _int(value):
             turn["warnings"].append(messages.gui_not_a_number(who, label, str(value)))
-    if not _int(turn["dice"]) or not 0 <= turn["dice"] <= MOST_DICE:
-        turn["warnings"].append(messages.gui_bad_choice(who, str(turn["dice"])))
+    if "actions" in turn:
+        unknown = [a["action"] for a in turn["actions"] if not a["known"]]
+        if unknown:
+            turn["warnings"].append(messages.gui_bad_action(who, unknown[0], list(settings.actions)))
+            return
+    elif not _dice_fit(turn, previous):
         return
-    if previous is not None and previous["who"] == who and previous["before"] == turn["before"] \
-            and previous["dice"] and not previous["rolls"]:
-        previous["warnings"].append(messages.gui_asked_twice(who))
     after = turn["after"]
     if after is None or not all(_int(v) for v in after + turn["before"]) or turn["next"] is None:
         return
-    if turn["dice"] and len(turn["rolls"]) != turn["dice"]:
+    if "actions" not in turn and turn["dice"] and len(turn["rolls"]) != turn["dice"]:
         turn["warnings"].append(messages.gui_rolled_other(who, turn["dice"], len(turn["rolls"])))
         return
     events, warnings = describe_turn(settings, variant, turn)

@@ -1318,6 +1318,62 @@ def gui_not_json() -> str:
     return "A game request must be sent as JSON (Content-Type: application/json)."
 
 
+# -- the web page of a tactic game (Pig's shape: a move is an action, such as roll or hold) ----------
+
+
+def _numbered(actions: list[str]) -> str:
+    return ", ".join(f"{i} for {a}" for i, a in enumerate(actions))
+
+
+def gui_bad_action_moves(most: int, actions: list[str]) -> str:
+    return f"moves should be a list of at most {most} actions, each a number: {_numbered(actions)}."
+
+
+def gui_action_out_of_range(position: int, value: str, actions: list[str]) -> str:
+    return f"Move {position} is {value}: a move is the number of an action ({_numbered(actions)})."
+
+
+def gui_bad_action(who: int, value: str, actions: list[str]) -> str:
+    return f"{_player(who)}'s tactic returned {value}, not one of the actions {' or '.join(actions)}."
+
+
+def gui_wrong_die(who: int, used: list[int], expected: int, functions: list[str]) -> str:
+    if not used:
+        return (f"{_player(who)}'s turn rolled none of the page's dice ({', '.join(functions)}): by the rules it "
+                f"uses the {expected}-sided die. Does play give take_turn the die?")
+    shown = " and ".join(f"{n}-sided" for n in used)
+    return f"{_player(who)}'s turn used the {shown} die, but by the rules this turn uses the {expected}-sided die."
+
+
+def gui_remark_failed(expression: str, kind: str, detail: str) -> str:
+    if kind == "raised":
+        return f"{expression} raised {detail}"
+    return f"{expression} returned {detail}, not a str"
+
+
+def gui_remark_replaced(detail: str) -> str:
+    return f"The commentary failed ({detail}); the page says what happened in its own words instead."
+
+
+def gui_action_said(action: str) -> str:
+    """The kit's own words for an action, when the submission's commentary cannot say it."""
+    return f"chose to {action}."
+
+
+def gui_play_returned_winner(value: str) -> str:
+    return f"play returned {value}, not the winner (0 for the first player, 1 for the second)."
+
+
+def gui_no_turn_points(function: str) -> str:
+    return (f"The game ended, but the last turn's points are not known: did play call {function or 'its turn'} "
+            "for the last turn?")
+
+
+def gui_winner_differs(returned: str, by_scores: int) -> str:
+    return (f"play returned {returned} as the winner, but by the scores the winner is {by_scores}: "
+            "does play return the player who reached the goal?")
+
+
 # The page's own texts (graders/gui_static/hog.js), sent with GET /api/setup. The page looks each up
 # by its key and fills the {name} placeholders itself: a placeholder's name is part of the contract
 # with hog.js. Only the few lines shown when the server cannot be reached at all stay in hog.js.
@@ -1348,7 +1404,8 @@ PAGE_TEXT: dict[str, str] = {
     "turn_score": "→ {gain} ({before} → {after})",
     "turn_other": "Player {who}: {before} → {after}",
     "rule": "Rule",
-    "printed": "hog.py printed: {text}",
+    "printed": "{file} printed: {text}",  # file: the edition's submission, from the setup
+    "printed_label": "{file} printed",
     # what happens next
     "starting": "Starting a new game…",
     "thinking": "{player} is thinking…",
@@ -1374,6 +1431,19 @@ PAGE_TEXT: dict[str, str] = {
     "in_function": "In {function}",
     "in_function_line": "In {function}, line {line}",
     "at_line": "Line {line}",
+    # a tactic game (the edition's actions, such as roll and hold, are the moves)
+    "turn_head_actions": "Player {who}: {actions}",
+    "turn_actions": "{player}'s turn: {actions},",
+    "turn_so_far": "{player}'s turn so far: {actions}",
+    "no_action_yet": "No action yet this turn.",
+    "remark": "{player} {text}",
+    "die_label": "{sides}-sided die showing {face}",
+    "turn_total": "Turn total: {total}",
+    "turn_total_player": "Player {who}: turn total {total}",
+    "die_sides": "This turn uses the {sides}-sided die.",
+    "choose_action": "Player {who}: choose an action ({actions})",
+    "acting": "{player}: {action}…",
+    "action_keys": "Keys: {keys}.",
 }
 
 
@@ -1695,6 +1765,7 @@ EXPECTED_PROBLEM_NUMBER = "the number of a problem"
 EXPECTED_MEMORY_START = "a class below classes"
 EXPECTED_GUI_NUMBER = "the name of one of [gui.numbers]"
 EXPECTED_TWO_ACTIONS = "two or more action names"
+EXPECTED_NUMBER_RANGE = "[low, high]: two whole numbers from 0 to 1000, low first"
 RUN_PASSES = "the test passes"
 RUN_FAILS = "the test fails"
 NULL_BYTES = "source code cannot contain null bytes"  # Python's own words for a file with a NUL byte

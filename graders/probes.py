@@ -263,15 +263,38 @@ def _number(value: object) -> int | str:
     return text if len(text) <= GAME_MOST_VALUE else text[:GAME_MOST_VALUE] + "…"
 
 
+class _Action:
+    """One action of a tactic game's turn: the turn total its tactic was given, what it chose (the
+    index of the action, or a short text for anything else), each die rolled for it with its
+    number of sides, and what the remarks said of it (or why they could not)."""
+
+    def __init__(self, total: object, choice: int | str) -> None:
+        self.total, self.choice = total, choice
+        self.outcomes: list[int] = []
+        self.sides: list[int] = []
+        self.remarks: list[str] = []  # one per remark expression, "" for one that failed
+        self.failed: list[tuple] = []  # (expression, "raised" or "returned", what it raised or returned)
+
+    def row(self) -> tuple:
+        return (_number(self.total), self.choice, tuple(self.outcomes), tuple(self.sides),
+                tuple(r[:GAME_MOST_TEXT] for r in self.remarks), tuple(self.failed))
+
+
 class _Turn:
-    def __init__(self, who: int, score: object, opponent: object, choice: object) -> None:
+    def __init__(self, who: int, score: object, opponent: object, choice: object, tactic: bool = False) -> None:
         self.who, self.score, self.opponent, self.choice = who, score, opponent, choice
         self.rolls: list[int | str] = []
         self.said, self.printed, self.say_error = "", "", ""
+        self.actions: list[_Action] | None = [] if tactic else None  # a tactic game's turn: its actions
+        self.scored: object = None  # what the spec's ``scored_by`` function returned for this turn
 
     def row(self) -> tuple:
-        return (self.who, _number(self.score), _number(self.opponent), _number(self.choice), tuple(self.rolls),
-                self.said[:GAME_MOST_TEXT], self.printed[:GAME_MOST_TEXT], self.say_error)
+        row = (self.who, _number(self.score), _number(self.opponent), _number(self.choice), tuple(self.rolls),
+               self.said[:GAME_MOST_TEXT], self.printed[:GAME_MOST_TEXT], self.say_error)
+        if self.actions is None:
+            return row
+        scored = "" if self.scored is None else _number(self.scored)
+        return (*row[:3], len(self.actions), *row[4:], tuple(a.row() for a in self.actions), scored)
 
 
 class _Output:
@@ -313,14 +336,74 @@ class _Game:
         self.stopped_at: tuple | None = None  # (who, score, opponent) of the call that stopped the game
         self.waiting = False
         self.saying = False
+        self.actions = tuple(spec.get("actions") or ())  # a tactic game's actions, by name, in order
 
     def dice(self) -> int:
-        if self.stopped_at is not None:  # a play that swallowed the stop rolls on: no more dice
-            raise _Stop()
-        outcome = self.rng.randrange(self.spec["sides"]) + 1
-        if self.turns and len(self.turns[-1].rolls) < GAME_MOST_ROLLS:
-            self.turns[-1].rolls.append(outcome)
-        return outcome
+        return self.die(self.spec["sides"])()
+
+    def die(self, sides: int) -> Callable[[], int]:
+        """A die of SIDES faces drawn from the game's seed, each outcome kept with its turn."""
+        def roll() -> int:
+            if self.stopped_at is not None:  # a play that swallowed the stop rolls on: no more dice
+                raise _Stop()
+            outcome = self.rng.randrange(sides) + 1
+            turn = self.turns[-1] if self.turns else None
+            if turn is not None and len(turn.rolls) < GAME_MOST_ROLLS:
+                turn.rolls.append(outcome)
+            if turn is not None and turn.actions and len(turn.actions[-1].outcomes) < GAME_MOST_ROLLS:
+                action = turn.actions[-1]
+                action.outcomes.append(outcome)
+                action.sides.append(sides)
+                if len(action.outcomes) == 1:
+                    self.remark(action, outcome)
+            return outcome
+        return roll
+
+    def remark(self, action: _Action, outcome: int) -> None:
+        """The submission's own words on ACTION (the spec's ``remarks``, each an expression over
+        ``action`` and ``outcome`` that should give a str); a remark that raises or gives anything
+        else is kept as such, and the game goes on."""
+        chosen = self.names.get(self.actions[action.choice]) if type(action.choice) is int else None
+        for source in self.spec.get("remarks") or ():
+            self.saying = True  # what a remark prints is commentary too
+            try:
+                said = eval(source, dict(self.names, action=chosen, outcome=outcome))
+            except (_Stop, _TimeUp):
+                raise
+            except BaseException as exc:
+                action.remarks.append("")
+                action.failed.append((source, "raised", _short(exc, self.module)))
+                continue
+            finally:
+                self.saying = False
+            if type(said) is str:
+                action.remarks.append(said)
+            else:
+                action.remarks.append("")
+                action.failed.append((source, "returned", _number(said)))
+
+    def tactic(self, turn: _Turn, here: tuple, plan: Callable | None) -> Callable:
+        """Turn TURN's tactic for take_turn: PLAN (the submission's), or a person's moves when None.
+        Every call is an action of the turn; a person's tactic out of moves stops the game there."""
+        def tactic(turn_total: object) -> object:
+            if self.stopped_at is not None:
+                raise _Stop()
+            actions = turn.actions if turn.actions is not None else []
+            if len(actions) >= GAME_MOST_TURNS:
+                self.stopped_at = (*here, _number(turn_total))
+                raise _Stop("endless")
+            if plan is None:
+                if not self.moves:
+                    self.stopped_at, self.waiting = (*here, _number(turn_total)), True
+                    raise _Stop()
+                index = self.moves.pop(0)
+                actions.append(_Action(turn_total, index))
+                return self.names.get(self.actions[index])
+            chosen = plan(turn_total)
+            index = next((i for i, name in enumerate(self.actions) if self.names.get(name) is chosen), None)
+            actions.append(_Action(turn_total, index if index is not None else _number(chosen)))
+            return chosen
+        return tactic
 
     def player(self, who: int, choose: Callable | None) -> Callable:
         """Player WHO's strategy for play: CHOOSE (the submission's), or a person's moves when None."""
@@ -331,6 +414,8 @@ class _Game:
             if len(self.turns) >= GAME_MOST_TURNS:
                 self.stopped_at = here
                 raise _Stop("endless")
+            if self.actions:  # a tactic game: the strategy gives the turn's tactic
+                return self.tactic_turn(here, choose, score, opponent_score)
             if choose is None:
                 if not self.moves:
                     self.stopped_at, self.waiting = here, True
@@ -349,6 +434,23 @@ class _Game:
                 raise
             return turn.choice
         return strategy
+
+    def tactic_turn(self, here: tuple, choose: Callable | None, score: object, opponent_score: object) -> object:
+        """A tactic game's strategy call: a new turn, whose tactic records each action (a person's
+        asks for moves); a strategy that raises leaves no turn, as in a game of dice counts."""
+        turn = _Turn(here[0], score, opponent_score, 0, tactic=True)
+        self.turns.append(turn)
+        if choose is None:
+            return self.tactic(turn, here, None)
+        try:
+            plan = choose(score, opponent_score)
+        except BaseException:
+            self.turns.pop()
+            (self.turns[-1] if self.turns else self.opening).printed += turn.printed
+            if self.stopped_at is None:
+                self.stopped_at = here
+            raise
+        return self.tactic(turn, here, plan) if callable(plan) else plan
 
     def commentary(self, say: Any) -> Callable:
         """A commentary function for play that calls the submission's SAY, records what it prints,
@@ -372,12 +474,36 @@ class _Game:
             return self.commentary(following)
         return recorder
 
+    def swap(self) -> dict:
+        """Put the page's dice in place of the module's own die functions (the spec's
+        ``die_functions``: name -> sides), and watch its ``scored_by`` function (what it returns is
+        the points of the turn in progress), for the length of the game; what to put back."""
+        space = vars(self.module)
+        saved = {}
+        for name, sides in (self.spec.get("die_functions") or {}).items():
+            saved[name] = space.get(name)
+            space[name] = self.die(sides)
+        name = self.spec.get("scored_by") or ""
+        if name and callable(space.get(name)):
+            saved[name] = space[name]
+            space[name] = self.scorer(space[name])
+        return saved
+
+    def scorer(self, function: Callable) -> Callable:
+        def scored(*args: object, **kwargs: object) -> object:
+            points = function(*args, **kwargs)
+            if self.turns and self.stopped_at is None:
+                self.turns[-1].scored = points
+            return points
+        return scored
+
     def play(self) -> tuple:
         spec = self.spec
         status, final, error = "end", None, None
         saved = sys.stdout
         sys.stdout = _Output(self)
         alarm = _set_alarm(spec.get("seconds"))
+        swapped = self.swap()
         try:
             random.seed(spec["seed"])  # a submission that rolls the module's own dice replays the same game
             env = dict(self.names)
@@ -410,6 +536,11 @@ class _Game:
         finally:
             _clear_alarm(alarm)
             sys.stdout = saved
+            for name, value in swapped.items():  # the module as it was, for the next game
+                if value is None:
+                    vars(self.module).pop(name, None)
+                else:
+                    vars(self.module)[name] = value
         if self.waiting:  # a play that swallowed the stop still waits for the person
             status, error = "wait", None
         turns = tuple(t.row() for t in self.turns)

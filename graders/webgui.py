@@ -197,6 +197,8 @@ class Game:
                 "title": s.title, "goal": s.goal, "sides": s.sides,
                 "variants": [{"id": v.id, "name": v.name, "about": v.about} for v in s.variants],
                 "strategies": list(self._strategies), "factories": list(s.factories),
+                "factory_numbers": list(s.factory_numbers), "submission": s.submission,
+                "actions": list(s.actions),  # a tactic game's moves (Roll, Hold); [] when a move is a number of dice
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
                 "meter": self._meter_possible(), "seed": self.base_seed,  # a freshly loaded page's first game
                 "notes": list(self._notes), "error": self._error,
@@ -241,7 +243,9 @@ class Game:
 
     # -- the exact analysis ------------------------------------------------------------------------
     def _meter_possible(self) -> bool:
-        if self.kit is None or not self.kit.analysis or not any(v.exact for v in self.settings.variants):
+        if self.kit is None or not any(v.exact for v in self.settings.variants):
+            return False
+        if not self.kit.analysis and not self.settings.actions:  # neither game the analysis models
             return False
         if not (self.kit.solution_dir / self.kit.submission).is_file():
             return False
@@ -257,7 +261,8 @@ class Game:
             return None
         who = view["next"]
         mine, theirs = view["scores"][who], view["scores"][1 - who]
-        if type(mine) is not int or type(theirs) is not int:
+        total = view.get("turn_total", 0) if self.settings.actions else 0
+        if type(mine) is not int or type(theirs) is not int or type(total) is not int:
             return None
         opponent = request.players[1 - who]
         key = ("", opponent) if opponent == gamelog.PERSON else (self._digest, opponent)
@@ -272,6 +277,10 @@ class Game:
             return None
         if not (0 <= mine < table.shape[0] and 0 <= theirs < table.shape[1]):
             return None
+        if table.ndim == 3:  # a tactic game's table: by the turn total too
+            if mine + total >= self.settings.goal:
+                return 1.0  # holding wins now
+            return round(float(table[mine, theirs, total]), 6) if 0 <= total < table.shape[2] else None
         return round(float(table[mine, theirs]), 6)
 
     def _start_table(self, opponent: str) -> Future:
@@ -282,6 +291,9 @@ class Game:
 
         def work() -> None:
             try:
+                if self.settings.actions:
+                    job.set_result(self._tactic_table(opponent, source))
+                    return
                 analysis = importlib.import_module("graders.analysis")  # not followed into the student bundle
                 model = analysis.build_model(kit)
                 if opponent == gamelog.PERSON:
@@ -304,6 +316,26 @@ class Game:
 
         threading.Thread(target=work, daemon=True, name=f"meter {opponent}").start()
         return job
+
+    def _tactic_table(self, opponent: str, source: str) -> object:
+        """For a tactic game: the mover's exact chance to win with best play against OPPONENT (a
+        person: best play too) from every (score, opponent's score, turn total), by
+        ``tactics.best_response``; the opponent's strategy is tabulated in a sandboxed child."""
+        tactics = importlib.import_module("graders.tactics")  # numpy: not followed into the student bundle
+        model = tactics.build_model(self.kit)
+        theirs = None
+        if opponent != gamelog.PERSON:
+            session = open_session(source, self.edition, GUI_LIMITS)
+            self._helpers[id(session)] = session
+            try:
+                if self._closed:  # the server stopped while this child started
+                    raise RuntimeError("stopped")
+                theirs = tactics.tabulate(session, opponent, model)
+            finally:
+                self._helpers.pop(id(session), None)
+                session.dispose()
+        _table, values = tactics.best_response(model, theirs)
+        return values
 
 
 def _stopped(settings: GuiSettings, request: GameRequest, error: dict) -> dict:

@@ -54,6 +54,7 @@
     zeroRule: null,
     refocus: false,
     releaseStep: null,  // set while a reveal waits for Next turn
+    waiting: null,  // in a tactic game, the player whose action is awaited
   };
 
   /* ---------- Small helpers ---------- */
@@ -149,11 +150,19 @@
 
   /* ---------- Setup ---------- */
 
+  // The numbers a strategy factory is offered with: the edition's own range, 0 to 10 by default.
+  function factoryNumbers(setup) {
+    const range = Array.isArray(setup.factory_numbers) ? setup.factory_numbers : [0, MAX_DICE];
+    const numbers = [];
+    for (let k = range[0]; k <= range[1]; k++) numbers.push(k);
+    return numbers;
+  }
+
   function choiceValues(setup) {
     const values = ["person"];
     for (const name of setup.strategies || []) values.push(name);
     for (const name of setup.factories || []) {
-      for (let k = 0; k <= MAX_DICE; k++) values.push(`${name}(${k})`);
+      for (const k of factoryNumbers(setup)) values.push(`${name}(${k})`);
     }
     return values;
   }
@@ -178,7 +187,7 @@
     for (const name of setup.factories || []) {
       const group = document.createElement("optgroup");
       group.label = `${name}(n)`;
-      for (let k = 0; k <= MAX_DICE; k++) {
+      for (const k of factoryNumbers(setup)) {
         const option = el("option", null, `${name}(${k})`);
         option.value = `${name}(${k})`;
         group.append(option);
@@ -266,6 +275,8 @@
     fillPlayerSelect($("player0"), setup, "person");
     fillPlayerSelect($("player1"), setup, defaultOpponent(setup));
     buildVariantField(setup);
+    buildActions(setup);
+    $("printed-label").textContent = say("printed_label", { file: setup.submission });
     showNotes(setup.notes);
     show($("commentary"), false);
     game.players = [$("player0").value, $("player1").value];
@@ -406,8 +417,12 @@
   function turnLine(turn) {
     const line = el("div", "turn-line");
     const rolls = turn.rolls || [];
-    line.append(el("span", "turn-head", say("turn_head", { who: turn.who, dice: diceWord(turn.dice) })));
-    if (rolls.length) line.append(": ", el("span", "turn-rolls", rolls.join(" ")));
+    if (tacticTurn(turn)) {
+      line.append(el("span", "turn-head", say("turn_head_actions", { who: turn.who, actions: actionsText(turn) })));
+    } else {
+      line.append(el("span", "turn-head", say("turn_head", { who: turn.who, dice: diceWord(turn.dice) })));
+      if (rolls.length) line.append(": ", el("span", "turn-rolls", rolls.join(" ")));
+    }
     const gain = turnGain(turn);
     if (gain === null) {
       line.append(" ", el("span", "turn-score", say("turn_stopped")));
@@ -445,7 +460,10 @@
     item.append(turnLine(turn));
     item.append(...turnNotes(turn));
     if (hasCommentary(turn)) item.append(el("div", "turn-commentary", turn.commentary.trimEnd()));
-    if (turn.printed) item.append(el("pre", "turn-printed", say("printed", { text: turn.printed.trimEnd() })));
+    if (tacticTurn(turn)) item.append(...actionNotes(turn));
+    if (turn.printed) {
+      item.append(el("pre", "turn-printed", say("printed", { file: game.setup.submission, text: turn.printed.trimEnd() })));
+    }
     return item;
   }
 
@@ -468,14 +486,21 @@
   }
 
   // The settled state of the latest-roll card for one turn.
-  function showLatest(turn) {
+  function showLatest(turn, open) {
     const gain = turnGain(turn);
     const who = turn.who === undefined ? 0 : turn.who;
     const caption = $("latest-caption");
-    caption.replaceChildren(say("rolled", { player: playerTitle(who), dice: diceWord(turn.dice) }));
-    if (gain === null) caption.append(" ", say("stopped_by_error"));
-    else caption.append(" ", say("and_scored"), " ", el("strong", "points", gain));
-    drawDice(turn.rolls || []);
+    if (tacticTurn(turn)) {
+      const actions = actionsText(turn) || say("no_action_yet");
+      caption.replaceChildren(open ? say("turn_so_far", { player: playerTitle(who), actions })
+        : say("turn_actions", { player: playerTitle(who), actions }));
+    } else {
+      caption.replaceChildren(say("rolled", { player: playerTitle(who), dice: diceWord(turn.dice) }));
+    }
+    if (!open && gain === null) caption.append(" ", say("stopped_by_error"));
+    else if (!open) caption.append(" ", say("and_scored"), " ", el("strong", "points", gain));
+    if (tacticTurn(turn)) drawActionDice(turn);
+    else drawDice(turn.rolls || []);
     // The rules box keeps every turn of this reveal, so a person still sees what their own roll
     // did after the computer has answered it.
     const notes = turnNotes(turn);
@@ -489,6 +514,7 @@
     const commentary = $("commentary");
     commentary.textContent = hasCommentary(turn) ? turn.commentary.trimEnd() : "";
     show(commentary, hasCommentary(turn));
+    if (tacticTurn(turn)) showRemarks(turn);
     $("printed").textContent = turn.printed ? turn.printed.trimEnd() : "";
     show($("printed-box"), Boolean(turn.printed));
   }
@@ -510,7 +536,8 @@
   // Shuffles random faces for a moment, stopping early if the game was abandoned.
   async function shuffle(turn, token) {
     const count = (turn.rolls || []).length;
-    $("latest-caption").textContent = say("rolls", { player: playerTitle(turn.who), dice: diceWord(turn.dice) });
+    $("latest-caption").textContent = tacticTurn(turn) ? say("thinking", { player: playerTitle(turn.who) })
+      : say("rolls", { player: playerTitle(turn.who), dice: diceWord(turn.dice) });
     show($("commentary"), false);
     show($("printed-box"), false);
     if (count === 0) {
@@ -633,6 +660,134 @@
     show($("chooser"), true);
   }
 
+  /* ---------- A tactic game: a move is an action (roll, hold), asked before each one ---------- */
+
+  // The edition says so with its actions (setup.actions); a game of dice counts has none.
+  function tactic() {
+    return Boolean(game.setup && Array.isArray(game.setup.actions) && game.setup.actions.length);
+  }
+
+  function tacticTurn(turn) {
+    return Boolean(turn && Array.isArray(turn.actions));
+  }
+
+  // "roll 3, roll 5, hold 2": each action with the die it rolled (data, not a sentence).
+  function actionsText(turn) {
+    return turn.actions.map((a) => [a.action, ...a.outcomes].join(" ")).join(", ");
+  }
+
+  // One line per thing an action's player said (the sentences of the submission's commentary).
+  function spokenLine(turn, said) {
+    return say("remark", { player: playerTitle(turn.who), text: said.text.trim() });
+  }
+
+  function actionNotes(turn) {
+    const nodes = [];
+    for (const action of turn.actions) {
+      for (const said of action.said || []) {
+        if (said.spoken) nodes.push(el("div", said.kit ? "turn-commentary kit-words" : "turn-commentary", spokenLine(turn, said)));
+      }
+    }
+    return nodes;
+  }
+
+  // The latest action's die and what was said of it: the drawn die as the submission drew it.
+  function showRemarks(turn) {
+    const box = $("commentary");
+    box.replaceChildren();
+    const last = turn.actions[turn.actions.length - 1];
+    for (const said of (last && last.said) || []) {
+      if (said.spoken) box.append(el("div", said.kit ? "remark kit-words" : "remark", spokenLine(turn, said)));
+      else box.append(el("pre", "remark-art", said.text.replace(/\s+$/, "")));
+    }
+    show(box, box.children.length > 0);
+  }
+
+  // Every die a turn's actions rolled, as faces, each knowing its number of sides.
+  function drawActionDice(turn) {
+    const box = $("dice");
+    box.replaceChildren();
+    const dice = [];
+    for (const action of turn.actions) {
+      action.outcomes.forEach((face, i) => {
+        const die = makeDie(face);
+        const sides = action.sides[i];
+        die.dataset.sides = String(sides);
+        die.classList.add(`sides${sides}`);
+        die.title = say("die_label", { sides, face });
+        die.setAttribute("aria-label", die.title);
+        dice.push(die);
+      });
+    }
+    if (!dice.length) box.append(el("span", "dice-empty", say("no_action_yet")));
+    box.append(...dice);
+    return dice;
+  }
+
+  function actionButtons() {
+    return Array.from($("action-buttons").querySelectorAll("button[data-action]"));
+  }
+
+  // A key per action: its first letter, when no other action shares it.
+  function actionKeys(actions) {
+    const keys = {};
+    actions.forEach((name, i) => {
+      const key = name.charAt(0).toLowerCase();
+      if (actions.filter((other) => other.charAt(0).toLowerCase() === key).length === 1) keys[key] = i;
+    });
+    return keys;
+  }
+
+  function buildActions(setup) {
+    const group = $("action-buttons");
+    group.replaceChildren();
+    const actions = Array.isArray(setup.actions) ? setup.actions : [];
+    actions.forEach((name, i) => {
+      const button = el("button", "primary action", name);
+      button.type = "button";
+      button.dataset.action = String(i);
+      button.id = `action-${name}`;
+      button.addEventListener("click", () => act(i));
+      group.append(button);
+    });
+    const keys = Object.entries(actionKeys(actions)).map(([key, i]) => `${key} ${actions[i]}`);
+    $("action-keys").textContent = keys.length ? say("action_keys", { keys: keys.join(", ") }) : "";
+  }
+
+  function finishWaitingForAction(data) {
+    game.waiting = data.next;
+    $("actions-label").textContent = personCount() > 1
+      ? say("turn_total_player", { who: data.next, total: data.turn_total })
+      : say("turn_total", { total: data.turn_total });
+    $("die-sides").textContent = typeof data.die === "number" ? say("die_sides", { sides: data.die }) : "";
+    show($("die-sides"), typeof data.die === "number");
+    show($("actions"), true);
+    setStatus(say("choose_action", { who: data.next, actions: game.setup.actions.join(", ") }));
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (game.refocus || (lost && game.moves.length > 0)) actionButtons()[0].focus();
+    game.refocus = false;
+    setState("waiting");
+  }
+
+  async function act(index) {
+    if (document.body.dataset.state !== "waiting" || !tactic()) return;
+    const section = $("actions");
+    game.refocus = section.contains(document.activeElement) || document.activeElement === document.body;
+    game.moves.push(index);
+    show(section, false);
+    show($("meter"), false);
+    await play(say("acting", { player: playerTitle(game.waiting), action: game.setup.actions[index] }));
+  }
+
+  function onActionKey(event) {
+    const keys = actionKeys(game.setup.actions);
+    const key = event.key.toLowerCase();
+    if (Object.prototype.hasOwnProperty.call(keys, key) && !event.repeat) {
+      event.preventDefault();
+      act(keys[key]);
+    }
+  }
+
   /* ---------- Meter, game over, errors ---------- */
 
   function showMeter(data) {
@@ -703,6 +858,7 @@
     hideError();
     show($("game-over"), false);
     show($("chooser"), false);
+    show($("actions"), false);
     show($("meter"), false);
     setWinner(null);
     setActive(null);
@@ -821,6 +977,7 @@
     game.shown = turns.length;
     game.shownKeys = keys;
     setScores(data.scores);
+    if (data.current) showLatest(data.current, true);
     if (data.error) stop(data.error);
     else if (data.over) finishOver(data);
     else if (data.waiting && (data.next === 0 || data.next === 1)) finishWaiting(data);
@@ -830,6 +987,7 @@
   function stop(error) {
     setActive(null);
     show($("chooser"), false);
+    show($("actions"), false);
     show($("meter"), false);
     showError(error);
     setStatus(say("stopped"));
@@ -841,6 +999,7 @@
   function finishOver(data) {
     setActive(null);
     show($("chooser"), false);
+    show($("actions"), false);
     show($("meter"), false);
     showGameOver(data);
     if (game.refocus) $("play-again").focus();
@@ -850,8 +1009,12 @@
 
   function finishWaiting(data) {
     setActive(data.next);
-    showChooser(data.next);
     showMeter(data);
+    if (tactic()) {
+      finishWaitingForAction(data);
+      return;
+    }
+    showChooser(data.next);
     setStatus(say("choose", { who: data.next }));
     const lost = !document.activeElement || document.activeElement === document.body;
     if (game.refocus || (lost && game.moves.length > 0)) pickedButton().focus();
@@ -877,6 +1040,10 @@
     if (document.body.dataset.state !== "waiting") return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (typingInControl(event.target)) return;
+    if (tactic()) {
+      onActionKey(event);
+      return;
+    }
     const active = document.activeElement;
     const onNothing = !active || active === document.body;
     let k = null;

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from graders import gamelog
+from graders import gamelog, messages
 from graders.edition import Edition, EditionError, edition_names, load_edition, parse_manifest, read_toml
 from graders.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
 
@@ -26,7 +26,8 @@ def test_every_edition_declares_a_web_game(any_edition: Edition) -> None:
         return
     s = gui_settings(any_edition)
     assert s.goal > 0 and s.sides == 6 and s.variants and s.events
-    assert "strategy0" in s.play and "strategy1" in s.play and "dice" in s.play
+    assert "strategy0" in s.play and "strategy1" in s.play
+    assert "dice" in s.play or s.die_functions  # the page's dice: given to play, or in place of the module's
 
 
 @pytest.mark.parametrize(("change", "needle"), [
@@ -165,7 +166,8 @@ def test_a_turn_that_breaks_the_rules_gets_a_warning(settings: gamelog.GuiSettin
     assert "ends at 7" in warning and "gave 9" in warning and "Player 0" in warning
 
 
-EXTRA_TURNS = [n for n in edition_names() if "expected_next" in load_edition(n).gui.get("numbers", {})]
+EXTRA_TURNS = [n for n in edition_names() if "expected_next" in load_edition(n).gui.get("numbers", {})
+               and load_edition(n).game.turn == "dice"]  # a tactic game's: test_a_tactic_turn_that_breaks_the_rules
 
 
 @pytest.mark.parametrize("name", EXTRA_TURNS)
@@ -331,3 +333,126 @@ def test_a_memory_that_names_no_number_is_refused(edition: Edition) -> None:
     broken = parse_manifest(data, "swine_swap", edition.root, edition.suite_dir / "edition.toml")
     with pytest.raises(EditionError, match=r"\[gui\] memory.*one of \[gui.numbers\]"):
         gui_settings(broken)
+
+
+# -- a tactic game (Pig's shape): a move is an action, asked before each one ------------------------
+
+
+@pytest.fixture(scope="module")
+def pig() -> gamelog.GuiSettings:
+    return gui_settings(load_edition("pig"))
+
+
+def action(total: object, choice: object, outcomes: tuple = (), sides: tuple = (), remarks: tuple = ("art", "chose."),
+           failed: tuple = ()) -> tuple:
+    return (total, choice, outcomes, sides, remarks, failed)
+
+
+def pig_turn(who: int, score: object, opponent: object, actions: tuple, scored: object = "") -> tuple:
+    rolls = tuple(o for a in actions if len(a) == 6 for o in a[2] if type(o) is int)
+    return (who, score, opponent, len(actions), rolls, "", "", "", actions, scored)
+
+
+def pig_request(settings: gamelog.GuiSettings, players: tuple = ("person", "final_strategy")) -> GameRequest:
+    return GameRequest(players, settings.variants[0], 7, ())
+
+
+def test_a_tactic_game_declares_its_actions_and_dice(pig: gamelog.GuiSettings) -> None:
+    assert pig.actions == ("roll", "hold") and dict(pig.die_functions) == {"four_sided": 4, "six_sided": 6}
+    assert pig.returns == "winner" and pig.scored_by == "take_turn" and pig.remarks
+    spec = pig_request(pig).spec(pig)
+    assert spec["actions"] == ["roll", "hold"] and spec["die_functions"] == {"four_sided": 4, "six_sided": 6}
+    assert spec["remarks"] == [say for say, _ in pig.remarks]
+    assert "actions" not in request(gui_settings(load_edition("boar_brawl"))).spec(gui_settings(
+        load_edition("boar_brawl")))  # a game of dice counts is given what it always was
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    ({"players": ["person", "person"], "moves": [2]}, "Move 1 is 2: a move is the number of an action (0 for roll"),
+    ({"players": ["person", "person"], "moves": [-1]}, "Move 1 is -1"),
+    ({"players": ["person", "person"], "moves": "roll"}, "at most 2000 actions, each a number: 0 for roll, 1 for hold"),
+    ({"players": ["person", "make_roll_until_strategy(4)"]}, "not a strategy in pig.py"),
+    ({"players": ["person", "always_roll(4)"]}, "make_roll_until_strategy(0) to make_roll_until_strategy(10)"),
+])
+def test_a_bad_tactic_request_says_what_is_wrong(pig: gamelog.GuiSettings, body: object, needle: str) -> None:
+    with pytest.raises(RequestError) as info:
+        parse_request(body, pig, ["final_strategy"], seed=1)
+    assert needle in str(info.value)
+
+
+def test_a_good_tactic_request(pig: gamelog.GuiSettings) -> None:
+    body = {"players": ["person", "make_roll_until_strategy(20)"], "moves": [0, 0, 1]}
+    assert parse_request(body, pig, ["final_strategy"], seed=1).moves == (0, 0, 1)
+
+
+def test_a_person_mid_turn_is_the_current_turn(pig: gamelog.GuiSettings) -> None:
+    first = pig_turn(0, 0, 0, (action(0, 0, (3,), (4,)), action(3, 1, (2,), (4,))), scored=3)
+    second = pig_turn(1, 0, 3, (action(0, 0, (1,), (6,)),), scored=1)
+    now = pig_turn(0, 3, 1, (action(0, 0, (5,), (6,)),))
+    view = game_view(pig, pig_request(pig), ("wait", (first, second, now), None, (0, 3, 1, 5), None, OPENING))
+    assert view["waiting"] and view["next"] == 0 and view["scores"] == [3, 1] and view["error"] is None
+    assert view["turn_total"] == 5 and view["die"] == 6
+    assert len(view["turns"]) == 2 and view["current"]["actions"][0]["action"] == "roll"
+    held, pigged = view["turns"]
+    assert held["after"] == [3, 0] and [e["rule"] for e in held["events"]] == ["Hold", "Four-sided die"]
+    assert pigged["after"] == [3, 1] and [e["rule"] for e in pigged["events"]] == ["Pig out"]
+    assert held["warnings"] == [] and pigged["warnings"] == []
+    assert held["actions"][0]["said"] == [{"text": "art", "spoken": False, "kit": False},
+                                          {"text": "chose.", "spoken": True, "kit": False}]
+
+
+def test_a_tactic_game_ends_with_the_winner_play_returns(pig: gamelog.GuiSettings) -> None:
+    last = pig_turn(1, 99, 90, (action(0, 0, (4,), (6,)), action(4, 1, (2,), (6,))), scored=4)
+    view = game_view(pig, pig_request(pig), ("end", (last,), 1, None, None, OPENING))
+    assert view["over"] and view["winner"] == 1 and view["scores"] == [90, 103] and view["error"] is None
+    wrong = game_view(pig, pig_request(pig), ("end", (last,), 0, None, None, OPENING))
+    assert not wrong["over"] and "by the scores the winner is 1" in wrong["error"]["title"]
+    nonsense = game_view(pig, pig_request(pig), ("end", (last,), (90, 103), None, None, OPENING))
+    assert "not the winner" in nonsense["error"]["title"]
+    unscored = game_view(pig, pig_request(pig), ("end", (last[:9] + ("",),), 1, None, None, OPENING))
+    assert "last turn's points are not known" in unscored["error"]["title"]
+
+
+def test_a_tactic_turn_that_breaks_the_rules_gets_warnings(pig: gamelog.GuiSettings) -> None:
+    wrong_die = pig_turn(0, 0, 0, (action(0, 1, (5,), (6,)),), scored=0)  # 0 + 0: the 4-sided die
+    no_die = pig_turn(1, 0, 0, (action(0, 1),), scored=0)
+    too_many = pig_turn(0, 0, 0, (action(0, 0, (3,), (4,)), action(3, 1, (2,), (4,))), scored=3)
+    bad = pig_turn(1, 0, 9, (action(0, "'roll'", (3,), (6,)),))
+    again = pig_turn(1, 0, 9, (action(0, 0, (1,), (6,)),), scored=1)  # the same player moves next
+    going_on = pig_turn(1, 1, 9, ())  # where the person is asked: the view's current turn
+    view = game_view(pig, pig_request(pig), ("wait", (wrong_die, no_die, too_many, bad, again, going_on), None,
+                                             (1, 1, 9, 0), None, OPENING))
+    assert view["current"]["before"] == [9, 1] and len(view["turns"]) == 5
+    assert "used the 6-sided die" in view["turns"][0]["warnings"][0]
+    assert "none of the page's dice (four_sided, six_sided)" in view["turns"][1]["warnings"][0]
+    assert "turn ends at 3, but your play gave 9" in view["turns"][2]["warnings"][0]
+    assert "tactic returned 'roll', not one of the actions roll or hold" in view["turns"][3]["warnings"][0]
+    assert "Player 1's turn is over, but your play let Player 1 go again" in view["turns"][4]["warnings"][0]
+
+
+def test_a_failed_remark_is_said_once_and_in_the_kits_words(pig: gamelog.GuiSettings) -> None:
+    broken = ((pig.remarks[1][0], "raised", "KeyError: 9 (in describe_action, line 3)"),)
+    rows = tuple(pig_turn(who, 0, 0, (action(0, 1, (2,), (4,), ("art", ""), broken),), scored=0) for who in (0, 1))
+    view = game_view(pig, pig_request(pig), ("wait", rows, None, (0, 0, 0, 0), None, OPENING))
+    first, second = view["turns"]
+    assert len(first["warnings"]) == 1 and "describe_action(action) raised KeyError: 9" in first["warnings"][0]
+    assert "in its own words" in first["warnings"][0]
+    assert second["warnings"] == []  # the same failure is said once
+    assert first["actions"][0]["said"][1] == {"text": "chose to hold.", "spoken": True, "kit": True}
+    art = ((pig.remarks[0][0], "returned", "None"),)
+    view = game_view(pig, pig_request(pig), ("wait", (pig_turn(0, 0, 0, (action(0, 1, (2,), (4,), ("", "held."), art),),
+                                                                scored=0),), None, (1, 0, 0, 0), None, OPENING))
+    assert "draw_number(outcome) returned None, not a str" in view["turns"][0]["warnings"][0]
+    assert view["turns"][0]["actions"][0]["said"] == [{"text": "held.", "spoken": True, "kit": False}]
+
+
+@pytest.mark.parametrize("row", [
+    pig_turn(0, 0, 0, (("x",),)),
+    pig_turn(0, 0, 0, (action(0, 0, ("3",), (4,)),)),
+    pig_turn(0, 0, 0, (action(0, 0, (3,), (4,), (3,)),)),
+    pig_turn(0, 0, 0, (action(0, 0, failed=(("a", "b"),)),)),
+    pig_turn(0, 0, 0, (), scored=1.5),
+])
+def test_a_tactic_turn_of_the_wrong_shape_is_strange(pig: gamelog.GuiSettings, row: tuple) -> None:
+    view = game_view(pig, pig_request(pig), ("wait", (row,), None, (1, 0, 0, 0), None, OPENING))
+    assert view["error"]["title"] == messages.gui_strange_result()

@@ -19,7 +19,15 @@ from graders.edition import Edition, edition_names, load_edition
 from graders.gamelog import gui_settings
 
 from .conftest import ROOT, replace_function
-from .test_webgui import ready_meter, reference_play, serving, stuck_strategy, student_copy
+from .test_webgui import (
+    factory_players,
+    ready_meter,
+    reference_play,
+    reference_tactic_play,
+    serving,
+    stuck_strategy,
+    student_copy,
+)
 
 CHROMIUM = os.environ.get("HOGKIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -28,6 +36,9 @@ ARTIFACTS = Path(os.environ.get("HOGKIT_ARTIFACTS", ROOT / ".artifacts" / "gui")
 WAIT = 30_000  # ms: generous, for a busy machine
 # The editions that offer the browser game: one that declares no [gui] is refused by it (test_gamelog.py).
 GUI_EDITIONS = [name for name in edition_names() if load_edition(name).gui]
+# ... of which a move is a number of dice (a chooser of 0 to 10), or an action before each one (buttons).
+DICE_EDITIONS = [name for name in GUI_EDITIONS if not gui_settings(load_edition(name)).actions]
+TACTIC_EDITIONS = [name for name in GUI_EDITIONS if gui_settings(load_edition(name)).actions]
 
 
 def _missing(why: str) -> None:
@@ -106,7 +117,7 @@ def shown_scores(tab: object) -> tuple[int, int]:
     return (int(tab.text_content("#score0")), int(tab.text_content("#score1")))  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("name", GUI_EDITIONS)
+@pytest.mark.parametrize("name", DICE_EDITIONS)
 def test_a_full_seeded_game_against_the_computer_matches_the_reference(page: object, name: str) -> None:
     edition = load_edition(name)
     players = ("person", "final_strategy")
@@ -151,7 +162,7 @@ def find_rule(client: object, settings: object, rule: str) -> tuple[int, list[in
     return None
 
 
-@pytest.mark.parametrize("name", GUI_EDITIONS)
+@pytest.mark.parametrize("name", DICE_EDITIONS)
 def test_every_special_rule_shows_its_message(page: object, name: str) -> None:
     edition = load_edition(name)
     settings = gui_settings(edition)
@@ -273,9 +284,10 @@ def test_the_meter_shows_the_exact_chance(page: object, edition: Edition) -> Non
 def test_two_strategies_play_with_the_dice_animated(page: object, any_edition: Edition) -> None:
     if not any_edition.gui:
         pytest.skip(f"{any_edition.name} declares no [gui]: it offers no browser game")
+    players = ("final_strategy", factory_players(any_edition)[1])
     with serving(any_edition.solution_dir, seed=9) as client:
-        assert open_game(page, client.port, ("final_strategy", "always_roll(6)"), animate=True) == "over"
-        view = client.post({"players": ["final_strategy", "always_roll(6)"], "seed": shown_seed(page)})[1]
+        assert open_game(page, client.port, players, animate=True) == "over"
+        view = client.post({"players": list(players), "seed": shown_seed(page)})[1]
         assert shown_scores(page) == tuple(view["scores"])
         last = view["turns"][-1]
         faces = [int(v) for v in page.locator("#dice .die").evaluate_all("els => els.map(e => e.dataset.value)")]
@@ -337,3 +349,61 @@ def test_a_replay_that_fails_keeps_the_board(page: object, tmp_path: Path, editi
                 break
         assert page.text_content("#error-title") == messages.gui_loop("always_roll_5")  # named, as promised
         assert page.locator("#log li.turn").count() > before and shown_scores(page) != (0, 0)
+
+
+def act(tab: object, action: str) -> str:
+    tab.click(f"#action-{action}")  # type: ignore[attr-defined]
+    return settle(tab)
+
+
+def shown_turn_total(tab: object) -> int:
+    return int(tab.text_content("#actions-label").rsplit(" ", 1)[1])  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", TACTIC_EDITIONS)
+def test_a_tactic_game_is_played_with_its_buttons_to_the_end(page: object, name: str) -> None:
+    """Pig in the page: Roll and Hold until the game is over, the turn total and the die's sides shown
+    before each action, the dice drawn as faces, the student's commentary; the same game as the
+    reference's own play with the same dice and actions."""
+    edition = load_edition(name)
+    settings = gui_settings(edition)
+    players = ("person", "final_strategy")
+    moves: list[int] = []
+    with serving(edition.solution_dir, seed=7) as client:
+        now = open_game(page, client.port, players)
+        assert not page.is_visible("#chooser")  # no dice counts in this game
+        while now == "waiting":
+            assert page.is_visible("#actions") and "sided die" in page.text_content("#die-sides")
+            total = shown_turn_total(page)
+            moves.append(1 if total >= 12 else 0)
+            now = act(page, settings.actions[moves[-1]])
+            if len(moves) == 3:
+                shoot(page, f"{name}-acting")
+                dice = page.locator("#dice .die")
+                assert dice.count() >= 1 and dice.first.get_attribute("data-sides") in ("4", "6")
+            assert len(moves) < 2000
+        assert now == "over", page.text_content("#error")
+        shoot(page, f"{name}-game-over")
+        assert shown_seed(page) == 8
+        winner, scores = reference_tactic_play(edition, list(players), 8, moves)
+        assert shown_scores(page) == tuple(scores)
+        said = "You win" if winner == 0 else "Player 1 (final_strategy) wins"
+        assert f"{said} {max(scores)} to {min(scores)}" in page.text_content("#winner")
+        log = page.text_content("#log")
+        assert "Player 0 chose to roll." in log and "decided to hold." in log  # describe_action's own words
+        assert page.text_content("#printed-label") == f"{edition.submission} printed"  # the file, from the edition
+        assert page.locator("#log li.turn").count() >= 2
+    assert page.outside == []
+
+
+@pytest.mark.parametrize("name", TACTIC_EDITIONS)
+def test_a_tactic_game_plays_by_keyboard(page: object, name: str) -> None:
+    settings = gui_settings(load_edition(name))
+    with serving(load_edition(name).solution_dir, seed=4) as client:
+        assert open_game(page, client.port, ("person", "final_strategy")) == "waiting"
+        page.keyboard.press(settings.actions[0][0])  # r: roll
+        assert settle(page) in ("waiting", "over")
+        page.keyboard.press(settings.actions[1][0])  # h: hold
+        assert settle(page) in ("waiting", "over")
+        first = page.locator("#log li.turn").first.text_content()
+        assert first.startswith("Player 0: ") and settings.actions[0] in first

@@ -96,11 +96,16 @@ def reference_play(edition: Edition, players: list, seed: int, moves: list[int],
     """The reference's own play, with the page's dice for SEED and MOVES for the people."""
     spec = importlib.util.spec_from_file_location(f"ref_{edition.name}", edition.solution_dir / "hog.py")
     module = importlib.util.module_from_spec(spec)
+    support = [name.removesuffix(".py") for name in edition.support]
+    others = {name: sys.modules.pop(name) for name in support if name in sys.modules}  # another edition's dice.py
     sys.path.insert(0, str(edition.solution_dir))
     try:
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(edition.solution_dir))
+        for name in support:
+            sys.modules.pop(name, None)
+        sys.modules.update(others)
     rng = random.Random(seed)
     queue = list(moves)
 
@@ -116,6 +121,50 @@ def reference_play(edition: Edition, players: list, seed: int, moves: list[int],
     if chosen.update:
         names["update"] = eval(chosen.update, vars(module))
     return tuple(eval(settings.play, names))
+
+
+def reference_tactic_play(edition: Edition, players: list, seed: int, moves: list[int]) -> tuple[int, list[int]]:
+    """A tactic game (Pig) played by the reference itself, with the page's dice for SEED (one
+    generator for every die, in place of the [gui] die functions) and MOVES (action numbers) for the
+    people: (the winner play returns, the final scores, added up from its turn function)."""
+    settings = webgui.gamelog.gui_settings(edition)
+    path = edition.solution_dir / edition.submission
+    spec = importlib.util.spec_from_file_location(f"ref_{edition.name}_tactic", path)
+    module = importlib.util.module_from_spec(spec)
+    support = [name.removesuffix(".py") for name in edition.support]
+    others = {name: sys.modules.pop(name) for name in support if name in sys.modules}  # another edition's dice.py
+    sys.path.insert(0, str(edition.solution_dir))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(edition.solution_dir))
+        for name in support:
+            sys.modules.pop(name, None)
+        sys.modules.update(others)
+    rng = random.Random(seed)
+    queue = list(moves)
+    scores, mover = [0, 0], [0]
+    for name, sides in settings.die_functions:
+        setattr(module, name, lambda sides=sides: rng.randrange(sides) + 1)
+    turn = getattr(module, settings.scored_by)
+
+    def scored(*args: object, **kwargs: object) -> int:
+        points = turn(*args, **kwargs)
+        scores[mover[0]] += points
+        return points
+    setattr(module, settings.scored_by, scored)
+
+    def player(who: int, kind: str):  # a strategy
+        chosen = None if kind == "person" else eval(kind, vars(module))
+
+        def strategy(score: int, opponent: int):  # a tactic
+            mover[0] = who
+            if chosen is not None:
+                return chosen(score, opponent)
+            return lambda total: getattr(module, settings.actions[queue.pop(0)])
+        return strategy
+    names = dict(vars(module), strategy0=player(0, players[0]), strategy1=player(1, players[1]))
+    return eval(settings.play, names), scores
 
 
 def stuck_strategy(source: str, name: str, above: int) -> str:
@@ -146,12 +195,16 @@ def test_setup_lists_what_hog_py_offers(reference_server: Client) -> None:
 @pytest.mark.parametrize("name", edition_names())
 def test_a_game_between_strategies_matches_the_reference_play(name: str) -> None:
     edition = with_gui(name)
-    players = ["final_strategy", "always_roll(6)"]
+    players = ["final_strategy", factory_players(edition)[1]]
+    tactic = bool(webgui.gamelog.gui_settings(edition).actions)
     with serving(edition.solution_dir) as client:
         for seed in (1, 2, 3):
             status, view = client.post({"players": players, "seed": seed, "moves": []})
             assert status == 200 and view["error"] is None and view["over"]
-            assert tuple(view["scores"]) == reference_play(edition, players, seed, [])
+            if tactic:  # play returns the winner; the scores are added up from its turns
+                assert (view["winner"], view["scores"]) == reference_tactic_play(edition, players, seed, [])
+            else:
+                assert tuple(view["scores"]) == reference_play(edition, players, seed, [])
             assert view["winner"] == (0 if view["scores"][0] > view["scores"][1] else 1)
             assert all(t["warnings"] == [] for t in view["turns"])
 
@@ -386,15 +439,26 @@ def test_printing_is_shown_with_its_turn(tmp_path: Path, edition: Edition, refer
         assert view["turns"][0]["printed"] == "DEBUG: my score is 0\n"
 
 
+def factory_players(edition: Edition) -> list[str]:
+    """Two computer players made by the edition's first strategy factory, with numbers it offers."""
+    settings = webgui.gamelog.gui_settings(edition)
+    low, high = settings.factory_numbers
+    return [f"{settings.factories[0]}({min(max(4, low), high)})", f"{settings.factories[0]}({min(max(6, low), high)})"]
+
+
 def test_commentary_is_shown_when_the_edition_has_it(any_edition: Edition) -> None:
     with_gui(any_edition.name)
     with serving(any_edition.solution_dir) as client:
         setup = client.get("/api/setup")[1]
-        view = client.post({"players": ["always_roll(4)", "always_roll(6)"], "seed": 1})[1]
+        view = client.post({"players": factory_players(any_edition), "seed": 1})[1]
     said = "".join(t["commentary"] for t in view["turns"])
     assert setup["commentary"] is bool(said)
     if setup["commentary"]:
         assert "takes the lead" in said
+    if setup["actions"]:  # a tactic game: the submission's own words on every action
+        remarks = [s for t in view["turns"] for a in t["actions"] for s in a["said"]]
+        assert remarks and not any(s["kit"] for s in remarks)
+        assert {s["text"] for s in remarks if s["spoken"]} == {"chose to roll.", "decided to hold."}
 
 
 # -- starting the server -------------------------------------------------------------------------------
@@ -474,6 +538,22 @@ def test_hogkit_play_serves_any_submission_file(tmp_path: Path, edition: Edition
         assert "alice_strategy" in setup["strategies"] and setup["meter"] is True
         view = client.post({"players": ["alice_strategy", "final_strategy"]})[1]
         assert view["over"] and view["seed"] == 5 and all(t["dice"] == 4 for t in view["turns"] if t["who"] == 0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_hogkit_play_serves_a_tactic_game(tmp_path: Path) -> None:
+    """hogkit play serves pig's game: a bare pig.py with the kit's support files, its meter from the kit."""
+    pig = with_gui("pig")
+    entry = tmp_path / "bob.py"
+    entry.write_text((pig.solution_dir / pig.submission).read_text(encoding="utf-8"), encoding="utf-8")
+    proc, client = start(["-m", "graders.cli", "play", str(entry), "--edition", "pig", "--seed", "5"], ROOT)
+    try:
+        setup = client.get("/api/setup")[1]
+        assert setup["actions"] == ["roll", "hold"] and setup["submission"] == "pig.py"
+        view = client.post({"players": ["person", "final_strategy"], "moves": [0, 0]})[1]
+        assert view["error"] is None and view["seed"] == 5 and (view["waiting"] or view["over"])
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -660,6 +740,8 @@ def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", edition_names())
 def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
     edition = with_gui(name)
+    if not (edition.solution_dir / "hog_gui.py").is_file():
+        pytest.skip(f"{name} ships no hog_gui.py: hogkit play serves it (test_hogkit_play_serves_a_tactic_game)")
     proc, client = start([str(edition.solution_dir / "hog_gui.py")], ROOT)
     try:
         assert client.get("/api/setup")[1]["title"] == edition.title
@@ -838,3 +920,193 @@ def test_hog_js_takes_every_sentence_from_the_table() -> None:
 
 def test_setup_carries_the_pages_texts(reference_server: Client) -> None:
     assert reference_server.get("/api/setup")[1]["text"] == messages.PAGE_TEXT
+
+
+# -- a tactic game (Pig): a move is an action, asked before each one ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def pig() -> Edition:
+    return with_gui("pig")
+
+
+@pytest.fixture(scope="module")
+def pig_server(pig: Edition) -> Iterator[Client]:
+    with serving(pig.solution_dir) as client:
+        yield client
+
+
+def hold_at(total: int) -> object:
+    return lambda view: 1 if view["turn_total"] >= total else 0
+
+
+def act_to_the_end(client: Client, players: list[str], seed: int, choose: object) -> tuple[dict, list[int]]:
+    """A whole game through the API, a person's action chosen from each view by CHOOSE."""
+    moves: list[int] = []
+    for _ in range(3000):
+        status, view = client.post({"players": players, "seed": seed, "moves": moves})
+        assert status == 200 and view["error"] is None, view["error"]
+        if not view["waiting"]:
+            return view, moves
+        assert view["next"] == players.index("person") or players == ["person", "person"]
+        moves.append(choose(view))  # type: ignore[operator]
+    pytest.fail("the game did not end")
+
+
+def test_pig_is_played_one_action_at_a_time(pig: Edition, pig_server: Client) -> None:
+    status, view = pig_server.post({"players": ["person", "final_strategy"], "seed": 5, "moves": []})
+    assert status == 200 and view["waiting"] and view["next"] == 0 and view["turn_total"] == 0
+    assert view["die"] == 4 and view["scores"] == [0, 0]  # 0 + 0 is a multiple of 7: the 4-sided die
+    rolled = pig_server.post({"players": ["person", "final_strategy"], "seed": 5, "moves": [0]})[1]
+    outcome = rolled["current"]["actions"][0]["outcomes"][0] if rolled["current"] else 1
+    assert rolled["turn_total"] == (0 if outcome == 1 else outcome)
+    view, moves = act_to_the_end(pig_server, ["person", "final_strategy"], 5, hold_at(12))
+    assert view["over"] and max(view["scores"]) >= 100
+    assert (view["winner"], view["scores"]) == reference_tactic_play(pig, ["person", "final_strategy"], 5, moves)
+    assert all(t["warnings"] == [] for t in view["turns"])
+    assert {a["action"] for t in view["turns"] for a in t["actions"]} == {"roll", "hold"}
+    assert all(set(a["sides"]) <= {4, 6} and len(a["outcomes"]) == 1 for t in view["turns"] for a in t["actions"])
+
+
+def test_two_people_play_pig(pig: Edition, pig_server: Client) -> None:
+    view, moves = act_to_the_end(pig_server, ["person", "person"], 8, hold_at(15))
+    assert view["over"]
+    assert (view["winner"], view["scores"]) == reference_tactic_play(pig, ["person", "person"], 8, moves)
+
+
+def test_the_setup_offers_the_actions_and_the_file(pig_server: Client) -> None:
+    setup = pig_server.get("/api/setup")[1]
+    assert setup["actions"] == ["roll", "hold"] and setup["submission"] == "pig.py"
+    assert setup["factories"] == ["make_roll_until_strategy"] and setup["factory_numbers"] == [5, 30]
+    assert "final_strategy" in setup["strategies"] and setup["default_opponent"] == "final_strategy"
+
+
+@pytest.mark.parametrize(("moves", "needle"), [([2], "a move is the number of an action"), ([0.5], "Move 1 is 0.5")])
+def test_a_bad_action_is_a_400(pig_server: Client, moves: list, needle: str) -> None:
+    status, reply = pig_server.post({"players": ["person", "final_strategy"], "moves": moves})
+    assert status == 400 and needle in reply["error"]["title"]
+
+
+def pig_source(pig: Edition) -> str:
+    return (pig.solution_dir / pig.submission).read_text(encoding="utf-8")
+
+
+def test_a_broken_describe_action_is_said_in_the_kits_words(tmp_path: Path, pig: Edition) -> None:
+    broken = replace_function(pig_source(pig), "describe_action", '''
+        def describe_action(action):
+            return {}[action]
+    ''')
+    broken = replace_function(broken, "draw_number", '''
+        def draw_number(n, dot='*'):
+            "*** YOUR CODE HERE ***"
+    ''')
+    with serving(student_copy(tmp_path, pig, broken)) as client:
+        view = client.post({"players": factory_players(pig), "seed": 2})[1]
+    assert view["over"] and view["error"] is None
+    warnings = [w for t in view["turns"] for w in t["warnings"]]
+    assert len(warnings) == 2  # each failure said once a game
+    assert any("describe_action(action) raised KeyError" in w and "its own words" in w for w in warnings)
+    assert any("draw_number(outcome) returned None, not a str" in w for w in warnings)
+    said = [s for t in view["turns"] for a in t["actions"] for s in a["said"]]
+    assert said and all(s["kit"] and s["spoken"] for s in said)
+    assert {s["text"] for s in said} == {messages.gui_action_said("roll"), messages.gui_action_said("hold")}
+
+
+def test_a_raising_roll_is_named_and_the_server_goes_on(tmp_path: Path, pig: Edition) -> None:
+    broken = replace_function(pig_source(pig), "roll", '''
+        def roll(turn_total, outcome):
+            return 1 // (outcome - outcome)
+    ''')
+    folder = student_copy(tmp_path, pig, broken)
+    with serving(folder) as client:
+        status, view = client.post({"players": ["person", "final_strategy"], "moves": [0]})
+        assert status == 200 and view["error"]["title"] == "roll raised ZeroDivisionError"
+        assert "pig.py" in view["error"]["hint"]
+        (folder / "pig.py").write_text(pig_source(pig), encoding="utf-8")  # fixed
+        status, view = client.post({"players": ["person", "final_strategy"], "moves": [0]})
+        assert status == 200 and view["error"] is None and view["waiting"]
+
+
+@pytest.mark.parametrize(("name", "code", "needle"), [
+    ("play", '''
+        def play(strategy, opponent_strategy):
+            import os
+            os._exit(3)
+    ''', "ended the program"),
+    ("take_turn", '''
+        def take_turn(plan, dice=six_sided, who=None, comments=False):
+            while True:
+                pass
+    ''', "take_turn did not finish in time"),
+    ("play", '''
+        def play(strategy, opponent_strategy):
+            take_turn(strategy(0, 0), four_sided)
+            return 0
+    ''', "before either player reached 100"),
+    ("play", '''
+        def play(strategy, opponent_strategy):
+            score = 0
+            while score < goal:
+                score += take_turn(strategy(score, 0), six_sided)
+            return 1
+    ''', "by the scores the winner is 0"),
+])
+def test_a_hostile_or_wrong_pig_py_costs_one_request(tmp_path: Path, pig: Edition, name: str, code: str,
+                                                      needle: str) -> None:
+    with serving(student_copy(tmp_path, pig, replace_function(pig_source(pig), name, code)), timeout=3.0) as client:
+        status, view = client.post({"players": factory_players(pig), "seed": 1})
+        assert status == 200 and needle in view["error"]["title"], view["error"]
+        assert client.get("/api/setup")[0] == 200  # the server lives
+
+
+def test_a_take_turn_on_its_own_die_is_flagged(tmp_path: Path, pig: Edition) -> None:
+    """The page's dice replace the module's four_sided and six_sided: a turn rolled on another die
+    (take_turn's own default) is named, never silently shown."""
+    source = replace_function(pig_source(pig), "play", '''
+        def play(strategy, opponent_strategy):
+            score, opponent_score, who = 0, 0, 0
+            while score < goal and opponent_score < goal:
+                if who == 0:
+                    score += take_turn(strategy(score, opponent_score))
+                else:
+                    opponent_score += take_turn(opponent_strategy(opponent_score, score))
+                who = 1 - who
+            return 0 if score >= goal else 1
+    ''')
+    with serving(student_copy(tmp_path, pig, source)) as client:
+        view = client.post({"players": factory_players(pig), "seed": 1})[1]
+    assert view["over"]
+    assert any("none of the page's dice" in w for w in view["turns"][0]["warnings"])
+
+
+def test_the_pig_meter_reads_the_best_response_values(monkeypatch: pytest.MonkeyPatch, pig: Edition) -> None:
+    """The meter's plumbing for a tactic game: the waiting person's chance is the value
+    tactics.best_response gives at (score, opponent's score, turn total), against the opponent's
+    strategy as tabulated from pig.py (a stand-in gives the values here: they name their state)."""
+    tactics = pytest.importorskip("graders.tactics")
+    numpy = pytest.importorskip("numpy")
+    asked: list[object] = []
+
+    def best_response(model: object, opponent: object) -> tuple:
+        asked.append(opponent)
+        goal, width = model.goal, model.width  # type: ignore[attr-defined]
+        a, b, t = numpy.meshgrid(numpy.arange(goal), numpy.arange(goal), numpy.arange(width), indexing="ij")
+        values = (a * 10_000 + b * 100 + t) / 1e6
+        return numpy.zeros_like(values, dtype=numpy.int8), values
+    monkeypatch.setattr(tactics, "best_response", best_response, raising=False)
+    with serving(pig.solution_dir) as client:
+        for moves in ([], [0], [0, 0], [0, 0, 1]):
+            for _ in range(60):
+                view = client.post({"players": ["person", "make_roll_until_strategy(20)"], "seed": 6,
+                                    "moves": moves})[1]
+                if view["chance"] is not None:
+                    break
+            me, them = view["scores"][view["next"]], view["scores"][1 - view["next"]]
+            assert view["chance"] == pytest.approx((me * 10_000 + them * 100 + view["turn_total"]) / 1e6)
+        view = client.post({"players": ["person", "person"], "seed": 6, "moves": []})[1]
+        for _ in range(60):
+            if view["chance"] is not None:
+                break
+            view = client.post({"players": ["person", "person"], "seed": 6, "moves": []})[1]
+    assert asked[0] is not None and asked[0].shape == (100, 100, 106)  # make_roll_until_strategy(20), tabulated
+    assert any(a is None for a in asked)  # two people: best play against best play
