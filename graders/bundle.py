@@ -30,13 +30,25 @@ Everything you need for the project is in this folder. You change only `{submiss
 4. See your points per phase: `python3 ok --score`
 
 `python3 ok --help` lists every option. Print debugging lines with `print("DEBUG:", x)`: they are
-shown and never make a test fail. Once `play` works, play the game in your browser with
-`python3 hog_gui.py` (or in the terminal with `python3 hog_ui.py`).
+shown and never make a test fail.{play}
 
 The runner and the game need only Python 3.9 or newer, and nothing installed. To run the public
 tests with pytest as well:
 `python3 -m pip install -r requirements.txt` then `python3 -m pytest`.
 """
+
+
+def _play_line(edition: Edition) -> str:
+    """How the folder's student plays the game: the browser launcher and the terminal game the
+    edition ships (a file ending in ``_gui.py`` and one in ``_ui.py``), if any."""
+    browser = next((f for f in edition.student_files if f.endswith("_gui.py")), None)
+    terminal = next((f for f in edition.student_files if f.endswith("_ui.py")), None)
+    if browser is None:
+        return ""
+    also = f" (or in the terminal with `python3 {terminal}`)" if terminal else ""
+    return f" Once `play` works, play the game in your browser with\n`python3 {browser}`{also}."
+
+
 REQUIREMENTS = "pytest>=8\npytest-timeout>=2.2\n"
 CONFTEST = '''"""Lets `python3 -m pytest` run this project's public cases."""
 
@@ -154,7 +166,8 @@ def release(edition: Edition, out: Path) -> Path:
     (out / "HANDOUT.md").write_text(handout, encoding="utf-8")
     skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
     (out / "handout.ipynb").write_text(notebook(edition, handout, skeleton), encoding="utf-8")
-    (out / "README.md").write_text(STUDENT_README.format(title=edition.title, submission=edition.submission),
+    (out / "README.md").write_text(STUDENT_README.format(title=edition.title, submission=edition.submission,
+                                                         play=_play_line(edition)),
                                    encoding="utf-8")
     (out / "requirements.txt").write_text(REQUIREMENTS, encoding="utf-8")
     (out / "conftest.py").write_text(CONFTEST, encoding="utf-8")

@@ -434,10 +434,9 @@ def make_server(game: Game, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="hog_gui.py",
-        description="Play Hog in your browser. The game runs on your own hog.py: change it, save, and start "
-                    "a new game to see the change.")
+    parser = argparse.ArgumentParser(  # its name is the launcher's own: hog_gui.py, pig_gui.py
+        description="Play the game in your browser. It runs on your own code (hog.py, pig.py): change it, "
+                    "save, and start a new game to see the change.")
     add_options(parser)
     args = parser.parse_args(argv)
     check_options(parser, args)

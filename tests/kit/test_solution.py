@@ -13,7 +13,8 @@ from graders.edition import edition_names, load_edition
 
 STUDENT_FILES = ["hog.py", "dice.py", "ucb.py", "hog_ui.py", "hog_gui.py"]
 BEGINNER_IMPORTS = {"dice", "ucb", "hog", "random", "argparse", "functools", "sys", "code", "inspect", "signal"}
-ENGINE_IMPORTS = {"hog_gui.py": {"graders.webgui", "os"}}  # a launcher: the kit's own server does the work
+# The browser launchers: the kit's own server does the work.
+ENGINE_IMPORTS = {launcher: {"graders.webgui", "os"} for launcher in ("hog_gui.py", "pig_gui.py")}
 
 
 def run_in(folder, *argv, stdin=""):

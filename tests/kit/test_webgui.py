@@ -740,9 +740,8 @@ def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", edition_names())
 def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
     edition = with_gui(name)
-    if not (edition.solution_dir / "hog_gui.py").is_file():
-        pytest.skip(f"{name} ships no hog_gui.py: hogkit play serves it (test_hogkit_play_serves_a_tactic_game)")
-    proc, client = start([str(edition.solution_dir / "hog_gui.py")], ROOT)
+    launcher = next(f for f in edition.student_files if f.endswith("_gui.py"))  # hog_gui.py, pig_gui.py
+    proc, client = start([str(edition.solution_dir / launcher)], ROOT)
     try:
         assert client.get("/api/setup")[1]["title"] == edition.title
     finally:
@@ -1110,3 +1109,20 @@ def test_the_pig_meter_reads_the_best_response_values(monkeypatch: pytest.Monkey
             view = client.post({"players": ["person", "person"], "seed": 6, "moves": []})[1]
     assert asked[0] is not None and asked[0].shape == (100, 100, 106)  # make_roll_until_strategy(20), tabulated
     assert any(a is None for a in asked)  # two people: best play against best play
+
+
+def test_the_pig_meter_is_the_exact_chance_with_best_play(pig: Edition) -> None:
+    """The real figures: a person about to start against make_roll_until_strategy(20) wins 69.24%
+    with best play (the best response's own exact figure going first); two people at the start, the
+    chance best play is sure of, 50.31%."""
+    tactics = pytest.importorskip("graders.tactics")
+    model = tactics.build_model(pig)
+    baseline = tactics.reference_table(pig, "make_roll_until_strategy(20)")
+    first = tactics.win_rates(model, tactics.best_response(model, baseline)[0], baseline)["first"]
+    with serving(pig.solution_dir) as client:
+        for players, figure in ((["person", "make_roll_until_strategy(20)"], first), (["person", "person"], 0.503082)):
+            for _ in range(120):
+                view = client.post({"players": players, "seed": 6, "moves": []})[1]
+                if view["chance"] is not None:
+                    break
+            assert view["chance"] == pytest.approx(figure, abs=1e-6)

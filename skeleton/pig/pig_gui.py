@@ -1,0 +1,35 @@
+"""Play Pig in your browser, on the functions you wrote in pig.py.
+
+    python3 pig_gui.py                 start the game and open it in your browser
+    python3 pig_gui.py --no-browser    start it; open the address it prints yourself
+    python3 pig_gui.py --help          every option (--port, --seed, ...)
+
+Every game runs on your own pig.py: when a function raises an error or never finishes, the
+page says which one and what happened. Change pig.py, save it, and press New game to play your
+latest version. Press Ctrl+C here to stop.
+
+This file only starts the kit's game server. It uses parts of Python the course has not
+covered yet, and it does not need to change.
+"""
+
+import os
+import sys
+
+if sys.version_info < (3, 9):
+    sys.exit('pig_gui.py needs Python 3.9 or newer, and this is Python ' + sys.version.split()[0]
+             + '. Install a newer Python (python.org) and run it with that one.')
+
+HERE = os.path.dirname(os.path.abspath(__file__))  # the folder holding this file
+
+# The kit's engine (the graders folder) sits beside this file in the folder you were given, or
+# two folders up when this folder is inside the kit itself.
+sys.path.append(HERE + '/../..')
+
+if __name__ == '__main__':
+    try:
+        from graders.webgui import main
+    except ModuleNotFoundError:
+        sys.exit('pig_gui.py: cannot find the kit (the graders folder). Run it from the project '
+                 'folder you were given; for a copy of a folder of the kit, run hogkit play PATH '
+                 'with the kit installed.')
+    sys.exit(main(HERE))
