@@ -197,8 +197,8 @@ def _add_optimal(sub: Subparsers) -> None:
                                    "come from value iteration (a game that never ends is won by nobody).")
     _add_edition(o)
     o.add_argument("--against", metavar="EXPR", help="a strategy of the reference (default: the baseline)")
-    o.add_argument("--table", metavar="FILE", help="write the best response as a Python table of dice to FILE "
-                   "(games of dice only)")
+    o.add_argument("--table", metavar="FILE", help="write the best response as a Python table to FILE, with a "
+                   "final_strategy that plays it")
     o.add_argument("--variant", default="", metavar="NAME",
                    help="the rules of one of the edition's [analysis] variants")
 
@@ -585,7 +585,7 @@ def _optimal_tactics(args: argparse.Namespace, edition: Edition) -> int:
     from graders import game, tactics
 
     if args.table:
-        raise InputError(messages.table_needs_dice(edition.name))
+        writable_output(args.table, folder=False)
     game.prepare(edition, args.variant)
     model = tactics.build_model(edition)
     against_text = args.against or game.baseline(edition)
@@ -600,6 +600,11 @@ def _optimal_tactics(args: argparse.Namespace, edition: Edition) -> int:
     print(messages.win_rate_lines(messages.OPTIMAL, messages.ITSELF, tactics.win_rates(model, optimal, optimal)))
     print(messages.optimal_guarantee(float(values[0, 0, 0])))
     print(messages.solved_in(seconds))
+    if args.table:
+        rate = tactics.win_rates(model, best, against)["average"]
+        heading = messages.table_heading(against_text, edition.name, rate)
+        Path(args.table).write_text(tactics.strategy_module_source(model, best, heading), encoding="utf-8")
+        print(messages.tactic_table_written(args.table, edition.submission))
     return 0
 
 

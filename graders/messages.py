@@ -1876,9 +1876,9 @@ def solved_in(seconds: float) -> str:
     return f"solved in {seconds:.1f} s"
 
 
-def table_needs_dice(edition: str) -> str:
-    return (f"--table writes a table of dice per pair of scores, and a strategy of {edition} chooses an action "
-            f"at every turn total: draw it with `hogkit picture --edition {edition} --strategy EXPR` instead")
+def tactic_table_written(path: str, filename: str) -> str:
+    return (f"Wrote the best response to {path}: BEST_RESPONSE (for each pair of scores, the tactic's runs of "
+            f"one action over the turn totals) and a final_strategy that plays it, to paste into {filename}")
 
 
 def whole_state_bound() -> str:

@@ -239,6 +239,61 @@ def tabulate_source(source: str, edition: Edition, expressions: list[str], limit
         session.dispose()
 
 
+TABLE_NAME = "BEST_RESPONSE"
+
+
+def table_runs(model: TacticModel, table: np.ndarray) -> list[list[str]]:
+    """TABLE as text: for each pair of scores, its runs of one action over the turn totals a turn
+    can reach, each the action's letter and the total it starts at ("r0 h20": roll below 20, then
+    hold). A total no turn reaches takes the action before it, so it starts no run; the runs stop at
+    the total that reaches the goal, where holding wins (the last run goes on from there)."""
+    letters = _letters(model.actions)
+    reachable = np.zeros(model.width, dtype=bool)
+    reachable[list(model.totals)] = True
+    rows = []
+    for a in range(model.goal):
+        row = []
+        for b in range(model.goal):
+            runs, last = [], -1
+            for t in range(min(model.goal - a, model.width - 1) + 1):
+                if reachable[t] and table[a, b, t] != last:
+                    last = int(table[a, b, t])
+                    runs.append(f"{letters[last]}{t}")
+            row.append(" ".join(runs))
+        rows.append(row)
+    return rows
+
+
+def _letters(actions: tuple[str, ...]) -> str:
+    """One letter per action: its first, or its index when two actions share a first letter."""
+    firsts = [name[0] for name in actions]
+    return "".join(firsts) if len(set(firsts)) == len(firsts) else "".join(str(i) for i in range(len(actions)))
+
+
+def strategy_module_source(model: TacticModel, table: np.ndarray, heading: str) -> str:
+    """A file a student can paste into their file: TABLE's runs under a name, with what it is
+    (HEADING) and how to read it, and a final_strategy whose tactic plays as it says."""
+    import textwrap
+
+    letters = _letters(model.actions)
+    body = "\n".join("    (" + ", ".join(repr(cell) for cell in row) + ")," for row in table_runs(model, table))
+    chosen = ", ".join(f"{letter!r}: {name}" for letter, name in zip(letters, model.actions, strict=True))
+    return ("\n".join(textwrap.wrap(heading, 97, initial_indent="# ", subsequent_indent="# ")) + "\n"
+            f"# Row: your score; column: the opponent's score; each string: the tactic's runs, an action's\n"
+            f"# letter and the turn total it starts at (\"r0 h20\": roll below 20, then hold).\n"
+            f"{TABLE_NAME} = (\n{body}\n)\nACTIONS = {{{chosen}}}\n\n\n"
+            f"def final_strategy(score, opponent_score):\n"
+            f'    """Play the tactic {TABLE_NAME} gives for these two scores."""\n'
+            f"    runs = {TABLE_NAME}[score][opponent_score].split()\n\n"
+            f"    def tactic(turn_total):\n"
+            f"        chosen = runs[0]\n"
+            f"        for run in runs:\n"
+            f"            if int(run[1:]) <= turn_total:\n"
+            f"                chosen = run\n"
+            f"        return ACTIONS[chosen[0]]\n"
+            f"    return tactic\n")
+
+
 PICTURE_TOTALS = range(0, 40, 5)  # the turn totals a picture of a strategy shows, where a turn reaches them
 
 

@@ -488,7 +488,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.picture_tactic_title, ("final_strategy",), ["final_strategy", "turn totals"]),
     (m.optimal_guarantee, (0.50308,), ["50.31%", "going first", "won by nobody"]),
     (m.solved_in, (8.04,), ["solved in 8.0 s"]),
-    (m.table_needs_dice, ("pig",), ["--table", "pig", "hogkit picture --edition pig"]),
+    (m.tactic_table_written, ("best.py", "pig.py"), ["best.py", "BEST_RESPONSE", "runs", "final_strategy",
+                                                     "paste into pig.py"]),
 ]
 
 

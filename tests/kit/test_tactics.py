@@ -173,9 +173,27 @@ def test_optimal_for_a_game_of_tactics(tmp_path, capsys):
                    "average       67.01%", "the optimal strategy against itself", "going first   50.48%",
                    "at least 50.31% of games going first", "solved in"):
         assert needle in out, needle
-    assert hogkit(["optimal", "--edition", "pig", "--table", str(tmp_path / "best.py")]) == 2
-    assert "hogkit picture --edition pig" in capsys.readouterr().err
-    assert not (tmp_path / "best.py").exists()
+
+
+
+def test_optimal_writes_the_best_response_as_a_strategy(tmp_path, capsys, pig):
+    """The file holds the best response's tactic for every pair of scores, and its final_strategy
+    wins exactly as often as the best response itself."""
+    edition, model, baseline, (best, _values), _optimal = pig
+    path = tmp_path / "best.py"
+    assert hogkit(["optimal", "--edition", "pig", "--table", str(path)]) == 0
+    assert "paste into pig.py" in capsys.readouterr().out
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# The exact best response to make_roll_until_strategy(20) in pig")
+    names = dict(reference.namespace(edition))  # roll and hold, as pig.py defines them
+    exec(compile(text, str(path), "exec"), names)
+    actions = [names[name] for name in model.actions]
+    rows = [tactics._reference_row(names["final_strategy"], actions, a, model) for a in range(model.goal)]
+    written = tactics.parse_rows(rows, model)
+    assert not isinstance(written, str)
+    assert tactics.win_rates(model, written, baseline) == pytest.approx(tactics.win_rates(model, best, baseline),
+                                                                        abs=1e-12)
+    assert names["BEST_RESPONSE"][0][0].startswith("r0 ")  # a turn at 0 to 0 starts by rolling
 
 
 def test_pictures_for_a_game_of_tactics(tmp_path, capsys):
