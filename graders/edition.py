@@ -38,6 +38,7 @@ TOP_KEYS = {
     "case_timeout": Key(float, 5.0, check=positive), "run_timeout": Key(float, 120.0, check=positive),
     "checkpoint": Key(dict, None), "phases": Key(list, items=dict), "problems": Key(list, items=dict),
     "analysis": Key(dict, None), "gui": Key(dict, None), "game": Key(dict, None),
+    "course_points": Key(int, 0, check=within(0, 10_000)),
 }
 PHASE_KEYS = {"number": Key(int), "name": Key(str)}
 PROBLEM_KEYS = {
@@ -196,6 +197,7 @@ class Edition:
     analysis: AnalysisSettings | None = field(default=None, compare=False)  # [analysis] (graders.analysis)
     gui: dict = field(default_factory=dict, compare=False)  # [gui], checked (graders.gamelog compiles it)
     game: GameSettings = field(default_factory=GameSettings, compare=False)  # [game] (graders.game)
+    course_points: int = 0  # what the points are worth in the course's own total (0: the points themselves)
 
     @property
     def solution_dir(self) -> Path:
@@ -367,6 +369,7 @@ def parse_manifest(
         analysis=_analysis(top["analysis"], {p.label for p in problems}, where),
         gui=_gui(top["gui"], where),
         game=_game(top["game"], where),
+        course_points=top["course_points"],
     )
 
 

@@ -467,6 +467,8 @@ def build_report(edition: Edition, submission: Submission, plan: Plan, results: 
         hidden_included=plan.include_hidden,
         isolation=isolation.policy().summary,
         does_not_run=does_not_run,
+        course_max=edition.course_points,
+        course_of=edition.max_points,
     )
 
 

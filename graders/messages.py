@@ -78,6 +78,11 @@ def total_line(score: int | str, most: int | str) -> str:
     return f"Total: {score}/{most}"
 
 
+def course_points_line(score: int, most: int, course: int) -> str:
+    return (f"As the course counts it: {score * course / most:.2f}/{course} "
+            f"(the points times {course}/{most} = {course / most:g})")
+
+
 def case_heading(name: str, hidden: bool) -> str:
     return f"Case {name!r}{LABEL_HIDDEN if hidden else ''}:"
 

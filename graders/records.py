@@ -193,6 +193,8 @@ class Report:
     hidden_included: bool = True
     isolation: str = ""  # what student code could reach while it ran (graders.isolation)
     does_not_run: str = ""  # said when the file has a syntax error Python stops at, though the rest was graded
+    course_max: int = 0  # the course's own total the points are scaled to (0: none, the points are the grade)
+    course_of: int = 0  # the edition's whole points, which course_max stands for
 
     def as_dict(self) -> dict:
         return plain(self)

@@ -58,6 +58,8 @@ def render_text(
         cp = report.checkpoint
         lines.append(f"{cp.label}: {_score(cp.score, cp.max)}")
     lines.append(messages.total_line(report.total, report.max))
+    if report.course_max and report.course_of:
+        lines.append(messages.course_points_line(report.total, report.course_of, report.course_max))
     return "\n".join(lines)
 
 

@@ -128,3 +128,18 @@ def test_unknown_keys_in_the_new_tables_are_refused(pig, tmp_path):
     path.write_text('[win_rate]\nstrategy = "final_strategy"\nagainst = "x"\nat_least = 0.6\ntolerance = 1\n')
     with pytest.raises(EditionError, match="unknown key 'tolerance'"):
         _win_rate_case(read_case_file(path)["win_rate"], path, "13")
+
+
+def test_the_report_also_shows_the_courses_own_total(pig, pig_source):
+    """The manifest's course_points (the seed's nominal 15 for 25 points) scales the total in the
+    text report, beside the points themselves; editions without it show the points only."""
+    from graders.reports import render_text
+
+    source = replace_function(pig_source, "describe_action", '''
+        def describe_action(action):
+            return 'did something...'
+        ''')
+    report = grade_source(source, pig, [1, 5])
+    assert (report.total, report.max, report.course_max, report.course_of) == (2, 4, 15, 25)
+    assert render_text(report).endswith("Total: 2/4\nAs the course counts it: 1.20/15 (the points times 15/25 = 0.6)")
+    assert "As the course counts it" not in render_text(grade_source(pig_source, load_edition("boar_brawl"), [1]))

@@ -488,6 +488,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.picture_tactic_title, ("final_strategy",), ["final_strategy", "turn totals"]),
     (m.optimal_guarantee, (0.50308,), ["50.31%", "going first", "won by nobody"]),
     (m.solved_in, (8.04,), ["solved in 8.0 s"]),
+    (m.course_points_line, (20, 25, 15), ["As the course counts it: 12.00/15", "15/25 = 0.6"]),
     (m.tactic_table_written, ("best.py", "pig.py"), ["best.py", "BEST_RESPONSE", "runs", "final_strategy",
                                                      "paste into pig.py"]),
 ]
