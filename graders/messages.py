@@ -1260,14 +1260,18 @@ def gui_not_loaded(filename: str) -> str:
     return f"{filename} could not be loaded: every attempt hung or ended the program."
 
 
-def gui_not_a_project(folder: str) -> str:
-    return (f"{folder} is not a Hog project folder: run hog_gui.py from the folder that holds hog.py and "
-            "tests/ (for example: cd hog && python3 hog_gui.py). For any other folder holding a hog.py (a copy "
-            f"of the kit's solution, say), run hogkit play {folder}.")
+def gui_not_a_project(folder: str, launcher: str = "hog_gui.py") -> str:
+    """LAUNCHER (hog_gui.py, pig_gui.py) names the project's file: hog.py, pig.py."""
+    file = launcher.removesuffix("_gui.py") + ".py"
+    project = launcher.removesuffix("_gui.py")
+    return (f"{folder} is not a project folder: run {launcher} from the folder that holds {file} and "
+            f"tests/ (for example: cd {project} && python3 {launcher}). For any other folder holding a {file} "
+            f"(a copy of the kit's solution, say), run hogkit play {folder}.")
 
 
-def gui_started(url: str) -> str:
-    return f"Hog is running at {url}\nOpen that address in a browser. Press Ctrl+C to stop."
+def gui_started(url: str, title: str = "Hog") -> str:
+    """TITLE: the edition's title, whose part before a colon names the game (Hog, Pig)."""
+    return f"{title.split(':')[0]} is running at {url}\nOpen that address in a browser. Press Ctrl+C to stop."
 
 
 def gui_stopped() -> str:

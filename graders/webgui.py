@@ -59,9 +59,16 @@ METER_WAIT = 1.0  # seconds a request waits for the meter's table before answeri
 GUI_LIMITS = Limits(cpu_seconds=3600)
 
 
-def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
+def launcher_name() -> str:
+    """The program the student ran (hog_gui.py, pig_gui.py), for messages; hog_gui.py otherwise."""
+    name = Path(sys.argv[0]).name
+    return name if name.endswith("_gui.py") else "hog_gui.py"
+
+
+def find_edition(folder: Path, launcher: str = "hog_gui.py") -> tuple[Edition, Edition | None]:
     """(the folder's edition, the kit's edition when the kit is at hand) for a student copy
-    (``tests/edition.json`` inside) or a solution folder of the kit (``solution/<edition>``)."""
+    (``tests/edition.json`` inside) or a solution folder of the kit (``solution/<edition>``);
+    LAUNCHER names the program for the message when FOLDER is neither."""
     if student_manifest(folder) is not None:
         edition = load_student_edition(folder)
         try:
@@ -74,7 +81,7 @@ def find_edition(folder: Path) -> tuple[Edition, Edition | None]:
         kit = load_edition(folder.name, root)
         # The solution folder's own files are the submission and its support files.
         return dataclasses.replace(kit, support_dir=folder), kit
-    raise InputError(messages.gui_not_a_project(str(folder)))
+    raise InputError(messages.gui_not_a_project(str(folder), launcher))
 
 
 def unfinished_functions(tree: ast.Module) -> list[str]:
@@ -447,7 +454,7 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     """Serve FOLDER's game until Ctrl+C; 2 for a folder that is not a project or a busy port."""
     args = parse_args(argv)
     try:
-        edition, kit = find_edition(Path(folder).resolve())
+        edition, kit = find_edition(Path(folder).resolve(), launcher_name())
         game = Game(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
     except HogkitError as exc:
         print(exc, file=sys.stderr)
@@ -464,7 +471,7 @@ def serve(game: Game, args: argparse.Namespace) -> int:
         return 2
     host, port = str(server.server_address[0]), server.server_port  # an IP address is text already
     url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
-    print(messages.gui_started(url), flush=True)
+    print(messages.gui_started(url, game.edition.title), flush=True)
     if not args.no_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     try:

@@ -471,7 +471,7 @@ def test_the_solution_and_skeleton_folders_find_their_edition(any_edition: Editi
 
 
 def test_a_folder_that_is_not_a_project_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    with pytest.raises(InputError, match="not a Hog project folder"):
+    with pytest.raises(InputError, match="is not a project folder"):
         webgui.find_edition(tmp_path)
     assert webgui.main(tmp_path, ["--no-browser", "--port", "0"]) == 2
     assert "hog_gui.py from the folder that holds hog.py" in capsys.readouterr().err
@@ -505,7 +505,7 @@ def start(argv: list[str], cwd: Path, env: dict | None = None) -> tuple[subproce
     proc = subprocess.Popen([sys.executable, *argv, "--no-browser", "--port", "0"], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
-    assert line.startswith("Hog is running at http://localhost:"), proc.stderr.read() if not line else line
+    assert re.match(r"(Hog|Pig) is running at http://localhost:", line), proc.stderr.read() if not line else line
     return proc, Client(int(line.rsplit(":", 1)[1].strip(" /\n")))
 
 
@@ -767,6 +767,23 @@ def test_a_copy_away_from_the_kit_says_to_use_hogkit_play(tmp_path):
     found = subprocess.run([sys.executable, "hog_gui.py", "--no-browser"], cwd=copy, capture_output=True,
                            text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})  # the kit installed: not a project
     assert found.returncode != 0 and f"hogkit play {copy}" in found.stderr, found.stderr
+
+
+def test_a_launcher_outside_a_project_names_its_own_file(tmp_path):
+    """pig_gui.py in a folder that is no project: the message names pig.py and pig_gui.py."""
+    import shutil
+    import subprocess
+    import sys
+
+    from graders.edition import load_edition
+
+    copy = tmp_path / "mine"
+    shutil.copytree(load_edition("pig").solution_dir, copy)
+    found = subprocess.run([sys.executable, "pig_gui.py", "--no-browser"], cwd=copy, capture_output=True,
+                           text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert found.returncode != 0
+    assert "holds pig.py and tests/" in found.stderr and "python3 pig_gui.py" in found.stderr, found.stderr
+    assert "hog.py" not in found.stderr and "hog_gui" not in found.stderr, found.stderr
 
 
 @pytest.mark.timeout(120)
