@@ -66,6 +66,9 @@ GUI_KEYS = {
     "factories": Key(list, [], items=str), "opponent": Key(str, ""), "commentary": Key(str, ""),
     "variants": Key(list, [{"id": "standard", "name": "Standard rules"}], items=dict),
     "numbers": Key(dict, {}, items=str), "events": Key(list, [], items=dict), "memory": Key(str, ""),
+    # Functions shaped like a strategy that a computer player must not be offered (one that asks a
+    # person at the keyboard, say).
+    "hidden": Key(list, [], items=str),
     # A game that does not take the page's dice as an argument: its die functions (name -> sides) are
     # swapped for the page's while a game runs; ``scored_by`` names the function whose return value is
     # a turn's points; ``returns`` says what play returns; ``remarks`` are the submission's own words

@@ -113,6 +113,7 @@ class GuiSettings:
     remarks: tuple[tuple[str, bool], ...] = ()  # (expression, spoken) said of each action (tactic games)
     factory_numbers: tuple[int, int] = (0, MOST_DICE)  # the numbers a factory is offered with
     turn_sides: CodeType | None = None  # the die's sides over ``score`` and ``opponent_score`` (tactic games)
+    hidden: tuple[str, ...] = ()  # strategies never offered as a computer player
 
     def variant(self, ident: str) -> Variant | None:
         return next((v for v in self.variants if v.id == ident), None)
@@ -164,7 +165,8 @@ def gui_settings(edition: Edition) -> GuiSettings:
                        data["memory"], edition.game.actions if tactic else (), tuple(data["die_functions"].items()),
                        data["scored_by"], data["returns"], tuple((r["say"], r["spoken"]) for r in data["remarks"]),
                        (data["factory_numbers"][0], data["factory_numbers"][1]),
-                       _compile(edition.game.sides, f"{where} [game] sides") if tactic else None)
+                       _compile(edition.game.sides, f"{where} [game] sides") if tactic else None,
+                       tuple(data["hidden"]))
 
 
 # -- requests ------------------------------------------------------------------------------------

@@ -156,7 +156,8 @@ class Game:
         self._notes += sorted_notes(name, self._session)
         reply = self._run("strategy_names(__submission__)")
         if isinstance(reply, list):
-            self._strategies = [s for s in reply if isinstance(s, str) and NAME.match(s)]
+            hidden = self.settings.hidden
+            self._strategies = [s for s in reply if isinstance(s, str) and NAME.match(s) and s not in hidden]
         elif isinstance(reply, dict):
             self._notes.append(reply["title"])
 

@@ -995,6 +995,10 @@ def test_the_setup_offers_the_actions_and_the_file(pig_server: Client) -> None:
     assert setup["actions"] == ["roll", "hold"] and setup["submission"] == "pig.py"
     assert setup["factories"] == ["make_roll_until_strategy"] and setup["factory_numbers"] == [5, 30]
     assert "final_strategy" in setup["strategies"] and setup["default_opponent"] == "final_strategy"
+    # [gui] hidden: a strategy that asks a person at the keyboard is never offered, nor accepted.
+    assert "interactive_strategy" not in setup["strategies"]
+    status, view = pig_server.post({"players": ["interactive_strategy", "final_strategy"], "seed": 1})
+    assert status == 400 and "interactive_strategy" in json.dumps(view)
 
 
 @pytest.mark.parametrize(("moves", "needle"), [([2], "a move is the number of an action"), ([0.5], "Move 1 is 0.5")])
