@@ -547,11 +547,9 @@ def _print_notes(notes: list[str]) -> None:
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
-    from graders import analysis
+    from graders import analysis, game
 
     edition = load_edition(args.edition)
-    from graders import game
-
     if game.is_tactic_game(edition):
         return _optimal_tactics(args, edition)
     if args.table:
@@ -594,15 +592,14 @@ def _optimal_tactics(args: argparse.Namespace, edition: Edition) -> int:
     best = tactics.best_response(model, against)[0]
     optimal, values = tactics.best_response(model)
     seconds = time.monotonic() - started
-    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text,
-                                  tactics.win_rates(model, best, against)))
+    rates = tactics.win_rates(model, best, against)
+    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text, rates))
     print(messages.win_rate_lines(messages.OPTIMAL, against_text, tactics.win_rates(model, optimal, against)))
     print(messages.win_rate_lines(messages.OPTIMAL, messages.ITSELF, tactics.win_rates(model, optimal, optimal)))
     print(messages.optimal_guarantee(float(values[0, 0, 0])))
     print(messages.solved_in(seconds))
     if args.table:
-        rate = tactics.win_rates(model, best, against)["average"]
-        heading = messages.table_heading(against_text, edition.name, rate)
+        heading = messages.table_heading(against_text, edition.name, rates["average"])
         Path(args.table).write_text(tactics.strategy_module_source(model, best, heading), encoding="utf-8")
         print(messages.tactic_table_written(args.table, edition.submission))
     return 0

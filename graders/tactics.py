@@ -31,6 +31,7 @@ from graders import messages, reference
 from graders.edition import Edition
 from graders.errors import AnalysisError
 from graders.memo import once
+from graders.probes import tactic_row
 from graders.sandbox import Limits, LoadError, Session
 
 TABULATE_SECONDS = 60.0  # for one strategy's tactics at every pair of scores and turn total
@@ -136,10 +137,10 @@ def reference_table(edition: Edition, expression: str) -> np.ndarray:
     """A reference strategy (an expression such as ``make_roll_until_strategy(20)``) as a table."""
     model = build_model(edition)
     namespace = reference.namespace(edition)
-    actions = [namespace[name] for name in model.actions]
-    try:
+    actions = tuple(namespace[name] for name in model.actions)
+    try:  # the same row the sandboxed child computes for a submission's strategy
         strategy = reference.evaluate(edition, expression)
-        rows = [_reference_row(strategy, actions, a, model) for a in range(model.goal)]
+        rows = [tactic_row(strategy, actions, a, model.goal, model.totals) for a in range(model.goal)]
     except Exception as exc:
         raise AnalysisError(messages.reference_strategy_failed(expression, edition.name,
                                                                f"{type(exc).__name__}: {exc}")) from exc
@@ -150,14 +151,6 @@ def reference_table(edition: Edition, expression: str) -> np.ndarray:
     return table
 
 
-def _reference_row(strategy: Callable, actions: list[Callable], a: int, model: TacticModel) -> str:
-    out: list[str] = []
-    for b in range(model.goal):
-        tactic = strategy(a, b)
-        out.extend(str(next(i for i, f in enumerate(actions) if f is tactic(t))) for t in model.totals)
-    return "".join(out)
-
-
 def turn_gains(model: TacticModel, table: np.ndarray) -> np.ndarray:
     """(goal, goal, goal + 1): the chance that the mover's turn at (score, opponent) scores k points,
     for k below the goal; the last column holds every turn that scores the goal or more."""
@@ -165,8 +158,7 @@ def turn_gains(model: TacticModel, table: np.ndarray) -> np.ndarray:
     count = goal * goal
     act = table.reshape(count, width)
     faces = model.over.shape[2] - 1
-    sides = model.sides.reshape(count)
-    chance = np.where(np.arange(1, faces + 1)[None, :] <= sides[:, None], 1.0 / sides[:, None], 0.0)
+    chance = _chances(model, *np.divmod(np.arange(count), goal))  # every pair of scores, row by row
     reach = np.zeros((count, width))
     reach[:, 0] = 1.0
     gains = np.zeros((count, goal + 1))
@@ -325,7 +317,7 @@ def best_response(model: TacticModel, opponent: np.ndarray | None = None) -> tup
     start = np.zeros((goal, goal + width))  # start[a, b]: my chance about to start a turn at (a, b) (padded: lost)
     waiting = np.ones((2 * goal + width, goal))  # waiting[a, b]: mine as the other starts theirs (padded: won)
     theirs = None if opponent is None else turn_gains(model, opponent)
-    plans = _plans(model)
+    plans, points = _plans(model), _points(model)
     for total in range(2 * goal - 2, -1, -1):
         a = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
         b = total - a
@@ -333,10 +325,10 @@ def best_response(model: TacticModel, opponent: np.ndarray | None = None) -> tup
         for _round in range(MOST_ROUNDS):
             before = start[a, b].copy()
             if theirs is None:  # the other plays to keep my chance lowest
-                waiting[a, b] = _turn(plans, yours, start[a[:, None], b[:, None] + _points(model)], np.argmin)[0][:, 0]
+                waiting[a, b] = _turn(plans, yours, start[a[:, None], b[:, None] + points], np.argmin)[0][:, 0]
             else:
                 waiting[a, b] = _waiting(start, theirs, a, b)
-            vals, acts = _turn(plans, mine, waiting[a[:, None] + _points(model), b[:, None]], np.argmax)
+            vals, acts = _turn(plans, mine, waiting[a[:, None] + points, b[:, None]], np.argmax)
             start[a, b] = vals[:, 0]
             if float(np.max(np.abs(vals[:, 0] - before))) < TOLERANCE:
                 break

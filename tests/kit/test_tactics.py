@@ -14,6 +14,7 @@ from graders import reference, tactics
 from graders.cli import main as hogkit
 from graders.edition import edition_names, kit_root, load_edition
 from graders.errors import AnalysisError
+from graders.probes import tactic_row
 
 TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.turn == "tactic"]
 
@@ -187,8 +188,8 @@ def test_optimal_writes_the_best_response_as_a_strategy(tmp_path, capsys, pig):
     assert text.startswith("# The exact best response to make_roll_until_strategy(20) in pig")
     names = dict(reference.namespace(edition))  # roll and hold, as pig.py defines them
     exec(compile(text, str(path), "exec"), names)
-    actions = [names[name] for name in model.actions]
-    rows = [tactics._reference_row(names["final_strategy"], actions, a, model) for a in range(model.goal)]
+    actions = tuple(names[name] for name in model.actions)
+    rows = [tactic_row(names["final_strategy"], actions, a, model.goal, model.totals) for a in range(model.goal)]
     written = tactics.parse_rows(rows, model)
     assert not isinstance(written, str)
     assert tactics.win_rates(model, written, baseline) == pytest.approx(tactics.win_rates(model, best, baseline),
