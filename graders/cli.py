@@ -389,11 +389,18 @@ def course_setup(args: argparse.Namespace) -> Setup:
     if named and named not in edition_names():
         raise CourseError(messages.course_error(setup.course.source, "edition",
                                                 messages.unknown_edition(named, edition_names())))
-    if named and args.edition and args.edition != named:
-        raise CourseError(messages.course_error(setup.course.source, "edition",
-                                                messages.course_edition_differs(named, args.edition)))
+    if args.edition:
+        check_course_edition(setup, args.edition)
     args.edition = args.edition or named or None
     return setup
+
+
+def check_course_edition(setup: Setup, edition: str) -> None:
+    """Refuse a course whose course.toml names an edition other than EDITION."""
+    named = setup.course.edition
+    if named and named != edition:
+        raise CourseError(messages.course_error(setup.course.source, "edition",
+                                                messages.course_edition_differs(named, edition)))
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
@@ -517,10 +524,7 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
     edition = load_edition(args.edition_name)
     course = Path(args.course) if args.course else None
     if course is not None:
-        named = load_setup(course, [p.label for p in edition.problems]).course
-        if named.edition and named.edition != edition.name:
-            raise CourseError(messages.course_error(named.source, "edition",
-                                                    messages.course_edition_differs(named.edition, edition.name)))
+        check_course_edition(load_setup(course, [p.label for p in edition.problems]), edition.name)
     out = build_autograder(edition, writable_output(args.out, folder=False), course)
     print(messages.autograder_written(str(out)))
     return 0

@@ -33,10 +33,12 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from concurrent.futures import Future
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from graders import gamelog, messages, syntax
 from graders.edition import NAME, Edition, kit_root, load_edition, load_student_edition, student_manifest
@@ -295,55 +297,52 @@ class Game:
         """Work out, in a thread of its own (and for a strategy, a sandboxed child of its own), the
         table of the chance to win with best play against OPPONENT from every state."""
         job: Future = Future()
-        kit, source, edition = self.kit, self._source, self.edition
+        source = self._source
 
         def work() -> None:
             try:
-                if self.settings.actions:
-                    job.set_result(self._tactic_table(opponent, source))
-                    return
-                analysis = importlib.import_module("graders.analysis")  # not followed into the student bundle
-                model = analysis.build_model(kit)
-                if opponent == gamelog.PERSON:
-                    best = analysis.optimal(model)
-                    job.set_result(analysis.win_tables(model, best, best)[0])
-                    return
-                session = open_session(source, edition, GUI_LIMITS)
-                self._helpers[id(session)] = session
-                try:
-                    if self._closed:  # the server stopped while this child started
-                        raise RuntimeError("stopped")
-                    theirs = analysis.tabulate(session, opponent, model.goal)
-                finally:
-                    self._helpers.pop(id(session), None)
-                    session.dispose()
-                best = analysis.best_response(model, theirs)
-                job.set_result(analysis.win_tables(model, best, theirs)[0])
+                job.set_result(self._tactic_table(opponent, source) if self.settings.actions
+                               else self._dice_table(opponent, source))
             except BaseException as exc:  # noqa: BLE001 - whatever went wrong, the meter stays off
                 job.set_exception(exc)
 
         threading.Thread(target=work, daemon=True, name=f"meter {opponent}").start()
         return job
 
+    def _dice_table(self, opponent: str, source: str) -> object:
+        """For a game of dice counts: the mover's exact chance to win with best play against
+        OPPONENT (a person: minimax) from every pair of scores."""
+        analysis = importlib.import_module("graders.analysis")  # not followed into the student bundle
+        model = analysis.build_model(self.kit)
+        if opponent == gamelog.PERSON:
+            best = analysis.optimal(model)
+            return analysis.win_tables(model, best, best)[0]
+        theirs = self._tabulated(source, lambda session: analysis.tabulate(session, opponent, model.goal))
+        return analysis.win_tables(model, analysis.best_response(model, theirs), theirs)[0]
+
     def _tactic_table(self, opponent: str, source: str) -> object:
         """For a tactic game: the mover's exact chance to win with best play against OPPONENT (a
         person: best play too) from every (score, opponent's score, turn total), by
-        ``tactics.best_response``; the opponent's strategy is tabulated in a sandboxed child."""
+        ``tactics.best_response``."""
         tactics = importlib.import_module("graders.tactics")  # numpy: not followed into the student bundle
         model = tactics.build_model(self.kit)
         theirs = None
         if opponent != gamelog.PERSON:
-            session = open_session(source, self.edition, GUI_LIMITS)
-            self._helpers[id(session)] = session
-            try:
-                if self._closed:  # the server stopped while this child started
-                    raise RuntimeError("stopped")
-                theirs = tactics.tabulate(session, opponent, model)
-            finally:
-                self._helpers.pop(id(session), None)
-                session.dispose()
-        _table, values = tactics.best_response(model, theirs)
-        return values
+            theirs = self._tabulated(source, lambda session: tactics.tabulate(session, opponent, model))
+        return tactics.best_response(model, theirs)[1]
+
+    def _tabulated(self, source: str, tabulate: Callable[[Session], object]) -> Any:
+        """TABULATE's table of a strategy of SOURCE, worked out in a sandboxed child of its own that
+        close() can stop while it runs."""
+        session = open_session(source, self.edition, GUI_LIMITS)
+        self._helpers[id(session)] = session
+        try:
+            if self._closed:  # the server stopped while this child started
+                raise RuntimeError("stopped")
+            return tabulate(session)
+        finally:
+            self._helpers.pop(id(session), None)
+            session.dispose()
 
 
 def _stopped(settings: GuiSettings, request: GameRequest, error: dict) -> dict:
