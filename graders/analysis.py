@@ -352,6 +352,14 @@ def _scores(model: GameModel, table: np.ndarray) -> np.ndarray:
 def win_tables(model: GameModel, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(win_first, win_second): each player's chance to win from every state where they move,
     indexed [mover's score, other's score] (and, with memory, [other's memory, mover's memory])."""
+    compiled = _compiled_tables(model, first, second)
+    if compiled is not None:
+        return compiled if model.memory > 1 else (compiled[0][:, :, 0, 0], compiled[1][:, :, 0, 0])
+    return numpy_win_tables(model, first, second)
+
+
+def numpy_win_tables(model: GameModel, first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`win_tables` in numpy, one anti-diagonal at a time: where no C compiler is found."""
     win_first, win_second = _tables(model, 2)
     for a, b in _diagonals(model.goal):
         win_first[a, b] = _values(model, a, b, first[a, b], win_first, win_second)
@@ -588,7 +596,7 @@ def session_setup(session: Session) -> str:
     return f"from {session.module} import *"
 
 
-# -- a compiled loop for the contest's many pairs ------------------------------------------------
+# -- the compiled loop: every pair of strategies a grade, a contest or a command solves -------------
 
 KERNEL = Path(__file__).with_name("kernel.c")
 
@@ -620,36 +628,50 @@ def compiled_kernel() -> ctypes.CDLL | None:
     finally:
         shutil.rmtree(private, ignore_errors=True)
     pointer = np.ctypeslib.ndpointer
-    kernel.win_pair.restype = None
-    kernel.win_pair.argtypes = [
-        ctypes.c_int, ctypes.c_int, ctypes.c_int, pointer(np.int64, flags="C"),
-        pointer(np.int64, flags="C"), pointer(np.float64, flags="C"), pointer(np.int64, flags="C"),
-        ctypes.c_void_p, pointer(np.int64, flags="C"), pointer(np.int64, flags="C"),
-        pointer(np.float64, flags="C"), pointer(np.float64, flags="C"),
+    long_array, real_array = pointer(np.int64, flags="C"), pointer(np.float64, flags="C")
+    kernel.win_memory.restype = None
+    kernel.win_memory.argtypes = [
+        ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, long_array, long_array, long_array, real_array,
+        long_array, long_array, ctypes.c_void_p, ctypes.c_void_p, long_array, long_array, real_array, real_array,
     ]
     return kernel
 
 
 @once(maxsize=8)
-def _kernel_arrays(model: GameModel) -> tuple:
-    """The model's arrays in the exact layout the C loop reads, made once per model."""
-    extra = None if model.extra is None else np.ascontiguousarray(model.extra, dtype=np.uint8)
+def _memory_arrays(model: GameModel) -> tuple:
+    """The model's arrays in the layout the C loop reads, made once per model."""
+    def longs(array: np.ndarray | None, like: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.zeros_like(like) if array is None else array, dtype=np.int64)
+
     counts = np.ascontiguousarray((model.probs > 0).sum(axis=1), dtype=np.int64)
-    return (counts, np.ascontiguousarray(model.nexts[:, 0], dtype=np.int64), np.ascontiguousarray(model.probs),
-            np.ascontiguousarray(model.zero[0], dtype=np.int64), extra)
+    after = None if model.after is None else np.ascontiguousarray(model.after, dtype=np.int64)
+    extra = None if model.extra is None else np.ascontiguousarray(model.extra, dtype=np.uint8)
+    return (counts, longs(model.nexts, model.nexts), longs(model.recalls, model.nexts),
+            np.ascontiguousarray(model.probs), longs(model.zero, model.zero), longs(model.zero_recall, model.zero),
+            after, extra)
+
+
+MOST_MEMORY = 256  # memory classes the C loop takes (kernel.c's buffer)
+
+
+def _compiled_tables(model: GameModel, first: np.ndarray, second: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+    """What :func:`win_tables` computes for two strategies of the scores, in the C loop (None
+    without a compiler). The loop releases the interpreter, so threads solve pairs side by side."""
+    kernel = compiled_kernel()
+    if kernel is None or first.ndim != 2 or second.ndim != 2 or model.memory > MOST_MEMORY:
+        return None
+    counts, nexts, recalls, probs, zero, zero_recall, after, extra = _memory_arrays(model)
+    shape = (model.goal, model.goal, model.memory, model.memory)
+    win_first, win_second = np.empty(shape), np.empty(shape)  # every state below the goal is written
+    kernel.win_memory(model.goal, model.size, model.memory, nexts.shape[3], counts, nexts, recalls, probs, zero,
+                      zero_recall, None if after is None else after.ctypes.data,
+                      None if extra is None else extra.ctypes.data,
+                      np.ascontiguousarray(first, dtype=np.int64), np.ascontiguousarray(second, dtype=np.int64),
+                      win_first, win_second)
+    return win_first, win_second
 
 
 def pair_rate(model: GameModel, first: np.ndarray, second: np.ndarray) -> float:
-    """FIRST's exact chance to beat SECOND, averaged over both seats: compiled when possible (for a
-    game whose state is the two scores). The compiled loop releases the interpreter, so threads
-    solve pairs side by side."""
-    kernel = compiled_kernel() if model.plain else None
-    if kernel is None:
-        return win_rates(model, first, second)["average"]
-    counts, nexts, probs, zero, extra = _kernel_arrays(model)
-    mine, theirs = np.zeros((model.size, model.size)), np.zeros((model.size, model.size))
-    kernel.win_pair(model.goal, model.size, nexts.shape[2], counts, nexts, probs, zero,
-                    None if extra is None else extra.ctypes.data,
-                    np.ascontiguousarray(first, dtype=np.int64), np.ascontiguousarray(second, dtype=np.int64),
-                    mine, theirs)
-    return (float(mine[0, 0]) + 1.0 - float(theirs[0, 0])) / 2
+    """FIRST's exact chance to beat SECOND, averaged over both seats (compiled when it can be)."""
+    return win_rates(model, first, second)["average"]

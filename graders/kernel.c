@@ -1,44 +1,92 @@
-/* The exact win-rate recursion for one pair of strategies, for the contest's many pairs.
- *
- * The same computation as graders/analysis.py:win_tables, state by state instead of one
- * anti-diagonal at a time: numpy's per-call cost dominates when thousands of pairs are solved,
- * and this loop does each pair in about a millisecond. Tables are row-major: counts[k] (how many classes k dice have), nexts[k][a][c],
- * probs[k][c], zero[a][b], extra[a'][b] (NULL when no rule gives extra turns), the strategies
- * first[a][b] and second[a][b], and the results win_first / win_second, size x size, zeroed
- * by the caller so that entries past the goal mean "that player has already lost".
+/* The exact win-rate recursion for one pair of strategies, compiled: what graders/analysis.py's
+ * win_tables computes in numpy one anti-diagonal at a time, state by state here, for every game
+ * an edition's model describes (with or without a memory, extra turns or a swap).
  */
 #include <stddef.h>
 
-static double value(int goal, int size, int classes, const long *counts, const long *nexts,
-                    const double *probs, const long *zero, const unsigned char *extra, int a, int b, long k,
-                    const double *mine, const double *theirs) {
-    double total = 0.0;
-    for (int c = 0; c < counts[k]; c++) {  /* the classes of k dice come first; the rest is padding */
-        double p = probs[k * classes + c];
-        long next = (k == 0 && c == 0) ? zero[a * goal + b] : nexts[((size_t)k * goal + a) * classes + c];
-        double later;
-        if (extra != NULL && next < goal && extra[next * goal + b])
-            later = mine[next * size + b];
-        else
-            later = 1.0 - theirs[(size_t)b * size + next];
-        total += p * later;
+/* Each player carries a memory of MEMORY
+ * classes, a turn may give the mover another (extra), and a rule may move both scores once a
+ * turn's points are in (after, keeping their sum). Strategies see the two scores only
+ * (first[a][b], second[a][b]). Tables are win[a][b][o][m] (the mover's score, the other's, the
+ * other's memory, the mover's) over goal x goal x memory x memory, as graders/analysis.py's
+ * win_tables gives them: nexts[k][m][a][c] and recalls[k][m][a][c] (the new score and the memory
+ * carried on), zero[m][a][b] and zero_recall[m][a][b] for rolling no dice, after[a'][b'][2]
+ * (NULL: the scores are kept), extra[a'][b] (NULL: never another turn). A turn that leaves the
+ * mover past the goal wins; one that leaves the other past it (a swap) loses. The memories of the
+ * other player are the innermost loop, so each outcome reads one contiguous row. */
+typedef struct {
+    int goal, size, memory, classes;
+    const long *counts, *nexts, *recalls, *zero, *zero_recall, *after;
+    const double *probs;
+    const unsigned char *extra;
+} Game;
+
+static void values_memory(const Game *g, int a, int b, int m, long k, const double *mine, const double *theirs,
+                          double *out) {
+    int memory = g->memory, goal = g->goal;
+    size_t mm = (size_t)memory * memory;
+    double won = 0.0;  /* the chance of the outcomes that end the game with the mover ahead */
+    for (int o = 0; o < memory; o++)
+        out[o] = 0.0;
+    for (int c = 0; c < g->counts[k]; c++) {
+        double p = g->probs[k * g->classes + c];
+        long next, recall;
+        if (k == 0 && c == 0) {
+            size_t at = ((size_t)m * goal + a) * goal + b;
+            next = g->zero[at];
+            recall = g->zero_recall[at];
+        } else {
+            size_t at = (((size_t)k * memory + m) * goal + a) * g->classes + c;
+            next = g->nexts[at];
+            recall = g->recalls[at];
+        }
+        long mover = next, other = b;
+        if (g->after != NULL) {
+            size_t at = ((size_t)next * g->size + b) * 2;
+            mover = g->after[at];
+            other = g->after[at + 1];
+        }
+        if (mover >= goal) {  /* the mover has won (whatever the other's score) */
+            won += p;
+        } else if (other >= goal) {  /* the other has: nothing to add */
+        } else if (g->extra != NULL && g->extra[(size_t)mover * goal + other]) {
+            const double *row = mine + ((size_t)mover * goal + other) * mm + recall;
+            for (int o = 0; o < memory; o++)
+                out[o] += p * row[(size_t)o * memory];
+        } else {
+            const double *row = theirs + ((size_t)other * goal + mover) * mm + (size_t)recall * memory;
+            for (int o = 0; o < memory; o++)
+                out[o] += p * (1.0 - row[o]);
+        }
     }
-    return total;
+    for (int o = 0; o < memory; o++)
+        out[o] += won;
 }
 
-void win_pair(int goal, int size, int classes, const long *counts, const long *nexts, const double *probs,
-              const long *zero,
-              const unsigned char *extra, const long *first, const long *second,
-              double *win_first, double *win_second) {
+void win_memory(int goal, int size, int memory, int classes, const long *counts, const long *nexts,
+                const long *recalls, const double *probs, const long *zero, const long *zero_recall,
+                const long *after, const unsigned char *extra, const long *first, const long *second,
+                double *win_first, double *win_second) {
+    Game g = {goal, size, memory, classes, counts, nexts, recalls, zero, zero_recall, after, probs, extra};
+    size_t mm = (size_t)memory * memory;
+    double out[256];
+    if (memory > 256)
+        return;
     for (int total = 2 * goal - 2; total >= 0; total--) {
         int low = total - goal + 1 > 0 ? total - goal + 1 : 0;
         int high = total < goal - 1 ? total : goal - 1;
         for (int a = low; a <= high; a++) {
             int b = total - a;
-            win_first[a * size + b] = value(goal, size, classes, counts, nexts, probs, zero, extra, a, b,
-                                            first[a * goal + b], win_first, win_second);
-            win_second[a * size + b] = value(goal, size, classes, counts, nexts, probs, zero, extra, a, b,
-                                             second[a * goal + b], win_second, win_first);
+            double *here_first = win_first + ((size_t)a * goal + b) * mm;
+            double *here_second = win_second + ((size_t)a * goal + b) * mm;
+            for (int m = 0; m < memory; m++) {
+                values_memory(&g, a, b, m, first[a * goal + b], win_first, win_second, out);
+                for (int o = 0; o < memory; o++)
+                    here_first[(size_t)o * memory + m] = out[o];
+                values_memory(&g, a, b, m, second[a * goal + b], win_second, win_first, out);
+                for (int o = 0; o < memory; o++)
+                    here_second[(size_t)o * memory + m] = out[o];
+            }
         }
     }
 }
