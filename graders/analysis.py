@@ -308,6 +308,13 @@ def _values(model: GameModel, a: np.ndarray, b: np.ndarray, ks: np.ndarray, mine
 def reach(model: GameModel, strategy: np.ndarray, opponent: np.ndarray) -> np.ndarray:
     """How likely each state where STRATEGY moves is to come up in a game against OPPONENT, averaged
     over going first and going second: (goal, goal, memory, memory), indexed as the win tables."""
+    kernel = _kernel_for(model)
+    if kernel is not None:
+        shape = (model.goal, model.goal, model.memory, model.memory)
+        here, there = np.zeros(shape), np.zeros(shape)
+        here[0, 0, model.start, model.start] = there[0, 0, model.start, model.start] = 0.5
+        kernel.reach_memory(*_game_arguments(model), _longs(strategy), _longs(opponent), here, there)
+        return here
     size, memory = model.size, model.memory
     mine, theirs = (np.zeros((size, size, memory, memory)) for _ in range(2))
     mine[0, 0, model.start, model.start] += 0.5
@@ -389,11 +396,15 @@ def full_best_response(model: GameModel, opponent: np.ndarray) -> tuple[np.ndarr
     """The best play against OPPONENT of a player who sees the whole state (memories included):
     its table (goal, goal, memory, memory) and its exact win rates. With memory, no strategy of the
     two scores can do better: it is an upper bound."""
-    table = np.zeros((model.goal, model.goal, model.memory, model.memory), dtype=np.int64)
-    mine, theirs = _tables(model, 2)
-    for a, b in _diagonals(model.goal):
-        table[a, b], mine[a, b] = _best(model, a, b, mine, theirs)
-        theirs[a, b] = _values(model, a, b, opponent[a, b], theirs, mine)
+    kernel = _kernel_for(model)
+    if kernel is not None:
+        mine, _, table = _search(kernel, model, BEST, np.zeros((1, 1)), opponent)
+    else:
+        table = np.zeros((model.goal, model.goal, model.memory, model.memory), dtype=np.int64)
+        mine, theirs = _tables(model, 2)
+        for a, b in _diagonals(model.goal):
+            table[a, b], mine[a, b] = _best(model, a, b, mine, theirs)
+            theirs[a, b] = _values(model, a, b, opponent[a, b], theirs, mine)
     first = float(mine[0, 0, model.start, model.start])
     second = _second_seat(model, table, opponent)
     return table, {"first": first, "second": second, "average": (first + second) / 2}
@@ -401,6 +412,9 @@ def full_best_response(model: GameModel, opponent: np.ndarray) -> tuple[np.ndarr
 
 def _second_seat(model: GameModel, table: np.ndarray, opponent: np.ndarray) -> float:
     """The chance that a full-state TABLE beats OPPONENT moving second (OPPONENT moves first)."""
+    kernel = _kernel_for(model)
+    if kernel is not None:
+        return 1.0 - float(_search(kernel, model, FIXED, opponent, table)[0][0, 0, model.start, model.start])
     mine, theirs = _tables(model, 2)  # mine: OPPONENT's chance when it moves; theirs: TABLE's
     for a, b in _diagonals(model.goal):
         mine[a, b] = _values(model, a, b, opponent[a, b], mine, theirs)
@@ -409,6 +423,7 @@ def _second_seat(model: GameModel, table: np.ndarray, opponent: np.ndarray) -> f
     return 1.0 - float(mine[0, 0, model.start, model.start])
 
 
+TIE = 1e-12  # gains closer than this are the same, whatever the order of their sums (kernel.c agrees)
 IMPROVEMENT_ROUNDS = 30  # rounds of policy improvement at most (each one solves the game about 14 times)
 
 
@@ -438,14 +453,17 @@ def score_best_response(model: GameModel, opponent: np.ndarray, start: np.ndarra
 def _improved(model: GameModel, opponent: np.ndarray, current: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """One round of improvement (see :func:`score_best_response`): where no state behind a pair of
     scores is ever reached, the current choice stays."""
+    kernel = _kernel_for(model)
+    if kernel is not None:
+        return _search(kernel, model, IMPROVE, current, opponent, weights)[2]
     table = current.copy()
     mine, theirs = _tables(model, 2)
     for a, b in _diagonals(model.goal):
         options = np.stack([_values(model, a, b, np.full(len(a), k), mine, theirs) for k in range(MOST_DICE + 1)])
         gain = (options * weights[a, b][None]).sum(axis=(2, 3))  # (11, n)
         kept = gain[current[a, b], np.arange(len(a))]
-        best = gain.argmax(axis=0)
-        choice = np.where(gain[best, np.arange(len(a))] > kept + 1e-15, best, current[a, b])
+        best = (gain >= gain.max(axis=0) - TIE).argmax(axis=0)  # the fewest dice within rounding of the best
+        choice = np.where(gain[best, np.arange(len(a))] > kept + TIE, best, current[a, b])
         table[a, b] = choice
         mine[a, b] = options[choice, np.arange(len(a))]
         theirs[a, b] = _values(model, a, b, opponent[a, b], theirs, mine)
@@ -629,11 +647,13 @@ def compiled_kernel() -> ctypes.CDLL | None:
         shutil.rmtree(private, ignore_errors=True)
     pointer = np.ctypeslib.ndpointer
     long_array, real_array = pointer(np.int64, flags="C"), pointer(np.float64, flags="C")
-    kernel.win_memory.restype = None
-    kernel.win_memory.argtypes = [
-        ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, long_array, long_array, long_array, real_array,
-        long_array, long_array, ctypes.c_void_p, ctypes.c_void_p, long_array, long_array, real_array, real_array,
-    ]
+    game: list[Any] = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, long_array, long_array, long_array,
+                       real_array, long_array, long_array, ctypes.c_void_p, ctypes.c_void_p]
+    kernel.search_memory.restype = ctypes.c_int
+    kernel.search_memory.argtypes = [*game, ctypes.c_int, long_array, ctypes.c_void_p, ctypes.c_int, long_array,
+                                     real_array, real_array, ctypes.c_void_p]
+    kernel.reach_memory.restype = None
+    kernel.reach_memory.argtypes = [*game, long_array, long_array, real_array, real_array]
     return kernel
 
 
@@ -651,25 +671,50 @@ def _memory_arrays(model: GameModel) -> tuple:
             after, extra)
 
 
-MOST_MEMORY = 256  # memory classes the C loop takes (kernel.c's buffer)
+MOST_MEMORY = 256  # memory classes the C loop takes (kernel.c's buffers)
+FIXED, FULL, BEST, IMPROVE = range(4)  # how the first player chooses in kernel.c's search_memory
+
+
+def _kernel_for(model: GameModel) -> ctypes.CDLL | None:
+    kernel = compiled_kernel()
+    return kernel if kernel is not None and model.memory <= MOST_MEMORY else None
+
+
+def _game_arguments(model: GameModel) -> list:
+    counts, nexts, recalls, probs, zero, zero_recall, after, extra = _memory_arrays(model)
+    return [model.goal, model.size, model.memory, nexts.shape[3], counts, nexts, recalls, probs, zero, zero_recall,
+            None if after is None else after.ctypes.data, None if extra is None else extra.ctypes.data]
+
+
+def _longs(table: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(table, dtype=np.int64)
+
+
+def _search(kernel: ctypes.CDLL, model: GameModel, mode: int, first: np.ndarray, second: np.ndarray,
+            weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One compiled pass over every state (kernel.c's search_memory): both players' win tables
+    (goal, goal, memory, memory) and the first player's choices (for BEST and IMPROVE). SECOND is
+    a score-only table or a full-state one."""
+    shape = (model.goal, model.goal, model.memory, model.memory)
+    win_first, win_second = np.empty(shape), np.empty(shape)  # every state below the goal is written
+    first, second = _longs(first), _longs(second)
+    choice = _longs(first.copy() if mode == IMPROVE else np.zeros(shape if mode == BEST else (1,)))
+    held = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+    status = kernel.search_memory(*_game_arguments(model), mode, first, None if held is None else held.ctypes.data,
+                                  int(second.ndim == 4), second, win_first, win_second, choice.ctypes.data)
+    if status != 0:
+        raise MemoryError("the compiled search could not allocate its buffer")
+    return win_first, win_second, choice
 
 
 def _compiled_tables(model: GameModel, first: np.ndarray, second: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray] | None:
     """What :func:`win_tables` computes for two strategies of the scores, in the C loop (None
     without a compiler). The loop releases the interpreter, so threads solve pairs side by side."""
-    kernel = compiled_kernel()
-    if kernel is None or first.ndim != 2 or second.ndim != 2 or model.memory > MOST_MEMORY:
+    kernel = _kernel_for(model)
+    if kernel is None or first.ndim != 2 or second.ndim != 2:
         return None
-    counts, nexts, recalls, probs, zero, zero_recall, after, extra = _memory_arrays(model)
-    shape = (model.goal, model.goal, model.memory, model.memory)
-    win_first, win_second = np.empty(shape), np.empty(shape)  # every state below the goal is written
-    kernel.win_memory(model.goal, model.size, model.memory, nexts.shape[3], counts, nexts, recalls, probs, zero,
-                      zero_recall, None if after is None else after.ctypes.data,
-                      None if extra is None else extra.ctypes.data,
-                      np.ascontiguousarray(first, dtype=np.int64), np.ascontiguousarray(second, dtype=np.int64),
-                      win_first, win_second)
-    return win_first, win_second
+    return _search(kernel, model, FIXED, first, second)[:2]
 
 
 def pair_rate(model: GameModel, first: np.ndarray, second: np.ndarray) -> float:

@@ -3,6 +3,7 @@ responses and minimax, tabulating untrusted strategies in the sandbox, and the c
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -337,6 +338,43 @@ def test_minimax_asks_for_the_plain_state(swine):
 
 
 @pytest.mark.timeout(900)
+def test_the_compiled_searches_agree_with_numpy(swine, monkeypatch):
+    """Best play of a player who sees the whole state, its second seat, how often a strategy reaches
+    each state and a round of improvement: the C loop and numpy give the same tables and figures, on
+    swine_swap's rules (memory, swap) cut down to a game to 30 so that numpy's pass stays quick."""
+    edition, full_model = swine
+    goal = 30
+    model = dataclasses.replace(
+        full_model, goal=goal, nexts=full_model.nexts[:, :, :goal], zero=full_model.zero[:, :goal, :goal],
+        recalls=full_model.recalls[:, :, :goal], zero_recall=full_model.zero_recall[:, :goal, :goal])
+    rng = np.random.default_rng(5)
+    opponent, mine = (rng.integers(0, 11, size=(goal, goal)) for _ in range(2))
+
+    def searches():
+        table, rates = analysis.full_best_response(model, opponent)
+        weights = analysis.reach(model, mine, opponent)
+        return table, rates, weights, analysis._improved(model, opponent, mine, weights)
+
+    assert analysis.compiled_kernel() is not None
+    compiled = searches()
+    monkeypatch.setattr(analysis, "compiled_kernel", lambda: None)
+    plain = searches()
+    assert (compiled[3] == plain[3]).all() and (compiled[3] != mine).any()
+    assert compiled[1] == pytest.approx(plain[1], abs=1e-12)
+    assert np.abs(compiled[2] - plain[2]).max() < 1e-12 and compiled[2].sum() > 1
+    # Where the two best plays differ, both choices are worth the same (a tie within rounding: both
+    # win for sure, say), so either is a best play.
+    best, later = analysis._tables(model, 2)
+    for a, b in analysis._diagonals(goal):
+        options = np.stack([analysis._values(model, a, b, np.full(len(a), k), best, later) for k in range(11)])
+        best[a, b] = options.max(axis=0)
+        later[a, b] = analysis._values(model, a, b, opponent[a, b], later, best)
+        for i in range(len(a)):
+            differ = compiled[0][a[i], b[i]] != plain[0][a[i], b[i]]
+            chosen = np.take_along_axis(options[:, i], compiled[0][a[i], b[i]][None], axis=0)[0]
+            assert np.abs(chosen - options[:, i].max(axis=0))[differ].max(initial=0) < 1e-12
+
+
 def test_the_whole_state_bound_and_one_round_of_improvement(swine):
     """The bound of a player who sees the memories is above every strategy of the scores; a round of
     improvement from swap_strategy keeps only a better strategy."""
