@@ -652,6 +652,8 @@ def compiled_kernel() -> ctypes.CDLL | None:
     kernel.search_memory.restype = ctypes.c_int
     kernel.search_memory.argtypes = [*game, ctypes.c_int, long_array, ctypes.c_void_p, ctypes.c_int, long_array,
                                      real_array, real_array, ctypes.c_void_p]
+    kernel.tactic_pair.restype = None
+    kernel.tactic_pair.argtypes = [ctypes.c_int, real_array, real_array, real_array, real_array]
     kernel.reach_memory.restype = None
     kernel.reach_memory.argtypes = [*game, long_array, long_array, real_array, real_array]
     return kernel

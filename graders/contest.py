@@ -72,8 +72,8 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     solved: dict[tuple[bytes, bytes], float] = {}
     started = time.monotonic()
     with ThreadPoolExecutor(workers) as pool:
-        pair_of = {pool.submit(game.pair_rate, edition, valid[i][1], valid[j][1]): key
-                   for key, (i, j) in unique.items()}
+        kept = list(pool.map(lambda pair: game.contest_entry(edition, pair[1]), valid))  # once per entry
+        pair_of = {pool.submit(game.contest_pair, edition, kept[i], kept[j]): key for key, (i, j) in unique.items()}
         for done, pair_done in enumerate(as_completed(pair_of), start=1):
             solved[pair_of[pair_done]] = pair_done.result()
             if progress and (done % 200 == 0 or done == len(pair_of)):

@@ -101,9 +101,28 @@ def win_rates(edition: Edition, mine: np.ndarray, theirs: np.ndarray, variant: s
 
 
 def pair_rate(edition: Edition, first: np.ndarray, second: np.ndarray) -> float:
-    """FIRST's exact chance to beat SECOND, averaged over both seats (the contest's many pairs)."""
+    """FIRST's exact chance to beat SECOND, averaged over both seats."""
+    return contest_pair(edition, contest_entry(edition, first), contest_entry(edition, second))
+
+
+def contest_entry(edition: Edition, table: np.ndarray) -> np.ndarray:
+    """What a contest keeps of an entry's TABLE, worked out once per entry rather than once per pair:
+    for a game of tactics, its distribution of turn gains; for a dice game, the table itself."""
     if is_tactic_game(edition):
-        return win_rates(edition, first, second)["average"]
+        from graders import tactics
+
+        return tactics.turn_gains(tactics.build_model(edition), table)
+    return table
+
+
+def contest_pair(edition: Edition, first: np.ndarray, second: np.ndarray) -> float:
+    """The first entry's exact chance to beat the second (each from :func:`contest_entry`), averaged
+    over both seats, in the compiled loop where there is one."""
+    prepare(edition)
+    if is_tactic_game(edition):
+        from graders import tactics
+
+        return tactics.rates_of_gains(tactics.build_model(edition), first, second)["average"]
     from graders import analysis
 
     return analysis.pair_rate(analysis.build_model(edition), first, second)

@@ -243,3 +243,33 @@ int win_memory(int goal, int size, int memory, int classes, const long *counts, 
     return search_memory(goal, size, memory, classes, counts, nexts, recalls, probs, zero, zero_recall, after,
                          extra, FIXED, first, NULL, 0, second, win_first, win_second, NULL);
 }
+
+/* A pair of strategies in a game of tactics (graders/tactics.py's _solve), from each player's
+ * distribution of turn gains: ours[s][o][k] (goal x goal x (goal + 1)) is the chance that my turn at
+ * (s, o) scores k points (the last column: the goal or more), others[o][s][k] theirs. v[s][o] (goal x
+ * (2 goal + 1)) is my chance to win moving at (s, o), x[s][o] ((2 goal + 1) x goal) the same when
+ * they move; the caller pads them (v 0 where their score is past the goal, x 1 where mine is). A
+ * state where both may hand the turn back with nothing scored is the same state again: solved as
+ * the two-unknown system it is (a game that never ends is won by nobody). */
+void tactic_pair(int goal, const double *ours, const double *others, double *v, double *x) {
+    int wide = 2 * goal + 1, gains = goal + 1;
+    for (int total = 2 * goal - 2; total >= 0; total--) {
+        int low = total - goal + 1 > 0 ? total - goal + 1 : 0;
+        int high = total < goal - 1 ? total : goal - 1;
+        for (int s = low; s <= high; s++) {
+            int o = total - s;
+            const double *mine = ours + ((size_t)s * goal + o) * gains;
+            const double *theirs = others + ((size_t)o * goal + s) * gains;
+            double c_me = 0.0, c_them = 0.0;
+            for (int k = 1; k <= goal; k++) {
+                c_me += mine[k] * x[(size_t)(s + k) * goal + o];
+                c_them += theirs[k] * v[(size_t)s * wide + o + k];
+            }
+            double p_me = mine[0], p_them = theirs[0];
+            double loop = 1.0 - p_me * p_them;
+            double value = loop > 0 ? (c_me + p_me * c_them) / loop : 0.0;
+            v[(size_t)s * wide + o] = value;
+            x[(size_t)s * goal + o] = c_them + p_them * value;
+        }
+    }
+}

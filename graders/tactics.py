@@ -183,23 +183,36 @@ def turn_gains(model: TacticModel, table: np.ndarray) -> np.ndarray:
 
 def win_rates(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> dict[str, float]:
     """MINE's exact chance to beat THEIRS going first, going second, and their average."""
-    v, x = _solve(model, mine, theirs)
+    return rates_of_gains(model, turn_gains(model, mine), turn_gains(model, theirs))
+
+
+def rates_of_gains(model: TacticModel, ours: np.ndarray, others: np.ndarray) -> dict[str, float]:
+    """:func:`win_rates` from the two strategies' :func:`turn_gains`: what a contest, which works
+    each entry's out once, solves for every pair."""
+    v, x = _solve_gains(model, ours, others)
     first, second = float(v[0, 0]), float(x[0, 0])
     return {"first": first, "second": second, "average": (first + second) / 2}
 
 
 def start_values(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     """(goal, goal): MINE's exact chance to beat THEIRS about to start a turn at each pair of scores."""
-    return _solve(model, mine, theirs)[0][:, :model.goal]
+    return _solve_gains(model, turn_gains(model, mine), turn_gains(model, theirs))[0][:, :model.goal]
 
 
-def _solve(model: TacticModel, mine: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _solve_gains(model: TacticModel, ours: np.ndarray, others: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(v, x): v[s, o] my chance to win when I move with s against o; x[s, o] the same when they move.
-    Padded: a score at or past the goal is a game already won (mine) or lost (theirs)."""
+    Padded: a score at or past the goal is a game already won (mine) or lost (theirs). Compiled
+    (kernel.c's tactic_pair) where a C compiler is found."""
+    from graders.analysis import compiled_kernel
+
     goal = model.goal
-    ours, others = turn_gains(model, mine), turn_gains(model, theirs)
     x = np.ones((2 * goal + 1, goal))
     v = np.zeros((goal, 2 * goal + 1))
+    kernel = compiled_kernel()
+    if kernel is not None:
+        kernel.tactic_pair(goal, np.ascontiguousarray(ours, dtype=np.float64),
+                           np.ascontiguousarray(others, dtype=np.float64), v, x)
+        return v, x
     steps = np.arange(1, goal + 1)
     for total in range(2 * goal - 2, -1, -1):
         s = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)

@@ -37,6 +37,25 @@ def test_pig_figures_are_pinned():
     assert rates["first"] == pytest.approx(0.6666698445189135, abs=1e-12)
 
 
+def test_the_compiled_pair_agrees_with_numpy(edition, monkeypatch):
+    """A pair solved from each strategy's turn gains, worked out once (as a contest does): the C loop
+    and numpy give the same values at every state, and the same figure as win_rates."""
+    from graders import analysis, game
+
+    model = tactics.build_model(edition)
+    baseline = tactics.reference_table(edition, game.baseline(edition))
+    final = tactics.reference_table(edition, "final_strategy")
+    ours, others = tactics.turn_gains(model, final), tactics.turn_gains(model, baseline)
+    assert analysis.compiled_kernel() is not None
+    compiled = tactics._solve_gains(model, ours, others)
+    monkeypatch.setattr(analysis, "compiled_kernel", lambda: None)
+    plain = tactics._solve_gains(model, ours, others)
+    for mine, theirs in zip(compiled, plain, strict=True):
+        assert np.abs(mine - theirs).max() < 1e-12
+    assert game.contest_pair(edition, ours, others) == pytest.approx(
+        tactics.win_rates(model, final, baseline)["average"], abs=1e-12)
+
+
 def test_the_model_reads_the_reference(edition):
     model = tactics.build_model(edition)
     assert 1 not in model.totals and 0 in model.totals  # a 1 ends the turn: no turn total of 1
