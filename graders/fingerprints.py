@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-import hashlib
+import zlib
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
@@ -70,7 +70,8 @@ def functions_of(source: str, known: Collection[str], provided: Mapping[str, fro
         end = node.end_lineno or node.lineno
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         given = provided.get(node.name, frozenset())
-        body = [s for s in _without_docstring(node.body) if not given or ast.dump(s) not in given]
+        body = [s for s in _without_docstring(node.body)
+                if not given or not isinstance(s, (ast.Assert, ast.Assign, ast.Return)) or ast.dump(s) not in given]
         tokens = list(_tokens(normal_body(body), keep))
         units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens), len(tokens)))
     return units
@@ -80,43 +81,41 @@ def normal_body(body: list[ast.stmt]) -> list[ast.stmt]:
     """BODY in normal form (see the module's contract), changed in place; the nodes keep their line numbers."""
     func = ast.FunctionDef(name="f", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
                                                         defaults=[]), body=body, decorator_list=[])
-    func = _Normalise().visit(func)
+    func.body = _normal_block(func.body)
     for _ in range(3):  # each pass may expose more: a read that was the only one goes with its dead assignment
         if not _simplify(func):
             break
-    return func.body or []
+    return _normal_block(func.body)  # again: what stood between a counter and its loop may be gone now
 
 
-class _Normalise(ast.NodeTransformer):
-    """Dead code, prints, bare strings, ``+=`` and counting ``while`` loops, in place."""
+BLOCKS = ("body", "orelse", "finalbody")
 
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        super().generic_visit(node)
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                setattr(node, field, _live(block))
-        return node
 
-    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.target, ast.Name):
-            load = ast.copy_location(ast.Name(node.target.id, ast.Load()), node.target)
-            value = ast.copy_location(ast.BinOp(load, node.op, node.value), node)
-            return ast.copy_location(ast.Assign([node.target], value), node)
-        return node
+def _normal_block(block: list[ast.stmt]) -> list[ast.stmt]:
+    """Dead code, prints, bare strings, ``+=`` and counting ``while`` loops, statement by statement
+    (expressions are never entered: every change here is to a statement)."""
+    out: list[ast.stmt] = []
+    for s in block:
+        for field in BLOCKS:
+            inner = getattr(s, field, None)
+            if isinstance(inner, list) and inner:
+                setattr(s, field, _normal_block(inner))
+        for handler in getattr(s, "handlers", ()):
+            handler.body = _normal_block(handler.body)
+        out += _normal_statement(s)
+    return _live(out)
 
-    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
-        self.generic_visit(node)
-        if isinstance(node.test, ast.Constant):
-            return node.body if node.test.value else node.orelse
-        return node
 
-    def visit_While(self, node: ast.While) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.test, ast.Constant) and not node.test.value:
-            return ast.Pass()
-        return node
+def _normal_statement(s: ast.stmt) -> list[ast.stmt]:
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+        load = ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target)
+        value = ast.copy_location(ast.BinOp(load, s.op, s.value), s)
+        return [ast.copy_location(ast.Assign([s.target], value), s)]
+    if isinstance(s, ast.If) and isinstance(s.test, ast.Constant):
+        return s.body if s.test.value else s.orelse
+    if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and not s.test.value:
+        return []
+    return [s]
 
 
 def _dead(s: ast.stmt) -> bool:
@@ -255,14 +254,27 @@ def _walk(node: ast.AST, keep: frozenset[str], line: int) -> Iterator[tuple[str,
         yield "/", line
 
 
+_CODES: dict[str, int] = {}
+
+
+def _code(token: str) -> int:
+    """A token as a number that is the same in every process (a CRC, not Python's salted hash)."""
+    code = _CODES.get(token)
+    if code is None:
+        code = _CODES[token] = zlib.crc32(token.encode("utf-8", "surrogatepass"))
+    return code
+
+
 def _kgrams(tokens: list[tuple[str, int]]) -> dict[int, tuple[int, int]]:
     """Every K-gram's hash -> the lines it spans (its first occurrence). A function shorter than K
-    tokens is one gram."""
+    tokens is one gram. The hash of a tuple of ints is Python's own, unsalted and the same everywhere."""
     found: dict[int, tuple[int, int]] = {}
+    codes = [_code(t) for t, _ in tokens]
+    lines = [n for _, n in tokens]
     width = min(K, len(tokens))
     for i in range(len(tokens) - width + 1 if tokens else 0):
-        gram = tokens[i:i + width]
-        digest = hashlib.blake2b("\x1f".join(t for t, _ in gram).encode(), digest_size=8).digest()
-        lines = [n for _, n in gram]
-        found.setdefault(int.from_bytes(digest, "big"), (min(lines), max(lines)))
+        digest = hash(tuple(codes[i:i + width]))
+        if digest not in found:
+            span = lines[i:i + width]
+            found[digest] = (min(span), max(span))
     return found

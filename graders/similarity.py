@@ -49,6 +49,7 @@ MIN_SCORE = 6.0  # a pair below this shares too little rare code to list (about 
 SHOWN = 40  # pairs explained in full in the HTML page (the CSV lists every pair over MIN_SCORE)
 HELPER = "helper"
 POWER = 2.0  # how steeply a hash's weight falls as more students hold it (measured: 1, 2, 3)
+SMALLEST = 20
 LISTED = 300  # pairs listed at most, best first
 PARALLEL = 64  # from this many submissions on, fingerprinted in a process per core
 NO_VERDICT = ("This report ranks pairs of students by how much rare code of their own they share and shows "
@@ -147,8 +148,11 @@ def common_limit(holders: int) -> int:
 
 def weight(holders_of_hash: int, holders: int) -> float:
     """How much a hash held by HOLDERS_OF_HASH of HOLDERS students weighs: 1 for two, falling with
-    the log of how common it is, to nothing for code everyone wrote."""
-    return max(0.0, math.log(holders / holders_of_hash) / math.log(max(3, holders) / 2)) ** POWER
+    the log of how common it is, to nothing for code everyone wrote. A class smaller than
+    :data:`SMALLEST` is weighed as one that size: two students alike in a class of three prove little
+    about rarity either way."""
+    size = max(holders, SMALLEST)
+    return max(0.0, math.log(size / max(2, holders_of_hash)) / math.log(size / 2)) ** POWER
 
 
 class Index:

@@ -164,7 +164,8 @@ class _Habits(ast.NodeTransformer):
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
-        mirror = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+        mirror = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq,
+                  ast.NotEq: ast.NotEq}
         if len(node.ops) == 1 and type(node.ops[0]) in mirror and self.rng.random() < self.swap:
             return ast.Compare(node.comparators[0], [mirror[type(node.ops[0])]()], [node.left])
         return node
