@@ -18,6 +18,8 @@ benchmark-only dependency: ``pip install -e '.[bench]'``.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -82,18 +84,26 @@ def run_corpus(args: argparse.Namespace) -> None:
             print("\ncopydetect is not installed: pip install -e '.[bench]'")
 
 
+def _cpu() -> float:
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
 def run_scale(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         made = time.monotonic()
         corpus = build(Path(tmp) / "class", honest=args.students - 13, seed=args.seed)
         count = len(list(corpus.folder.iterdir()))
         print(f"{count} submissions written in {time.monotonic() - made:.1f} s", file=sys.stderr)
-        started = time.monotonic()
+        started, cpu = time.monotonic(), _cpu()
         report = similarity.compare(corpus.folder, load_edition("boar_brawl"), progress=print_progress)
-        seconds = time.monotonic() - started
+        seconds, cpu = time.monotonic() - started, _cpu() - cpu
         similarity.write_report(Path(tmp), report)
         written = time.monotonic() - started
-        print(f"{count} submissions compared in {seconds:.1f} s ({written:.1f} s with the report written); "
+        load = os.getloadavg()[0]
+        print(f"{count} submissions compared in {seconds:.1f} s ({written:.1f} s with the report written), "
+              f"{cpu:.1f} s of processor time (this process and its workers) on {os.cpu_count()} cores "
+              f"with a load average of {load:.1f}; "
               f"{len(report.pairs)} pairs listed; top pair {report.pairs[0].a} / {report.pairs[0].b}")
 
 

@@ -59,7 +59,7 @@ def functions_of(source: str, known: Collection[str], provided: Mapping[str, fro
     parse has no functions."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nothing to compare; never an error
         return []
     lines = source.splitlines()
     keep = KEEP | frozenset(known)
@@ -70,9 +70,12 @@ def functions_of(source: str, known: Collection[str], provided: Mapping[str, fro
         end = node.end_lineno or node.lineno
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         given = provided.get(node.name, frozenset())
-        body = [s for s in _without_docstring(node.body)
-                if not given or not isinstance(s, (ast.Assert, ast.Assign, ast.Return)) or ast.dump(s) not in given]
-        tokens = list(_tokens(normal_body(body), keep))
+        try:
+            body = [s for s in _without_docstring(node.body)
+                    if not given or not isinstance(s, (ast.Assert, ast.Assign, ast.Return)) or ast.dump(s) not in given]
+            tokens = list(_tokens(normal_body(body), keep))
+        except RecursionError:  # an expression nested past what can be walked: that function is left out
+            continue
         units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens), len(tokens)))
     return units
 
@@ -140,10 +143,20 @@ def _live(block: list[ast.stmt]) -> list[ast.stmt]:
         if isinstance(s, ast.While) and out and (loop := _as_for(out[-1], s)) is not None:
             out[-1] = loop
             continue
+        if isinstance(s, ast.Return) and out and (value := _returned(out[-1], s)) is not None:
+            out[-1] = ast.copy_location(ast.Return(value), s)  # x = e; return x: return e
+            break
         out.append(s)
         if isinstance(s, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
             break
     return out
+
+
+def _returned(before: ast.stmt, ret: ast.Return) -> ast.expr | None:
+    if (isinstance(ret.value, ast.Name) and isinstance(before, ast.Assign) and len(before.targets) == 1
+            and isinstance(before.targets[0], ast.Name) and before.targets[0].id == ret.value.id):
+        return before.value
+    return None
 
 
 def _as_for(before: ast.stmt, loop: ast.While) -> ast.For | None:

@@ -388,7 +388,7 @@ def _pair_section(rank: int, p: Pair) -> str:
         where = (f"{m.a.function} (problem {m.a.problem})" if m.a.function == m.b.function
                  else f"{m.a.function} and {m.b.function}")
         others = ("no other student holds most of it" if m.others == 0 else
-                  f"{m.others} other student{'s' if m.others != 1 else ''} hold most of it")
+                  f"{m.others} other students hold most of it" if m.others != 1 else "1 other student holds most of it")
         parts.append(f"<h3>{_e(where)}: weight {m.weight:.1f}; {_e(others)}</h3><div class='sides'>"
                      f"{_side_html(p.a, m.a)}{_side_html(b, m.b)}</div>")
     parts.append("</section>")
@@ -399,4 +399,4 @@ def _side_html(student: str, side: Side) -> str:
     lines = "".join(f"<span class='{'m' if matched else 'd'}'>{_e(text) or ' '}</span>"
                     for text, matched in side.lines)
     return (f"<div><p><b>{_e(student)}</b>: {_e(side.function)}, from line {side.first} "
-            f"(= matched, &#8800; differs)</p><pre>{lines}</pre></div>")
+            f"(= matched; &#8800; not matched: it differs, or is the skeleton's own)</p><pre>{lines}</pre></div>")

@@ -188,3 +188,24 @@ def test_hogkit_similar_writes_the_report(tmp_path: Path, capsys: pytest.Capture
     assert "play (problem 05)" in (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
     assert main(["similar", str(tmp_path / "nowhere"), "--edition", "boar_brawl"]) == 2
     assert "nowhere" in capsys.readouterr().err
+
+
+def test_class_grading_writes_the_report_and_survives_its_failure(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from graders import messages
+    from graders.classroom import write_similarity
+
+    folder, out = tmp_path / "class", tmp_path / "out"
+    folder.mkdir()
+    for name in ("ann", "bob"):
+        (folder / f"{name}.py").write_text(with_functions(RARE), encoding="utf-8")
+    said: list[str] = []
+    write_similarity(folder, EDITION, out, None, said.append)
+    assert (out / similarity.CSV_NAME).is_file() and (out / similarity.HTML_NAME).is_file() and said == []
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(similarity, "compare", broken)
+    write_similarity(folder, EDITION, out, None, said.append)  # never raises: the grades stand
+    assert said and said[0].startswith(messages.similarity_failed("")[:30])
