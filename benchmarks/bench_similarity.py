@@ -6,8 +6,8 @@
 ``corpus`` builds the labelled corpus of tests/kit/similarity_corpus.py (honest students writing
 genuinely different correct functions, one copy per disguise, two copies with every disguise,
 partial copies of one function) and prints, for the kit and for copydetect with its default
-settings (the skeleton given as boilerplate, as MOSS is given its base file; notebooks handed to
-it as their text, since it reads no notebook): precision and recall of the top-K pairs, false
+settings (the skeleton given as boilerplate, as MOSS is given its base file; a notebook handed to
+it as the code the kit reads from it, since it reads no notebook itself): precision and recall of the top-K pairs, false
 pairs in the top 20, the rank of every copy and of the best honest pair. copydetect is an optional
 benchmark-only dependency: ``pip install -e '.[bench]'``.
 
@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from graders import similarity  # noqa: E402
 from graders.classroom import print_progress  # noqa: E402
 from graders.edition import load_edition  # noqa: E402
+from graders.submissions import notebook_source  # noqa: E402
 from tests.kit.similarity_corpus import ROOT, Corpus, build  # noqa: E402
 
 
@@ -44,8 +45,12 @@ def copydetect_ranking(corpus: Corpus, work: Path) -> list[tuple[str, str, float
 
     flat = work / "flat"
     flat.mkdir()
-    for path in corpus.folder.iterdir():  # copydetect reads a notebook's text as it is
-        shutil.copy(path, flat / (path.stem + ".py"))
+    for path in corpus.folder.iterdir():  # a notebook as the kit reads it: its code cells, joined
+        if path.suffix == ".ipynb":
+            text, _ = notebook_source(path.read_bytes(), path.name)
+            (flat / (path.stem + ".py")).write_text(text or "", encoding="utf-8")
+        else:
+            shutil.copy(path, flat / path.name)
     detector = CopyDetector(test_dirs=[str(flat)], extensions=["py"], display_t=0.0, silent=True, autoopen=False,
                             boilerplate_dirs=[str(ROOT / "skeleton" / "boar_brawl")])
     detector.run()

@@ -115,7 +115,8 @@ def _add_grade(sub: Subparsers) -> None:
                     "ones included. With --out, PATH is a class folder holding one submission per student (a "
                     "folder, a .py file, a .ipynb notebook or a .zip, named by the student's id) and the results "
                     "go to OUTDIR: grades.csv, records.jsonl, summary.md, histogram.svg and .png, and per student "
-                    "feedback/ID.md and gradescope/ID/results.json. Without PATH, grade the built-in demo class.")
+                    "feedback/ID.md and gradescope/ID/results.json, and the similarity report (similarity.html, "
+                    "similarity.csv; see `hogkit similar`). Without PATH, grade the built-in demo class.")
     g.add_argument("path", nargs="?", help="a folder holding hog.py, a hog.py file, or (with --out) a class folder")
     _add_edition(g, declared=True)
     g.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
