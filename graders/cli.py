@@ -680,6 +680,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_similar(args: argparse.Namespace) -> int:
     from graders import similarity
     from graders.classroom import check_class_folder, print_progress
+    from graders.handins import export_root, is_export
 
     folder = Path(args.path)
     edition = _edition(args, folder, class_folder=True)
@@ -691,7 +692,8 @@ def cmd_similar(args: argparse.Namespace) -> int:
         check_course_edition(setup, edition.name)
     out = writable_output(args.out or str(folder.resolve().parent / f"{folder.resolve().name}-similarity"),
                           folder=True)
-    report = similarity.compare(folder, edition, [Path(r) for r in args.reference_terms], setup,
+    root = export_root(folder) if is_export(folder) else folder  # a Gradescope export, as grade --course reads it
+    report = similarity.compare(root, edition, [Path(r) for r in args.reference_terms], setup,
                                 progress=print_progress, skip=out)
     similarity.write_report(out, report)
     print(messages.similarity_written(str(out), report.students, len(report.pairs), report.seconds))

@@ -209,3 +209,22 @@ def test_class_grading_writes_the_report_and_survives_its_failure(tmp_path: Path
     monkeypatch.setattr(similarity, "compare", broken)
     write_similarity(folder, EDITION, out, None, said.append)  # never raises: the grades stand
     assert said and said[0].startswith(messages.similarity_failed("")[:30])
+
+
+def test_hogkit_similar_reads_the_course_and_past_terms(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder, past, course = tmp_path / "class", tmp_path / "spring", tmp_path / "course"
+    for where in (folder, past, course):
+        where.mkdir()
+    for name in ("ann", "bob", "cat"):  # ann and bob are partners; cat copied a past student
+        (folder / f"{name}.py").write_text(with_functions(RARE if name != "cat" else HOSTILE), encoding="utf-8")
+    (past / "old.py").write_text(with_functions(HOSTILE), encoding="utf-8")
+    (course / "course.toml").write_text('timezone = "UTC"\n[deadlines]\ndue = 2026-11-01T23:59:00\n',
+                                        encoding="utf-8")
+    (course / "roster.csv").write_text("id,partner\nann,bob\nbob,ann\ncat,\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["similar", str(folder), "--out", str(out), "--edition", "boar_brawl", "--course", str(course),
+                 "--reference-terms", str(past)]) == 0
+    rows = list(csv.DictReader(io.StringIO((out / "similarity.csv").read_text(encoding="utf-8"))))
+    assert [(r["student a"], r["student b"], r["past term of b"]) for r in rows] == [("cat", "old", "spring")]
+    assert main(["similar", str(folder), "--edition", "boar_brawl", "--reference-terms", str(tmp_path / "no")]) == 2
+    assert "no" in capsys.readouterr().err
