@@ -35,6 +35,7 @@ class Unit:
     lines: tuple[str, ...]  # its source lines, as written
     hashes: Mapping[int, tuple[int, int]]  # k-gram hash -> (first line, last line) it came from
     tokens: int  # how long its normal form is
+    live: frozenset[int] = frozenset()  # the lines its normal form comes from (comments, dead code: none)
 
 
 def statement_keys(tree: ast.Module) -> dict[str, frozenset[str]]:
@@ -76,7 +77,8 @@ def functions_of(source: str, known: Collection[str], provided: Mapping[str, fro
             tokens = list(_tokens(normal_body(body), keep))
         except RecursionError:  # an expression nested past what can be walked: that function is left out
             continue
-        units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens), len(tokens)))
+        units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens), len(tokens),
+                          frozenset(n for _, n in tokens)))
     return units
 
 

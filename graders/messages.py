@@ -1768,8 +1768,9 @@ def ta_report_written(path: str, submissions: int, with_logs: int) -> str:
 
 
 def similarity_written(path: str, submissions: int, pairs: int, seconds: float) -> str:
-    return (f"Compared {submissions} submissions in {seconds:.1f} s: {pairs} pairs share rare code of their own; "
-            f"see {path} (similarity.html, similarity.csv). It ranks and explains; no grade is changed.")
+    return (f"Compared {submissions} submissions in {seconds:.1f} s: {pairs} pairs listed, those sharing the most "
+            f"rare code of their own first; see {path} (similarity.html, similarity.csv). It ranks and explains; "
+            f"no grade is changed.")
 
 
 def similarity_failed(reason: str) -> str:

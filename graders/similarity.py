@@ -288,7 +288,7 @@ def _side(unit: fingerprints.Unit, label: str, common: Sequence[int]) -> Side:
     marked: set[int] = set()
     for d in common:
         low, high = unit.hashes[d]
-        marked.update(range(low, high + 1))
+        marked.update(n for n in range(low, high + 1) if n in unit.live)
     lines = tuple((text, unit.first + n in marked) for n, text in enumerate(unit.lines))
     return Side(unit.name, label, unit.first, lines)
 
@@ -352,7 +352,8 @@ def render_html(report: Report) -> str:
     parts = [head, f"<h1>Similarity across the class ({_e(report.edition)})</h1>",
              f"<p class='verdict' id='no-verdict'>{_e(NO_VERDICT)}</p>",
              f"<p>{report.students} submissions compared, with {report.references} from past terms; "
-             f"{len(report.pairs)} pairs share rare code of their own (score at least {MIN_SCORE:g}). "
+             f"{len(report.pairs)} pairs listed (a score of at least {MIN_SCORE:g}; {LISTED} at most), those "
+             f"sharing the most rare code of their own first; the first {SHOWN} are explained below. "
              f"The score adds up each shared fragment by its rarity: one held by these two students alone "
              f"counts 1, one held by three counts 1/4, one many students wrote counts almost nothing.</p>"]
     if report.unreadable:
