@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 K = 12  # tokens per k-gram: measured on the labelled corpus (benchmarks/similarity_corpus.py)
 KEEP = frozenset(dir(builtins))  # names kept as written: builtins, and the skeleton's own (given)
+GIVEN = (ast.Assert, ast.Assign, ast.Return)  # the kinds of statement a skeleton gives inside a stub
 
 
 @dataclass(frozen=True)
@@ -38,13 +39,19 @@ class Unit:
     live: frozenset[int] = frozenset()  # the lines its normal form comes from (comments, dead code: none)
 
 
-def statement_keys(tree: ast.Module) -> dict[str, frozenset[str]]:
-    """For each top-level function of TREE (a skeleton), the dumps of its statements (docstring aside)."""
+def statement_keys(tree: ast.Module, known: Collection[str] = ()) -> dict[str, frozenset[str]]:
+    """For each top-level function of TREE (a skeleton), its statements (docstring aside) as
+    :func:`statement_key` writes them: a copy that renamed a parameter in them still gives them."""
+    keep = KEEP | frozenset(known)
     keys: dict[str, frozenset[str]] = {}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            keys[node.name] = frozenset(ast.dump(s) for s in _without_docstring(node.body))
+            keys[node.name] = frozenset(statement_key(s, keep) for s in _without_docstring(node.body))
     return keys
+
+
+def statement_key(s: ast.stmt, keep: frozenset[str]) -> str:
+    return " ".join(t for t, _ in _walk(s, keep, 0))
 
 
 def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -73,7 +80,7 @@ def functions_of(source: str, known: Collection[str], provided: Mapping[str, fro
         given = provided.get(node.name, frozenset())
         try:
             body = [s for s in _without_docstring(node.body)
-                    if not given or not isinstance(s, (ast.Assert, ast.Assign, ast.Return)) or ast.dump(s) not in given]
+                    if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
             tokens = list(_tokens(normal_body(body), keep))
         except RecursionError:  # an expression nested past what can be walked: that function is left out
             continue

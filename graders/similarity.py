@@ -123,7 +123,7 @@ def provided(edition: Edition) -> Given:
     names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
     names |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
     asked = frozenset(f for p in edition.problems for f in p.functions)
-    return frozenset(names), fingerprints.statement_keys(tree), asked
+    return frozenset(names), fingerprints.statement_keys(tree, names), asked
 
 
 def holder(student: str, source: str | None, edition: Edition, term: str = "",

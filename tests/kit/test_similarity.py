@@ -97,6 +97,8 @@ def test_provided_code_never_counts(tmp_path: Path) -> None:
     units = similarity.holder("ann", SKELETON, EDITION).units
     assert all(unit.tokens <= 3 for _, unit in units)  # the stubs' own lines are the skeleton's: next to nothing
     assert "is_prime" not in {unit.name for _, unit in similarity.holder("dan", with_functions(OWN), EDITION).units}
+    renamed = SKELETON.replace("num_rolls", "how_many")  # the given asserts, with a parameter renamed, still given
+    assert all(unit.tokens <= 3 for _, unit in similarity.holder("eve", renamed, EDITION).units)
 
 
 def test_a_rare_match_outranks_a_common_one(tmp_path: Path) -> None:
