@@ -177,7 +177,19 @@ def grade_class(
     if course is not None:
         by_key = {entry.student: records[_key(entry)] for entry in entries}
         write_course_files(out, course, edition, handins, by_key, notes, notice)
+    write_similarity(root, edition, out, course, notice)
     return ordered
+
+
+def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | None, notice: Notice | None) -> None:
+    """``similarity.html`` and ``.csv`` beside the grades; whatever goes wrong there never touches a grade."""
+    from graders import similarity
+
+    try:
+        similarity.write_report(out, similarity.compare(root, edition, setup=course, skip=out))
+    except Exception as exc:  # the report is an aid: the grades written above stand
+        if notice:
+            notice(messages.similarity_failed(describe_failure(exc)))
 
 
 def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Limits, jobs: int | None, force: bool,

@@ -103,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report(sub)
     _add_play(sub)
     _add_mutants(sub)
+    _add_similar(sub)
     sub.add_parser("editions", help="list the editions this kit has")
     return parser
 
@@ -114,7 +115,8 @@ def _add_grade(sub: Subparsers) -> None:
                     "ones included. With --out, PATH is a class folder holding one submission per student (a "
                     "folder, a .py file, a .ipynb notebook or a .zip, named by the student's id) and the results "
                     "go to OUTDIR: grades.csv, records.jsonl, summary.md, histogram.svg and .png, and per student "
-                    "feedback/ID.md and gradescope/ID/results.json. Without PATH, grade the built-in demo class.")
+                    "feedback/ID.md and gradescope/ID/results.json, and the similarity report (similarity.html, "
+                    "similarity.csv; see `hogkit similar`). Without PATH, grade the built-in demo class.")
     g.add_argument("path", nargs="?", help="a folder holding hog.py, a hog.py file, or (with --out) a class folder")
     _add_edition(g, declared=True)
     g.add_argument("-q", "--question", action="append", metavar="NN", help="only this problem (repeatable)")
@@ -243,6 +245,23 @@ def _add_report(sub: Subparsers) -> None:
     t.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
     t.add_argument("--out", required=True, metavar="OUTDIR", help="where the report's files go")
     _add_edition(t, declared=True)
+
+
+def _add_similar(sub: Subparsers) -> None:
+    s = sub.add_parser("similar", help="rank pairs of students by how much rare code of their own they share",
+                       description="Fingerprint each submission's own functions (the problems' functions and any "
+                                   "helpers; never the skeleton's code) and rank pairs of students by the rare code "
+                                   "they share, robust to renaming, reordering, comments, dead code, for/while and "
+                                   "notebooks. Writes OUTDIR/similarity.html (the evidence side by side) and "
+                                   "similarity.csv. It ranks and explains; it never changes a grade.")
+    s.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
+    s.add_argument("--out", metavar="OUTDIR", help="where the report goes (default: CLASSDIR-similarity beside it)")
+    _add_edition(s, declared=True)
+    s.add_argument("--course", metavar="DIR", help="a course folder (course.toml, roster.csv): partners on the roster "
+                                                   "are never paired, times are on the course's clock")
+    s.add_argument("--reference-terms", nargs="+", default=[], metavar="DIR",
+                   help="class folders of past terms: their code counts in how rare a match is, and a student "
+                        "matching a past one is listed")
 
 
 def _add_play(sub: Subparsers) -> None:
@@ -658,6 +677,29 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_similar(args: argparse.Namespace) -> int:
+    from graders import similarity
+    from graders.classroom import check_class_folder, print_progress
+    from graders.handins import export_root, is_export
+
+    folder = Path(args.path)
+    edition = _edition(args, folder, class_folder=True)
+    check_class_folder(folder, edition, "similar")
+    for reference in args.reference_terms:
+        check_class_folder(Path(reference), edition, "similar")
+    setup = load_setup(Path(args.course)) if args.course else None
+    if setup is not None:
+        check_course_edition(setup, edition.name)
+    out = writable_output(args.out or str(folder.resolve().parent / f"{folder.resolve().name}-similarity"),
+                          folder=True)
+    root = export_root(folder) if is_export(folder) else folder  # a Gradescope export, as grade --course reads it
+    report = similarity.compare(root, edition, [Path(r) for r in args.reference_terms], setup,
+                                progress=print_progress, skip=out)
+    similarity.write_report(out, report)
+    print(messages.similarity_written(str(out), report.students, len(report.pairs), report.seconds))
+    return 0
+
+
 def cmd_mutants(args: argparse.Namespace) -> int:
     import traceback
 
@@ -687,7 +729,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 COMMANDS = {"grade": cmd_grade, "play": cmd_play, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
-            "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report, "mutants": cmd_mutants}
+            "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report, "mutants": cmd_mutants,
+            "similar": cmd_similar}
 
 if __name__ == "__main__":
     sys.exit(main())

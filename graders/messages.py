@@ -1766,6 +1766,16 @@ def ta_report_written(path: str, submissions: int, with_logs: int) -> str:
     return (f"Wrote the TA report of {submissions} submissions ({with_logs} with an activity log) to {path} "
             f"(ta-report.md, wrong-answers.csv, unlock.csv, test-runs.csv, runs.png and runs.svg)")
 
+
+def similarity_written(path: str, submissions: int, pairs: int, seconds: float) -> str:
+    return (f"Compared {submissions} submissions in {seconds:.1f} s: {pairs} pairs listed, those sharing the most "
+            f"rare code of their own first; see {path} (similarity.html, similarity.csv). It ranks and explains; "
+            f"no grade is changed.")
+
+
+def similarity_failed(reason: str) -> str:
+    return f"The similarity report could not be made ({reason}); the grades are not affected."
+
 # -- what a manifest value was expected to be, and other fragments that complete a sentence above ---
 
 EXPECTED_EXPRESSION = "a Python expression"

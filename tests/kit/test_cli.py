@@ -20,7 +20,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 COMMANDS = ["grade", "answers", "build", "editions", "release", "gradescope", "winrate", "optimal", "picture",
-            "contest", "mutants"]
+            "contest", "mutants", "similar"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

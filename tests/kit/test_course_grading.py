@@ -308,7 +308,8 @@ def test_without_a_course_a_class_folder_s_outputs_are_unchanged(tmp_path, sourc
     out = tmp_path / "out"
     assert hogkit(["grade", str(folder), "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == ["grades.csv", "histogram.png", "histogram.svg",
-                                                                  "records.jsonl", "summary.md"]
+                                                                  "records.jsonl", "similarity.csv",
+                                                                  "similarity.html", "summary.md"]
     assert read_csv(out / "grades.csv")[0]["student"] == "alice-1" and "final" not in read_csv(out / "grades.csv")[0]
     assert json.loads((out / "records" / "alice-1.json").read_text(encoding="utf-8"))["total"] == 12
 

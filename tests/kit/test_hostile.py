@@ -649,7 +649,7 @@ def test_ten_megabytes_of_output_is_capped_and_the_case_completes(edition, refer
     """
     source = replace_function(
         reference_source, "boar_brawl",
-        "def boar_brawl(player_score, opponent_score):\n"
+        "def boar_strategy(score, opponent_score, threshold=11, num_rolls=6):\n"
         "    for _ in range(10_000):\n"
         "        print('x' * 1000)" + BOAR_BRAWL_BODY,
     )
@@ -1334,3 +1334,37 @@ def test_a_wrong_answer_key_stops_its_own_question_only(edition):
     with pytest.raises(AssertionError):
         pytest_plugin.check_answers(FakeSession(), question, edition.setup)  # type: ignore[arg-type]
     assert closed == [True]
+
+
+def test_similarity_report_shows_hostile_code_as_text_and_survives_a_monster(tmp_path: Path) -> None:
+    """Attack: a student's code, shown in the TA's similarity report, carries ``</script>``, an
+    ``<img onerror>`` and a formula for the CSV, and another's function nests an expression 1,500
+    deep so that walking it overflows the stack. The page escapes everything and runs no script,
+    the CSV starts no formula, and the monster's function is left out while everyone else is compared."""
+    import ast as _ast
+
+    from graders import similarity
+    from graders.edition import load_edition
+
+    edition = load_edition("boar_brawl")
+    skeleton = (edition.skeleton_dir / "hog.py").read_text(encoding="utf-8")
+    hostile = replace_function(skeleton, "num_factors", textwrap.dedent('''
+        def num_factors(n):
+            tag = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+            kept = [k for k in range(n, 0, -1) if n % k == 0 and tag]
+            return len(kept) + 0 * len(tag)
+        '''))
+    for name in ("=cmd|' -C calc'!A0", "bob"):
+        (tmp_path / f"{name}.py").write_text(hostile, encoding="utf-8")
+    monster = replace_function(skeleton, "boar_strategy",
+                               "def boar_strategy(score, opponent_score, threshold=11, num_rolls=6):\n"
+                               "    return " + " + ".join(["1"] * 1500) + "\n")
+    (tmp_path / "eve.py").write_text(monster, encoding="utf-8")
+    report = similarity.compare(tmp_path, edition)
+    page = similarity.render_html(report)
+    assert "<script" not in page and "<img" not in page and "&lt;img src=x onerror=alert(2)&gt;" in page
+    assert "Content-Security-Policy" in page
+    assert "\n1,'=cmd|" in similarity.render_csv(report)
+    assert [(p.a, p.b) for p in report.pairs] == [("=cmd|' -C calc'!A0", "bob")]
+    assert _ast.parse(monster)  # the monster is Python: it would be graded, and is compared as far as it can be
+    assert "boar_strategy" not in {u.name for _, u in similarity.holder("eve", monster, edition).units}
