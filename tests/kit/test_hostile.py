@@ -14,6 +14,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import textwrap
 import time
 from pathlib import Path
@@ -1334,3 +1335,232 @@ def test_a_wrong_answer_key_stops_its_own_question_only(edition):
     with pytest.raises(AssertionError):
         pytest_plugin.check_answers(FakeSession(), question, edition.setup)  # type: ignore[arg-type]
     assert closed == [True]
+
+
+# -- one hand-in never stops, nor steers, the class ------------------------------------------------
+
+
+COURSE_TOML = 'edition = "boar_brawl"\ntimezone = "UTC"\n\n[deadlines]\ndue = 2030-01-01T00:00:00\n'
+
+
+def class_routes(folder: Path, out: Path, edition_args: tuple[str, ...] = ("--edition", "boar_brawl"),
+                 routes: tuple[str, ...] = ("grade", "report", "contest")) -> dict[str, int]:
+    """Run each of ROUTES (``hogkit grade --out``, ``hogkit report``, ``hogkit contest``) on the class
+    FOLDER into its own folder under OUT; each route's exit status."""
+    from graders.cli import main as hogkit
+
+    return {route: hogkit([route, str(folder), "--out", str(out / route), *edition_args,
+                           *(["--jobs", "2"] if route != "report" else [])])
+            for route in routes}
+
+
+def assert_every_output(out: Path, students: set[str],
+                        routes: tuple[str, ...] = ("grade", "report", "contest")) -> None:
+    """Every output of each route in ROUTES is written under OUT, and each of STUDENTS has its row
+    in grades.csv and leaderboard.csv."""
+    import csv as csv_module
+
+    expected = {"grade": ("grades.csv", "summary.md", "records.jsonl", "histogram.png", "histogram.svg"),
+                "report": ("ta-report.md", "wrong-answers.csv", "unlock.csv", "test-runs.csv", "runs.png", "runs.svg"),
+                "contest": ("leaderboard.csv", "contest.html")}
+    for route in routes:
+        for name in expected[route]:
+            assert (out / route / name).is_file(), (route, name)
+    if "grade" in routes:
+        rows = list(csv_module.DictReader(open(out / "grade" / "grades.csv", encoding="utf-8")))
+        assert students <= {r["student"] for r in rows}, rows
+    if "contest" in routes:
+        text = (out / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
+        assert all(s in text for s in students), text
+    if "report" in routes:
+        assert "students" in (out / "report" / "ta-report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("method", ["deflate", "lzma"])
+def test_a_zip_whose_stream_is_corrupt_is_that_students_row(edition, reference_source, tmp_path, method,
+                                                             monkeypatch):
+    """Attack: a hand-in zip whose hog.py has a corrupt deflate or LZMA stream; reading it raises
+    the decompressor's own error (``zlib.error``, ``LZMAError``), which zipfile does not wrap.
+
+    Guarantee: through grade --out, report, contest and Gradescope's route, that zip is its own
+    row (unreadable, with the decompressor's reason); every other student is graded and every
+    output is written.
+    """
+    import zipfile
+
+    from graders import gradescope
+    from graders.submissions import discover
+
+    from .oddhandins import corrupt_zip
+
+    kind = zipfile.ZIP_DEFLATED if method == "deflate" else zipfile.ZIP_LZMA
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    corrupt_zip(folder / "mallory.zip", reference_source, kind)
+    rows = {e.student: (e.status, e.reason) for e in discover(folder, "hog.py")}
+    assert rows["alice"][0] == "ok" and rows["mallory"][0] == "unreadable"
+    assert "mallory.zip" in rows["mallory"][1]
+    assert class_routes(folder, tmp_path / "out") == {"grade": 0, "report": 0, "contest": 0}
+    assert_every_output(tmp_path / "out", {"alice", "mallory"})
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    corrupt_zip(root / "submission" / "hog.zip", reference_source, kind)
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(root))
+    assert gradescope.main(["--edition", edition.name]) == 0
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["score"] == 0 and "hog.zip" in json.dumps(results)
+
+
+@pytest.mark.timeout(300)
+def test_a_folder_nested_past_the_recursion_limit_is_that_students_row(edition, reference_source, tmp_path,
+                                                                        monkeypatch):
+    """Attack: a hand-in folder nested 1,100 deep (an unzipped hand-in recreates it), hog.py at the
+    bottom; a recursive walk (os.walk on Python 3.11, Path.rglob) ends in RecursionError.
+
+    Guarantee: the walks are iterative and capped in depth: that folder is its own row (no hog.py
+    within reach), through grade --out, report, contest, grade --course and Gradescope's route;
+    every other student is graded and every output is written.
+    """
+    from .oddhandins import deep_folder, remove_deep
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    deep_folder(folder / "mallory", source=reference_source)
+    try:
+        nested_routes(edition, folder, tmp_path, monkeypatch, reference_source)
+    finally:
+        remove_deep(folder / "mallory")
+        remove_deep(tmp_path / "autograder" / "submission")
+
+
+def nested_routes(edition: Edition, folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                  reference_source: str) -> None:
+    """The routes of the test above, on FOLDER (which holds the deep hand-in)."""
+    from graders import gradescope
+    from graders.cli import main as hogkit
+    from graders.submissions import discover
+
+    from .oddhandins import deep_folder
+
+    rows = {e.student: e.status for e in discover(folder, "hog.py")}
+    assert rows == {"alice": "ok", "mallory": "missing"}
+    assert class_routes(folder, tmp_path / "out", ()) == {"grade": 0, "report": 0, "contest": 0}
+    assert_every_output(tmp_path / "out", {"alice", "mallory"})
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "course.toml").write_text(COURSE_TOML, encoding="utf-8")
+    (course / "roster.csv").write_text("id,name,email\nalice,Alice,alice@uni.edu\n", encoding="utf-8")
+    assert hogkit(["grade", str(folder), "--out", str(tmp_path / "course-out"), "--course", str(course),
+                   "--trust-file-times"]) == 0
+    assert "mallory" in (tmp_path / "course-out" / "grades.csv").read_text(encoding="utf-8")
+    root = tmp_path / "autograder"
+    root.mkdir()
+    deep_folder(root / "submission", source=reference_source)
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(root))
+    assert gradescope.main(["--edition", edition.name]) == 0
+    assert json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))["score"] == 0
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("manifest", ["proc_mem", "mode_000"])
+def test_a_manifest_that_cannot_be_read_is_never_opened_through_a_link(reference_source, tmp_path, manifest):
+    """Attack: a project folder whose tests/edition.json is a link to /proc/self/mem (reading it
+    fails with EIO) or a file of mode 000 (EACCES, for a grader that is not root); the class's
+    edition is looked up in every folder without --edition, and the OSError ended the run.
+
+    Guarantee: a manifest is read without following a link (nor waiting on a FIFO); one that
+    cannot be read declares nothing, and grade --out, report and contest grade the class.
+    """
+    from graders.submissions import declared_by_class
+
+    from .oddhandins import project_folder
+
+    if manifest == "mode_000" and os.geteuid() == 0:
+        pytest.skip("root reads a file of mode 000")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    project_folder(folder / "alice", reference_source, "boar_brawl")
+    mallory = project_folder(folder / "mallory", reference_source)
+    target = mallory / "tests" / "edition.json"
+    if manifest == "proc_mem":
+        target.symlink_to("/proc/self/mem")
+    else:
+        target.write_text('{"name": "more_boar"}', encoding="utf-8")
+        target.chmod(0)
+    assert declared_by_class(folder) == "boar_brawl"
+    assert class_routes(folder, tmp_path / "out", ()) == {"grade": 0, "report": 0, "contest": 0}
+    assert_every_output(tmp_path / "out", {"alice", "mallory"})
+
+
+@pytest.mark.timeout(300)
+def test_one_folder_declaring_another_edition_steers_no_one(reference_source, tmp_path, capsys):
+    """Attack: without --edition (the README's usage), one project folder declares more_boar while
+    the class is Boar Brawl's; the most common declaration won, and a declaration by one folder
+    among bare files decided the edition for everyone (honest students 4/23, the attacker 23/23).
+
+    Guarantee: the class's edition is taken from the class only when every entry agrees; otherwise
+    grade --out, report and contest refuse in one line naming the folders that disagree, and
+    nothing is graded. With --edition the class is graded as named.
+    """
+    from graders.errors import InputError
+    from graders.submissions import declared_by_class
+
+    from .oddhandins import project_folder
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for honest in ("alice", "bob", "carol"):
+        project_folder(folder / honest, reference_source, "boar_brawl")
+    project_folder(folder / "mallory", reference_source, "more_boar")
+    with pytest.raises(InputError) as raised:
+        declared_by_class(folder)
+    assert str(raised.value) == messages.class_editions_disagree({"boar_brawl": ["alice", "bob", "carol"],
+                                                                  "more_boar": ["mallory"]})
+    capsys.readouterr()
+    assert class_routes(folder, tmp_path / "out", ()) == {"grade": 2, "report": 2, "contest": 2}
+    said = capsys.readouterr().err.strip().split("\n")
+    assert said == [f"hogkit: {raised.value}"] * 3
+    assert not (tmp_path / "out" / "grade" / "grades.csv").exists()
+    for honest in ("alice", "bob", "carol"):  # bare files among them: the one declaration still decides nothing
+        shutil.rmtree(folder / honest)
+        (folder / f"{honest}.py").write_text(reference_source, encoding="utf-8")
+    with pytest.raises(InputError, match="mallory"):
+        declared_by_class(folder)
+    shutil.rmtree(folder / "mallory")
+    project_folder(folder / "mallory", reference_source, "boar_brawl")
+    assert declared_by_class(folder) == "boar_brawl"
+
+
+@pytest.mark.timeout(300)
+def test_a_forged_number_in_an_activity_log_is_clamped(edition, reference_source, tmp_path):
+    """Attack: an activity log whose chain is intact but whose numbers are forged (``"tries":
+    10**400`` on a real unlock prompt, which no float holds): the report's median raised
+    OverflowError and hogkit report ended for everyone.
+
+    Guarantee: numbers read from a log are clamped to what a term of work can hold; the report
+    is written with every student, the forger's counts within the clamp.
+    """
+    from graders import activity
+    from graders.tareport import prompt_infos
+
+    from .oddhandins import forged_log, project_folder
+
+    first = prompt_infos(edition)[0]
+    folder = tmp_path / "class"
+    folder.mkdir()
+    project_folder(folder / "alice", reference_source)
+    forged_log(project_folder(folder / "mallory", reference_source), 10**400, first.problem, first.question,
+               first.prompt)
+    forged_log(project_folder(folder / "trudy", reference_source), -10**400, first.problem, first.question,
+               first.prompt)
+    read = activity.read_activity(folder / "mallory")
+    assert read.status == "ok" and read.unlocks[0].tries == activity.MOST_COUNT
+    assert read.tests[0].cases == activity.MOST_COUNT
+    assert activity.read_activity(folder / "trudy").unlocks[0].tries == 0
+    assert class_routes(folder, tmp_path / "out", routes=("report",)) == {"report": 0}
+    assert_every_output(tmp_path / "out", set(), routes=("report",))
+    text = (tmp_path / "out" / "report" / "ta-report.md").read_text(encoding="utf-8")
+    assert f"{activity.MOST_COUNT}" in text.replace(",", "")
