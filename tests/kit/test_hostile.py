@@ -10,6 +10,7 @@ needs, so the whole file stays fast apart from the loops that must run into a de
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import os
@@ -1564,3 +1565,43 @@ def test_a_forged_number_in_an_activity_log_is_clamped(edition, reference_source
     assert_every_output(tmp_path / "out", set(), routes=("report",))
     text = (tmp_path / "out" / "report" / "ta-report.md").read_text(encoding="utf-8")
     assert f"{activity.MOST_COUNT}" in text.replace(",", "")
+
+
+@pytest.mark.timeout(300)
+def test_a_backdated_hand_in_gets_no_time_it_did_not_prove(reference_source, tmp_path, capsys):
+    """Attack: with --course and no times.csv, a hand-in's time was its file's modification time,
+    which unzip, cp -p and tar restore from the student's own archive: a late hand-in backdated
+    before the deadline escaped the late penalty, and nothing said the times came from files.
+
+    Guarantee: such a class is refused in one line naming the hand-ins, before anything is graded;
+    with --trust-file-times it is graded and course-notes.txt, grades.csv's reason column and each
+    student's feedback say the times came from files.
+    """
+    from graders.cli import main as hogkit
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("alice", "mallory"):
+        (folder / f"{student}.py").write_text(reference_source, encoding="utf-8")
+    (folder / "carol.py").write_bytes(b"\x7fELF\x00\x01")  # cannot be graded: its time counts for nothing
+    os.utime(folder / "mallory.py", (0, 86400.0 * 365))  # 1971: well before any deadline
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "course.toml").write_text(COURSE_TOML.replace("2030", "2024") + '\n[late]\npolicy = "none"\n',
+                                        encoding="utf-8")
+    (course / "roster.csv").write_text("id,name,email\nalice,A,a@uni.edu\nmallory,M,m@uni.edu\n", encoding="utf-8")
+    out = tmp_path / "out"
+    capsys.readouterr()
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 2
+    said = capsys.readouterr().err.strip().split("\n")[-1]
+    assert said == "hogkit: " + messages.course_file_times_refused(["alice", "mallory"])
+    assert not (out / "grades.csv").exists() and not (out / "records").exists()
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course), "--trust-file-times"]) == 0
+    notes = (out / "course-notes.txt").read_text(encoding="utf-8")
+    assert messages.course_file_times_trusted(["alice", "mallory"]) in notes
+    rows = {row["student"]: row for row in csv.DictReader(open(out / "grades.csv", encoding="utf-8"))}
+    for student in ("alice", "mallory"):
+        assert messages.TIMES_FROM_FILES in rows[student]["reason"], rows[student]
+        assert messages.TIMES_FROM_FILES in (out / "feedback" / f"{student}.md").read_text(encoding="utf-8")
+    assert hogkit(["grade", str(folder), "--out", str(out), "--trust-file-times"]) == 2
+    assert capsys.readouterr().err.strip().endswith(messages.trust_file_times_needs_course())
