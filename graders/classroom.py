@@ -239,12 +239,13 @@ def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str) -> ClassR
 
 def _finish(out: Path, entry: Entry, record: ClassRecord, edition: Edition) -> ClassRecord:
     """Write the student's files (not for a shared id: neither may overwrite the other); a record
-    whose files cannot be written becomes a kit error, kept in memory only, so a rerun regrades it."""
+    whose files cannot be rendered or written becomes a kit error, kept in memory only, so a rerun
+    regrades it."""
     if entry.status == "duplicate":
         return record
     try:
         write_student(out, record)
-    except OSError as exc:
+    except Exception as exc:  # a disk that refuses, a record that cannot be rendered: that entry's row alone
         return kit_error_record(_base(entry, edition, record.kit), exc, traceback.format_exc())
     return record
 

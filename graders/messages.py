@@ -534,6 +534,12 @@ def class_retrying(count: int) -> str:
 # -- failures of the kit (never the student's) -------------------------------------------------
 
 
+def contest_kit_failed(summary: str) -> str:
+    """Why an entry takes no part in the contest when the kit failed on it."""
+    return (f"Not in the contest: the kit failed while tabulating this strategy ({summary}). This is not the "
+            f"student's fault; run the same hogkit contest command again.")
+
+
 def kit_failed_row(summary: str) -> str:
     """The reason of a class row the kit could not grade (after a second try)."""
     return (f"Not graded: the kit failed while grading this submission ({summary}). This is not the "

@@ -433,6 +433,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.course_file_times_refused, ([f"s{k}" for k in range(7)],), ["7 hand-in(s)", "s4 and 2 more"]),
     (m.course_file_times_trusted, (["amy"],), ["1 hand-in(s) (amy)", "modification times", "--trust-file-times"]),
     (m.trust_file_times_needs_course, (), ["--trust-file-times", "--course DIR"]),
+    (m.contest_kit_failed, ("SandboxError: no child",), ["SandboxError: no child", "not the student's fault",
+                                                         "hogkit contest"]),
     (m.class_editions_disagree, ({"boar_brawl": ["alice"], "more_boar": ["mallory"]},),
      ["boar_brawl: alice; more_boar: mallory", "--edition NAME"]),
     (m.class_editions_disagree, ({"more_boar": ["mallory"], None: [f"s{k}" for k in range(6)]},),
