@@ -1475,6 +1475,7 @@ def test_a_manifest_that_cannot_be_read_is_never_opened_through_a_link(reference
     Guarantee: a manifest is read without following a link (nor waiting on a FIFO); one that
     cannot be read declares nothing, and grade --out, report and contest grade the class.
     """
+    from graders.edition import declared_edition
     from graders.submissions import declared_by_class
 
     from .oddhandins import project_folder
@@ -1493,6 +1494,7 @@ def test_a_manifest_that_cannot_be_read_is_never_opened_through_a_link(reference
         assert declared_without_dac_override(folder) == "boar_brawl"
         return
     assert declared_by_class(folder) == "boar_brawl"
+    assert declared_edition(mallory) is None  # the one project folder given, as `hogkit grade FOLDER` reads it
     assert class_routes(folder, tmp_path / "out", ()) == {"grade": 0, "report": 0, "contest": 0}
     assert_every_output(tmp_path / "out", {"alice", "mallory"})
 
