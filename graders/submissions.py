@@ -16,6 +16,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import io
+import itertools
 import json
 import lzma
 import os
@@ -313,17 +314,15 @@ def walk_files(folder: Path, keep_dir: Callable[[str], bool], most_depth: int = 
     names in all. Iterative (no recursion limit to reach); a folder that cannot be listed is skipped."""
     todo = deque([(folder, 0)])
     walked = 0
-    while todo:
+    while todo and walked < most_walked:
         here, depth = todo.popleft()
         try:
-            with os.scandir(here) as listing:
-                names = sorted(listing, key=lambda e: e.name)
+            with os.scandir(here) as listing:  # never more names than the walk may still look at
+                names = sorted(itertools.islice(listing, most_walked - walked), key=lambda e: e.name)
         except OSError:
             continue
         for item in names:
             walked += 1
-            if walked > most_walked:
-                return
             try:
                 if item.is_dir(follow_symlinks=False):
                     if depth < most_depth and keep_dir(item.name):

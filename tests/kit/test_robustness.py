@@ -170,3 +170,22 @@ def test_a_class_of_odd_hand_ins_grades_everyone_else(edition, reference_source,
     assert totals["alice"] == totals["bob"] == str(edition.max_points)
     board = (out / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
     assert "alice" in board and "bob" in board
+
+
+def test_a_walk_is_capped_in_depth_and_names_and_never_follows_a_link(tmp_path):
+    """walk_files: breadth first, name order, no link followed (to a file or a folder), no folder
+    past the depth cap, no name past the count cap."""
+    from graders.submissions import walk_files
+
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    for path in ("top.py", "a/one.py", "a/b/two.py", "a/b/c/three.py"):
+        (tmp_path / path).write_text("", encoding="utf-8")
+    (tmp_path / "linked").symlink_to(tmp_path / "a")
+    (tmp_path / "link.py").symlink_to(tmp_path / "top.py")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "secret.py").write_text("", encoding="utf-8")
+    every = [p.relative_to(tmp_path).as_posix() for p in walk_files(tmp_path, lambda d: not d.startswith("."))]
+    assert every == ["top.py", "a/one.py", "a/b/two.py", "a/b/c/three.py"]
+    shallow = [p.name for p in walk_files(tmp_path, lambda d: True, most_depth=1)]
+    assert shallow == ["top.py", "secret.py", "one.py"]  # breadth first: every folder of a level in name order
+    assert [p.name for p in walk_files(tmp_path, lambda d: True, most_walked=5)] == ["top.py"]
