@@ -71,12 +71,20 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
 
     declared = None
     if path is not None and path.exists():
-        declared = declared_by_class(path) if class_folder else declared_edition(path)
+        declared = declared_by_class(_class_root(path)) if class_folder else declared_edition(path)
     if declared and declared in edition_names():
         if declared != DEFAULT_EDITION:  # the default goes without saying
             print(messages.edition_declared(declared, str(path)), file=sys.stderr)
         return load_edition(declared)
     return load_edition(DEFAULT_EDITION)
+
+
+def _class_root(path: Path) -> Path:
+    """The folder whose entries are the hand-ins: a Gradescope export's own folder when PATH holds
+    one (each submission_<id> is then an entry, never the export as a whole), else PATH."""
+    from graders.handins import export_root, is_export
+
+    return export_root(path) if path.is_dir() and is_export(path) else path
 
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"

@@ -1554,6 +1554,13 @@ def test_one_folder_declaring_another_edition_steers_no_one(reference_source, tm
     shutil.rmtree(folder / "mallory")
     project_folder(folder / "mallory", reference_source, "boar_brawl")
     assert declared_by_class(folder) == "boar_brawl"
+    export = tmp_path / "export" / "assignment_1_export"  # an export's hand-ins are its submission folders
+    for number, name in ((1, "boar_brawl"), (2, "boar_brawl"), (3, "more_boar")):
+        project_folder(export / f"submission_{number}", reference_source, name)
+    (export / "submission_metadata.yml").write_text("---\n", encoding="utf-8")
+    capsys.readouterr()
+    assert class_routes(tmp_path / "export", tmp_path / "export-out", (), ("report",)) == {"report": 2}
+    assert "more_boar: submission_3" in capsys.readouterr().err
 
 
 @pytest.mark.timeout(300)
