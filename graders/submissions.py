@@ -7,8 +7,10 @@ entry is a folder holding the submission file (at any depth; or else exactly one
 kernel is started; IPython magics and shell lines become comments), or a ``.zip`` holding the
 submission file. Anything else, two
 entries with one id, a notebook that cannot be read or a zip bomb becomes an entry with a status
-and a reason from :mod:`graders.messages`. Only the source text is read into memory: nothing a
-student handed in is unpacked onto the disk.
+and a reason from :mod:`graders.messages`, and so does whatever else reading one raises. Only the
+source text is read into memory: nothing a student handed in is unpacked onto the disk. Folders
+are walked by :func:`walk_files`: without recursion, never through a link, to a capped depth and
+number of names. :func:`declared_by_class` gives a class's edition only when its entries agree.
 """
 
 from __future__ import annotations
