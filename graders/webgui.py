@@ -452,7 +452,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
-    """Serve FOLDER's game until Ctrl+C; 2 for a folder that is not a project or a busy port."""
+    """Serve FOLDER's game until Ctrl+C, SIGTERM or SIGHUP; 2 for a folder that is not a project or a busy port."""
     args = parse_args(argv)
     try:
         edition, kit = find_edition(Path(folder).resolve(), launcher_name())
@@ -464,7 +464,8 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
 
 
 def serve(game: Game, args: argparse.Namespace) -> int:
-    """Serve GAME with the options in ARGS until Ctrl+C; 2 for a busy port."""
+    """Serve GAME with the options in ARGS until Ctrl+C, SIGTERM or SIGHUP (each ends every child and
+    removes its folders); 2 for a busy port."""
     try:
         server = make_server(game, args.host, args.port)
     except OSError as exc:
