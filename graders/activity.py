@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from graders import messages
-from graders.submissions import read_file
+from graders.submissions import read_file, walk_files
 
 LOG = Path(".hogkit") / "activity.jsonl"
 HANDIN_NAME = "hogkit-activity.jsonl"
@@ -49,6 +49,12 @@ MOST_BYTES = 4 * 1024 * 1024
 MOST_ZIP_BYTES = 64 * 1024 * 1024  # a hand-in zip bigger than this is no homework
 MOST_TEXT = 200  # characters kept of one wrong answer
 MOST_WRONG = 20  # wrong answers kept for one prompt
+MOST_COUNT = 1_000_000  # what a count read from a log may be (tries, cases): a forged 10**400 holds no float
+
+
+def _count(value: int) -> int:
+    """A count read from a log, clamped to 0 .. MOST_COUNT: the log is the student's, its numbers too."""
+    return min(max(value, 0), MOST_COUNT)
 
 
 # -- writing -----------------------------------------------------------------------------------------
@@ -180,14 +186,14 @@ def _event(body: dict) -> UnlockEvent | TestEvent | None:
               and type(body.get("prompt")) is int and type(body.get("tries")) is int
               and isinstance(body.get("unlocked"), bool) and isinstance(wrong, list)
               and all(isinstance(w, str) for w in wrong))
-        return UnlockEvent(str(body.get("at", ""))[:40], body["problem"][:10], body["question"][:200], body["prompt"],
-                           tuple(w[:MOST_TEXT] for w in wrong[:MOST_WRONG]), body["tries"],
-                           body["unlocked"]) if ok else None
+        return UnlockEvent(str(body.get("at", ""))[:40], body["problem"][:10], body["question"][:200],
+                           _count(body["prompt"]), tuple(w[:MOST_TEXT] for w in wrong[:MOST_WRONG]),
+                           _count(body["tries"]), body["unlocked"]) if ok else None
     if body.get("kind") == "test":
         ok = (isinstance(body.get("problem"), text) and isinstance(body.get("passed"), bool)
               and type(body.get("cases_passed")) is int and type(body.get("cases")) is int)
-        return TestEvent(str(body.get("at", ""))[:40], body["problem"][:10], body["passed"], body["cases_passed"],
-                         body["cases"]) if ok else None
+        return TestEvent(str(body.get("at", ""))[:40], body["problem"][:10], body["passed"],
+                         _count(body["cases_passed"]), _count(body["cases"])) if ok else None
     return None
 
 
@@ -262,15 +268,12 @@ def _is_log(relative: str) -> bool:
 
 def _find_in_folder(folder: Path) -> Path | None:
     """The shallowest log in FOLDER (``.hogkit/activity.jsonl`` before ``hogkit-activity.jsonl``),
-    walked without following links."""
+    walked without following links, iteratively and to a capped depth."""
     found = []
-    for here, dirs, files in os.walk(folder, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if d == ".hogkit" or not d.startswith((".", "__")))
-        for name in files:
-            full = Path(here) / name
-            relative = full.relative_to(folder).as_posix()
-            if _is_log(relative) and not full.is_symlink():
-                found.append((relative.count("/") - (".hogkit/" in "/" + relative), name != "activity.jsonl", full))
+    for full in walk_files(folder, lambda d: d == ".hogkit" or not d.startswith((".", "__"))):
+        relative = full.relative_to(folder).as_posix()
+        if _is_log(relative):
+            found.append((relative.count("/") - (".hogkit/" in "/" + relative), full.name != "activity.jsonl", full))
     return min(found)[2] if found else None
 
 

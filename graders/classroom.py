@@ -35,6 +35,7 @@ from graders.errors import InputError
 from graders.grading import describe_failure, grade
 from graders.handins import (
     EXPORT_METADATA,
+    FILE_TIME,
     TIMES_FILE,
     Handin,
     class_handins,
@@ -157,17 +158,20 @@ def grade_class(
     limits: Limits | None = None,
     notice: Notice | None = None,
     course: Setup | None = None,
+    trust_file_times: bool = False,
 ) -> list[ClassRecord]:
     """Grade every submission in FOLDER into OUT; return the records in student order. PROGRESS
     hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure).
     With COURSE, FOLDER may also be a Gradescope export; each hand-in is graded once, then the
-    course's policy is applied per student (see :func:`write_course_files`)."""
+    course's policy is applied per student (see :func:`write_course_files`). A hand-in whose time
+    would be its file's (which unzip, cp -p and tar restore from the student's own archive) is refused
+    (InputError) unless TRUST_FILE_TIMES, and then every course output says so."""
     check_class_folder(folder, edition, "grade")
     root = export_root(folder) if course is not None and is_export(folder) else folder
     entries = discover(root, edition.submission, skip=out)
     if not entries:
         raise InputError(messages.empty_class(str(root)))
-    handins, notes = course_handins(root, entries, course) if course is not None else ((), ())  # before grading
+    handins, notes = course_handins(root, entries, course, trust_file_times) if course is not None else ((), ())
     ignored = [n for n in not_submissions(root) if course is None or n not in COURSE_INPUTS]
     if ignored and notice:
         notice(messages.files_skipped(ignored))
@@ -247,12 +251,13 @@ def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str) -> ClassR
 
 def _finish(out: Path, entry: Entry, record: ClassRecord, edition: Edition) -> ClassRecord:
     """Write the student's files (not for a shared id: neither may overwrite the other); a record
-    whose files cannot be written becomes a kit error, kept in memory only, so a rerun regrades it."""
+    whose files cannot be rendered or written becomes a kit error, kept in memory only, so a rerun
+    regrades it."""
     if entry.status == "duplicate":
         return record
     try:
         write_student(out, record)
-    except OSError as exc:
+    except Exception as exc:  # a disk that refuses, a record that cannot be rendered: that entry's row alone
         return kit_error_record(_base(entry, edition, record.kit), exc, traceback.format_exc())
     return record
 
@@ -281,18 +286,28 @@ def write_class_files(out: Path, records: list[ClassRecord], edition: Edition, g
 # -- a course: hand-ins, then each student's grade under its policy ------------------------------------
 
 
-def course_handins(root: Path, entries: list[Entry], setup: Setup) -> tuple[tuple[Handin, ...], tuple[str, ...]]:
+def course_handins(root: Path, entries: list[Entry], setup: Setup, trust_file_times: bool = False
+                   ) -> tuple[tuple[Handin, ...], tuple[str, ...]]:
     """Each entry of ROOT as a hand-in (its time and submitters) and the notes reading them gave:
     from the export's metadata when ROOT is a Gradescope export, else from ``times.csv`` or file
-    times. An entry the export does not list is a hand-in with its file time (and a note)."""
+    times. An entry the export does not list is a hand-in with its file time (and a note). A file's
+    time can be forged: a hand-in that can be graded with no other time is refused (InputError naming
+    them) unless TRUST_FILE_TIMES, and then noted."""
     zone = setup.course.zone
+    notes: tuple[str, ...] = ()
     if not (root / EXPORT_METADATA).is_file():
-        return class_handins(root, [(e.student, e.path) for e in entries], zone), ()
-    export = read_export(root, zone)
-    listed = {h.key for h in export.handins}
-    strays = [(e.student, e.path) for e in entries if e.student not in listed]
-    notes = tuple(export.notes) + tuple(messages.export_unlisted(name) for name, _ in strays)
-    return export.handins + class_handins(root, strays, zone), notes
+        handins, notes = class_handins(root, [(e.student, e.path) for e in entries], zone), ()
+    else:
+        export = read_export(root, zone)
+        listed = {h.key for h in export.handins}
+        strays = [(e.student, e.path) for e in entries if e.student not in listed]
+        notes = tuple(export.notes) + tuple(messages.export_unlisted(name) for name, _ in strays)
+        handins = export.handins + class_handins(root, strays, zone)
+    gradable = {e.student for e in entries if e.source is not None}  # one that cannot be graded counts no time
+    from_files = [shown_text(h.key) for h in handins if h.how == FILE_TIME and h.key in gradable]
+    if from_files and not trust_file_times:
+        raise InputError(messages.course_file_times_refused(from_files))
+    return handins, notes + ((messages.course_file_times_trusted(from_files),) if from_files else ())
 
 
 def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Sequence[Handin],
@@ -307,17 +322,22 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
     graded = {k: r for k, record in records.items()
               if (r := record_result(record.to_dict(), phase_one)) is not None}  # as JSON, as Gradescope keeps it
     groups = group_attempts(handins, graded, setup.roster, course.partners)
+    from_files = {h.key for h in handins if h.how == FILE_TIME and h.key in graded}  # only with --trust-file-times
     outcomes, unused = grade_course(course, [(g.student, g.attempts) for g in groups], setup.overrides)
     reasons: dict[str, str] = {}
     withheld: set[str] = set()
     for group, outcome in zip(groups, outcomes, strict=True):
         mine = [(k, str(records[k].status), records[k].reason) for k in group.handins if k in records]
         reasons[group.student.id], held = gradebook.student_reason(outcome, mine)
+        if any(h in from_files for h in group.handins):  # a time that can be forged is said to be one
+            reasons[group.student.id] = " ".join(filter(None, [reasons[group.student.id], messages.TIMES_FROM_FILES]))
         withheld.update([group.student.id] if held else [])
         counted = records.get(outcome.counted.key) if outcome.counted else None
         text = gradebook.render_student_feedback(outcome, edition.title, course.zone,
                                                  reports.render_record_markdown(counted) if counted else "",
                                                  reasons[group.student.id], held)
+        if any(h in from_files for h in group.handins) and not held:
+            text += f"\n{messages.TIMES_FROM_FILES}\n"
         student = shown_text(group.student.id)
         write_atomically(out / "feedback" / f"{file_id(student, group.student.id)}.md", text)
     shared = {g.student.id: g.shared_with for g in groups}

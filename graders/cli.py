@@ -71,12 +71,20 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
 
     declared = None
     if path is not None and path.exists():
-        declared = declared_by_class(path) if class_folder else declared_edition(path)
+        declared = declared_by_class(_class_root(path)) if class_folder else declared_edition(path)
     if declared and declared in edition_names():
         if declared != DEFAULT_EDITION:  # the default goes without saying
             print(messages.edition_declared(declared, str(path)), file=sys.stderr)
         return load_edition(declared)
     return load_edition(DEFAULT_EDITION)
+
+
+def _class_root(path: Path) -> Path:
+    """The folder whose entries are the hand-ins: a Gradescope export's own folder when PATH holds
+    one (each submission_<id> is then an entry, never the export as a whole), else PATH."""
+    from graders.handins import export_root, is_export
+
+    return export_root(path) if path.is_dir() and is_export(path) else path
 
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -132,6 +140,10 @@ def _add_grade(sub: Subparsers) -> None:
                    help="with --out: apply the course in DIR (course.toml, roster.csv, overrides.csv): deadlines, "
                         "checkpoint by date, early bonus, late days, extensions, partners, overrides; PATH may "
                         "then be a Gradescope export")
+    g.add_argument("--trust-file-times", action="store_true",
+                   help="with --course, when neither times.csv nor a Gradescope export gives a hand-in's time: use "
+                        "its file's modification time, which the student's archive can set; every course output "
+                        "then says so (without this flag such a class is refused)")
 
 
 def _add_answers(sub: Subparsers) -> None:
@@ -366,6 +378,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise SubmissionError(messages.isolation_required(policy.summary))
     if args.out and args.path and Path(args.path).is_file():
         raise SubmissionError(messages.out_needs_a_class_folder(args.path))
+    if args.trust_file_times and not args.course:
+        raise InputError(messages.trust_file_times_needs_course())
     setup = course_setup(args) if args.course else None  # every course file read before any grading
     edition = _edition(args, Path(args.path) if args.path else None, class_folder=bool(args.out))
     numbers = edition.parse_numbers(args.question)
@@ -375,7 +389,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         return grade_demo(edition, numbers, args.json)
     if args.out:
         return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force,
-                             setup)
+                             setup, args.trust_file_times)
     try:
         submission = load_submission(Path(args.path), edition)
     except SubmissionError as exc:
@@ -423,7 +437,7 @@ def check_course_edition(setup: Setup, edition: str) -> None:
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
-                  course: Setup | None = None) -> int:
+                  course: Setup | None = None, trust_file_times: bool = False) -> int:
     from graders import isolation
     from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
 
@@ -431,7 +445,8 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     print(isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
-                          notice=lambda line: print(line, file=sys.stderr, flush=True), course=course)
+                          notice=lambda line: print(line, file=sys.stderr, flush=True), course=course,
+                          trust_file_times=trust_file_times)
     graded = sum(r.graded for r in records)
     reused = sum(r.reused for r in records)
     if reused:

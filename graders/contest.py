@@ -4,8 +4,8 @@ Contract: each entry's strategy (the edition's contest strategy, ``final_strateg
 :func:`graders.game.contest_strategy`) is tabulated in the sandbox, as the submission's own code,
 through the game seam (dice per pair of scores for Hog, an action per turn total for a game of
 tactics); an entry that cannot be read, loaded or tabulated (a value the game does not allow,
-answers that change, too slow) is listed with its reason and takes no part. Every pair of valid
-entries is solved once, which gives both seats.
+answers that change, too slow, or the kit failing on it) is listed with its reason and takes no
+part. Every pair of valid entries is solved once, which gives both seats.
 An entry earns a match point for each opponent it beats with a win rate above 50.0001% (averaged
 over the seats); the ranking is by match points, then average win rate, then id. Outputs:
 ``leaderboard.csv`` and a self-contained ``contest.html`` with the win-rate matrix as a heat map.
@@ -24,6 +24,7 @@ from graders import game, messages, pictures, reports
 from graders.classroom import Progress, check_class_folder
 from graders.edition import Edition
 from graders.errors import AnalysisError, InputError
+from graders.grading import describe_failure
 from graders.records import Standing
 from graders.storage import write_atomically
 from graders.submissions import Entry, discover
@@ -40,6 +41,8 @@ def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray 
         return game.tabulate_source(entry.source, edition, [strategy])[0][0]
     except AnalysisError as exc:
         return str(exc)
+    except Exception as exc:  # the kit's failure on one entry is that entry's line, never the contest's end
+        return messages.contest_kit_failed(describe_failure(exc))
 
 
 def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None = None,

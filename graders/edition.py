@@ -324,11 +324,11 @@ def declared_edition(path: Path) -> str | None:
     if folder.parent.name == "solution" and (folder.parent.parent / "tests" / folder.name / "edition.toml").is_file():
         return folder.name
     marker = student_manifest(folder)
-    if marker is None:
+    if marker is None or marker.is_symlink():  # a hand-in's link is never followed, not even to its manifest
         return None
     try:
         name = read_toml(marker).get("name")
-    except EditionError:
+    except (EditionError, OSError):  # one that cannot be read declares nothing
         return None
     return name if isinstance(name, str) and name else None
 

@@ -51,6 +51,7 @@ from graders.course import (
     read_table,
     result_from_scores,
 )
+from graders.submissions import walk_files
 
 EXPORT_METADATA = "submission_metadata.yml"
 AUTOGRADER_METADATA = "submission_metadata.json"
@@ -68,13 +69,16 @@ class Member:
     sid: str = ""
 
 
+FILE_TIME = "file time"  # a Handin's time taken from its file, which the student's own archive can set
+
+
 @dataclass(frozen=True)
 class Handin:
     key: str  # what was graded once: a class folder's entry, an export's submission_<id>
     time: datetime  # aware
     members: tuple[Member, ...]
     path: Path | None = None  # its files, when they are at hand
-    how: str = ""  # where its time came from: created_at, times.csv, file time
+    how: str = ""  # where its time came from: created_at, times.csv, FILE_TIME
 
 
 @dataclass(frozen=True)
@@ -223,7 +227,7 @@ def read_export(folder: Path, zone: ZoneInfo | None = None) -> Export:
             handins[name] = Handin(name, when, members, path, "created_at")
     for path in sorted(root.iterdir()):
         if re.fullmatch(r"submission_\d+", path.name) and _is_folder(path) and path.name not in handins:
-            handins[path.name] = Handin(path.name, _mtime(path), (Member(sid=path.name),), path, "file time")
+            handins[path.name] = Handin(path.name, _mtime(path), (Member(sid=path.name),), path, FILE_TIME)
             notes.append(messages.export_unlisted(path.name))
     return Export(tuple(sorted(handins.values(), key=lambda h: (h.time.astimezone(UTC), h.key))), tuple(notes))
 
@@ -308,7 +312,7 @@ def class_handins(folder: Path, entries: Sequence[tuple[str, Path]], zone: ZoneI
             student, when = times[name]
             handins.append(Handin(name, when, (Member(sid=student),), path, "times.csv"))
         else:
-            handins.append(Handin(name, _file_time(path), (Member(sid=name),), path, "file time"))
+            handins.append(Handin(name, _file_time(path), (Member(sid=name),), path, FILE_TIME))
     return tuple(handins)
 
 
@@ -321,10 +325,12 @@ def _file_time(path: Path) -> datetime:
         return datetime.fromtimestamp(0, UTC)
     newest = None if stat.S_ISDIR(info.st_mode) else info.st_mtime
     if newest is None:  # a folder's own time changes with anything written in it: its files' times count
-        for here, dirs, files in os.walk(path, followlinks=False):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-            times = [os.lstat(os.path.join(here, n)).st_mtime for n in files if n.endswith((".py", ".ipynb", ".zip"))]
-            newest = max([newest or 0.0, *times]) if times else newest
+        for found in walk_files(path, lambda d: not d.startswith(".")):  # iterative, capped, no link followed
+            if found.name.endswith((".py", ".ipynb", ".zip")):
+                try:
+                    newest = max(newest or 0.0, os.lstat(found).st_mtime)
+                except OSError:
+                    continue
     return datetime.fromtimestamp(info.st_mtime if newest is None else newest, UTC)
 
 

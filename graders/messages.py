@@ -8,6 +8,8 @@ parameter (``filename``), never assumed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 MOST_SHOWN = 400  # characters of one expected or got value before it is clipped
 
 # -- making text visible -------------------------------------------------------------------------
@@ -532,6 +534,12 @@ def class_retrying(count: int) -> str:
 # -- failures of the kit (never the student's) -------------------------------------------------
 
 
+def contest_kit_failed(summary: str) -> str:
+    """Why an entry takes no part in the contest when the kit failed on it."""
+    return (f"Not in the contest: the kit failed while tabulating this strategy ({summary}). This is not the "
+            f"student's fault; run the same hogkit contest command again.")
+
+
 def kit_failed_row(summary: str) -> str:
     """The reason of a class row the kit could not grade (after a second try)."""
     return (f"Not graded: the kit failed while grading this submission ({summary}). This is not the "
@@ -853,6 +861,17 @@ def lock_needs_problem() -> str:
 
 def lock_or_unlock() -> str:
     return "choose either --lock or -u, not both"
+
+
+def class_editions_disagree(by_edition: Mapping[str | None, Sequence[str]], most: int = 5) -> str:
+    """The class's entries do not agree on an edition: BY_EDITION names the entries declaring each
+    (None: those declaring none), at most MOST names each."""
+    def names(found: Sequence[str]) -> str:
+        more = f" and {len(found) - most} more" if len(found) > most else ""
+        return ", ".join(found[:most]) + more
+
+    groups = "; ".join(f"{edition or 'none declared'}: {names(found)}" for edition, found in by_edition.items())
+    return f"the class's hand-ins do not agree on an edition ({groups}); say which to grade with --edition NAME"
 
 
 def edition_declared(name: str, path: str) -> str:
@@ -1631,6 +1650,30 @@ def no_export_metadata(filename: str) -> str:
 
 def export_no_time(name: str) -> str:
     return f"{name}: its entry in submission_metadata.yml has no time (created_at), so it is left out"
+
+
+def _some(names: Sequence[str], most: int = 5) -> str:
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
+
+
+def trust_file_times_needs_course() -> str:
+    return "--trust-file-times is about a course's hand-in times: use it with --course DIR and --out OUTDIR"
+
+
+def course_file_times_refused(names: Sequence[str]) -> str:
+    return (f"no times.csv nor Gradescope metadata gives the time of {len(names)} hand-in(s) ({_some(names)}); "
+            f"a file's modification time is whatever the student's archive says (unzip, cp -p and tar restore it). "
+            f"Add times.csv (id,time), grade a Gradescope export, or pass --trust-file-times to use file times")
+
+
+def course_file_times_trusted(names: Sequence[str]) -> str:
+    return (f"the times of {len(names)} hand-in(s) ({_some(names)}) came from their files' modification times "
+            f"(--trust-file-times), which a student's archive can set")
+
+
+TIMES_FROM_FILES = ("Hand-in times came from the files' modification times (--trust-file-times), "
+                    "which a student's archive can set.")
 
 
 def export_unlisted(name: str) -> str:

@@ -7,8 +7,10 @@ entry is a folder holding the submission file (at any depth; or else exactly one
 kernel is started; IPython magics and shell lines become comments), or a ``.zip`` holding the
 submission file. Anything else, two
 entries with one id, a notebook that cannot be read or a zip bomb becomes an entry with a status
-and a reason from :mod:`graders.messages`. Only the source text is read into memory: nothing a
-student handed in is unpacked onto the disk.
+and a reason from :mod:`graders.messages`, and so does whatever else reading one raises. Only the
+source text is read into memory: nothing a student handed in is unpacked onto the disk. Folders
+are walked by :func:`walk_files`: without recursion, never through a link, to a capped depth and
+number of names. :func:`declared_by_class` gives a class's edition only when its entries agree.
 """
 
 from __future__ import annotations
@@ -16,17 +18,23 @@ from __future__ import annotations
 import codecs
 import hashlib
 import io
+import itertools
+import json
+import lzma
 import os
 import re
 import stat
 import tokenize
 import zipfile
+import zlib
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from graders import messages, syntax
 from graders.edition import Edition
-from graders.errors import SubmissionError
+from graders.errors import InputError, SubmissionError
 
 MAX_BYTES = 1024 * 1024
 SUFFIXES = (".py", ".ipynb", ".zip")
@@ -275,11 +283,12 @@ def read_file(path: Path, most: int) -> bytes:
 
 def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
     """FILENAME from inside a zip (the shallowest one, if several), read with size checks first; a
-    member that is a link is no file."""
+    member that is a link is no file. A stream the decompressor refuses (``zlib.error``,
+    ``LZMAError``, bz2's OSError) makes the zip unreadable, as a broken directory does."""
+    data = read_file(path, MAX_ZIP_BYTES)
+    if len(data) > MAX_ZIP_BYTES:
+        return None, messages.too_large(shown_text(str(path)), MAX_ZIP_BYTES)
     try:
-        data = read_file(path, MAX_ZIP_BYTES)
-        if len(data) > MAX_ZIP_BYTES:
-            return None, messages.too_large(shown_text(str(path)), MAX_ZIP_BYTES)
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = [m for m in archive.infolist() if Path(m.filename).name == filename and not m.is_dir()
                        and not stat.S_ISLNK(m.external_attr >> 16)]
@@ -290,22 +299,51 @@ def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
                 return None, messages.too_large(f"{shown_text(str(path))}:{member.filename}", MAX_BYTES)
             with archive.open(member) as f:
                 data = f.read(MAX_BYTES + 1)
-    except (zipfile.BadZipFile, RuntimeError, NotImplementedError, ValueError, EOFError) as exc:
-        return None, messages.unreadable_zip(shown_text(str(path)), str(exc)[:200])
-    return python_source(data, f"{shown_text(str(path))}:{member.filename}")
+    except (zipfile.BadZipFile, RuntimeError, NotImplementedError, ValueError, EOFError, OSError, zlib.error,
+            lzma.LZMAError) as exc:
+        return None, messages.unreadable_zip(shown_text(str(path)), str(exc)[:200] or type(exc).__name__)
+    return python_source(data, f"{shown_text(str(path))}:{shown_text(member.filename)}")
+
+
+MOST_DEPTH = 32  # folders below a hand-in's top that are looked into; deeper is no homework
+MOST_WALKED = 20_000  # files and folders looked at in one hand-in before the walk stops
+
+
+def walk_files(folder: Path, keep_dir: Callable[[str], bool], most_depth: int = MOST_DEPTH,
+               most_walked: int = MOST_WALKED) -> Iterator[Path]:
+    """The regular files under FOLDER, breadth first, in name order within a folder: never through
+    a link, into no folder KEEP_DIR(name) refuses, at most MOST_DEPTH folders down and MOST_WALKED
+    names in all. Iterative (no recursion limit to reach); a folder that cannot be listed is skipped."""
+    todo = deque([(folder, 0)])
+    walked = 0
+    while todo and walked < most_walked:
+        here, depth = todo.popleft()
+        try:
+            with os.scandir(here) as listing:  # never more names than the walk may still look at
+                names = sorted(itertools.islice(listing, most_walked - walked), key=lambda e: e.name)
+        except OSError:
+            continue
+        for item in names:
+            walked += 1
+            try:
+                if item.is_dir(follow_symlinks=False):
+                    if depth < most_depth and keep_dir(item.name):
+                        todo.append((Path(item.path), depth + 1))
+                elif item.is_file(follow_symlinks=False):
+                    yield Path(item.path)
+            except OSError:
+                continue
+
+
+def _plain_dir(name: str) -> bool:
+    return not name.startswith((".", "__"))
 
 
 def find_in_folder(folder: Path, filename: str) -> Path | None:
     """The submission inside FOLDER: FILENAME (the shallowest, if it is in subfolders too), or else
     the only .py, .ipynb or .zip file there is; None when there is no such single file. Links are
     never followed, so nothing outside the folder is ever taken for the student's."""
-    found = []
-    for here, dirs, files in os.walk(folder, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
-        for name in files:
-            p = Path(here) / name
-            if p.suffix in SUFFIXES and not name.startswith((".", "__")) and p.is_file() and not p.is_symlink():
-                found.append(p)
+    found = [p for p in walk_files(folder, _plain_dir) if p.suffix in SUFFIXES and _plain_dir(p.name)]
     found.sort()
     named = [p for p in found if p.name == filename]
     if named:
@@ -314,14 +352,24 @@ def find_in_folder(folder: Path, filename: str) -> Path | None:
 
 
 def read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
-    """(source, status, reason) for one thing in a class folder (or a path given on the command line)."""
+    """(source, status, reason) for one thing in a class folder (or a path given on the command line).
+    Never raises for what was handed in: whatever reading it raises is that entry's reason."""
+    try:
+        return _read_entry(path, filename)
+    except Exception as exc:  # a hand-in's oddity is its own row, never the end of the run
+        detail = str(exc).split("\n")[0][:200]
+        return None, "unreadable", messages.unreadable_entry(shown_text(str(path)), shown_text(
+            f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__))
+
+
+def _read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
     if path.is_symlink():
         return None, "link", messages.entry_is_link(shown_text(str(path)))
     if path.is_dir():
         target = find_in_folder(path, filename)
         if target is None:
             return None, "missing", messages.no_hog_in_folder(shown_text(str(path)), filename)
-        return read_entry(target, filename)
+        return _read_entry(target, filename)
     where = shown_text(str(path))
     if path.suffix not in SUFFIXES:
         return None, "unsupported", messages.unsupported_entry(where)
@@ -365,21 +413,67 @@ def file_id(student: str, original: str) -> str:
     return f"{start}-{digest}"
 
 
+MOST_MANIFEST_BYTES = 64 * 1024  # a student's tests/edition.json is a few hundred bytes
+
+
 def declared_by_class(folder: Path) -> str | None:
-    """The edition most of a class folder's project folders declare (see
-    :func:`graders.edition.declared_edition`), or None when none declares one."""
-    from collections import Counter
+    """The edition a class folder's entries declare (each project folder in its own
+    ``tests/edition.json``), or None when none declares one. Taken from the class only when every
+    declaration agrees, and, for an edition other than the default, when every entry declares it;
+    otherwise an :class:`InputError` says in one line which entries disagree (``--edition`` decides).
+    Manifests are read as hand-ins are: never through a link, never waiting on a FIFO; one that
+    cannot be read declares nothing."""
+    from graders.edition import DEFAULT_EDITION
 
-    from graders.edition import declared_edition
+    by_edition: dict[str, list[str]] = {}
+    silent: list[str] = []
+    for entry in class_entries(folder) if folder.is_dir() else []:
+        name = folder_declares(entry) if entry.is_dir() and not entry.is_symlink() else None
+        if name is None:
+            silent.append(shown_text(entry.name))
+        else:
+            by_edition.setdefault(name, []).append(shown_text(entry.name))
+    if not by_edition:
+        return None
+    agreed = next(iter(by_edition)) if len(by_edition) == 1 else None
+    if agreed is not None and (agreed == DEFAULT_EDITION or not silent):
+        return agreed
+    said: dict[str | None, list[str]] = dict(sorted(by_edition.items()))
+    if agreed is not None:
+        said[None] = silent
+    raise InputError(messages.class_editions_disagree(said))
 
-    found: Counter = Counter()
-    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
-        if entry.is_dir() and not entry.name.startswith((".", "__")):
-            markers = sorted((m for m in entry.rglob("tests/edition.*") if m.suffix in (".json", ".toml")),
-                             key=lambda m: len(m.parts))[:1]
-            name = declared_edition(markers[0].parent.parent) if markers else None
-            found.update([name] if name else [])
-    return found.most_common(1)[0][0] if found else None
+
+def class_entries(folder: Path) -> list[Path]:
+    """What :func:`discover` would take for entries in FOLDER: hidden names, plain files that are no
+    submission, links and the kit's own output folders left out."""
+    ignored = set(not_submissions(folder))
+    return sorted(p for p in folder.iterdir() if _plain_dir(p.name) and p.name not in ignored
+                  and not p.is_symlink() and not is_output_folder(p))
+
+
+def folder_declares(folder: Path) -> str | None:
+    """The edition the shallowest ``tests/edition.json`` (or ``tests/edition.toml``) under FOLDER
+    names, or None when there is none or it cannot be read as a table naming one."""
+    markers = [p for p in walk_files(folder, _plain_dir) if p.parent.name == "tests"
+               and p.name in ("edition.json", "edition.toml")]
+    if not markers:
+        return None
+    marker = min(markers, key=lambda m: (len(m.parts), m.suffix != ".json", str(m)))
+    try:
+        data = read_file(marker, MOST_MANIFEST_BYTES)
+        if len(data) > MOST_MANIFEST_BYTES:
+            return None
+        if marker.suffix == ".json":
+            table = json.loads(data.decode("utf-8-sig"))
+        else:
+            import tomllib  # novm: read on the instructor's side only (Python 3.11 or newer)
+
+            table = tomllib.loads(data.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    name = table.get("name") if isinstance(table, dict) else None
+    return shown_text(name) if isinstance(name, str) and name else None
 
 
 OUTPUT_MARKS = ("grades.csv", "leaderboard.csv")  # what the kit's class and contest outputs hold
@@ -399,6 +493,14 @@ def not_submissions(folder: Path) -> list[str]:
                   and p.suffix not in SUFFIXES)
 
 
+def _same(path: Path, resolved: Path) -> bool:
+    """Whether PATH leads to RESOLVED; a link that loops leads nowhere."""
+    try:
+        return path.resolve() == resolved
+    except (OSError, RuntimeError):
+        return False
+
+
 def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entry]:
     """Every student's entry in FOLDER, in name order; hidden files and folders, and SKIP (an output
     folder inside the class folder), are left out. A link, a FIFO or a device is an entry with its
@@ -406,7 +508,7 @@ def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entr
     ignored = set(not_submissions(folder))
     skipped = skip.resolve() if skip is not None else None
     candidates = sorted(p for p in folder.iterdir()
-                        if not p.name.startswith((".", "__")) and (skipped is None or p.resolve() != skipped)
+                        if not p.name.startswith((".", "__")) and (skipped is None or not _same(p, skipped))
                         and p.name not in ignored and not is_output_folder(p))
     ids: dict[str, list[Path]] = {}
     for p in candidates:  # a file's id is its name without the suffix, even a link's or a FIFO's

@@ -29,6 +29,7 @@ import importlib
 import importlib.util
 import json
 import secrets
+import signal
 import sys
 import threading
 import time
@@ -196,7 +197,7 @@ class Game:
             self._stop_child()
         self._closed = True
         for session in list(self._helpers.values()):
-            session.close()
+            session.dispose()  # its staging folder too: the process may end before its thread does
 
     # -- requests ----------------------------------------------------------------------------------
     def setup(self) -> dict:
@@ -451,7 +452,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
-    """Serve FOLDER's game until Ctrl+C; 2 for a folder that is not a project or a busy port."""
+    """Serve FOLDER's game until Ctrl+C, SIGTERM or SIGHUP; 2 for a folder that is not a project or a busy port."""
     args = parse_args(argv)
     try:
         edition, kit = find_edition(Path(folder).resolve(), launcher_name())
@@ -463,7 +464,8 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
 
 
 def serve(game: Game, args: argparse.Namespace) -> int:
-    """Serve GAME with the options in ARGS until Ctrl+C; 2 for a busy port."""
+    """Serve GAME with the options in ARGS until Ctrl+C, SIGTERM or SIGHUP (each ends every child and
+    removes its folders); 2 for a busy port."""
     try:
         server = make_server(game, args.host, args.port)
     except OSError as exc:
@@ -474,11 +476,38 @@ def serve(game: Game, args: argparse.Namespace) -> int:
     print(messages.gui_started(url, game.edition.title), flush=True)
     if not args.no_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    previous = _stop_on_signals()
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        print(messages.gui_stopped())
+    except (KeyboardInterrupt, Stopped):
+        print(messages.gui_stopped(), flush=True)
     finally:
+        _restore_signals(previous)
         server.server_close()
         game.close()
     return 0
+
+
+# A process manager's stop, a terminal closed (Windows has no SIGHUP).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP reached the server: it stops as it does on Ctrl+C, children ended, folders removed."""
+
+
+def _raise_stopped(signum: int, _frame: object) -> None:
+    raise Stopped(signum)
+
+
+def _stop_on_signals() -> dict[int, Any]:
+    """Make SIGTERM and SIGHUP stop the server as Ctrl+C does; the handlers they had, to restore.
+    Only the main thread may set handlers: a server run in another thread keeps them as they are."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {number: signal.signal(number, _raise_stopped) for number in STOP_SIGNALS}
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    for number, handler in previous.items():
+        signal.signal(number, handler)

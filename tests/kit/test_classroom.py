@@ -201,3 +201,39 @@ def test_a_long_reason_is_cut_between_words():
     assert len(cut) <= 60 and cut.endswith(" …")
     assert text.startswith(cut[:-2] + " ")  # what is kept ends where a word ends
     assert shorten("short reason", 60) == "short reason"
+
+
+@pytest.mark.timeout(300)
+def test_an_entry_that_cannot_be_rendered_or_tabulated_is_its_own_row(tmp_path, edition, reference_source,
+                                                                      monkeypatch):
+    """Whatever rendering one student's files or tabulating one strategy raises (not only an OSError
+    or the analysis's own refusal) is that entry's row: the others are graded, ranked and written."""
+    from graders import game, reports
+    from graders.contest import run_contest
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    (folder / "mallory.py").write_text(reference_source + "\nMALLORY = 1\n", encoding="utf-8")
+    real_render, real_tabulate = reports.render_record_markdown, game.tabulate_source
+
+    def render(record):
+        if record.student == "mallory":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real_render(record)
+
+    def tabulate(source, *args, **kwargs):
+        if "MALLORY" in source:
+            raise MemoryError()
+        return real_tabulate(source, *args, **kwargs)
+
+    monkeypatch.setattr(reports, "render_record_markdown", render)
+    monkeypatch.setattr(game, "tabulate_source", tabulate)
+    rows = {r.student: r for r in grade_class(folder, edition, tmp_path / "out", jobs=2)}
+    assert rows["alice"].total == edition.max_points and rows["mallory"].status == "kit error"
+    assert "RecursionError" in rows["mallory"].reason
+    assert (tmp_path / "out" / "grades.csv").is_file() and (tmp_path / "out" / "feedback" / "alice.md").is_file()
+    standings = run_contest(folder, edition, tmp_path / "contest", jobs=2)
+    assert [s.student for s in standings] == ["alice"]
+    board = (tmp_path / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
+    assert "mallory" in board and messages.contest_kit_failed("MemoryError") in board

@@ -10,10 +10,12 @@ needs, so the whole file stays fast apart from the loops that must run into a de
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import os
 import re
+import shutil
 import textwrap
 import time
 from pathlib import Path
@@ -1368,3 +1370,300 @@ def test_similarity_report_shows_hostile_code_as_text_and_survives_a_monster(tmp
     assert [(p.a, p.b) for p in report.pairs] == [("=cmd|' -C calc'!A0", "bob")]
     assert _ast.parse(monster)  # the monster is Python: it would be graded, and is compared as far as it can be
     assert "boar_strategy" not in {u.name for _, u in similarity.holder("eve", monster, edition).units}
+
+
+# -- one hand-in never stops, nor steers, the class ------------------------------------------------
+
+
+COURSE_TOML = 'edition = "boar_brawl"\ntimezone = "UTC"\n\n[deadlines]\ndue = 2030-01-01T00:00:00\n'
+
+
+def class_routes(folder: Path, out: Path, edition_args: tuple[str, ...] = ("--edition", "boar_brawl"),
+                 routes: tuple[str, ...] = ("grade", "report", "contest")) -> dict[str, int]:
+    """Run each of ROUTES (``hogkit grade --out``, ``hogkit report``, ``hogkit contest``) on the class
+    FOLDER into its own folder under OUT; each route's exit status."""
+    from graders.cli import main as hogkit
+
+    return {route: hogkit([route, str(folder), "--out", str(out / route), *edition_args,
+                           *(["--jobs", "2"] if route != "report" else [])])
+            for route in routes}
+
+
+def assert_every_output(out: Path, students: set[str],
+                        routes: tuple[str, ...] = ("grade", "report", "contest")) -> None:
+    """Every output of each route in ROUTES is written under OUT, and each of STUDENTS has its row
+    in grades.csv and leaderboard.csv."""
+    import csv as csv_module
+
+    expected = {"grade": ("grades.csv", "summary.md", "records.jsonl", "histogram.png", "histogram.svg"),
+                "report": ("ta-report.md", "wrong-answers.csv", "unlock.csv", "test-runs.csv", "runs.png", "runs.svg"),
+                "contest": ("leaderboard.csv", "contest.html")}
+    for route in routes:
+        for name in expected[route]:
+            assert (out / route / name).is_file(), (route, name)
+    if "grade" in routes:
+        rows = list(csv_module.DictReader(open(out / "grade" / "grades.csv", encoding="utf-8")))
+        assert students <= {r["student"] for r in rows}, rows
+    if "contest" in routes:
+        text = (out / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
+        assert all(s in text for s in students), text
+    if "report" in routes:
+        assert "students" in (out / "report" / "ta-report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("method", ["deflate", "lzma"])
+def test_a_zip_whose_stream_is_corrupt_is_that_students_row(edition, reference_source, tmp_path, method,
+                                                             monkeypatch):
+    """Attack: a hand-in zip whose hog.py has a corrupt deflate or LZMA stream; reading it raises
+    the decompressor's own error (``zlib.error``, ``LZMAError``), which zipfile does not wrap.
+
+    Guarantee: through grade --out, report, contest and Gradescope's route, that zip is its own
+    row (unreadable, with the decompressor's reason); every other student is graded and every
+    output is written.
+    """
+    import zipfile
+
+    from graders import gradescope
+    from graders.submissions import discover
+
+    from .oddhandins import corrupt_zip
+
+    kind = zipfile.ZIP_DEFLATED if method == "deflate" else zipfile.ZIP_LZMA
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    corrupt_zip(folder / "mallory.zip", reference_source, kind)
+    rows = {e.student: (e.status, e.reason) for e in discover(folder, "hog.py")}
+    assert rows["alice"][0] == "ok" and rows["mallory"][0] == "unreadable"
+    assert "mallory.zip" in rows["mallory"][1]
+    assert class_routes(folder, tmp_path / "out") == {"grade": 0, "report": 0, "contest": 0}
+    assert_every_output(tmp_path / "out", {"alice", "mallory"})
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    corrupt_zip(root / "submission" / "hog.zip", reference_source, kind)
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(root))
+    assert gradescope.main(["--edition", edition.name]) == 0
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["score"] == 0 and "hog.zip" in json.dumps(results)
+
+
+@pytest.mark.timeout(300)
+def test_a_folder_nested_past_the_recursion_limit_is_that_students_row(edition, reference_source, tmp_path,
+                                                                        monkeypatch):
+    """Attack: a hand-in folder nested 1,100 deep (an unzipped hand-in recreates it), hog.py at the
+    bottom; a recursive walk (os.walk on Python 3.11, Path.rglob) ends in RecursionError.
+
+    Guarantee: the walks are iterative and capped in depth: that folder is its own row (no hog.py
+    within reach), through grade --out, report, contest, grade --course and Gradescope's route;
+    every other student is graded and every output is written.
+    """
+    from .oddhandins import deep_folder, remove_deep
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    deep_folder(folder / "mallory", source=reference_source)
+    try:
+        nested_routes(edition, folder, tmp_path, monkeypatch, reference_source)
+    finally:
+        remove_deep(folder / "mallory")
+        remove_deep(tmp_path / "autograder" / "submission")
+
+
+def nested_routes(edition: Edition, folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                  reference_source: str) -> None:
+    """The routes of the test above, on FOLDER (which holds the deep hand-in)."""
+    from graders import gradescope
+    from graders.cli import main as hogkit
+    from graders.submissions import discover
+
+    from .oddhandins import deep_folder
+
+    rows = {e.student: e.status for e in discover(folder, "hog.py")}
+    assert rows == {"alice": "ok", "mallory": "missing"}
+    assert class_routes(folder, tmp_path / "out", ()) == {"grade": 0, "report": 0, "contest": 0}
+    assert_every_output(tmp_path / "out", {"alice", "mallory"})
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "course.toml").write_text(COURSE_TOML, encoding="utf-8")
+    (course / "roster.csv").write_text("id,name,email\nalice,Alice,alice@uni.edu\n", encoding="utf-8")
+    assert hogkit(["grade", str(folder), "--out", str(tmp_path / "course-out"), "--course", str(course),
+                   "--trust-file-times"]) == 0
+    assert "mallory" in (tmp_path / "course-out" / "grades.csv").read_text(encoding="utf-8")
+    root = tmp_path / "autograder"
+    root.mkdir()
+    deep_folder(root / "submission", source=reference_source)
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(root))
+    assert gradescope.main(["--edition", edition.name]) == 0
+    assert json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))["score"] == 0
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("manifest", ["proc_mem", "mode_000"])
+def test_a_manifest_that_cannot_be_read_is_never_opened_through_a_link(reference_source, tmp_path, manifest):
+    """Attack: a project folder whose tests/edition.json is a link to /proc/self/mem (reading it
+    fails with EIO) or a file of mode 000 (EACCES, for a grader that is not root); the class's
+    edition is looked up in every folder without --edition, and the OSError ended the run.
+
+    Guarantee: a manifest is read without following a link (nor waiting on a FIFO); one that
+    cannot be read declares nothing, and grade --out, report and contest grade the class.
+    """
+    from graders.edition import declared_edition
+    from graders.submissions import declared_by_class
+
+    from .oddhandins import project_folder
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    project_folder(folder / "alice", reference_source, "boar_brawl")
+    mallory = project_folder(folder / "mallory", reference_source)
+    target = mallory / "tests" / "edition.json"
+    if manifest == "proc_mem":
+        target.symlink_to("/proc/self/mem")
+    else:
+        target.write_text('{"name": "more_boar"}', encoding="utf-8")
+        target.chmod(0)
+    if manifest == "mode_000" and os.geteuid() == 0:  # root reads any mode: look as root without that power
+        assert declared_without_dac_override(folder) == "boar_brawl"
+        return
+    assert declared_by_class(folder) == "boar_brawl"
+    assert declared_edition(mallory) is None  # the one project folder given, as `hogkit grade FOLDER` reads it
+    assert class_routes(folder, tmp_path / "out", ()) == {"grade": 0, "report": 0, "contest": 0}
+    assert_every_output(tmp_path / "out", {"alice", "mallory"})
+
+
+def declared_without_dac_override(folder: Path) -> str:
+    """What :func:`graders.submissions.declared_by_class` says of FOLDER in a process of root's that
+    cannot read past a file's mode (``capsh --drop=cap_dac_override,cap_dac_read_search``)."""
+    import shutil as shutil_module
+    import subprocess
+    import sys
+
+    if shutil_module.which("capsh") is None:
+        pytest.skip("capsh is needed to drop root's power to read any file")
+    code = ("import sys; from pathlib import Path; from graders.submissions import declared_by_class; "
+            "print(declared_by_class(Path(sys.argv[1])))")
+    command = f"{sys.executable} -c '{code}' {folder}"
+    done = subprocess.run(["capsh", "--drop=cap_dac_override,cap_dac_read_search", "--", "-c", command],
+                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.timeout(300)
+def test_one_folder_declaring_another_edition_steers_no_one(reference_source, tmp_path, capsys):
+    """Attack: without --edition (the README's usage), one project folder declares more_boar while
+    the class is Boar Brawl's; the most common declaration won, and a declaration by one folder
+    among bare files decided the edition for everyone (honest students 4/23, the attacker 23/23).
+
+    Guarantee: the class's edition is taken from the class only when every entry agrees; otherwise
+    grade --out, report and contest refuse in one line naming the folders that disagree, and
+    nothing is graded. With --edition the class is graded as named.
+    """
+    from graders.errors import InputError
+    from graders.submissions import declared_by_class
+
+    from .oddhandins import project_folder
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for honest in ("alice", "bob", "carol"):
+        project_folder(folder / honest, reference_source, "boar_brawl")
+    project_folder(folder / "mallory", reference_source, "more_boar")
+    with pytest.raises(InputError) as raised:
+        declared_by_class(folder)
+    assert str(raised.value) == messages.class_editions_disagree({"boar_brawl": ["alice", "bob", "carol"],
+                                                                  "more_boar": ["mallory"]})
+    capsys.readouterr()
+    assert class_routes(folder, tmp_path / "out", ()) == {"grade": 2, "report": 2, "contest": 2}
+    said = capsys.readouterr().err.strip().split("\n")
+    assert said == [f"hogkit: {raised.value}"] * 3
+    assert not (tmp_path / "out" / "grade" / "grades.csv").exists()
+    for honest in ("alice", "bob", "carol"):  # bare files among them: the one declaration still decides nothing
+        shutil.rmtree(folder / honest)
+        (folder / f"{honest}.py").write_text(reference_source, encoding="utf-8")
+    with pytest.raises(InputError, match="mallory"):
+        declared_by_class(folder)
+    shutil.rmtree(folder / "mallory")
+    project_folder(folder / "mallory", reference_source, "boar_brawl")
+    assert declared_by_class(folder) == "boar_brawl"
+    export = tmp_path / "export" / "assignment_1_export"  # an export's hand-ins are its submission folders
+    for number, name in ((1, "boar_brawl"), (2, "boar_brawl"), (3, "more_boar")):
+        project_folder(export / f"submission_{number}", reference_source, name)
+    (export / "submission_metadata.yml").write_text("---\n", encoding="utf-8")
+    capsys.readouterr()
+    assert class_routes(tmp_path / "export", tmp_path / "export-out", (), ("report",)) == {"report": 2}
+    assert "more_boar: submission_3" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(300)
+def test_a_forged_number_in_an_activity_log_is_clamped(edition, reference_source, tmp_path):
+    """Attack: an activity log whose chain is intact but whose numbers are forged (``"tries":
+    10**400`` on a real unlock prompt, which no float holds): the report's median raised
+    OverflowError and hogkit report ended for everyone.
+
+    Guarantee: numbers read from a log are clamped to what a term of work can hold; the report
+    is written with every student, the forger's counts within the clamp.
+    """
+    from graders import activity
+    from graders.tareport import prompt_infos
+
+    from .oddhandins import forged_log, project_folder
+
+    first = prompt_infos(edition)[0]
+    folder = tmp_path / "class"
+    folder.mkdir()
+    project_folder(folder / "alice", reference_source)
+    forged_log(project_folder(folder / "mallory", reference_source), 10**400, first.problem, first.question,
+               first.prompt)
+    forged_log(project_folder(folder / "trudy", reference_source), -10**400, first.problem, first.question,
+               first.prompt)
+    read = activity.read_activity(folder / "mallory")
+    assert read.status == "ok" and read.unlocks[0].tries == activity.MOST_COUNT
+    assert read.tests[0].cases == activity.MOST_COUNT
+    assert activity.read_activity(folder / "trudy").unlocks[0].tries == 0
+    assert class_routes(folder, tmp_path / "out", routes=("report",)) == {"report": 0}
+    assert_every_output(tmp_path / "out", set(), routes=("report",))
+    text = (tmp_path / "out" / "report" / "ta-report.md").read_text(encoding="utf-8")
+    assert f"{activity.MOST_COUNT}" in text.replace(",", "")
+
+
+@pytest.mark.timeout(300)
+def test_a_backdated_hand_in_gets_no_time_it_did_not_prove(reference_source, tmp_path, capsys):
+    """Attack: with --course and no times.csv, a hand-in's time was its file's modification time,
+    which unzip, cp -p and tar restore from the student's own archive: a late hand-in backdated
+    before the deadline escaped the late penalty, and nothing said the times came from files.
+
+    Guarantee: such a class is refused in one line naming the hand-ins, before anything is graded;
+    with --trust-file-times it is graded and course-notes.txt, grades.csv's reason column and each
+    student's feedback say the times came from files.
+    """
+    from graders.cli import main as hogkit
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("alice", "mallory"):
+        (folder / f"{student}.py").write_text(reference_source, encoding="utf-8")
+    (folder / "carol.py").write_bytes(b"\x7fELF\x00\x01")  # cannot be graded: its time counts for nothing
+    os.utime(folder / "mallory.py", (0, 86400.0 * 365))  # 1971: well before any deadline
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "course.toml").write_text(COURSE_TOML.replace("2030", "2024") + '\n[late]\npolicy = "none"\n',
+                                        encoding="utf-8")
+    (course / "roster.csv").write_text("id,name,email\nalice,A,a@uni.edu\nmallory,M,m@uni.edu\n", encoding="utf-8")
+    out = tmp_path / "out"
+    capsys.readouterr()
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 2
+    said = capsys.readouterr().err.strip().split("\n")[-1]
+    assert said == "hogkit: " + messages.course_file_times_refused(["alice", "mallory"])
+    assert not (out / "grades.csv").exists() and not (out / "records").exists()
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course), "--trust-file-times"]) == 0
+    notes = (out / "course-notes.txt").read_text(encoding="utf-8")
+    assert messages.course_file_times_trusted(["alice", "mallory"]) in notes
+    rows = {row["student"]: row for row in csv.DictReader(open(out / "grades.csv", encoding="utf-8"))}
+    for student in ("alice", "mallory"):
+        assert messages.TIMES_FROM_FILES in rows[student]["reason"], rows[student]
+        assert messages.TIMES_FROM_FILES in (out / "feedback" / f"{student}.md").read_text(encoding="utf-8")
+    assert hogkit(["grade", str(folder), "--out", str(out), "--trust-file-times"]) == 2
+    assert capsys.readouterr().err.strip().endswith(messages.trust_file_times_needs_course())

@@ -7,6 +7,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from graders import messages
 from graders.artifacts import build
 from graders.edition import kit_root, load_edition
@@ -122,3 +124,68 @@ def test_answers_into_a_closed_pipe_is_quiet():
     assert done.stdout.startswith("Problem 00")
     assert "Traceback" not in done.stderr
 
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("seed", [27])
+def test_a_class_of_odd_hand_ins_grades_everyone_else(edition, reference_source, tmp_path, seed):
+    """Fuzz: a class holding generated odd hand-ins of every kind (zips with corrupt streams, cut
+    short, of noise, nested; notebooks of noise, too deep, of the wrong shapes; folders nested past
+    the recursion limit, with link loops, a FIFO or a folder for hog.py, a manifest linked to
+    /proc/self/mem, thousands of files; hostile and undecodable names; forged, broken, linked and
+    oversized activity logs) beside two honest students.
+
+    Guarantee: grade --out, report and contest each finish and write every output; the honest
+    students get full marks and a place on the leaderboard; every entry has its row in grades.csv.
+    """
+    import csv
+
+    from graders.cli import main as hogkit
+    from graders.submissions import discover
+
+    from .oddhandins import odd_class, remove_deep
+
+    folder = tmp_path / "class"
+    odd_class(folder, reference_source, seed)
+    (folder / "alice.py").write_text(reference_source, encoding="utf-8")
+    (folder / "bob").mkdir()
+    (folder / "bob" / "hog.py").write_text(reference_source, encoding="utf-8")
+    out = tmp_path / "out"
+    try:
+        entries = discover(folder, edition.submission)
+        for route in ("grade", "report", "contest"):
+            jobs = ["--jobs", "2"] if route != "report" else []
+            assert hogkit([route, str(folder), "--out", str(out / route), "--edition", edition.name, *jobs]) == 0
+    finally:
+        remove_deep(folder / "f-deep")
+    for route, names in {"grade": ("grades.csv", "summary.md", "records.jsonl", "histogram.png", "histogram.svg"),
+                         "report": ("ta-report.md", "wrong-answers.csv", "unlock.csv", "test-runs.csv", "runs.png"),
+                         "contest": ("leaderboard.csv", "contest.html")}.items():
+        for name in names:
+            assert (out / route / name).is_file(), (route, name)
+    with open(out / "grade" / "grades.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(entries)
+    totals = {row["student"]: row["total"] for row in rows}
+    assert totals["alice"] == totals["bob"] == str(edition.max_points)
+    board = (out / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
+    assert "alice" in board and "bob" in board
+
+
+def test_a_walk_is_capped_in_depth_and_names_and_never_follows_a_link(tmp_path):
+    """walk_files: breadth first, name order, no link followed (to a file or a folder), no folder
+    past the depth cap, no name past the count cap."""
+    from graders.submissions import walk_files
+
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    for path in ("top.py", "a/one.py", "a/b/two.py", "a/b/c/three.py"):
+        (tmp_path / path).write_text("", encoding="utf-8")
+    (tmp_path / "linked").symlink_to(tmp_path / "a")
+    (tmp_path / "link.py").symlink_to(tmp_path / "top.py")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "secret.py").write_text("", encoding="utf-8")
+    every = [p.relative_to(tmp_path).as_posix() for p in walk_files(tmp_path, lambda d: not d.startswith("."))]
+    assert every == ["top.py", "a/one.py", "a/b/two.py", "a/b/c/three.py"]
+    shallow = [p.name for p in walk_files(tmp_path, lambda d: True, most_depth=1)]
+    assert shallow == ["top.py", "secret.py", "one.py"]  # breadth first: every folder of a level in name order
+    assert [p.name for p in walk_files(tmp_path, lambda d: True, most_walked=5)] == ["top.py"]

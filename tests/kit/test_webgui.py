@@ -1147,3 +1147,92 @@ def test_the_pig_meter_is_the_exact_chance_with_best_play(pig: Edition) -> None:
                 if view["chance"] is not None:
                     break
             assert view["chance"] == pytest.approx(figure, abs=1e-6)
+
+
+def descendants(pid: int) -> set[int]:
+    """The live processes below PID (children, theirs, ...), zombies left out."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found, todo = set(), [pid]
+    while todo:
+        here = todo.pop()
+        for child, parent in parents.items():
+            if parent == here and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def still_running(pids: set[int]) -> set[int]:
+    running = set()
+    for pid in pids:
+        try:
+            if (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]) != "Z":
+                running.add(pid)
+        except OSError:
+            pass
+    return running
+
+
+SPINNER = """
+import os as _os
+if _os.fork() == 0:  # a grandchild of the server that spins until someone ends it
+    while True:
+        pass
+"""
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("level", ["limits", "default"])
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP"])
+def test_a_stopped_server_ends_its_children_and_removes_its_folders(tmp_path: Path, edition: Edition,
+                                                                    reference_source: str, level: str,
+                                                                    stop: str) -> None:
+    """Attack: hog.py forks a process that spins forever, and the game server is stopped by SIGTERM
+    (a process manager) or SIGHUP (its terminal closed) rather than Ctrl+C: the server died at
+    once, the spinning child ran on (up to its CPU limit, an hour, under ``limits``) and the
+    staging folders stayed in the temporary folder.
+
+    Guarantee: either signal stops the server as Ctrl+C does, under both isolation levels: it
+    says it stopped, exits 0, no process it started is left, and its temporary folder is empty.
+    """
+    import signal as signals
+    import time
+
+    entry = tmp_path / "alice.py"
+    entry.write_text(reference_source + SPINNER, encoding="utf-8")
+    import tempfile
+
+    temporary = Path(tempfile.mkdtemp(prefix="hogkit-stop-"))  # where the child's user may go: not in tmp_path
+    temporary.chmod(0o755)
+    env = {**os.environ, "TMPDIR": str(temporary)}
+    env.pop("HOGKIT_ISOLATION", None)
+    if level == "limits":
+        env["HOGKIT_ISOLATION"] = "limits"
+    proc, client = start(["-m", "graders.cli", "play", str(entry), "--seed", "5"], ROOT, env)
+    try:
+        status, setup = client.get("/api/setup")  # the child is started, hog.py loaded, the spinner forked
+        assert status == 200 and setup["error"] is None, setup
+        started = descendants(proc.pid)
+        assert started and any(temporary.iterdir())
+        proc.send_signal(getattr(signals, stop))
+        assert proc.wait(timeout=60) == 0
+        assert messages.gui_stopped() in proc.stdout.read()
+        deadline = time.monotonic() + 10
+        while still_running(started) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert still_running(started) == set()
+        assert list(temporary.iterdir()) == []
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+        proc.stdout.close()
+        proc.stderr.close()
+        shutil.rmtree(temporary, ignore_errors=True)
