@@ -194,7 +194,8 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
     for problem in plan.chosen:
         runs = [c.check for c in plan.cases[problem.label] if c.runs_in == "reference"]
         if runs and plan.tree is not None and reference.is_file() and isinstance(runs[0], StudentRun):
-            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function)
+            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function,
+                                   runs[0].keep)
             found[problem.label] = Children(carried.source, edition, limits, carried)
     return found
 
@@ -419,6 +420,7 @@ def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResu
     """The problem's result from its cases and rules. A rule that is advice, or a case that checks
     an advice rule (``rule = "FUNCTION"`` in its table), is reported but never costs points."""
     advice = {c.id: c.rule for c in cases if c.rule and not is_required(problem, c.rule)}
+    advice.update({c.id: c.id for c in cases if c.advice})
     judged = tuple(dataclasses.replace(o, advice=advice[o.case_id]) if o.case_id in advice else o
                    for o in outcomes)
     result = _result(problem, rules, cases=judged, note=next((o.note for o in outcomes if o.note), ""))

@@ -1917,6 +1917,9 @@ def student_test_missed() -> str:
     return "your test passed on this wrong version: add a check that it gets wrong"
 
 
+AN_EXCEPTION_OF_THEIR_OWN = "an exception of a class of your own"
+
+
 def student_test_failed_right(kind: str, filename: str, line: int | None) -> str:
     where = f" ({filename} line {line})" if line else ""
     return f"your test failed on a right version with {kind}{where}: check what your test expects"
