@@ -30,6 +30,9 @@ A case file is TOML with three kinds of tables, all optional:
                   both seats, worked out by the edition's game (:mod:`graders.game`): it must reach
                   ``at_least``; the figure is shown in the report.
 
+A ``[[case]]`` with ``advice = true`` checks what the seed suggests without asking for it: its
+failure is reported as advice and never costs points.
+
 Expected output may be one of the special answers ``Error`` (the line raises; ``Error: TypeError``
 names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.
 """
@@ -180,7 +183,7 @@ FILE_KEYS = {"case": Key(list, [], items=dict), "unlock": Key(list, [], items=di
              "student_test": Key(dict, None), "win_rate": Key(dict, None), "kit_only": Key(str, "")}
 CASE_KEYS = {"name": Key(str, ""), "transcript": Key(str), "hidden": Key(bool, False), "about": Key(str, ""),
              "rule": Key(str, ""), "timeout": Key(float, None, check=positive), "setup": Key(str, None),
-             "id": Key(str, "")}
+             "id": Key(str, ""), "advice": Key(bool, False)}
 UNLOCK_KEYS = {"name": Key(str, ""), "question": Key(str, ""), "choices": Key(list, [], items=str),
                "answer": Key(str, ""), "transcript": Key(str, "")}
 GENERATE_KEYS = {"name": Key(str, ""), "hidden": Key(bool, False), "transcript": Key(str),
@@ -280,6 +283,7 @@ def _parsed_cases(edition: Edition, label: str, stamps: tuple) -> tuple[Case, ..
             setup=values["setup"] if values["setup"] is not None else edition.setup,
             about=values["about"] or name,
             rule=_rule_of(values["rule"], problem.rules, where),
+            advice=values["advice"],
         ))
     for path in edition.case_files(label):
         data = read_case_file(path)

@@ -1,0 +1,63 @@
+"""Pig held to its seed (/work/shared/seeds, the Pig handout): what the seed asks for earns the points.
+
+* Problem 4 asks for take_turn's default of comments to become True and Phase 2 suggests setting it
+  back to False: a finished pig.py with either default loses nothing, and the one that kept True
+  is told so, as advice that names the default.
+* Problem 8 says "supply the correct die": a play with dice of its own earns the problem.
+* Problem 10's advice rule on eval_strategy_range is what the problem counts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders import messages, reports
+from graders.edition import load_edition
+
+from .conftest import grade_source, problem, replace_function, scores
+
+DEFAULT_FALSE = "def take_turn(plan, dice=six_sided, who=None, comments=False):"
+DEFAULT_TRUE = "def take_turn(plan, dice=six_sided, who=None, comments=True):"
+
+
+@pytest.fixture(scope="module")
+def pig():
+    return load_edition("pig")
+
+
+@pytest.fixture(scope="module")
+def pig_source(pig) -> str:
+    return (pig.solution_dir / pig.submission).read_text(encoding="utf-8")
+
+
+def test_keeping_comments_true_as_problem_4_asks_costs_nothing_and_is_named(pig, pig_source):
+    assert DEFAULT_FALSE in pig_source
+    report = grade_source(pig_source.replace(DEFAULT_FALSE, DEFAULT_TRUE), pig)
+    assert report.total == report.max == 25, {k: v for k, v in scores(report).items()}
+    text = reports.render_text(report)
+    (line,) = [ln for ln in text.splitlines() if messages.LABEL_ADVICE in ln]
+    assert "default for comments" in line and "expected False but got True" in line
+
+
+def test_the_default_of_comments_set_back_to_false_gives_no_advice(pig, pig_source):
+    result = problem(grade_source(pig_source, pig, [9]), 9)
+    assert result.score == 2 and all(c.passed for c in result.cases)
+
+
+def test_problem_10_says_what_it_counts_the_use_of_eval_strategy_range(pig, pig_source):
+    """The seed asks run_strategy_experiments to use eval_strategy_range; the rule saying so is
+    required, so the line a student reads is the reason the points go."""
+    (rule,) = pig.problem(10).rules
+    assert rule.required and rule.names == ("eval_strategy_range",)
+    source = replace_function(pig_source, "run_strategy_experiments", '''
+        def run_strategy_experiments():
+            best, best_rate = 0, 0
+            for goal in range(15, 26):
+                rate = compare_strategies(make_roll_until_strategy(goal))
+                if rate > best_rate:
+                    best, best_rate = goal, rate
+            print('Best turn_goal:', best)
+        ''')
+    result = problem(grade_source(source, pig, [10]), 10)
+    assert result.score == 0 and result.broken_rules
+    assert "eval_strategy_range" in result.reason
