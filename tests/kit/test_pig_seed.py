@@ -61,3 +61,36 @@ def test_problem_10_says_what_it_counts_the_use_of_eval_strategy_range(pig, pig_
     result = problem(grade_source(source, pig, [10]), 10)
     assert result.score == 0 and result.broken_rules
     assert "eval_strategy_range" in result.reason
+
+
+OWN_DICE = {
+    "randint": ("from random import randint", "lambda: randint(1, 4)", "lambda: randint(1, 6)"),
+    "choice": ("import random", "lambda: random.choice([1, 2, 3, 4])", "lambda: random.choice(range(1, 7))"),
+    "fair die": ("from dice import make_fair_die", "make_fair_die(4)", "make_fair_die(6)"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OWN_DICE))
+def test_a_play_that_supplies_its_own_correct_dice_earns_problem_8(pig, pig_source, kind):
+    """The seed: "you must supply the correct die". A die of the student's own is one."""
+    imports, four, six = OWN_DICE[kind]
+    source = replace_function(pig_source, "play", f'''
+        def play(strategy, opponent_strategy):
+            {imports}
+            four, six = {four}, {six}
+            scores, who = [0, 0], 0
+            while max(scores) < goal:
+                die = four if sum(scores) % 7 == 0 else six
+                plan = (strategy, opponent_strategy)[who]
+                scores[who] += take_turn(plan(scores[who], scores[1 - who]), die)
+                who = 1 - who
+            return 0 if scores[0] >= goal else 1
+        ''')
+    result = problem(grade_source(source, pig, [8]), 8)
+    assert result.score == 3, [(c.name, c.reason) for c in result.cases if not c.passed][:2]
+
+
+def test_a_play_with_the_wrong_die_still_loses_problem_8(pig, pig_source):
+    source = pig_source.replace("            dice = four_sided\n", "            dice = six_sided\n")
+    assert source != pig_source
+    assert problem(grade_source(source, pig, [8]), 8).score == 0
