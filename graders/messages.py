@@ -1930,8 +1930,8 @@ def student_test_too_slow(seconds: float) -> str:
 
 
 def graded_by_the_kit(label: str) -> str:
-    return (f"Problem {label} is graded against the course's own reference, which your copy does not hold: "
-            f"the course's grader scores it when you hand in")
+    return (f"Problem {label} is scored only when you hand in, by the course's grader, against the course's "
+            f"own reference, which your copy does not hold: what runs here only previews it, for no points")
 
 
 def win_rate_case(strategy: str, against: str, at_least: float) -> str:

@@ -29,12 +29,19 @@ def pig_source(pig) -> str:
     return (pig.solution_dir / pig.submission).read_text(encoding="utf-8")
 
 
+def runs_of(result):
+    """The cases of a problem's result that are runs of the student's test (ids qNN.tK)."""
+    return [c for c in result.cases if ".t" in c.case_id]
+
+
 def test_a_student_test_table_is_one_case_per_run(pig):
-    cases = load_problem_cases(pig, 3)
+    previews = [c for c in load_problem_cases(pig, 3) if c.check is None]
+    assert len(previews) == 2 and all(c.advice for c in previews)  # what a student's copy can run
+    cases = [c for c in load_problem_cases(pig, 3) if c.check is not None]
     runs = [c.check for c in cases]
     assert all(isinstance(r, StudentRun) for r in runs)
     assert runs[0].source == "" and runs[0].must_pass  # the reference's own take_turn first
-    assert sum(not r.must_pass for r in runs) == 12  # every variant must be caught
+    assert sum(not r.must_pass for r in runs) == 12  # every variant must be caught, or is advice
     assert all(c.runs_in == "reference" for c in cases)
 
 
@@ -50,7 +57,7 @@ def test_a_test_without_asserts_earns_nothing(pig, pig_source):
         ''')
     result = problem(grade_source(source, pig, [3]), 3)
     assert result.score == 0
-    assert result.cases[0].passed  # it passes on the reference ...
+    assert runs_of(result)[0].passed  # it passes on the reference ...
     missed = [c for c in result.cases if c.reason == messages.student_test_missed()]
     assert len(missed) >= 10  # ... and on nearly every wrong version (one that always rolls never returns)
 
@@ -61,7 +68,7 @@ def test_a_test_that_fails_the_reference_earns_nothing_and_names_its_line(pig, p
             assert take_turn(lambda turn_total: hold, make_test_die(6)) == 6, 'wrong expectation'
         ''')
     result = problem(grade_source(source, pig, [3]), 3)
-    first = result.cases[0]
+    first = runs_of(result)[0]
     assert result.score == 0 and not first.passed and first.error_type == "AssertionError"
     line = source.split("\n").index("    assert take_turn(lambda turn_total: hold, make_test_die(6)) == 6, "
                                     "'wrong expectation'") + 1
@@ -78,7 +85,7 @@ def test_a_test_that_only_loops_on_wrong_versions_catches_them(pig, pig_source):
                 pass
         ''')
     result = problem(grade_source(source, pig, [3]), 3)
-    assert result.cases[0].passed  # the reference returns
+    assert runs_of(result)[0].passed  # the reference returns
 
 
 def test_the_students_own_helpers_come_along_but_not_their_take_turn(pig, pig_source):
@@ -90,7 +97,7 @@ def test_the_students_own_helpers_come_along_but_not_their_take_turn(pig, pig_so
     assert "def helper" in carried.source and "def take_turn_test" in carried.source
     assert "return 99" not in carried.source
     result = problem(grade_source(student, pig, [3]), 3)
-    assert result.cases[0].passed  # the student's broken take_turn is not what the test runs on
+    assert runs_of(result)[0].passed  # the student's broken take_turn is not what the test runs on
 
 
 def test_the_run_holds_of_the_reference_only_what_it_keeps(pig, pig_source):
@@ -101,7 +108,7 @@ def test_the_run_holds_of_the_reference_only_what_it_keeps(pig, pig_source):
                                                          "    return 'mine'\n")
     student = replace_function(student, "take_turn_test", "def take_turn_test():\n"
                                                           "    assert final_strategy(0, 0) == 'mine'\n")
-    (run,) = [c.check for c in load_problem_cases(pig, 3)][:1]
+    (run,) = [c.check for c in load_problem_cases(pig, 3) if c.check is not None][:1]
     assert isinstance(run, StudentRun)
     carried = carry(pig_source, student, ast.parse(student), "take_turn_test", run.keep)
     tree = ast.parse(carried.source)

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from graders import messages, reports
@@ -94,3 +96,25 @@ def test_a_play_with_the_wrong_die_still_loses_problem_8(pig, pig_source):
     source = pig_source.replace("            dice = four_sided\n", "            dice = six_sided\n")
     assert source != pig_source
     assert problem(grade_source(source, pig, [8]), 8).score == 0
+
+
+def test_the_students_own_ok_tells_the_truth_about_problem_3(pig, tmp_path, monkeypatch, capsys):
+    """A take_turn_test that checks nothing scores 0 at hand-in: the student's copy never says
+    "All passed" for it, and its preview says the test passes on a take_turn that always scores 0."""
+    from graders import student
+
+    from .conftest import unlock_everything
+
+    project = tmp_path / "project"
+    shutil.copytree(pig.skeleton_dir, project)
+    unlock_everything(project)
+    monkeypatch.chdir(project)
+    assert student.main(project, ["-q", "03"]) == 0
+    said = capsys.readouterr().out
+    assert messages.graded_by_the_kit("03") in said
+    assert "All passed" not in said
+    assert messages.LABEL_ADVICE in said and "always scores 0" in said
+    shutil.copyfile(pig.solution_dir / pig.submission, project / pig.submission)
+    assert student.main(project, ["-q", "03"]) == 0
+    said = capsys.readouterr().out
+    assert messages.LABEL_ADVICE not in said and "All passed" not in said
