@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from graders import gradebook, messages, reports
-from graders.course import Outcome, Setup, grade_course, phase_one_labels
+from graders.course import Outcome, Setup, edition_course, grade_course, phase_one_labels
 from graders.edition import Edition
 from graders.errors import InputError
 from graders.grading import describe_failure, grade
@@ -289,7 +289,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
     """Apply SETUP's policy to each student's hand-ins (RECORDS by hand-in key, each graded once) and
     write ``grades.csv`` (one row per student), ``gradescope-scores.csv``, ``canvas-scores.csv``,
     each student's ``feedback/ID.md`` and, when there are any, ``course-notes.txt``."""
-    course = setup.course
+    course = edition_course(setup.course, edition)
     phase = edition.checkpoint.phase if edition.checkpoint else 1
     phase_one = phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems], phase)
     graded = {k: r for k, record in records.items()

@@ -10,6 +10,9 @@ Contract. Everything here is a pure function of plain typed values, and every re
   :meth:`datetime.fromisoformat`, :mod:`zoneinfo`).
 - :func:`load_roster` reads the roster CSV into a :class:`Roster` of :class:`Student` records;
   :func:`load_overrides` reads ``overrides.csv`` into :class:`Override` records.
+- :func:`for_edition` fits a course to the edition graded: the checkpoint's points are the
+  edition's unless the file sets them (an edition without a checkpoint gets none), and the edition's
+  points count at its ``course_points`` scale (Pig: 25 points make 15).
 - :func:`apply_policy` takes one student's roster entry, every :class:`Attempt` that counts for
   them (their own hand-ins and their partner's: see :mod:`graders.handins`) and their overrides,
   and gives an :class:`Outcome`: the checkpoint earned by date, the early bonus, the hand-in whose
@@ -28,13 +31,14 @@ import math
 import re
 import tomllib
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from graders import messages
+from graders.edition import Edition
 from graders.errors import CourseError
 
 COURSE_FORMAT = """\
@@ -107,6 +111,8 @@ class Course:
     extended: frozenset[str] = frozenset({"due", "checkpoint"})
     partners: bool = True
     edition: str = ""
+    checkpoint_given: bool = False  # whether the file set points.checkpoint (else the edition's own)
+    scale: float = 1.0  # what one of the edition's points is worth in the course (Pig: 15/25)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -235,6 +241,7 @@ class Outcome:
     final: float
     adjustments: tuple[Adjustment, ...] = ()
     attempts: int = 0
+    scale: float = 1.0  # the course's worth of one problem point: final = (score - penalty) x scale + bonuses
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -301,7 +308,7 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
         raise CourseError(messages.course_error(where, "partners", messages.expected(messages.EXPECTED_BOOL, partners)))
     return Course(
         source=where, zone_name=zone.key, due=when["due"], checkpoint=when.get("checkpoint"), early=when.get("early"),
-        checkpoint_points=_number(points, "checkpoint", where, "points.", 1.0),
+        checkpoint_points=_number(points, "checkpoint", where, "points.", 1.0), checkpoint_given="checkpoint" in points,
         early_points=_number(points, "early", where, "points.", 1.0),
         grace=timedelta(minutes=_number(deadlines, "grace_minutes", where, "deadlines.", 0.0)),
         late=_late(_table(data, "late", where), where), extended=_extended(data, where),
@@ -582,6 +589,21 @@ def override_target(text: str) -> str | None:
 # -- deadlines and the policy ------------------------------------------------------------------------
 
 
+def for_edition(course: Course, checkpoint: float, course_points: int = 0, max_points: int = 0) -> Course:
+    """COURSE as it applies to an edition whose checkpoint is worth CHECKPOINT points (0: the edition
+    has none) and whose MAX_POINTS count as COURSE_POINTS in the course (0: as themselves). A course
+    file that sets no checkpoint points gives the edition's own, so no point the edition lacks is added."""
+    points = course.checkpoint_points if course.checkpoint_given else float(checkpoint)
+    scale = course_points / max_points if course_points and max_points else 1.0
+    return replace(course, checkpoint_points=points, scale=scale)
+
+
+def edition_course(course: Course, edition: Edition) -> Course:
+    """:func:`for_edition` for EDITION, from its manifest."""
+    return for_edition(course, edition.checkpoint.points if edition.checkpoint else 0, edition.course_points,
+                       edition.max_points)
+
+
 def deadlines_for(course: Course, student: Student) -> Deadlines:
     """STUDENT's deadlines: the course's, moved by their extension days where the course says
     extensions apply (the early date too for a student with the accommodation flag)."""
@@ -666,7 +688,7 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
             before = values[o.target]
             values[o.target] = round(before + o.points if o.relative else o.points, 2)
             adjustments.append(_override_line(o, values[o.target] - before))
-    final = round(score - penalty + values[CHECKPOINT] + values[EARLY], 2)
+    final = round((score - penalty) * course.scale + values[CHECKPOINT] + values[EARLY], 2)
     for o in mine:
         if o.target == TOTAL:
             before = final
@@ -675,7 +697,7 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
     change = round(sum(a.points for a in adjustments if a.kind == "override"), 2)
     top = counted.max if counted else max((a.max for a in ordered), default=0.0)
     return Outcome(student, dates, counted, problems, score, top, values[CHECKPOINT], values[EARLY], days, penalty,
-                   change, final, tuple(adjustments), len(ordered))
+                   change, final, tuple(adjustments), len(ordered), course.scale)
 
 
 def _checkpoint(course: Course, dates: Deadlines, attempts: Sequence[Attempt]) -> tuple[float, Adjustment | None]:

@@ -1681,8 +1681,9 @@ def no_adjustments() -> str:
     return "Nothing changed your score: the submission that counts is scored as graded."
 
 
-def final_score_line(final: str, score: str, most: str) -> str:
-    return f"**Final score: {final}** (the problems: {score}/{most}, with the adjustments above)."
+def final_score_line(final: str, score: str, most: str, worth: str = "", course_most: str = "") -> str:
+    scaled = f", worth {worth}/{course_most} in the course" if course_most else ""
+    return f"**Final score: {final}** (the problems: {score}/{most}{scaled}, with the adjustments above)."
 
 
 # -- the activity log and the TA report -------------------------------------------------------------

@@ -451,3 +451,21 @@ def test_in_the_hour_shown_twice_the_real_instant_decides() -> None:
     first_0145 = datetime(2024, 11, 3, 1, 45, tzinfo=LA, fold=0)  # 01:45 PDT, before 01:30 PST
     assert apply_policy(night, PLAIN, [attempt(first_0145)]).counted is not None
     assert apply_policy(night, PLAIN, [attempt(datetime(2024, 11, 3, 1, 45, tzinfo=LA, fold=1))]).counted is None
+
+
+def test_a_course_fits_the_edition_graded_its_checkpoint_and_its_scale() -> None:
+    """No checkpoint point for an edition that has none unless the file sets one; Pig's 25 count as 15."""
+    from graders.course import for_edition, parse_course
+
+    plain = parse_course('timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n')
+    assert for_edition(plain, 0).checkpoint_points == 0 and for_edition(plain, 1).checkpoint_points == 1
+    given = parse_course('timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n[points]\ncheckpoint = 2\n')
+    assert for_edition(given, 0).checkpoint_points == 2
+    pig = for_edition(plain, 0, 15, 25)
+    assert pig.scale == pytest.approx(0.6)
+    from datetime import UTC, datetime
+
+    from graders.course import Student, apply_policy
+    on_time = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 20.0, 25.0, (), "ann-1")
+    outcome = apply_policy(pig, Student("ann"), [on_time])
+    assert (outcome.checkpoint, outcome.final) == (0.0, 12.0)
