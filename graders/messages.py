@@ -736,7 +736,10 @@ def jobs_expected(jobs: str) -> str:
     return f"--jobs needs a whole number of 1 or more, not {jobs!r}"
 
 
-def unknown_problem(label: str, first: str, last: str) -> str:
+def unknown_problem(label: str, first: str, last: str, parts: tuple[str, ...] | list[str] = ()) -> str:
+    if parts:
+        return (f"problem {label} comes in parts: {' and '.join(parts)}; name one, such as -q {parts[0]} "
+                f"(or give -q once for each)")
     return f"there is no problem {label}; problems are {first} to {last}"
 
 

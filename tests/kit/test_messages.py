@@ -62,6 +62,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.rule_missing_calls, ("take_turn", ["roll_dice"]), ["take_turn should call roll_dice"]),
     (m.unknown_problem, ("99", "00", "12"), ["no problem 99", "00 to 12"]),
     (m.unknown_problem, ("05c", "00", "12"), ["no problem 05c", "00 to 12"]),
+    (m.unknown_problem, ("05", "00", "12", ["05a", "05b"]), ["problem 05 comes in parts", "05a and 05b", "-q 05a"]),
     (m.problem_number_expected, ("two",), ["-q", "'two'", "05a"]),
     (m.unknown_edition, ("chess", ["boar_brawl"]), ["'chess'", "boar_brawl"]),
     (m.not_a_project_folder, ("/tmp/x",), ["/tmp/x", "tests/edition.json"]),
