@@ -45,6 +45,8 @@ COURSE_FORMAT = """\
 edition = "boar_brawl"             # optional: the edition the course uses
 timezone = "America/Los_Angeles"   # required: an IANA zone; deadlines without an offset are in it
 partners = true                    # whether a hand-in may count for two partners (default true)
+groups = "last"                    # which on-time hand-in counts: "last" (default) or "best" (the
+                                   # highest score, so a partner's later, worse one replaces nothing)
 
 [deadlines]                        # TOML dates, or strings datetime.fromisoformat reads
 checkpoint = 2024-01-30T23:59:00   # optional; without it Phase 1 is judged at the due date
@@ -74,6 +76,7 @@ DEADLINE_NAMES = ("checkpoint", "early", "due")
 END_OF_DAY = time(23, 59, 59, 999999)
 DAY = timedelta(days=1)
 TOTAL, CHECKPOINT, EARLY = "total", "checkpoint", "early"
+LOWER = "lower"  # the adjustment kind of the warning that a later hand-in scores less than an earlier one
 
 
 # -- records --------------------------------------------------------------------------------------
@@ -112,6 +115,7 @@ class Course:
     partners: bool = True
     edition: str = ""
     checkpoint_given: bool = False  # whether the file set points.checkpoint (else the edition's own)
+    groups: str = "last"  # which hand-in counts: the last on time, or the best ("best")
     scale: float = 1.0  # what one of the edition's points is worth in the course (Pig: 15/25)
 
     @property
@@ -218,7 +222,7 @@ class Deadlines:
 
 @dataclass(frozen=True)
 class Adjustment:
-    kind: str  # extension, checkpoint, early, late, counted, missing, override
+    kind: str  # extension, checkpoint, early, late, counted, missing, override, lower
     points: float  # what it adds to the final score (0 for a line that only explains)
     line: str  # the sentence the student reads
 
@@ -290,7 +294,7 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CourseError(messages.course_error(where, "", messages.not_toml(str(exc)))) from exc
-    _known(data, {"edition", "timezone", "partners", "deadlines", "points", "late", "extensions"}, where, "")
+    _known(data, {"edition", "timezone", "partners", "groups", "deadlines", "points", "late", "extensions"}, where, "")
     zone = _zone(data, where)
     deadlines = _table(data, "deadlines", where)
     _known(deadlines, {"checkpoint", "early", "due", "grace_minutes"}, where, "deadlines.")
@@ -312,7 +316,14 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
         early_points=_number(points, "early", where, "points.", 1.0),
         grace=timedelta(minutes=_number(deadlines, "grace_minutes", where, "deadlines.", 0.0)),
         late=_late(_table(data, "late", where), where), extended=_extended(data, where),
-        partners=partners, edition=_text(data, "edition", where))
+        partners=partners, edition=_text(data, "edition", where), groups=_groups(data, where))
+
+
+def _groups(data: Mapping[str, Any], where: str) -> str:
+    value = data.get("groups", "last")
+    if value not in ("last", "best"):
+        raise CourseError(messages.course_error(where, "groups", messages.expected('"last" or "best"', value)))
+    return str(value)
 
 
 def _zone(data: Mapping[str, Any], where: str) -> ZoneInfo:
@@ -774,8 +785,8 @@ def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], over
     if len(allowed) < len(late):
         lines.append(Adjustment("late", 0.0, messages.adj_late_not_counted(len(late) - len(allowed), due_text,
                                                                              policy.accepts_late)))
-    best_on = punctual[-1] if punctual else None
-    last_late = allowed[-1] if allowed else None
+    best_on = _chosen(punctual, course.groups)
+    last_late = _chosen(allowed, course.groups)
     if best_on is None and last_late is None:
         lines.append(Adjustment("missing", 0.0, messages.adj_nothing_counted(due_text)))
         return None, 0.0, 0.0, (), 0.0, lines
@@ -794,7 +805,29 @@ def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], over
             messages.points_text(on_scores[1]), messages.points_text(total), messages.points_text(penalty))))
     assert best_on is not None and on_scores is not None
     problems, total, override_lines = on_scores
-    return best_on, 0.0, 0.0, problems, total, lines + override_lines
+    return best_on, 0.0, 0.0, problems, total, lines + override_lines + _lower(best_on, punctual, zone)
+
+
+def _chosen(attempts: Sequence[Attempt], groups: str) -> Attempt | None:
+    """The hand-in that counts among ATTEMPTS (in time order): the last, or with "best" the highest
+    score (the later of two equal ones)."""
+    if not attempts:
+        return None
+    if groups == "best":
+        return max(reversed(attempts), key=lambda a: a.total)
+    return attempts[-1]
+
+
+def _lower(counted: Attempt, attempts: Sequence[Attempt], zone: ZoneInfo) -> list[Adjustment]:
+    """A warning when the COUNTED hand-in scores less than an earlier one of ATTEMPTS (a partner's
+    later, worse hand-in replacing finished work): the best earlier one is named."""
+    earlier = [a for a in attempts if instant(a.time) < instant(counted.time) and a.total > counted.total]
+    if not earlier:
+        return []
+    best = max(earlier, key=lambda a: a.total)
+    return [Adjustment(LOWER, 0.0, messages.adj_later_lower(
+        counted.key, shown_time(counted.time, zone), messages.points_text(counted.total),
+        best.key, shown_time(best.time, zone), messages.points_text(best.total), messages.points_text(counted.max)))]
 
 
 def _rule_text(policy: LatePolicy) -> str:

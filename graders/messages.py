@@ -1613,6 +1613,17 @@ def adj_on_time_kept(on_time: str, late: str, penalty: str) -> str:
             f"penalty of {penalty}, which is no more.")
 
 
+def adj_later_lower(key: str, when: str, score: str, earlier: str, earlier_when: str, earlier_score: str,
+                    most: str) -> str:
+    return (f"Warning: the submission that counts, {key} ({when}), scored {score}/{most}, less than the earlier "
+            f"{earlier} ({earlier_when}, {earlier_score}/{most}), which it replaced: the last on-time submission "
+            f"counts (the course file's groups = \"last\"). Ask your instructor if that was not meant.")
+
+
+def course_note_lower(student: str, line: str) -> str:
+    return f"{student}: {line}"
+
+
 def adj_nothing_counted(due: str) -> str:
     return f"No submission counts: none was made by the due date {due}, and none later is accepted."
 

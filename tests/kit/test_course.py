@@ -469,3 +469,25 @@ def test_a_course_fits_the_edition_graded_its_checkpoint_and_its_scale() -> None
     on_time = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 20.0, 25.0, (), "ann-1")
     outcome = apply_policy(pig, Student("ann"), [on_time])
     assert (outcome.checkpoint, outcome.final) == (0.0, 12.0)
+
+
+def test_a_later_worse_hand_in_of_a_group_is_said_and_best_keeps_the_finished_work() -> None:
+    """Carol hands in 24/24, then her partner Dan 0/24: with groups = "last" the 0 counts and both
+    partners read a warning naming the earlier hand-in; with groups = "best" the 24 counts."""
+    from datetime import UTC, datetime
+
+    from graders.course import LOWER, Student, apply_policy, parse_course
+
+    text = 'timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n'
+    finished = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 24.0, 24.0, (), "carol-1")
+    worse = Attempt(datetime(2024, 2, 2, tzinfo=UTC), False, 0.0, 24.0, (), "dan-1")
+    for who in ("carol", "dan"):
+        last = apply_policy(parse_course(text), Student(who), [finished, worse])
+        assert last.score == 0 and last.counted == worse
+        (warning,) = [a for a in last.adjustments if a.kind == LOWER]
+        assert "dan-1" in warning.line and "carol-1" in warning.line and "24/24" in warning.line
+        best = apply_policy(parse_course(text.replace('timezone', 'groups = "best"\ntimezone')), Student(who),
+                            [finished, worse])
+        assert best.score == 24 and best.counted == finished and not [a for a in best.adjustments if a.kind == LOWER]
+    with pytest.raises(CourseError, match="groups"):
+        parse_course(text.replace('timezone', 'groups = "first"\ntimezone'))

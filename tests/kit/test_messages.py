@@ -443,6 +443,9 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.course_edition_differs, ("boar_brawl", "pig_tail"), ["for 'boar_brawl', not 'pig_tail'"]),
     (m.no_adjustments, (), ["Nothing changed your score"]),
     (m.final_score_line, ("25", "24", "24"), ["Final score: 25", "24/24"]),
+    (m.adj_later_lower, ("dan-1", "Fri", "0", "carol-1", "Thu", "24", "24"),
+     ["Warning", "dan-1", "0/24", "carol-1", "24/24", 'groups = "last"']),
+    (m.course_note_lower, ("dan", "Warning: ..."), ["dan: Warning"]),
     (m.final_score_line, ("9.6", "16", "25", "9.6", "15"), ["Final score: 9.6", "16/25", "worth 9.6/15 in the course"]),
     # the activity log, the hand-in zip and the TA report
     (m.answer_key_heading, ("Hog", 1, "Rules of the Game"), ["Hog: answer key, Phase 1: Rules of the Game"]),
