@@ -472,3 +472,19 @@ def test_an_edition_is_graded_out_of_its_own_total_by_a_course_that_sets_no_poin
     feedback = (out / "feedback" / "ann.md").read_text(encoding="utf-8")
     assert f"Final score: {final}**" in feedback
     assert ("worth 15/15 in the course" in feedback) == (name == "pig")
+
+
+@pytest.mark.timeout(600)
+def test_a_later_worse_hand_in_of_partners_is_said_to_both_and_to_the_instructor(tmp_path, sources) -> None:
+    """Carol's full marks, then her partner Dan's Phase 1 only, later: the later one counts (groups =
+    "last"), and course-notes.txt and both partners' feedback say it replaced the better one."""
+    course = course_folder(tmp_path, overrides=None)
+    folder = class_folder(tmp_path, sources, [("carol-1", C.checkpoint - timedelta(hours=1), ["carol"], "full"),
+                                              ("dan-1", C.checkpoint, ["dan"], "phase1")])
+    out = tmp_path / "out"
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 0
+    notes = (out / "course-notes.txt").read_text(encoding="utf-8")
+    for who in ("carol", "dan"):
+        feedback = (out / "feedback" / f"{who}.md").read_text(encoding="utf-8")
+        assert "Warning" in feedback and "dan-1" in feedback and "carol-1" in feedback
+        assert f"{who}: Warning" in notes
