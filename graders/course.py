@@ -53,6 +53,7 @@ checkpoint = 2024-01-30T23:59:00   # optional; without it Phase 1 is judged at t
 early = 2024-02-06T23:59:00        # optional: the early bonus
 due = 2024-02-07T23:59:00          # required; a date alone means the end of that day
 grace_minutes = 0                  # a hand-in this late still counts as on time, for every deadline
+phases = { 1 = 2024-02-02T23:59:00 }   # optional: a phase due before `due` (its own hand-in)
 
 [points]
 checkpoint = 1                     # Phase 1 complete by the checkpoint date
@@ -116,6 +117,8 @@ class Course:
     edition: str = ""
     checkpoint_given: bool = False  # whether the file set points.checkpoint (else the edition's own)
     groups: str = "last"  # which hand-in counts: the last on time, or the best ("best")
+    phase_dues: tuple[tuple[int, datetime], ...] = ()  # (phase, its own earlier due date)
+    phase_of: tuple[tuple[str, int], ...] = ()  # (problem label, its phase): the edition's, by for_edition
     scale: float = 1.0  # what one of the edition's points is worth in the course (Pig: 15/25)
 
     @property
@@ -297,7 +300,7 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
     _known(data, {"edition", "timezone", "partners", "groups", "deadlines", "points", "late", "extensions"}, where, "")
     zone = _zone(data, where)
     deadlines = _table(data, "deadlines", where)
-    _known(deadlines, {"checkpoint", "early", "due", "grace_minutes"}, where, "deadlines.")
+    _known(deadlines, {"checkpoint", "early", "due", "grace_minutes", "phases"}, where, "deadlines.")
     if "due" not in deadlines:
         raise CourseError(messages.course_error(where, "deadlines.due", messages.key_missing()))
     when = {name: parse_deadline(deadlines[name], zone, where, f"deadlines.{name}")
@@ -305,6 +308,7 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
     for first, then in (("checkpoint", "due"), ("early", "due")):
         if first in when and when[first] > when[then]:
             raise CourseError(messages.course_error(where, f"deadlines.{first}", messages.deadline_after(then)))
+    phase_dues = _phase_dues(_table(deadlines, "phases", where), zone, where, when["due"])
     points = _table(data, "points", where)
     _known(points, {"checkpoint", "early"}, where, "points.")
     partners = data.get("partners", True)
@@ -316,7 +320,23 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
         early_points=_number(points, "early", where, "points.", 1.0),
         grace=timedelta(minutes=_number(deadlines, "grace_minutes", where, "deadlines.", 0.0)),
         late=_late(_table(data, "late", where), where), extended=_extended(data, where),
-        partners=partners, edition=_text(data, "edition", where), groups=_groups(data, where))
+        partners=partners, edition=_text(data, "edition", where), groups=_groups(data, where),
+        phase_dues=phase_dues)
+
+
+def _phase_dues(table: Mapping[str, Any], zone: ZoneInfo, where: str, due: datetime
+                ) -> tuple[tuple[int, datetime], ...]:
+    """``deadlines.phases``: {phase number: its due date}, each no later than the due date."""
+    found = []
+    for key, value in table.items():
+        name = f"deadlines.phases.{key}"
+        if not str(key).isdigit():
+            raise CourseError(messages.course_error(where, name, messages.expected(messages.EXPECTED_PHASE, key)))
+        when = parse_deadline(value, zone, where, name)
+        if when > due:
+            raise CourseError(messages.course_error(where, name, messages.deadline_after("due")))
+        found.append((int(key), when))
+    return tuple(sorted(found))
 
 
 def _groups(data: Mapping[str, Any], where: str) -> str:
@@ -600,19 +620,20 @@ def override_target(text: str) -> str | None:
 # -- deadlines and the policy ------------------------------------------------------------------------
 
 
-def for_edition(course: Course, checkpoint: float, course_points: int = 0, max_points: int = 0) -> Course:
+def for_edition(course: Course, checkpoint: float, course_points: int = 0, max_points: int = 0,
+                phase_of: tuple[tuple[str, int], ...] = ()) -> Course:
     """COURSE as it applies to an edition whose checkpoint is worth CHECKPOINT points (0: the edition
     has none) and whose MAX_POINTS count as COURSE_POINTS in the course (0: as themselves). A course
     file that sets no checkpoint points gives the edition's own, so no point the edition lacks is added."""
     points = course.checkpoint_points if course.checkpoint_given else float(checkpoint)
     scale = course_points / max_points if course_points and max_points else 1.0
-    return replace(course, checkpoint_points=points, scale=scale)
+    return replace(course, checkpoint_points=points, scale=scale, phase_of=phase_of)
 
 
 def edition_course(course: Course, edition: Edition) -> Course:
     """:func:`for_edition` for EDITION, from its manifest."""
     return for_edition(course, edition.checkpoint.points if edition.checkpoint else 0, edition.course_points,
-                       edition.max_points)
+                       edition.max_points, tuple((p.label, p.phase) for p in edition.problems))
 
 
 def deadlines_for(course: Course, student: Student) -> Deadlines:
@@ -693,6 +714,9 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
     adjustments += [line] if line else []
     counted, days, penalty, problems, score, lines = _counted(course, dates, ordered, mine)
     adjustments += lines
+    if counted is not None and course.phase_dues:
+        problems, score, lines = _by_phase_dues(course, dates, ordered, problems, mine)
+        adjustments += lines
     values = {CHECKPOINT: checkpoint, EARLY: early}
     for o in mine:
         if o.target in values:
@@ -806,6 +830,33 @@ def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], over
     assert best_on is not None and on_scores is not None
     problems, total, override_lines = on_scores
     return best_on, 0.0, 0.0, problems, total, lines + override_lines + _lower(best_on, punctual, zone)
+
+
+def _by_phase_dues(course: Course, dates: Deadlines, attempts: Sequence[Attempt],
+                   problems: tuple[tuple[str, float], ...], overrides: Sequence[Override]
+                   ) -> tuple[tuple[tuple[str, float], ...], float, list[Adjustment]]:
+    """PROBLEMS (the counted hand-in's) with each phase that has its own due date scored from the
+    hand-in that counts by that date (moved by the student's extension as the due date is), the
+    problem overrides applied again; the new total and a line for each phase that changed."""
+    scores, lines = dict(problems), []
+    for phase, due in course.phase_dues:
+        if "due" in dates.moved:
+            due = local_time(_off_the_gap(due.astimezone(course.zone).replace(tzinfo=None)
+                                          + timedelta(days=dates.extension_days), course.zone), course.zone)
+        labels = [label for label, p in course.phase_of if p == phase and label in scores]
+        chosen = _chosen([a for a in attempts if on_time(a.time, due, course)], course.groups)
+        theirs = dict(chosen.problems) if chosen else {}
+        new = {label: float(theirs.get(label, 0.0)) for label in labels}
+        for o in overrides:
+            if o.target in new:
+                new[o.target] = round(new[o.target] + o.points if o.relative else o.points, 2)
+        before, after = sum(scores[k] for k in labels), sum(new.values())
+        scores.update(new)
+        if after != before:
+            lines.append(Adjustment("phase", round(after - before, 2), messages.adj_phase_due(
+                phase, shown_time(due, course.zone), chosen.key if chosen else "", messages.points_text(after),
+                messages.points_text(before))))
+    return tuple(scores.items()), round(sum(scores.values()), 2), lines
 
 
 def _chosen(attempts: Sequence[Attempt], groups: str) -> Attempt | None:

@@ -1620,6 +1620,12 @@ def adj_later_lower(key: str, when: str, score: str, earlier: str, earlier_when:
             f"counts (the course file's groups = \"last\"). Ask your instructor if that was not meant.")
 
 
+def adj_phase_due(phase: int, due: str, key: str, points: str, instead: str) -> str:
+    source = f"from {key}, the submission that counts by then" if key else "as none was made by then"
+    return (f"Phase {phase} is due {due}: its problems count {points} points {source} "
+            f"(the submission that counts for the rest had {instead} for them).")
+
+
 def course_note_lower(student: str, line: str) -> str:
     return f"{student}: {line}"
 
@@ -1849,6 +1855,7 @@ EXPECTED_FLAG = "yes or no in accommodation"
 EXPECTED_BOOL = "true or false"
 EXPECTED_ZONE = "a zone name"
 EXPECTED_COUNT = "a number of 0 or more"
+EXPECTED_PHASE = "a phase number"
 EXPECTED_PERCENT = "a percentage up to 100"
 ZIP_TOO_LARGE = "zip too large"
 LINK_OR_TOO_LARGE = "a link or too large"

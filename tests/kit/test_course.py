@@ -491,3 +491,26 @@ def test_a_later_worse_hand_in_of_a_group_is_said_and_best_keeps_the_finished_wo
         assert best.score == 24 and best.counted == finished and not [a for a in best.adjustments if a.kind == LOWER]
     with pytest.raises(CourseError, match="groups"):
         parse_course(text.replace('timezone', 'groups = "first"\ntimezone'))
+
+
+def test_a_phase_due_earlier_is_scored_from_the_hand_in_by_its_date() -> None:
+    """Swine Swap's seed: Phase 1 within ten days, Phases 2 and 3 five days later. Phase 1's problems
+    count from the hand-in by its own date; the later one counts for the rest."""
+    from datetime import UTC, datetime
+
+    from graders.course import Student, apply_policy, for_edition, parse_course
+
+    text = ('timezone = "Asia/Shanghai"\n[deadlines]\ndue = 2024-03-16T23:59:00\n'
+            'phases = { 1 = 2024-03-11T23:59:00 }\n')
+    course = for_edition(parse_course(text), 0, phase_of=(("01", 1), ("02", 1), ("03", 2)))
+    first = Attempt(datetime(2024, 3, 10, tzinfo=UTC), False, 2.0, 7.0, (("01", 2.0), ("02", 0.0), ("03", 0.0)), "a-1")
+    later = Attempt(datetime(2024, 3, 14, tzinfo=UTC), True, 7.0, 7.0, (("01", 2.0), ("02", 2.0), ("03", 3.0)), "a-2")
+    outcome = apply_policy(course, Student("ann"), [first, later])
+    assert outcome.counted == later and outcome.score == 5 and dict(outcome.problems)["02"] == 0
+    (line,) = [a for a in outcome.adjustments if a.kind == "phase"]
+    assert "Phase 1 is due" in line.line and "a-1" in line.line and line.points == -2
+    on_time = apply_policy(course, Student("bo"), [Attempt(datetime(2024, 3, 11, tzinfo=UTC), True, 7.0, 7.0,
+                                                            later.problems, "b-1")])
+    assert on_time.score == 7 and not [a for a in on_time.adjustments if a.kind == "phase"]
+    with pytest.raises(CourseError, match="phases.1"):
+        parse_course(text.replace("2024-03-11", "2024-03-20"))

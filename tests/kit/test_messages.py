@@ -446,6 +446,9 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.adj_later_lower, ("dan-1", "Fri", "0", "carol-1", "Thu", "24", "24"),
      ["Warning", "dan-1", "0/24", "carol-1", "24/24", 'groups = "last"']),
     (m.course_note_lower, ("dan", "Warning: ..."), ["dan: Warning"]),
+    (m.adj_phase_due, (1, "Mon 11 Mar 2024 23:59 CST", "ann-1", "600", "1000"),
+     ["Phase 1 is due Mon 11 Mar", "600 points from ann-1", "had 1000"]),
+    (m.adj_phase_due, (1, "Mon", "", "0", "1000"), ["0 points as none was made by then"]),
     (m.final_score_line, ("9.6", "16", "25", "9.6", "15"), ["Final score: 9.6", "16/25", "worth 9.6/15 in the course"]),
     # the activity log, the hand-in zip and the TA report
     (m.answer_key_heading, ("Hog", 1, "Rules of the Game"), ["Hog: answer key, Phase 1: Rules of the Game"]),
