@@ -57,7 +57,7 @@ def student_suite(edition: Edition, key: int | str) -> str:
     for c in load_problem_cases(edition, key):
         if not c.hidden and c.check is None:  # other kinds need the kit's reference: graded by the kit alone
             cases.append({"id": c.id, "name": c.name, "transcript": render_steps(c.steps) + "\n",
-                          **({"rule": c.rule} if c.rule else {})})
+                          **({"rule": c.rule} if c.rule else {}), **({"advice": True} if c.advice else {})})
     locked = [lock_question(edition.name, q) for q in load_questions(edition, key)]
     problem = edition.problem(key)
     doc: dict = {"comment": messages.student_suite_header(problem.label), "problem": problem.number}

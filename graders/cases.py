@@ -21,12 +21,17 @@ A case file is TOML with three kinds of tables, all optional:
 ``[student_test]`` a test the student writes (a function of theirs, called with no arguments),
                   graded by running it against the reference function it tests (it must pass) and
                   against each ``[[student_test.variant]]``, a plausible wrong version (each must be
-                  caught); ``[[student_test.also_correct]]`` versions must pass too. A test that
-                  asserts nothing passes on every variant, so it earns nothing.
+                  caught, unless it says ``advice = true``: then missing it costs nothing and is
+                  reported as advice); ``[[student_test.also_correct]]`` versions must pass too. A
+                  test that asserts nothing passes on every variant, so it earns nothing. ``keep``
+                  names the reference's functions the run's module holds besides the one tested.
 
 ``[win_rate]``    a strategy graded by its exact chance to win against a baseline, averaged over
                   both seats, worked out by the edition's game (:mod:`graders.game`): it must reach
                   ``at_least``; the figure is shown in the report.
+
+A ``[[case]]`` with ``advice = true`` checks what the seed suggests without asking for it: its
+failure is reported as advice and never costs points.
 
 Expected output may be one of the special answers ``Error`` (the line raises; ``Error: TypeError``
 names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.
@@ -76,6 +81,7 @@ class Case:
     rule: str = ""  # the function whose shape rule this case checks too: it takes that rule's severity
     check: StudentRun | WinRateCheck | None = None  # a case of another kind than a transcript (steps empty)
     runs_in: str = ""  # "reference": in the reference's module with the student's function brought in
+    advice: bool = False  # a run that reports what a test could also check, never costing points
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,7 @@ class StudentRun:
     tests: str
     source: str
     must_pass: bool  # True: the run must return; False: it must fail (the variant is caught)
+    keep: tuple[str, ...] = ()  # the reference's functions the run's module holds beside TESTS
 
 
 @dataclass(frozen=True)
@@ -176,7 +183,7 @@ FILE_KEYS = {"case": Key(list, [], items=dict), "unlock": Key(list, [], items=di
              "student_test": Key(dict, None), "win_rate": Key(dict, None), "kit_only": Key(str, "")}
 CASE_KEYS = {"name": Key(str, ""), "transcript": Key(str), "hidden": Key(bool, False), "about": Key(str, ""),
              "rule": Key(str, ""), "timeout": Key(float, None, check=positive), "setup": Key(str, None),
-             "id": Key(str, "")}
+             "id": Key(str, ""), "advice": Key(bool, False)}
 UNLOCK_KEYS = {"name": Key(str, ""), "question": Key(str, ""), "choices": Key(list, [], items=str),
                "answer": Key(str, ""), "transcript": Key(str, "")}
 GENERATE_KEYS = {"name": Key(str, ""), "hidden": Key(bool, False), "transcript": Key(str),
@@ -186,8 +193,9 @@ STUDENT_TEST_KEYS = {"function": Key(str, check=_a_name), "tests": Key(str, chec
                      "passes": Key(str, "returns", check=one_of("returns")),
                      "timeout": Key(float, None, check=positive),
                      "must_pass": Key(str, "reference", check=one_of("reference")),
-                     "variant": Key(list, items=dict), "also_correct": Key(list, [], items=dict)}
-VERSION_KEYS = {"name": Key(str), "source": Key(str)}
+                     "variant": Key(list, items=dict), "also_correct": Key(list, [], items=dict),
+                     "keep": Key(list, [], items=str)}
+VERSION_KEYS = {"name": Key(str), "source": Key(str), "advice": Key(bool, False)}
 WIN_RATE_KEYS = {"strategy": Key(str, check=_a_name), "against": Key(str), "at_least": Key(float, check=share),
                  "seats": Key(str, "both", check=one_of("both")), "method": Key(str, "exact", check=one_of("exact")),
                  "reference_rate": Key(float, None, check=share), "timeout": Key(float, None, check=positive)}
@@ -275,6 +283,7 @@ def _parsed_cases(edition: Edition, label: str, stamps: tuple) -> tuple[Case, ..
             setup=values["setup"] if values["setup"] is not None else edition.setup,
             about=values["about"] or name,
             rule=_rule_of(values["rule"], problem.rules, where),
+            advice=values["advice"],
         ))
     for path in edition.case_files(label):
         data = read_case_file(path)
@@ -290,17 +299,18 @@ def _student_test_cases(raw: dict, path: Path, timeout: float, label: str) -> li
     each variant, named as a student reads them."""
     stem, where = path.name.removesuffix(".toml"), f"{path} [student_test]"
     spec = check_table(raw, STUDENT_TEST_KEYS, where)
-    runs = [(messages.student_test_on_reference(spec["tests"]), "", True)]
+    runs = [(messages.student_test_on_reference(spec["tests"]), "", True, False)]
     for kind, must_pass in (("also_correct", True), ("variant", False)):
         for k, version in enumerate(spec[kind], start=1):
             v = check_table(version, VERSION_KEYS, f"{where} [[{kind}]] #{k}")
             name = messages.student_test_on_version(v["name"]) if must_pass else \
                 messages.student_test_on_variant(v["name"])
-            runs.append((name, v["source"], must_pass))
+            runs.append((name, v["source"], must_pass, v["advice"]))
+    keep = (spec["tests"], *spec["keep"])
     return [Case(id=f"{stem}.t{k}", problem=label, name=name, hidden=False, steps=(), path=path,
                  timeout=spec["timeout"] or timeout, setup="", about=name, runs_in=spec["runs_in"],
-                 check=StudentRun(spec["function"], spec["tests"], source, must_pass))
-            for k, (name, source, must_pass) in enumerate(runs, start=1)]
+                 check=StudentRun(spec["function"], spec["tests"], source, must_pass, keep), advice=advice)
+            for k, (name, source, must_pass, advice) in enumerate(runs, start=1)]
 
 
 WIN_RATE_SECONDS = 60.0  # to tabulate a strategy in the sandbox, unless the table says otherwise

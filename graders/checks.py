@@ -6,9 +6,12 @@ Contract: two kinds, declared in the case files (see :mod:`graders.cases`):
   top-level helpers of theirs it calls) is put into the reference's module, the function it tests
   replaced by a variant where the case says so, and called with no arguments in a sandboxed child.
   The run passes when the call returns and fails when it raises, runs out of time or ends the
-  child. The case passes when that is what the case asks for. Only the exception's type and the
-  line within the student's own function are reported, never a message, which the student's code
-  could fill with the reference's text.
+  child. The case passes when that is what the case asks for. Only the exception's type (when it is
+  one of Python's own: a class's name is the student's to choose) and the line within the student's
+  own function are reported, never a message, which the student's code could fill with any text.
+  The run's module holds of the reference only its imports and constants and the functions the
+  case keeps (the function tested and the helpers it needs): the rest of the reference never
+  reaches the child, whatever the student's test reads.
 * an exact win rate (:class:`WinRateCheck`): the student's strategy is tabulated in the sandbox
   as plain data and its exact chance to win is worked out here by the edition's game
   (:mod:`graders.game`); it passes at ``at_least`` or above, the figure in its note.
@@ -19,6 +22,7 @@ Nothing the child says is trusted beyond its exact-typed plain data.
 from __future__ import annotations
 
 import ast
+import builtins
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,29 +50,55 @@ class Carried:
         return None
 
 
-def carry(reference: str, submission: str, tree: ast.Module, function: str) -> Carried:
-    """REFERENCE's source followed by FUNCTION from the student's SUBMISSION (parsed as TREE) and
-    the student's top-level functions it calls, directly or not, that the reference does not define."""
-    own = set(_defined(syntax.parse_module(reference)))
+def carry(reference: str, submission: str, tree: ast.Module, function: str, keep: tuple[str, ...] = ()
+          ) -> Carried:
+    """A module for one run of the student's test FUNCTION (from SUBMISSION, parsed as TREE): of
+    REFERENCE, only its statements that are no definitions (imports, constants) and the functions in
+    KEEP; then FUNCTION and every top-level function of the student's that the code so far calls,
+    directly or not, and that it does not define. The rest of the reference never reaches the child."""
+    ref_tree = syntax.parse_module(reference)
+    lines = reference.split("\n")
+    kept: list[ast.stmt] = [n for n in ref_tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                            ast.ClassDef)) or n.name in keep]
+    own = _bound(kept)
     theirs = _defined(tree)
     wanted: list[str] = []
-    todo = [function]
+    todo = [function] + [n.id for node in kept for n in ast.walk(node) if isinstance(n, ast.Name)]
     while todo:
         name = todo.pop()
         if name in wanted or name not in theirs or (name != function and name in own):
             continue
         wanted.append(name)
         todo += [n.id for n in ast.walk(theirs[name]) if isinstance(n, ast.Name)]
-    parts, lines = [reference.rstrip("\n") + "\n\n"], []
-    first = parts[0].count("\n") + 1
+    parts = ["\n".join(lines[_first_line(n) - 1: n.end_lineno]) + "\n\n" for n in kept]
+    result, carried_lines = "".join(parts), []
+    first = result.count("\n") + 1
     for name in sorted(wanted, key=lambda n: theirs[n].lineno):
         node = theirs[name]
-        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        start = _first_line(node)
         text = "\n".join(submission.split("\n")[start - 1: node.end_lineno]) + "\n\n"
-        lines.append((first, start, text.count("\n")))
-        parts.append(text)
+        carried_lines.append((first, start, text.count("\n")))
+        result += text
         first += text.count("\n")
-    return Carried("".join(parts), tuple(lines))
+    return Carried(result, tuple(carried_lines))
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators = getattr(node, "decorator_list", [])
+    return min([node.lineno] + [d.lineno for d in decorators])
+
+
+def _bound(body: list[ast.stmt]) -> set[str]:
+    """The names BODY's top-level statements bind: definitions, imports and assignments."""
+    found: set[str] = set()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+        else:
+            found.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return found
 
 
 def _defined(tree: ast.Module) -> dict[str, ast.FunctionDef]:
@@ -125,9 +155,19 @@ def _student_run(session: Session, case: Case, run: StudentRun, ends: float, car
     error = last.error or {}
     filename = session.submission.name
     line = carried.original_line(error.get("line")) if carried else None
-    kind = str(error.get("type") or last.status)
+    kind = builtin_name(error.get("type")) if error else last.status
     return _result(case, False, messages.student_test_failed_right(kind, filename, line), got=messages.RUN_FAILS,
                    error_type=kind, seconds=seconds)
+
+
+BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items()
+                                if isinstance(v, type) and issubclass(v, BaseException))
+
+
+def builtin_name(name: object) -> str:
+    """NAME when it names one of Python's own exceptions; otherwise words of the kit's, since the
+    student chooses a class's name and could spell anything with it (the reference included)."""
+    return name if isinstance(name, str) and name in BUILTIN_EXCEPTIONS else messages.AN_EXCEPTION_OF_THEIR_OWN
 
 
 def _win_rate(session: Session, case: Case, check: WinRateCheck, edition: Edition, deadline: float) -> CaseResult:

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from graders import gradebook, messages, reports
-from graders.course import Outcome, Setup, grade_course, phase_one_labels
+from graders.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
 from graders.edition import Edition
 from graders.errors import InputError
 from graders.grading import describe_failure, grade
@@ -316,7 +316,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
     """Apply SETUP's policy to each student's hand-ins (RECORDS by hand-in key, each graded once) and
     write ``grades.csv`` (one row per student), ``gradescope-scores.csv``, ``canvas-scores.csv``,
     each student's ``feedback/ID.md`` and, when there are any, ``course-notes.txt``."""
-    course = setup.course
+    course = edition_course(setup.course, edition)
     phase = edition.checkpoint.phase if edition.checkpoint else 1
     phase_one = phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems], phase)
     graded = {k: r for k, record in records.items()
@@ -346,7 +346,9 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
                                                                         reasons, withheld))
     write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
     write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
-    said = [*notes, *unused]
+    lower = [messages.course_note_lower(shown_text(o.student.id), a.line) for o in outcomes for a in o.adjustments
+             if a.kind == LOWER]  # a later, worse hand-in counted: the instructor hears of it too
+    said = [*notes, *unused, *lower]
     if said:
         write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))
     else:

@@ -10,6 +10,9 @@ Contract. Everything here is a pure function of plain typed values, and every re
   :meth:`datetime.fromisoformat`, :mod:`zoneinfo`).
 - :func:`load_roster` reads the roster CSV into a :class:`Roster` of :class:`Student` records;
   :func:`load_overrides` reads ``overrides.csv`` into :class:`Override` records.
+- :func:`for_edition` fits a course to the edition graded: the checkpoint's points are the
+  edition's unless the file sets them (an edition without a checkpoint gets none), and the edition's
+  points count at its ``course_points`` scale (Pig: 25 points make 15).
 - :func:`apply_policy` takes one student's roster entry, every :class:`Attempt` that counts for
   them (their own hand-ins and their partner's: see :mod:`graders.handins`) and their overrides,
   and gives an :class:`Outcome`: the checkpoint earned by date, the early bonus, the hand-in whose
@@ -28,25 +31,29 @@ import math
 import re
 import tomllib
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from graders import messages
+from graders.edition import Edition
 from graders.errors import CourseError
 
 COURSE_FORMAT = """\
 edition = "boar_brawl"             # optional: the edition the course uses
 timezone = "America/Los_Angeles"   # required: an IANA zone; deadlines without an offset are in it
 partners = true                    # whether a hand-in may count for two partners (default true)
+groups = "last"                    # which on-time hand-in counts: "last" (default) or "best" (the
+                                   # highest score, so a partner's later, worse one replaces nothing)
 
 [deadlines]                        # TOML dates, or strings datetime.fromisoformat reads
 checkpoint = 2024-01-30T23:59:00   # optional; without it Phase 1 is judged at the due date
 early = 2024-02-06T23:59:00        # optional: the early bonus
 due = 2024-02-07T23:59:00          # required; a date alone means the end of that day
 grace_minutes = 0                  # a hand-in this late still counts as on time, for every deadline
+phases = { 1 = 2024-02-02T23:59:00 }   # optional: a phase due before `due` (its own hand-in)
 
 [points]
 checkpoint = 1                     # Phase 1 complete by the checkpoint date
@@ -70,6 +77,7 @@ DEADLINE_NAMES = ("checkpoint", "early", "due")
 END_OF_DAY = time(23, 59, 59, 999999)
 DAY = timedelta(days=1)
 TOTAL, CHECKPOINT, EARLY = "total", "checkpoint", "early"
+LOWER = "lower"  # the adjustment kind of the warning that a later hand-in scores less than an earlier one
 
 
 # -- records --------------------------------------------------------------------------------------
@@ -107,6 +115,11 @@ class Course:
     extended: frozenset[str] = frozenset({"due", "checkpoint"})
     partners: bool = True
     edition: str = ""
+    checkpoint_given: bool = False  # whether the file set points.checkpoint (else the edition's own)
+    groups: str = "last"  # which hand-in counts: the last on time, or the best ("best")
+    phase_dues: tuple[tuple[int, datetime], ...] = ()  # (phase, its own earlier due date)
+    phase_of: tuple[tuple[str, int], ...] = ()  # (problem label, its phase): the edition's, by for_edition
+    scale: float = 1.0  # what one of the edition's points is worth in the course (Pig: 15/25)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -212,7 +225,7 @@ class Deadlines:
 
 @dataclass(frozen=True)
 class Adjustment:
-    kind: str  # extension, checkpoint, early, late, counted, missing, override
+    kind: str  # extension, checkpoint, early, late, counted, missing, override, lower
     points: float  # what it adds to the final score (0 for a line that only explains)
     line: str  # the sentence the student reads
 
@@ -235,6 +248,7 @@ class Outcome:
     final: float
     adjustments: tuple[Adjustment, ...] = ()
     attempts: int = 0
+    scale: float = 1.0  # the course's worth of one problem point: final = (score - penalty) x scale + bonuses
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -283,10 +297,10 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CourseError(messages.course_error(where, "", messages.not_toml(str(exc)))) from exc
-    _known(data, {"edition", "timezone", "partners", "deadlines", "points", "late", "extensions"}, where, "")
+    _known(data, {"edition", "timezone", "partners", "groups", "deadlines", "points", "late", "extensions"}, where, "")
     zone = _zone(data, where)
     deadlines = _table(data, "deadlines", where)
-    _known(deadlines, {"checkpoint", "early", "due", "grace_minutes"}, where, "deadlines.")
+    _known(deadlines, {"checkpoint", "early", "due", "grace_minutes", "phases"}, where, "deadlines.")
     if "due" not in deadlines:
         raise CourseError(messages.course_error(where, "deadlines.due", messages.key_missing()))
     when = {name: parse_deadline(deadlines[name], zone, where, f"deadlines.{name}")
@@ -294,6 +308,7 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
     for first, then in (("checkpoint", "due"), ("early", "due")):
         if first in when and when[first] > when[then]:
             raise CourseError(messages.course_error(where, f"deadlines.{first}", messages.deadline_after(then)))
+    phase_dues = _phase_dues(_table(deadlines, "phases", where), zone, where, when["due"])
     points = _table(data, "points", where)
     _known(points, {"checkpoint", "early"}, where, "points.")
     partners = data.get("partners", True)
@@ -301,11 +316,34 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
         raise CourseError(messages.course_error(where, "partners", messages.expected(messages.EXPECTED_BOOL, partners)))
     return Course(
         source=where, zone_name=zone.key, due=when["due"], checkpoint=when.get("checkpoint"), early=when.get("early"),
-        checkpoint_points=_number(points, "checkpoint", where, "points.", 1.0),
+        checkpoint_points=_number(points, "checkpoint", where, "points.", 1.0), checkpoint_given="checkpoint" in points,
         early_points=_number(points, "early", where, "points.", 1.0),
         grace=timedelta(minutes=_number(deadlines, "grace_minutes", where, "deadlines.", 0.0)),
         late=_late(_table(data, "late", where), where), extended=_extended(data, where),
-        partners=partners, edition=_text(data, "edition", where))
+        partners=partners, edition=_text(data, "edition", where), groups=_groups(data, where),
+        phase_dues=phase_dues)
+
+
+def _phase_dues(table: Mapping[str, Any], zone: ZoneInfo, where: str, due: datetime
+                ) -> tuple[tuple[int, datetime], ...]:
+    """``deadlines.phases``: {phase number: its due date}, each no later than the due date."""
+    found = []
+    for key, value in table.items():
+        name = f"deadlines.phases.{key}"
+        if not str(key).isdigit():
+            raise CourseError(messages.course_error(where, name, messages.expected(messages.EXPECTED_PHASE, key)))
+        when = parse_deadline(value, zone, where, name)
+        if when > due:
+            raise CourseError(messages.course_error(where, name, messages.deadline_after("due")))
+        found.append((int(key), when))
+    return tuple(sorted(found))
+
+
+def _groups(data: Mapping[str, Any], where: str) -> str:
+    value = data.get("groups", "last")
+    if value not in ("last", "best"):
+        raise CourseError(messages.course_error(where, "groups", messages.expected('"last" or "best"', value)))
+    return str(value)
 
 
 def _zone(data: Mapping[str, Any], where: str) -> ZoneInfo:
@@ -582,6 +620,22 @@ def override_target(text: str) -> str | None:
 # -- deadlines and the policy ------------------------------------------------------------------------
 
 
+def for_edition(course: Course, checkpoint: float, course_points: int = 0, max_points: int = 0,
+                phase_of: tuple[tuple[str, int], ...] = ()) -> Course:
+    """COURSE as it applies to an edition whose checkpoint is worth CHECKPOINT points (0: the edition
+    has none) and whose MAX_POINTS count as COURSE_POINTS in the course (0: as themselves). A course
+    file that sets no checkpoint points gives the edition's own, so no point the edition lacks is added."""
+    points = course.checkpoint_points if course.checkpoint_given else float(checkpoint)
+    scale = course_points / max_points if course_points and max_points else 1.0
+    return replace(course, checkpoint_points=points, scale=scale, phase_of=phase_of)
+
+
+def edition_course(course: Course, edition: Edition) -> Course:
+    """:func:`for_edition` for EDITION, from its manifest."""
+    return for_edition(course, edition.checkpoint.points if edition.checkpoint else 0, edition.course_points,
+                       edition.max_points, tuple((p.label, p.phase) for p in edition.problems))
+
+
 def deadlines_for(course: Course, student: Student) -> Deadlines:
     """STUDENT's deadlines: the course's, moved by their extension days where the course says
     extensions apply (the early date too for a student with the accommodation flag)."""
@@ -660,13 +714,16 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
     adjustments += [line] if line else []
     counted, days, penalty, problems, score, lines = _counted(course, dates, ordered, mine)
     adjustments += lines
+    if counted is not None and course.phase_dues:
+        problems, score, lines = _by_phase_dues(course, dates, ordered, problems, mine)
+        adjustments += lines
     values = {CHECKPOINT: checkpoint, EARLY: early}
     for o in mine:
         if o.target in values:
             before = values[o.target]
             values[o.target] = round(before + o.points if o.relative else o.points, 2)
             adjustments.append(_override_line(o, values[o.target] - before))
-    final = round(score - penalty + values[CHECKPOINT] + values[EARLY], 2)
+    final = round((score - penalty) * course.scale + values[CHECKPOINT] + values[EARLY], 2)
     for o in mine:
         if o.target == TOTAL:
             before = final
@@ -675,7 +732,7 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
     change = round(sum(a.points for a in adjustments if a.kind == "override"), 2)
     top = counted.max if counted else max((a.max for a in ordered), default=0.0)
     return Outcome(student, dates, counted, problems, score, top, values[CHECKPOINT], values[EARLY], days, penalty,
-                   change, final, tuple(adjustments), len(ordered))
+                   change, final, tuple(adjustments), len(ordered), course.scale)
 
 
 def _checkpoint(course: Course, dates: Deadlines, attempts: Sequence[Attempt]) -> tuple[float, Adjustment | None]:
@@ -752,8 +809,8 @@ def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], over
     if len(allowed) < len(late):
         lines.append(Adjustment("late", 0.0, messages.adj_late_not_counted(len(late) - len(allowed), due_text,
                                                                              policy.accepts_late)))
-    best_on = punctual[-1] if punctual else None
-    last_late = allowed[-1] if allowed else None
+    best_on = _chosen(punctual, course.groups)
+    last_late = _chosen(allowed, course.groups)
     if best_on is None and last_late is None:
         lines.append(Adjustment("missing", 0.0, messages.adj_nothing_counted(due_text)))
         return None, 0.0, 0.0, (), 0.0, lines
@@ -772,7 +829,56 @@ def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], over
             messages.points_text(on_scores[1]), messages.points_text(total), messages.points_text(penalty))))
     assert best_on is not None and on_scores is not None
     problems, total, override_lines = on_scores
-    return best_on, 0.0, 0.0, problems, total, lines + override_lines
+    return best_on, 0.0, 0.0, problems, total, lines + override_lines + _lower(best_on, punctual, zone)
+
+
+def _by_phase_dues(course: Course, dates: Deadlines, attempts: Sequence[Attempt],
+                   problems: tuple[tuple[str, float], ...], overrides: Sequence[Override]
+                   ) -> tuple[tuple[tuple[str, float], ...], float, list[Adjustment]]:
+    """PROBLEMS (the counted hand-in's) with each phase that has its own due date scored from the
+    hand-in that counts by that date (moved by the student's extension as the due date is), the
+    problem overrides applied again; the new total and a line for each phase that changed."""
+    scores, lines = dict(problems), []
+    for phase, due in course.phase_dues:
+        if "due" in dates.moved:
+            due = local_time(_off_the_gap(due.astimezone(course.zone).replace(tzinfo=None)
+                                          + timedelta(days=dates.extension_days), course.zone), course.zone)
+        labels = [label for label, p in course.phase_of if p == phase and label in scores]
+        chosen = _chosen([a for a in attempts if on_time(a.time, due, course)], course.groups)
+        theirs = dict(chosen.problems) if chosen else {}
+        new = {label: float(theirs.get(label, 0.0)) for label in labels}
+        for o in overrides:
+            if o.target in new:
+                new[o.target] = round(new[o.target] + o.points if o.relative else o.points, 2)
+        before, after = sum(scores[k] for k in labels), sum(new.values())
+        scores.update(new)
+        if after != before:
+            lines.append(Adjustment("phase", round(after - before, 2), messages.adj_phase_due(
+                phase, shown_time(due, course.zone), chosen.key if chosen else "", messages.points_text(after),
+                messages.points_text(before))))
+    return tuple(scores.items()), round(sum(scores.values()), 2), lines
+
+
+def _chosen(attempts: Sequence[Attempt], groups: str) -> Attempt | None:
+    """The hand-in that counts among ATTEMPTS (in time order): the last, or with "best" the highest
+    score (the later of two equal ones)."""
+    if not attempts:
+        return None
+    if groups == "best":
+        return max(reversed(attempts), key=lambda a: a.total)
+    return attempts[-1]
+
+
+def _lower(counted: Attempt, attempts: Sequence[Attempt], zone: ZoneInfo) -> list[Adjustment]:
+    """A warning when the COUNTED hand-in scores less than an earlier one of ATTEMPTS (a partner's
+    later, worse hand-in replacing finished work): the best earlier one is named."""
+    earlier = [a for a in attempts if instant(a.time) < instant(counted.time) and a.total > counted.total]
+    if not earlier:
+        return []
+    best = max(earlier, key=lambda a: a.total)
+    return [Adjustment(LOWER, 0.0, messages.adj_later_lower(
+        counted.key, shown_time(counted.time, zone), messages.points_text(counted.total),
+        best.key, shown_time(best.time, zone), messages.points_text(best.total), messages.points_text(counted.max)))]
 
 
 def _rule_text(policy: LatePolicy) -> str:

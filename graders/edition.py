@@ -224,7 +224,8 @@ class Edition:
         for p in self.problems:
             if p.label == label:
                 return p
-        raise InputError(messages.unknown_problem(label, self.problems[0].label, self.problems[-1].label))
+        parts = [p.label for p in self.problems if p.label[:-1] == label and not p.label[-1].isdigit()]
+        raise InputError(messages.unknown_problem(label, self.problems[0].label, self.problems[-1].label, parts))
 
     def labels(self, keys: Iterable[int | str] | None) -> list[str] | None:
         """The labels of the problems KEYS name, in the edition's order; None for None (all)."""

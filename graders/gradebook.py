@@ -154,8 +154,10 @@ def render_adjustments(outcome: Outcome) -> str:
     """The feedback's Markdown section: each adjustment in one line, then the final score."""
     lines = [f"## {messages.adjustments_heading()}", ""]
     lines += [f"- {line}" for line in adjustment_lines(outcome)] or [f"- {messages.no_adjustments()}"]
-    lines += ["", messages.final_score_line(messages.points_text(outcome.final), messages.points_text(outcome.score),
-                                            messages.points_text(outcome.max))]
+    n = messages.points_text
+    scaled = (n(round(outcome.score * outcome.scale, 2)), n(round(outcome.max * outcome.scale, 2))) \
+        if outcome.scale != 1 else ("", "")
+    lines += ["", messages.final_score_line(n(outcome.final), n(outcome.score), n(outcome.max), *scaled)]
     return "\n".join(lines) + "\n"
 
 
@@ -194,7 +196,8 @@ def course_results(results: Mapping, outcomes: Sequence[Outcome], checkpoint_poi
         sections.append(section)
     tests = [t for t in results.get("tests", []) if t.get("number") != "checkpoint"]
     tests.append({"name": messages.adjustments_heading(), "number": COURSE_TEST,
-                  "score": round(best.final - best.score, 2), "max_score": checkpoint_points, "status": "passed",
+                  "score": round(best.final - best.score * best.scale, 2), "max_score": checkpoint_points,
+                  "status": "passed",
                   "output": "\n".join(sections), "output_format": "md", "visibility": "visible"})
     output = messages.total_line(messages.points_text(best.score), messages.points_text(best.max)) if graded \
         else str(results.get("output", ""))

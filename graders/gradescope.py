@@ -29,7 +29,16 @@ import zipfile
 from pathlib import Path
 
 from graders import messages, reports
-from graders.course import Outcome, Result, Setup, Student, apply_policy, load_setup, phase_one_labels
+from graders.course import (
+    Outcome,
+    Result,
+    Setup,
+    Student,
+    apply_policy,
+    edition_course,
+    load_setup,
+    phase_one_labels,
+)
 from graders.edition import Edition, load_edition
 from graders.mutants import RECORD_FILE
 from graders.records import ClassRecord
@@ -209,7 +218,8 @@ def _results(record: ClassRecord, root: Path, edition_name: str, course: Path | 
     if course is None:
         return results
     setup, outcomes = course_outcomes(course, edition, current, root / AUTOGRADER_METADATA)
-    return gradebook.course_results(results, outcomes, setup.course.checkpoint_points, current is not None)
+    fitted = edition_course(setup.course, edition)
+    return gradebook.course_results(results, outcomes, fitted.checkpoint_points, current is not None)
 
 
 AUTOGRADER_METADATA = "submission_metadata.json"
@@ -234,7 +244,8 @@ def course_outcomes(course: Path, edition: Edition, current: Result | None, meta
     students = [setup.roster.find(m.sid, m.email) or Student(m.sid or m.email or m.name, m.name, m.email,
                                                                 on_roster=False) for m in meta.members]
     students = students or [Student("submission", on_roster=False)]
-    return setup, [apply_policy(setup.course, s, attempts, setup.overrides) for s in students]
+    fitted = edition_course(setup.course, edition)
+    return setup, [apply_policy(fitted, s, attempts, setup.overrides) for s in students]
 
 
 def _grade_submission(root: Path, edition_name: str) -> ClassRecord:

@@ -194,7 +194,8 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
     for problem in plan.chosen:
         runs = [c.check for c in plan.cases[problem.label] if c.runs_in == "reference"]
         if runs and plan.tree is not None and reference.is_file() and isinstance(runs[0], StudentRun):
-            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function)
+            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function,
+                                   runs[0].keep)
             found[problem.label] = Children(carried.source, edition, limits, carried)
     return found
 
@@ -219,7 +220,7 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
             if problem.label in running:
                 outcomes = stop_at_first_abort([c for f in running[problem.label] for c in f.result()])
                 results[problem.label] = _conclude(problem, plan.rules[problem.label], outcomes,
-                                                   plan.cases[problem.label])
+                                                   plan.cases[problem.label], plan.kit_only.get(problem.label, ""))
                 if on_problem:
                     on_problem(results[problem.label])
     return results
@@ -414,14 +415,18 @@ def stop_at_first_abort(outcomes: list[CaseResult]) -> list[CaseResult]:
     return outcomes
 
 
-def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResult], cases: list[Case]
-              ) -> ProblemResult:
+def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResult], cases: list[Case],
+              kit_only: str = "") -> ProblemResult:
     """The problem's result from its cases and rules. A rule that is advice, or a case that checks
-    an advice rule (``rule = "FUNCTION"`` in its table), is reported but never costs points."""
+    an advice rule (``rule = "FUNCTION"`` in its table), is reported but never costs points. In a
+    student's copy a problem only the kit can score (KIT_ONLY, why) stays ungraded, whatever ran."""
     advice = {c.id: c.rule for c in cases if c.rule and not is_required(problem, c.rule)}
+    advice.update({c.id: c.id for c in cases if c.advice})
     judged = tuple(dataclasses.replace(o, advice=advice[o.case_id]) if o.case_id in advice else o
                    for o in outcomes)
     result = _result(problem, rules, cases=judged, note=next((o.note for o in outcomes if o.note), ""))
+    if kit_only:  # a student's copy: what ran here is a preview, the score comes at hand-in
+        return dataclasses.replace(result, status=ProblemStatus.UNGRADED, reason=kit_only)
     broken = result.broken_rules
     failed = [c for c in result.graded_cases if not c.passed]
     if not broken and not failed:

@@ -744,7 +744,10 @@ def jobs_expected(jobs: str) -> str:
     return f"--jobs needs a whole number of 1 or more, not {jobs!r}"
 
 
-def unknown_problem(label: str, first: str, last: str) -> str:
+def unknown_problem(label: str, first: str, last: str, parts: tuple[str, ...] | list[str] = ()) -> str:
+    if parts:
+        return (f"problem {label} comes in parts: {' and '.join(parts)}; name one, such as -q {parts[0]} "
+                f"(or give -q once for each)")
     return f"there is no problem {label}; problems are {first} to {last}"
 
 
@@ -1629,6 +1632,23 @@ def adj_on_time_kept(on_time: str, late: str, penalty: str) -> str:
             f"penalty of {penalty}, which is no more.")
 
 
+def adj_later_lower(key: str, when: str, score: str, earlier: str, earlier_when: str, earlier_score: str,
+                    most: str) -> str:
+    return (f"Warning: the submission that counts, {key} ({when}), scored {score}/{most}, less than the earlier "
+            f"{earlier} ({earlier_when}, {earlier_score}/{most}), which it replaced: the last on-time submission "
+            f"counts (the course file's groups = \"last\"). Ask your instructor if that was not meant.")
+
+
+def adj_phase_due(phase: int, due: str, key: str, points: str, instead: str) -> str:
+    source = f"from {key}, the submission that counts by then" if key else "as none was made by then"
+    return (f"Phase {phase} is due {due}: its problems count {points} points {source} "
+            f"(the submission that counts for the rest had {instead} for them).")
+
+
+def course_note_lower(student: str, line: str) -> str:
+    return f"{student}: {line}"
+
+
 def adj_nothing_counted(due: str) -> str:
     return f"No submission counts: none was made by the due date {due}, and none later is accepted."
 
@@ -1724,8 +1744,9 @@ def no_adjustments() -> str:
     return "Nothing changed your score: the submission that counts is scored as graded."
 
 
-def final_score_line(final: str, score: str, most: str) -> str:
-    return f"**Final score: {final}** (the problems: {score}/{most}, with the adjustments above)."
+def final_score_line(final: str, score: str, most: str, worth: str = "", course_most: str = "") -> str:
+    scaled = f", worth {worth}/{course_most} in the course" if course_most else ""
+    return f"**Final score: {final}** (the problems: {score}/{most}{scaled}, with the adjustments above)."
 
 
 # -- the activity log and the TA report -------------------------------------------------------------
@@ -1887,6 +1908,7 @@ EXPECTED_FLAG = "yes or no in accommodation"
 EXPECTED_BOOL = "true or false"
 EXPECTED_ZONE = "a zone name"
 EXPECTED_COUNT = "a number of 0 or more"
+EXPECTED_PHASE = "a phase number"
 EXPECTED_PERCENT = "a percentage up to 100"
 ZIP_TOO_LARGE = "zip too large"
 LINK_OR_TOO_LARGE = "a link or too large"
@@ -1970,6 +1992,9 @@ def student_test_missed() -> str:
     return "your test passed on this wrong version: add a check that it gets wrong"
 
 
+AN_EXCEPTION_OF_THEIR_OWN = "an exception of a class of your own"
+
+
 def student_test_failed_right(kind: str, filename: str, line: int | None) -> str:
     where = f" ({filename} line {line})" if line else ""
     return f"your test failed on a right version with {kind}{where}: check what your test expects"
@@ -1980,8 +2005,8 @@ def student_test_too_slow(seconds: float) -> str:
 
 
 def graded_by_the_kit(label: str) -> str:
-    return (f"Problem {label} is graded against the course's own reference, which your copy does not hold: "
-            f"the course's grader scores it when you hand in")
+    return (f"Problem {label} is scored only when you hand in, by the course's grader, against the course's "
+            f"own reference, which your copy does not hold: what runs here only previews it, for no points")
 
 
 def win_rate_case(strategy: str, against: str, at_least: float) -> str:

@@ -127,7 +127,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     if report.does_not_run:  # never "All passed" for a file Python refuses to run
         print(messages.LABEL_NOTE + report.does_not_run)
         return 1
-    if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems):
+    if report.problems and all(p.status == "passed" for p in report.problems):  # never for one scored at hand-in
         order = [p.label for p in edition.problems]
         last = max(order.index(p.label) for p in report.problems)
         following = edition.problems[last + 1:]
@@ -150,7 +150,7 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     text = reports.render_text(report, student=True, show_hidden=False)
     if report.does_not_run:
         text += "\n" + messages.LABEL_NOTE + report.does_not_run
-    passed = not report.does_not_run and all(p.status in ("passed", "ungraded") for p in report.problems)
+    passed = not report.does_not_run and all(p.status == "passed" for p in report.problems)
     return passed, text
 
 

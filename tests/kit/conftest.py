@@ -81,7 +81,7 @@ def grade_on_gradescope(source: str, edition: Edition, folder: Path, monkeypatch
     from graders import gradescope, reports
 
     (folder / "submission").mkdir()
-    (folder / "submission" / "hog.py").write_text(source, encoding="utf-8")
+    (folder / "submission" / edition.submission).write_text(source, encoding="utf-8")
     monkeypatch.setenv("AUTOGRADER_ROOT", str(folder))
     seen: list[dict] = []
     real = reports.render_gradescope

@@ -451,3 +451,66 @@ def test_in_the_hour_shown_twice_the_real_instant_decides() -> None:
     first_0145 = datetime(2024, 11, 3, 1, 45, tzinfo=LA, fold=0)  # 01:45 PDT, before 01:30 PST
     assert apply_policy(night, PLAIN, [attempt(first_0145)]).counted is not None
     assert apply_policy(night, PLAIN, [attempt(datetime(2024, 11, 3, 1, 45, tzinfo=LA, fold=1))]).counted is None
+
+
+def test_a_course_fits_the_edition_graded_its_checkpoint_and_its_scale() -> None:
+    """No checkpoint point for an edition that has none unless the file sets one; Pig's 25 count as 15."""
+    from graders.course import for_edition, parse_course
+
+    plain = parse_course('timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n')
+    assert for_edition(plain, 0).checkpoint_points == 0 and for_edition(plain, 1).checkpoint_points == 1
+    given = parse_course('timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n[points]\ncheckpoint = 2\n')
+    assert for_edition(given, 0).checkpoint_points == 2
+    pig = for_edition(plain, 0, 15, 25)
+    assert pig.scale == pytest.approx(0.6)
+    from datetime import UTC, datetime
+
+    from graders.course import Student, apply_policy
+    on_time = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 20.0, 25.0, (), "ann-1")
+    outcome = apply_policy(pig, Student("ann"), [on_time])
+    assert (outcome.checkpoint, outcome.final) == (0.0, 12.0)
+
+
+def test_a_later_worse_hand_in_of_a_group_is_said_and_best_keeps_the_finished_work() -> None:
+    """Carol hands in 24/24, then her partner Dan 0/24: with groups = "last" the 0 counts and both
+    partners read a warning naming the earlier hand-in; with groups = "best" the 24 counts."""
+    from datetime import UTC, datetime
+
+    from graders.course import LOWER, Student, apply_policy, parse_course
+
+    text = 'timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n'
+    finished = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 24.0, 24.0, (), "carol-1")
+    worse = Attempt(datetime(2024, 2, 2, tzinfo=UTC), False, 0.0, 24.0, (), "dan-1")
+    for who in ("carol", "dan"):
+        last = apply_policy(parse_course(text), Student(who), [finished, worse])
+        assert last.score == 0 and last.counted == worse
+        (warning,) = [a for a in last.adjustments if a.kind == LOWER]
+        assert "dan-1" in warning.line and "carol-1" in warning.line and "24/24" in warning.line
+        best = apply_policy(parse_course(text.replace('timezone', 'groups = "best"\ntimezone')), Student(who),
+                            [finished, worse])
+        assert best.score == 24 and best.counted == finished and not [a for a in best.adjustments if a.kind == LOWER]
+    with pytest.raises(CourseError, match="groups"):
+        parse_course(text.replace('timezone', 'groups = "first"\ntimezone'))
+
+
+def test_a_phase_due_earlier_is_scored_from_the_hand_in_by_its_date() -> None:
+    """Swine Swap's seed: Phase 1 within ten days, Phases 2 and 3 five days later. Phase 1's problems
+    count from the hand-in by its own date; the later one counts for the rest."""
+    from datetime import UTC, datetime
+
+    from graders.course import Student, apply_policy, for_edition, parse_course
+
+    text = ('timezone = "Asia/Shanghai"\n[deadlines]\ndue = 2024-03-16T23:59:00\n'
+            'phases = { 1 = 2024-03-11T23:59:00 }\n')
+    course = for_edition(parse_course(text), 0, phase_of=(("01", 1), ("02", 1), ("03", 2)))
+    first = Attempt(datetime(2024, 3, 10, tzinfo=UTC), False, 2.0, 7.0, (("01", 2.0), ("02", 0.0), ("03", 0.0)), "a-1")
+    later = Attempt(datetime(2024, 3, 14, tzinfo=UTC), True, 7.0, 7.0, (("01", 2.0), ("02", 2.0), ("03", 3.0)), "a-2")
+    outcome = apply_policy(course, Student("ann"), [first, later])
+    assert outcome.counted == later and outcome.score == 5 and dict(outcome.problems)["02"] == 0
+    (line,) = [a for a in outcome.adjustments if a.kind == "phase"]
+    assert "Phase 1 is due" in line.line and "a-1" in line.line and line.points == -2
+    on_time = apply_policy(course, Student("bo"), [Attempt(datetime(2024, 3, 11, tzinfo=UTC), True, 7.0, 7.0,
+                                                            later.problems, "b-1")])
+    assert on_time.score == 7 and not [a for a in on_time.adjustments if a.kind == "phase"]
+    with pytest.raises(CourseError, match="phases.1"):
+        parse_course(text.replace("2024-03-11", "2024-03-20"))

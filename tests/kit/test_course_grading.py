@@ -447,3 +447,45 @@ def test_a_kit_failure_withholds_the_students_scores_never_a_zero(tmp_path, sour
     uploaded = {r["SID"] for r in read_csv(out / "gradescope-scores.csv")}
     assert "carol" not in uploaded and "dan" not in uploaded and "erin" in uploaded
     assert "carol" not in {r["SIS User ID"] for r in read_csv(out / "canvas-scores.csv")}
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize(("name", "final"), [("pig", "15"), ("swine_swap", "2200")])
+def test_an_edition_is_graded_out_of_its_own_total_by_a_course_that_sets_no_points(tmp_path, name, final) -> None:
+    """Swine Swap and Pig have no checkpoint: a course file that sets no points adds none (2200 of
+    2200, not 2201); Pig's 25 points count as its seed's 15 in every export."""
+    edition = load_edition(name)
+    text = COURSE.replace('"boar_brawl"', f'"{name}"').replace("early = 2024-02-06T23:59:00\n", "")
+    course = course_folder(tmp_path, text,
+                           "id,name,email,extension days,accommodation,partner\nann,Ann Abe,ann@uni.edu,,,\n", None)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ann.py").write_text((edition.solution_dir / edition.submission).read_text(encoding="utf-8"),
+                                   encoding="utf-8")
+    (folder / "times.csv").write_text(f"entry,time,student\nann,{(C.checkpoint - SECOND).isoformat()},ann\n",
+                                      encoding="utf-8")
+    out = tmp_path / "out"
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course), "--edition", name]) == 0
+    (row,) = read_csv(out / "grades.csv")
+    assert row["checkpoint by date"] == "0" and row["final"] == final
+    assert [r["Total Score"] for r in read_csv(out / "gradescope-scores.csv")] == [final]
+    assert [r[edition.title] for r in read_csv(out / "canvas-scores.csv")] == [final]
+    feedback = (out / "feedback" / "ann.md").read_text(encoding="utf-8")
+    assert f"Final score: {final}**" in feedback
+    assert ("worth 15/15 in the course" in feedback) == (name == "pig")
+
+
+@pytest.mark.timeout(600)
+def test_a_later_worse_hand_in_of_partners_is_said_to_both_and_to_the_instructor(tmp_path, sources) -> None:
+    """Carol's full marks, then her partner Dan's Phase 1 only, later: the later one counts (groups =
+    "last"), and course-notes.txt and both partners' feedback say it replaced the better one."""
+    course = course_folder(tmp_path, overrides=None)
+    folder = class_folder(tmp_path, sources, [("carol-1", C.checkpoint - timedelta(hours=1), ["carol"], "full"),
+                                              ("dan-1", C.checkpoint, ["dan"], "phase1")])
+    out = tmp_path / "out"
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 0
+    notes = (out / "course-notes.txt").read_text(encoding="utf-8")
+    for who in ("carol", "dan"):
+        feedback = (out / "feedback" / f"{who}.md").read_text(encoding="utf-8")
+        assert "Warning" in feedback and "dan-1" in feedback and "carol-1" in feedback
+        assert f"{who}: Warning" in notes

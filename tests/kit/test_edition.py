@@ -71,6 +71,12 @@ def test_unknown_problem_is_a_clear_error():
         load_edition().problem("5a")
 
 
+def test_a_problem_in_parts_is_named_by_its_parts():
+    """Swine Swap's Problem 5 is 05a and 05b: `-q 5` names both rather than saying there is no 05."""
+    with pytest.raises(InputError, match="problem 05 comes in parts: 05a and 05b; name one, such as -q 05a"):
+        load_edition("swine_swap").problem(5)
+
+
 def test_unknown_keys_are_rejected_not_ignored():
     import copy
 
@@ -132,3 +138,19 @@ def test_a_kit_solution_folder_declares_its_edition(tmp_path):
     stray = tmp_path / "solution" / "more_boar"
     stray.mkdir(parents=True)
     assert declared_edition(stray) is None  # a folder of that name away from a kit is no edition's
+
+
+def test_swine_swaps_question_on_a_swap_that_wins_holds_for_the_reference(monkeypatch):
+    """The unlock question's premise is the game's: at 63 against 95, rolling zero gives 10 (Free
+    Bacon), 73, and 73 + 95 triggers a swap that puts the player ahead."""
+    import runpy
+
+    from graders.cases import load_questions
+
+    edition = load_edition("swine_swap")
+    (question,) = [q for q in load_questions(edition, 12) if q.name == "a swap that wins"]
+    assert "63 points and the opponent 95" in question.question and "gives you 10" in question.question
+    monkeypatch.syspath_prepend(str(edition.solution_dir))
+    hog = runpy.run_path(str(edition.solution_dir / edition.submission))
+    assert hog["free_bacon"](95) == 10 and hog["is_swap"](73, 95)
+    assert question.answer.startswith("It gives you the opponent's 95")

@@ -1667,3 +1667,49 @@ def test_a_backdated_hand_in_gets_no_time_it_did_not_prove(reference_source, tmp
         assert messages.TIMES_FROM_FILES in (out / "feedback" / f"{student}.md").read_text(encoding="utf-8")
     assert hogkit(["grade", str(folder), "--out", str(out), "--trust-file-times"]) == 2
     assert capsys.readouterr().err.strip().endswith(messages.trust_file_times_needs_course())
+
+
+CHUNK_READER = '''
+def take_turn_test():
+    with open(__file__, encoding="utf-8") as f:
+        text = f.read()
+    at = text.find("def final_strategy(")
+    if at < 0:
+        at = text.find("def take_turn(")
+    chunk = text[at:at + 90]
+    raise type(chunk, (Exception,), {})()
+'''
+
+
+def test_a_student_test_never_reads_the_reference_nor_names_what_it_read(tmp_path, monkeypatch):
+    """Attack: Pig's take_turn_test, which runs on the kit's take_turn, reads the file of the module
+    it runs in (today the whole reference) and raises a class named after the next 90 characters,
+    hoping the feedback quotes the exception's type name: a chunk of final_strategy per hand-in.
+
+    Guarantee: the run's module holds none of the reference beyond the functions the test needs,
+    and no route that shows feedback (the text report, a class's feedback/ID.md, Gradescope's
+    visible test) quotes the name of an exception class the student made.
+    """
+    from graders.classroom import grade_class
+    from graders.edition import load_edition
+
+    pig = load_edition("pig")
+    reference = (pig.solution_dir / pig.submission).read_text(encoding="utf-8")
+    skeleton = (pig.skeleton_dir / pig.submission).read_text(encoding="utf-8")
+    source = replace_function(skeleton, "take_turn_test", CHUNK_READER)
+    secret = reference[reference.index("def final_strategy("):][:90]
+    report = grade_source(source, pig, [3])
+    text = reports.render_text(report, verbose=True)
+    assert messages.AN_EXCEPTION_OF_THEIR_OWN in text
+    assert "def take_turn(" not in text
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "mallory.py").write_text(source, encoding="utf-8")
+    grade_class(folder, pig, tmp_path / "out", jobs=1)
+    shown = text + (tmp_path / "out" / "feedback" / "mallory.md").read_text(encoding="utf-8")
+    (tmp_path / "gs").mkdir()
+    record = grade_on_gradescope(source, pig, tmp_path / "gs", monkeypatch)
+    shown += json.dumps(record) + (tmp_path / "gs" / "results" / "results.json").read_text(encoding="utf-8")
+    assert messages.AN_EXCEPTION_OF_THEIR_OWN in shown
+    for piece in (secret[:40], secret[40:], "def take_turn("):
+        assert piece not in shown and json.dumps(piece)[1:-1] not in shown, piece
