@@ -593,8 +593,9 @@ def test_syntax_error_in_one_function_costs_only_that_function(edition, referenc
     line = line_of(source, "return (")
     report = grade_source(source, edition, problems=[1, 2, 3])
 
-    assert scores(report) == {1: 2, 2: 0, 3: 0}
+    assert scores(report) == {1: 2, 2: 0, 3: 2}  # take_turn's cases call the kit's boar_brawl
     assert_untouched(report, 1)
+    assert_untouched(report, 3)
     assert len(report.notes) == 1
     note = report.notes[0]
     assert note.startswith(f"hog.py line {line}: SyntaxError: ")
@@ -603,8 +604,7 @@ def test_syntax_error_in_one_function_costs_only_that_function(edition, referenc
     assert p2.status == "failed"
     assert not p2.cases  # a function left out for a syntax error is not run at all
     assert p2.reason == messages.removed_for_syntax("boar_brawl", "hog.py", line)
-    p3 = problem(report, 3)  # its cases call boar_brawl: scored on them, with a hint to fix 02 first
-    assert (p3.status, p3.hint) == ("failed", messages.dependency_hint([("02", "boar_brawl")]))
+    assert not problem(report, 3).hint
 
 
 def test_a_file_that_is_not_python_scores_zero_with_a_note(edition):
@@ -732,6 +732,38 @@ def test_debug_lines_never_make_a_case_fail(edition, reference_source):
     assert_untouched(report, 1)
     debug = problem(report, 1).cases[0].debug
     assert debug and set(debug) == {DEBUG_PREFIX + " rolling"}
+
+
+def test_debug_lines_never_count_against_the_output_cap(edition, reference_source):
+    """roll_dice prints 3,000 DEBUG lines on each call, far past the cap of 2,000 printed lines, and
+    returns the right value: every case passes, and a budget of their own keeps the DEBUG lines."""
+    before = 'for _k in range(3000): print("DEBUG:", _k)'
+    source = replace_function(reference_source, "roll_dice", ROLL_DICE_TEMPLATE.format(before=before))
+    report = grade_source(source, edition, problems=[1])
+
+    assert_untouched(report, 1)
+    debug = problem(report, 1).cases[0].debug
+    steps = len(first_case(edition, 1).steps)  # each step has a budget of its own
+    assert 0 < len(debug) <= 2000 * steps < 3000 * steps and debug[0] == DEBUG_PREFIX + " 0"
+
+
+def test_a_stub_finds_no_reference_of_its_own_problem(edition, reference_source):
+    """Attack: take_turn searches every object the garbage collector knows for another function
+    named take_turn (the reference's, which hidden cases of other problems run with) and hands the
+    work to it. The children that run take_turn's cases hold no reference take_turn, so it finds none."""
+    stub = """
+        def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
+            import gc
+            for f in gc.get_objects():
+                if type(f) is type(take_turn) and f.__name__ == 'take_turn' and f is not take_turn:
+                    return f(num_rolls, player_score, opponent_score, dice)
+            return 0
+    """
+    report = grade_source(replace_function(reference_source, "take_turn", stub), edition, problems=[3, 4, 5])
+    p3 = problem(report, 3)
+    assert (p3.status, p3.score) == ("failed", 0)
+    assert all(not c.passed for c in p3.cases if c.hidden), "a hidden case passed with the reference's take_turn"
+    assert problem(report, 4).cases and all(c.passed for c in problem(report, 4).cases if c.hidden)
 
 
 def test_other_printed_lines_make_a_case_fail(edition, reference_source):
