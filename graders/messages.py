@@ -1752,6 +1752,14 @@ def answer_key_heading(title: str, phase: int | None, name: str) -> str:
     return f"{title}: answer key, Phase {phase}: {name}" if phase is not None else f"{title}: answer key"
 
 
+def grading_rule() -> str:
+    """How a bug is charged, for the staff: said by ``hogkit answers`` (the README says it too)."""
+    return ("How points are lost: a problem's public cases call the student's own functions, as `python3 ok` "
+            "shows them before hand-in; its hidden cases call the student's functions of that problem only, "
+            "and the kit's own for every other problem. So a point lost at grading on a function that passes "
+            "its public cases is a bug in that function, and a syntax error costs only the functions it breaks.")
+
+
 def answer_key_intro() -> str:
     return ("Every unlock question with its answer, to go through in section. Students must type these "
             "answers to unlock the tests: keep this handout for the staff, or hand it out once the problems "

@@ -490,6 +490,8 @@ def render_answer_key_text(problems: Sequence[tuple[Problem, Sequence[Question]]
             else:
                 lines += [f"      {line}" for line in render_steps(q.steps).split("\n")]
         lines.append("")
+    if lines:
+        lines += [messages.grading_rule(), ""]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -499,7 +501,7 @@ def render_answer_key(title: str, problems: Sequence[tuple[Problem, Sequence[Que
     question by its name (which says what it teaches, or asks why), its transcript with the output
     Python displays, or its choices with the answer marked and restated."""
     heading = messages.answer_key_heading(title, phase.number if phase else None, phase.name if phase else "")
-    lines = [f"# {heading}", "", messages.answer_key_intro(), ""]
+    lines = [f"# {heading}", "", messages.answer_key_intro(), "", messages.grading_rule(), ""]
     for problem, questions in problems:
         lines += [f"## {messages.answer_key_problem(problem.label, problem.title, len(questions))}", ""]
         for k, q in enumerate(questions, start=1):

@@ -247,6 +247,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
      ["fix 06 first. The handout's examples: expected 1"]),
     (m.whitespace_legend, (m.visible("3 \n\n\tx"),), ["(· is a space, → is a tab, ⏎ is an empty line)"]),
     (m.debug_lines_note, (2,), ["2 DEBUG lines", "never part of the comparison"]),
+    (m.grading_rule, (), ["public cases call the student's own functions", "hidden cases call the student's "
+                          "functions of that problem only", "a syntax error costs only the functions it breaks"]),
     (m.debug_lines_of_case, ("the handout's examples", False, 2),
      ["Case \"the handout's examples\" passed", "2 DEBUG lines"]),
     (m.no_such_path, ("nowhere/hog.py",), ["nowhere/hog.py"]),
