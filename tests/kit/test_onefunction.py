@@ -25,9 +25,12 @@ PROBLEMS = [(name, p.label) for name in edition_names() for p in load_edition(na
 
 
 def sharing(edition: Edition, label: str) -> set[str]:
-    """LABEL and every problem that asks for one of its functions too."""
+    """LABEL, every problem that asks for one of its functions too, and every problem whose marked
+    code lies inside one of them (Pig's experiments function holds Problems 10, 11 and 12)."""
     mine = set(edition.problem(label).functions)
-    return {p.label for p in edition.problems if mine & set(p.functions)}
+    ref = onefunction.reference(edition)
+    inside = {m for f in mine for k in (ref.defines.get(f, []) if ref else []) for m in ref.marked[k]}
+    return {p.label for p in edition.problems if mine & set(p.functions)} | inside
 
 
 def planted(source: str, functions: tuple[str, ...]) -> str:
