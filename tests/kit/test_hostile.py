@@ -766,6 +766,55 @@ def test_a_stub_finds_no_reference_of_its_own_problem(edition, reference_source)
     assert problem(report, 4).cases and all(c.passed for c in problem(report, 4).cases if c.hidden)
 
 
+@pytest.mark.timeout(300)
+def test_no_reference_leaks_through_the_shared_tmp_under_limits(edition, reference_source, monkeypatch):
+    """Attack: without namespaces children share /tmp. In a hidden case of sus_update the kit's
+    boar_brawl is in the module (the reference stands in for other problems): sus_update writes its
+    code to /tmp for everyone, and the student's boar_brawl runs whatever it finds there.
+
+    Guarantee: where children share /tmp, the children that hold reference code run only once every
+    other child of the submission has finished its cases, so boar_brawl never finds it.
+    """
+    if os.geteuid() != 0:
+        pytest.skip("only root gives each child a user id of its own")
+    real = isolation.policy()
+    limits = isolation.Policy(isolation.LIMITS, "", True, real.python, real.python_home, "forced by a test")
+    monkeypatch.setattr(isolation, "policy", lambda: limits)
+    leak = f"/tmp/leak-{os.getpid()}-{time.monotonic_ns()}"
+    reader = f"""
+    def boar_brawl(player_score, opponent_score):
+        import marshal, types
+        try:
+            with open({leak!r}, "rb") as f:
+                code = marshal.loads(f.read())
+        except OSError:
+            return 0
+        return types.FunctionType(code, globals())(player_score, opponent_score)
+    """
+    writer = f"""
+
+_sus_update = sus_update
+
+
+def sus_update(num_rolls, player_score, opponent_score, dice=six_sided):
+    import marshal, os
+    try:
+        with open({leak!r}, "wb") as f:
+            f.write(marshal.dumps(boar_brawl.__code__))
+        os.chmod({leak!r}, 0o666)
+    except OSError:
+        pass
+    return _sus_update(num_rolls, player_score, opponent_score, dice)
+"""
+    try:
+        report = grade_source(replace_function(reference_source, "boar_brawl", reader) + writer, edition,
+                              problems=[2, 4])
+        p2 = problem(report, 2)
+        assert p2.cases and not any(c.passed for c in p2.cases), "boar_brawl ran the reference from /tmp"
+    finally:
+        Path(leak).unlink(missing_ok=True)
+
+
 def test_other_printed_lines_make_a_case_fail(edition, reference_source):
     """roll_dice prints "rolling" (no DEBUG: prefix) before returning the right value: the output is wrong."""
     roll_dice = ROLL_DICE_TEMPLATE.format(before='print("rolling")')
