@@ -4,10 +4,11 @@ Contract: :func:`grade` never raises for anything a submission does. Bad input t
 (no such path, not Python, unknown edition) raises :class:`SubmissionError` *before* any work, with
 a message from :mod:`graders.messages`. Everything else the submission does becomes a record: a
 problem passes when every case it runs passes and every shape rule holds; it earns all its points
-or none, on its own cases alone: a problem whose cases call another that fails is still scored,
-and its reason says which problem to fix first. A shape rule (or a case that checks one) is
-required or advice; advice is reported and never costs points. Rendering lives in
-:mod:`graders.reports`; nothing here prints.
+or none, on its own cases alone: its hidden cases run the reference for every other problem's
+functions they reach (see :mod:`graders.onefunction`), and a problem whose public cases call
+another that fails is still scored, and its reason says which problem to fix first. A shape rule
+(or a case that checks one) is required or advice; advice is reported and never costs points.
+Rendering lives in :mod:`graders.reports`; nothing here prints.
 
 Every failure is the submission's or the kit's. Whatever :func:`grade` raises is the kit's (a
 sandbox that did not start, a kit file missing, a full disk, a bug): it is never turned into a
