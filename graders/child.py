@@ -43,15 +43,67 @@ _MAX_INT_DIGITS = 4000
 
 class CappedText(io.TextIOBase):
     """A stdout stand-in that keeps at most ``_MAX_TEXT`` characters and ``_MAX_LINES`` lines, and
-    remembers that it overflowed."""
+    remembers that it overflowed. Whole lines that start with ``DEBUG:`` have a budget of their
+    own: they never count against the cap and never overflow it (past their own budget they are
+    left out, and the output is still whole)."""
 
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.size, self.lines, self.truncated = 0, 0, False
+        self.debug_size, self.debug_lines = 0, 0
+        # The line being written: "" while its start may still be "DEBUG:", "debug" (its pieces
+        # are held until it ends) or "plain" (kept as it comes).
+        self.kind, self.held, self.held_size = "", [], 0  # type: str, list[str], int
 
     def write(self, s: str) -> int:
         if type(s) is not str:
             raise TypeError("write() argument must be str")
+        start = 0
+        while start < len(s):
+            end = s.find("\n", start)
+            piece = s[start:] if end < 0 else s[start:end + 1]
+            start += len(piece)
+            self.piece(piece)
+            if piece.endswith("\n"):
+                self.end_line()
+        return len(s)
+
+    def piece(self, piece: str) -> None:
+        """Part of the line being written (at most one line end, at its end)."""
+        if not self.kind:
+            piece = "".join(self.held) + piece
+            self.held, self.held_size = [], 0
+            if piece.startswith("DEBUG:"):
+                self.kind = "debug"
+            elif "DEBUG:".startswith(piece) and not piece.endswith("\n"):
+                self.held, self.held_size = [piece], len(piece)  # too short to tell yet
+                return
+            else:
+                self.kind = "plain"
+        if self.kind == "plain":
+            self.keep(piece)
+            return
+        self.held.append(piece)
+        self.held_size += len(piece)
+        if self.held_size > _MAX_TEXT:  # no DEBUG line this long is kept whole: as any other line
+            self.kind = "plain"
+            self.keep("".join(self.held))
+            self.held, self.held_size = [], 0
+
+    def end_line(self) -> None:
+        """The line being written has ended (or the output has): a DEBUG line is kept within the
+        budget of DEBUG lines, and one past it left out; any held start of a line is kept."""
+        line = "".join(self.held)
+        if self.kind == "debug":
+            if self.debug_size + len(line) <= _MAX_TEXT and self.debug_lines < _MAX_LINES:
+                self.parts.append(line)
+                self.debug_size += len(line)
+                self.debug_lines += 1
+        elif line:
+            self.keep(line)
+        self.kind, self.held, self.held_size = "", [], 0
+
+    def keep(self, s: str) -> None:
         room = min(_MAX_TEXT - self.size, len(s))
         if self.lines >= _MAX_LINES:
             room = 0
@@ -67,12 +119,12 @@ class CappedText(io.TextIOBase):
             self.lines += kept.count("\n")
         if len(s) > room:
             self.truncated = True
-        return len(s)
 
     def writable(self) -> bool:
         return True
 
     def text(self) -> str:
+        self.end_line()
         return "".join(self.parts)
 
 

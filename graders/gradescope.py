@@ -143,10 +143,20 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
 
 def needs_reference(edition: Edition) -> bool:
     """Whether some case of EDITION is judged against the reference (a test the student writes, a
-    win rate): the autograder then carries the reference, which the students never see."""
+    win rate) or runs it (a hidden case that reaches another problem's functions runs the reference's,
+    see :mod:`graders.onefunction`): the autograder then carries the reference, which the students
+    never see."""
+    from graders import onefunction
     from graders.cases import load_problem_cases
 
-    return any(c.check is not None for p in edition.problems for c in load_problem_cases(edition, p.label))
+    cases = {p.label: load_problem_cases(edition, p.label) for p in edition.problems}
+    if any(c.check is not None for its in cases.values() for c in its):
+        return True
+    ref = onefunction.reference(edition)
+    functions = onefunction.problem_functions(edition)
+    return ref is not None and any(
+        onefunction.reached_problems(hidden, label, functions, ref.uses)
+        for label, its in cases.items() if (hidden := [c for c in its if c.hidden]))
 
 
 def _included_files(edition: Edition) -> list[Path]:

@@ -4,10 +4,11 @@ Contract: :func:`grade` never raises for anything a submission does. Bad input t
 (no such path, not Python, unknown edition) raises :class:`SubmissionError` *before* any work, with
 a message from :mod:`graders.messages`. Everything else the submission does becomes a record: a
 problem passes when every case it runs passes and every shape rule holds; it earns all its points
-or none, on its own cases alone: a problem whose cases call another that fails is still scored,
-and its reason says which problem to fix first. A shape rule (or a case that checks one) is
-required or advice; advice is reported and never costs points. Rendering lives in
-:mod:`graders.reports`; nothing here prints.
+or none, on its own cases alone: its hidden cases run the reference for every other problem's
+functions they reach (see :mod:`graders.onefunction`), and a problem whose public cases call
+another that fails is still scored, and its reason says which problem to fix first. A shape rule
+(or a case that checks one) is required or advice; advice is reported and never costs points.
+Rendering lives in :mod:`graders.reports`; nothing here prints.
 
 Every failure is the submission's or the kit's. Whatever :func:`grade` raises is the kit's (a
 sandbox that did not start, a kit file missing, a full disk, a bug): it is never turned into a
@@ -26,12 +27,12 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graders import checks, isolation, messages
+from graders import checks, isolation, messages, onefunction
 from graders.astrules import RuleChecker
 from graders.cases import Case, StudentRun, kit_only, load_problem_cases
 from graders.edition import Edition, Problem, edition_names, load_edition
@@ -127,16 +128,19 @@ def grade(
     """
     started = time.monotonic()
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden)
-    children = Children(plan.source, edition, limits or Limits())
+    children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
+                        edition, limits or Limits())
     in_reference = reference_children(plan, edition, limits or Limits())
+    hidden = hidden_children(plan, edition, limits or Limits())
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
-                               deadline=started + edition.run_timeout, others=in_reference)  # the run's budget
+                               deadline=started + edition.run_timeout, others=in_reference,
+                               hidden=hidden)  # the run's budget
         notes = plan.notes + tuple(children.notes)
         if children.first is not None and not children.unloadable:
             results = _report_exact_rate(edition, results, children.first)
     finally:
-        for runner in [children, *in_reference.values()]:
+        for runner in {id(r): r for r in [children, *in_reference.values(), *hidden.values()]}.values():
             runner.dispose()
     ordered = with_dependency_hints([results[p.label] for p in plan.chosen], edition)
     return build_report(edition, submission, plan, ordered, notes, time.monotonic() - started)
@@ -200,30 +204,85 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
     return found
 
 
+def hidden_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, Children]:
+    """{problem: the children its hidden cases run in}, for each problem whose hidden cases reach
+    another problem's functions: the children of its group (see :mod:`graders.onefunction`), which
+    run no other case and hold the reference of no problem they grade."""
+    found: dict[str, Children] = {}
+    if not plan.include_hidden:
+        return found
+    cases = {p.label: plan.cases[p.label] for p in plan.chosen if settle(p, plan, edition.submission) is None}
+    for labels, source in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
+        runner = Children(source, edition, limits)
+        found.update(dict.fromkeys(labels, runner))
+    return found
+
+
+def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, Children],
+           hidden: dict[str, Children]) -> list[tuple[Children, list[Case]]]:
+    """Which children run which of PROBLEM's cases: its own (OTHERS) for a test the student writes,
+    the children of its group (HIDDEN) for hidden cases, the submission's for the rest."""
+    cases = plan.cases[problem.label]
+    if problem.label in others:
+        return [(others[problem.label], cases)]
+    if problem.label not in hidden:
+        return [(children, cases)]
+    public = [c for c in cases if not c.hidden or c.runs_in == "reference"]
+    secret = [c for c in cases if c.hidden and c.runs_in != "reference"]
+    return [(r, part) for r, part in ((children, public), (hidden[problem.label], secret)) if part]
+
+
 def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: ProgressFn | None,
-                 deadline: float, others: dict[str, Children] | None = None) -> dict[str, ProblemResult]:
+                 deadline: float, others: dict[str, Children] | None = None,
+                 hidden: dict[str, Children] | None = None) -> dict[str, ProblemResult]:
     """Every chosen problem's result: settled without running code when it can be, otherwise from
     its cases, which a big problem splits so that both children share it, each part in order.
-    A problem in OTHERS runs in its own children (the reference's module with the student's test)."""
+    A problem in OTHERS runs in its own children (the reference's module with the student's test);
+    one in HIDDEN runs its hidden cases in its group's children (the reference for other problems)."""
     results: dict[str, ProblemResult] = {}
     with ThreadPoolExecutor(pool_size) as pool:
-        running: dict[str, list[Future]] = {}
+        work: dict[str, list[tuple[Children, list[Case]]]] = {}
         for problem in plan.chosen:
             settled = settle(problem, plan, children.edition.submission)
-            runner = (others or {}).get(problem.label, children)
             if settled is None:
-                running[problem.label] = [pool.submit(runner.run, chunk, deadline)
-                                          for chunk in split(plan.cases[problem.label], pool_size)]
+                work[problem.label] = [(runner, chunk) for runner, part in
+                                       routes(problem, plan, children, others or {}, hidden or {})
+                                       for chunk in split(part, pool_size)]
             else:
                 results[problem.label] = settled
+        running = submit_in_turn(pool, work, children, deadline)
         for problem in plan.chosen:
             if problem.label in running:
-                outcomes = stop_at_first_abort([c for f in running[problem.label] for c in f.result()])
+                order = {c.id: k for k, c in enumerate(plan.cases[problem.label])}
+                ran = sorted((c for f in running[problem.label] for c in f.result()), key=lambda c: order[c.case_id])
+                outcomes = stop_at_first_abort(ran)
                 results[problem.label] = _conclude(problem, plan.rules[problem.label], outcomes,
                                                    plan.cases[problem.label], plan.kit_only.get(problem.label, ""))
                 if on_problem:
                     on_problem(results[problem.label])
     return results
+
+
+def submit_in_turn(pool: ThreadPoolExecutor, work: dict[str, list[tuple[Children, list[Case]]]],
+                   children: Children, deadline: float) -> dict[str, list[Future]]:
+    """WORK's chunks handed to POOL: those of the submission's own CHILDREN first, and those of
+    children that hold reference code (hidden cases' groups, a student's test in the reference)
+    together with them where every child has a file system of its own, and only once the others
+    have all finished where children share /tmp: a child holding the reference then runs while no
+    child grading that problem is left to read what it might write there."""
+    running: dict[str, list[Future]] = {label: [] for label in work}
+    later: list[tuple[str, Children, list[Case]]] = []
+    for label, chunks in work.items():
+        for runner, chunk in chunks:
+            if runner is children or isolation.policy().level == isolation.NAMESPACES:
+                running[label].append(pool.submit(runner.run, chunk, deadline))
+            else:
+                later.append((label, runner, chunk))
+    if later:
+        wait([f for fs in running.values() for f in fs])
+    for label, runner, chunk in later:
+        running[label].append(pool.submit(runner.run, chunk, deadline))
+    return running
 
 
 class Children:
@@ -278,14 +337,16 @@ class Children:
 
 
 def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> list[ProblemResult]:
-    """RESULTS, where a failed problem whose cases call a problem that failed too says so first:
-    the knowledge of ``depends``, which never costs points."""
+    """RESULTS, where a failed problem whose public cases failed and call a problem that failed too
+    says so first: the knowledge of ``depends``, which never costs points. Its hidden cases call the
+    reference for the other problems, so only its public cases can fail for the other's sake."""
     by_label = {r.label: r for r in results}
     hinted = []
     for r in results:
         failed = [by_label[d] for d in sorted(_needs(edition, r.label))
                   if d in by_label and by_label[d].status == "failed"]
-        if r.status == "failed" and failed and r.cases:  # only where its own cases ran and failed
+        public = any(not c.passed and not c.hidden for c in r.graded_cases)  # hidden ones call the kit's
+        if r.status == "failed" and failed and public:  # only where its own public cases ran and failed
             hint = messages.dependency_hint([(d.label, d.name) for d in failed])
             r = dataclasses.replace(r, reason=messages.hinted_reason(hint, r.reason), hint=hint)
         hinted.append(r)

@@ -220,12 +220,16 @@ def removed_for_syntax(name: str, filename: str, line: int) -> str:
 
 
 def dependency_hint(failed: list[tuple[str, str]]) -> str:
-    """Said first in the reason of a failed problem whose cases call problems that fail too."""
+    """Said first in the reason of a failed problem whose public cases call problems that fail too
+    (its hidden cases call the kit's own functions of other problems, so these cost points here
+    only through the public cases)."""
     if len(failed) == 1:
         (label, name), = failed
-        return f"Problem {label} {name} fails too, and these cases call it: fix {label} first."
+        return (f"Problem {label} {name} fails too, and this problem's public cases call it: fix {label} "
+                f"first (its hidden cases use the kit's own {name}).")
     named = " and ".join(f"Problem {label} {name}" for label, name in failed)
-    return f"{named} fail too, and these cases call them: fix those first."
+    return (f"{named} fail too, and this problem's public cases call them: fix those first (its hidden "
+            f"cases use the kit's own).")
 
 
 def hinted_reason(hint: str, reason: str) -> str:
@@ -321,6 +325,11 @@ def syntax_stub(name: str, filename: str, line: int, message: str) -> str:
 
 def debug_lines_note(count: int) -> str:
     return f"{count} DEBUG line{'s' if count != 1 else ''} printed (never part of the comparison):"
+
+
+def debug_lines_of_case(name: str, hidden: bool, count: int) -> str:
+    """Above the DEBUG lines a case that passed printed."""
+    return f"Case {name!r}{LABEL_HIDDEN if hidden else ''} passed; {debug_lines_note(count)}"
 
 
 # -- shape rules ---------------------------------------------------------------------------------
@@ -1805,6 +1814,14 @@ ANSWER_MARK = "the answer"
 
 def answer_key_heading(title: str, phase: int | None, name: str) -> str:
     return f"{title}: answer key, Phase {phase}: {name}" if phase is not None else f"{title}: answer key"
+
+
+def grading_rule() -> str:
+    """How a bug is charged, for the staff: said by ``hogkit answers`` (the README says it too)."""
+    return ("How points are lost: a problem's public cases call the student's own functions, as `python3 ok` "
+            "shows them before hand-in; its hidden cases call the student's functions of that problem only, "
+            "and the kit's own for every other problem. So a point lost at grading on a function that passes "
+            "its public cases is a bug in that function, and a syntax error costs only the functions it breaks.")
 
 
 def answer_key_intro() -> str:

@@ -77,8 +77,7 @@ def _problem_lines(
     if p.done:
         if p.status == "ungraded" and p.reason:  # why no case ran here: graded elsewhere
             out.append(f"      {p.reason}")
-        if verbose:
-            out.extend(_debug_lines(c) for c in p.cases if c.debug)
+        out.extend(_passing_debug(p.cases, verbose, show_hidden))
         return [line for line in out if line]
     failed = [c for c in p.cases if not c.passed and not c.advice]
     shown = [c for c in (failed if verbose else failed[:1]) if show_hidden or not c.hidden]
@@ -90,6 +89,7 @@ def _problem_lines(
         out.append(f"      {p.hint}")
     for case in shown:
         out.extend(render_case(case, verbose))
+    out.extend(_passing_debug(p.cases, verbose, show_hidden))
     if (failed or rule_broken) and (student or not verbose):  # --verbose already shows what its rerun would
         hint = messages.rerun_student(p.label) if student else messages.rerun_instructor(path, p.label, edition)
         out.append(f"      {hint}")
@@ -117,9 +117,20 @@ def advice_lines(rules: tuple[RuleResult, ...], cases: tuple[CaseResult, ...]) -
     return lines
 
 
-def _debug_lines(case: CaseResult) -> str:
-    body = "\n".join(messages.printable(d) for d in case.debug)
-    return messages.indent(messages.debug_lines_note(len(case.debug)) + "\n" + body, "      ")
+def _debug_lines(case: CaseResult, most: int | None = None) -> str:
+    body = "\n".join(messages.printable(d) for d in case.debug[:most])
+    heading = messages.debug_lines_of_case(case.name, case.hidden, len(case.debug))
+    return messages.indent(heading + "\n" + body, "      ")
+
+
+DEBUG_SHOWN = 20  # DEBUG lines shown per case without --verbose
+
+
+def _passing_debug(cases: tuple[CaseResult, ...], verbose: bool, show_hidden: bool) -> list[str]:
+    """The DEBUG lines of the cases that passed (a failed case shows its own), the first
+    ``DEBUG_SHOWN`` of each unless VERBOSE; a hidden case's only where hidden cases are shown."""
+    return [_debug_lines(c, None if verbose else DEBUG_SHOWN) for c in cases
+            if c.passed and c.debug and (show_hidden or not c.hidden)]
 
 
 def render_case(case: CaseResult, verbose: bool) -> list[str]:
@@ -479,6 +490,8 @@ def render_answer_key_text(problems: Sequence[tuple[Problem, Sequence[Question]]
             else:
                 lines += [f"      {line}" for line in render_steps(q.steps).split("\n")]
         lines.append("")
+    if lines:
+        lines += [messages.grading_rule(), ""]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -488,7 +501,7 @@ def render_answer_key(title: str, problems: Sequence[tuple[Problem, Sequence[Que
     question by its name (which says what it teaches, or asks why), its transcript with the output
     Python displays, or its choices with the answer marked and restated."""
     heading = messages.answer_key_heading(title, phase.number if phase else None, phase.name if phase else "")
-    lines = [f"# {heading}", "", messages.answer_key_intro(), ""]
+    lines = [f"# {heading}", "", messages.answer_key_intro(), "", messages.grading_rule(), ""]
     for problem, questions in problems:
         lines += [f"## {messages.answer_key_problem(problem.label, problem.title, len(questions))}", ""]
         for k, q in enumerate(questions, start=1):

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from graders import messages
 from graders.cli import main
 from graders.edition import kit_root
 
@@ -142,6 +143,7 @@ def test_answers_prints_the_key(capsys):
     assert code == 0
     assert out.startswith("Problem 05: play")
     assert "answer:" in out and ">>> " in out
+    assert messages.grading_rule() in out  # how points are lost: hidden cases test one function
 
 
 def test_answers_for_every_problem(capsys):
@@ -161,6 +163,7 @@ def test_answers_of_a_phase_as_a_markdown_handout(capsys, edition_name):
     code, out, _ = run(capsys, "answers", "--phase", "1", "--markdown", "--edition", edition_name)
     assert code == 0
     assert out.startswith(f"# {messages.answer_key_heading(edition.title, 1, edition.phases[0].name)}\n")
+    assert messages.grading_rule() in out
     for problem in edition.problems:
         heading = f"## Problem {problem.label}: {problem.title} ("
         assert (heading in out) == (problem.phase == 1), problem.label

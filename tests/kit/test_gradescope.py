@@ -34,10 +34,11 @@ def autograder(tmp_path_factory):
     return root, names
 
 
-def test_the_zip_has_the_scripts_at_its_root_and_no_reference(autograder):
+def test_the_zip_has_the_scripts_at_its_root_and_the_reference(autograder):
+    """The reference comes along: hidden cases run it for the problems they do not test."""
     _, names = autograder
     assert "setup.sh" in names and "run_autograder" in names and "requirements.txt" in names
-    assert "solution/boar_brawl/hog.py" not in names
+    assert "solution/boar_brawl/hog.py" in names
     assert "solution/boar_brawl/dice.py" in names and "graders/gradescope.py" in names
     assert any(n.startswith("tests/boar_brawl/q05.generated") for n in names)
     assert "tests/boar_brawl/mutants.toml" not in names  # its mutant ids quote the reference's code
@@ -171,12 +172,18 @@ def test_the_autograder_root_is_an_option(tmp_path):
     assert results["score"] == 25
 
 
-def test_the_reference_comes_along_only_where_a_case_is_judged_against_it(tmp_path):
+def test_the_reference_comes_along_where_a_case_is_judged_against_it_or_runs_it(tmp_path):
     """Pig grades a test the student writes and a win rate against its reference: its autograder
-    carries it (the students never see the autograder); an edition of transcripts alone does not."""
+    carries it (the students never see the autograder); so does an edition whose hidden cases run
+    the reference for other problems' functions; an edition with neither does not."""
+    import dataclasses
+
     from graders.gradescope import needs_reference
 
-    assert not needs_reference(load_edition())
+    assert needs_reference(load_edition())
+    lone = load_edition()
+    lone = dataclasses.replace(lone, problems=tuple(p for p in lone.problems if p.label in ("01", "02")))
+    assert not needs_reference(lone)  # roll_dice's and boar_brawl's cases reach no other problem
     pig = load_edition("pig")
     assert needs_reference(pig)
     with zipfile.ZipFile(build_autograder(pig, tmp_path / "pig.zip")) as z:

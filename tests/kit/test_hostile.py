@@ -595,8 +595,9 @@ def test_syntax_error_in_one_function_costs_only_that_function(edition, referenc
     line = line_of(source, "return (")
     report = grade_source(source, edition, problems=[1, 2, 3])
 
-    assert scores(report) == {1: 2, 2: 0, 3: 0}
+    assert scores(report) == {1: 2, 2: 0, 3: 2}  # take_turn's cases call the kit's boar_brawl
     assert_untouched(report, 1)
+    assert_untouched(report, 3)
     assert len(report.notes) == 1
     note = report.notes[0]
     assert note.startswith(f"hog.py line {line}: SyntaxError: ")
@@ -605,8 +606,7 @@ def test_syntax_error_in_one_function_costs_only_that_function(edition, referenc
     assert p2.status == "failed"
     assert not p2.cases  # a function left out for a syntax error is not run at all
     assert p2.reason == messages.removed_for_syntax("boar_brawl", "hog.py", line)
-    p3 = problem(report, 3)  # its cases call boar_brawl: scored on them, with a hint to fix 02 first
-    assert (p3.status, p3.hint) == ("failed", messages.dependency_hint([("02", "boar_brawl")]))
+    assert not problem(report, 3).hint
 
 
 def test_a_file_that_is_not_python_scores_zero_with_a_note(edition):
@@ -736,6 +736,87 @@ def test_debug_lines_never_make_a_case_fail(edition, reference_source):
     assert debug and set(debug) == {DEBUG_PREFIX + " rolling"}
 
 
+def test_debug_lines_never_count_against_the_output_cap(edition, reference_source):
+    """roll_dice prints 3,000 DEBUG lines on each call, far past the cap of 2,000 printed lines, and
+    returns the right value: every case passes, and a budget of their own keeps the DEBUG lines."""
+    before = 'for _k in range(3000): print("DEBUG:", _k)'
+    source = replace_function(reference_source, "roll_dice", ROLL_DICE_TEMPLATE.format(before=before))
+    report = grade_source(source, edition, problems=[1])
+
+    assert_untouched(report, 1)
+    debug = problem(report, 1).cases[0].debug
+    steps = len(first_case(edition, 1).steps)  # each step has a budget of its own
+    assert 0 < len(debug) <= 2000 * steps < 3000 * steps and debug[0] == DEBUG_PREFIX + " 0"
+
+
+def test_a_stub_finds_no_reference_of_its_own_problem(edition, reference_source):
+    """Attack: take_turn searches every object the garbage collector knows for another function
+    named take_turn (the reference's, which hidden cases of other problems run with) and hands the
+    work to it. The children that run take_turn's cases hold no reference take_turn, so it finds none."""
+    stub = """
+        def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
+            import gc
+            for f in gc.get_objects():
+                if type(f) is type(take_turn) and f.__name__ == 'take_turn' and f is not take_turn:
+                    return f(num_rolls, player_score, opponent_score, dice)
+            return 0
+    """
+    report = grade_source(replace_function(reference_source, "take_turn", stub), edition, problems=[3, 4, 5])
+    p3 = problem(report, 3)
+    assert (p3.status, p3.score) == ("failed", 0)
+    assert all(not c.passed for c in p3.cases if c.hidden), "a hidden case passed with the reference's take_turn"
+    assert problem(report, 4).cases and all(c.passed for c in problem(report, 4).cases if c.hidden)
+
+
+@pytest.mark.timeout(300)
+def test_no_reference_leaks_through_the_shared_tmp_under_limits(edition, reference_source, monkeypatch):
+    """Attack: without namespaces children share /tmp. In a hidden case of sus_update the kit's
+    boar_brawl is in the module (the reference stands in for other problems): sus_update writes its
+    code to /tmp for everyone, and the student's boar_brawl runs whatever it finds there.
+
+    Guarantee: where children share /tmp, the children that hold reference code run only once every
+    other child of the submission has finished its cases, so boar_brawl never finds it.
+    """
+    if os.geteuid() != 0:
+        pytest.skip("only root gives each child a user id of its own")
+    real = isolation.policy()
+    limits = isolation.Policy(isolation.LIMITS, "", True, real.python, real.python_home, "forced by a test")
+    monkeypatch.setattr(isolation, "policy", lambda: limits)
+    leak = f"/tmp/leak-{os.getpid()}-{time.monotonic_ns()}"
+    reader = f"""
+    def boar_brawl(player_score, opponent_score):
+        import marshal, types
+        try:
+            with open({leak!r}, "rb") as f:
+                code = marshal.loads(f.read())
+        except OSError:
+            return 0
+        return types.FunctionType(code, globals())(player_score, opponent_score)
+    """
+    writer = f"""
+
+_sus_update = sus_update
+
+
+def sus_update(num_rolls, player_score, opponent_score, dice=six_sided):
+    import marshal, os
+    try:
+        with open({leak!r}, "wb") as f:
+            f.write(marshal.dumps(boar_brawl.__code__))
+        os.chmod({leak!r}, 0o666)
+    except OSError:
+        pass
+    return _sus_update(num_rolls, player_score, opponent_score, dice)
+"""
+    try:
+        report = grade_source(replace_function(reference_source, "boar_brawl", reader) + writer, edition,
+                              problems=[2, 4])
+        p2 = problem(report, 2)
+        assert p2.cases and not any(c.passed for c in p2.cases), "boar_brawl ran the reference from /tmp"
+    finally:
+        Path(leak).unlink(missing_ok=True)
+
+
 def test_other_printed_lines_make_a_case_fail(edition, reference_source):
     """roll_dice prints "rolling" (no DEBUG: prefix) before returning the right value: the output is wrong."""
     roll_dice = ROLL_DICE_TEMPLATE.format(before='print("rolling")')
@@ -771,12 +852,13 @@ def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
     report = grade_source(source, edition)
 
     assert isinstance(report, Report)
-    # roll_dice, make_averaged and max_scoring_num_rolls are the reference's; everything else
+    # roll_dice, make_averaged, max_scoring_num_rolls and boar_strategy are the reference's (the
+    # last calls the kit's boar_brawl in place of the one a syntax error removed); everything else
     # fails, on its own cases, and those whose cases call a failing problem say to fix it first.
-    assert scores(report) == {0: 0, 1: 2, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 2, 9: 2, 10: 0, 11: 0, 12: 0}
-    assert report.total == 6
+    assert scores(report) == {0: 0, 1: 2, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 2, 9: 2, 10: 2, 11: 0, 12: 0}
+    assert report.total == 8
     assert problem(report, 6).cases[0].status == "crashed"
-    assert [p.number for p in report.problems if p.hint] == [3, 4, 5, 7, 10, 11]
+    assert [p.number for p in report.problems if p.hint] == [3, 4, 5, 7, 11]
     assert len(report.notes) == 3, report.notes
     assert any(note.startswith(f"hog.py line {line_of(source, 'return (')}: SyntaxError") for note in report.notes)
     assert "hog.py line 2: " + messages.exited_while_loading("sys.exit", "bye") in report.notes

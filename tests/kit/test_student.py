@@ -360,6 +360,7 @@ def test_debug_lines_never_fail_a_test(project: Path, edition) -> None:
     line = problem_line(plain.stdout, "01")
     assert "2/2" in line and "✓" in line
     assert "expected:" not in plain.stdout
+    assert "DEBUG: x" in plain.stdout  # shown on passing cases too, --verbose or not
 
     verbose = run_ok(project, "-q", "01", "-v")
     assert "2/2" in problem_line(verbose.stdout, "01")

@@ -1,0 +1,66 @@
+"""Benchmark: what hidden cases that test one function cost per submission.
+
+    python3 benchmarks/bench_onefunction.py [--repeat N] [--edition NAME ...]
+
+For each edition's reference solution, the wall time of a full grade as the kit runs it (the hidden
+cases that reach other problems in children of their own groups, holding the reference for those
+problems) and of the same grade with every hidden case in the submission's own children (what the
+kit did before), with the number of extra children. Each figure is the median of N runs (min and
+max beside it). Timings are printed, never asserted: these machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from graders import grading, onefunction  # noqa: E402
+from graders.edition import edition_names, load_edition  # noqa: E402
+from graders.submissions import Submission  # noqa: E402
+
+
+def clock(submission: Submission, name: str, repeat: int, substitute: bool) -> list[float]:
+    edition = load_edition(name)
+    real = grading.hidden_children
+    grading.hidden_children = real if substitute else (lambda *args: {})  # type: ignore[assignment]
+    try:
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            grading.grade(submission, edition)
+            times.append(time.perf_counter() - started)
+        return times
+    finally:
+        grading.hidden_children = real  # type: ignore[assignment]
+
+
+def groups(submission: Submission, name: str) -> int:
+    edition = load_edition(name)
+    plan = grading.plan_grading(submission.source, edition, None, None, True)
+    return len(onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, plan.cases))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument("--edition", action="append", help="an edition (repeatable; default: every edition)")
+    args = parser.parse_args()
+    for name in args.edition or edition_names():
+        edition = load_edition(name)
+        path = edition.solution_dir / edition.submission
+        submission = Submission(path, path.read_text(encoding="utf-8"))
+        for substitute in (False, True):
+            times = clock(submission, name, args.repeat, substitute)
+            label = f"one function ({groups(submission, name)} more children)" if substitute else "student's own"
+            print(f"{name:<12} {label:<36} median {statistics.median(times):.2f} s "
+                  f"(min {min(times):.2f}, max {max(times):.2f})")
+
+
+if __name__ == "__main__":
+    main()
