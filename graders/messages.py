@@ -30,6 +30,11 @@ def visible(text: str | None) -> str:
 LABEL_NOT_SCORED = "no points (not counted)"
 
 
+def case_group(about: str, cases: int) -> str:
+    """A kind of case in the class summary: what it checks, and how many cases it holds when several."""
+    return f"{about} ({cases} cases)" if cases > 1 else about
+
+
 def and_more(n: int) -> str:
     return f"and {n} more"
 
@@ -222,8 +227,9 @@ def dependency_hint(failed: list[tuple[str, str]]) -> str:
     if len(failed) == 1:
         (label, name), = failed
         return f"Problem {label} {name} fails too, and these cases call it: fix {label} first."
-    named = " and ".join(f"Problem {label} {name}" for label, name in failed)
-    return f"{named} fail too, and these cases call them: fix those first."
+    named = [f"{label} ({name})" for label, name in failed]
+    listed = ", ".join(named[:-1]) + " and " + named[-1]
+    return f"These cases call Problems {listed}, which fail too: fix those first."
 
 
 def hinted_reason(hint: str, reason: str) -> str:
@@ -1007,7 +1013,8 @@ def mutant_record_broken(path: str, detail: str) -> str:
 
 
 def mutant_change(line: int, before: str, after: str) -> str:
-    return f"line {line}: `{before}` became `{after}`"
+    """A mutant's change, BEFORE and AFTER already shown as code (Markdown code spans)."""
+    return f"line {line}: {before} became {after}"
 
 
 def mutants_killers_heading() -> str:
@@ -1686,6 +1693,10 @@ def final_score_line(final: str, score: str, most: str) -> str:
 
 
 # -- the activity log and the TA report -------------------------------------------------------------
+
+
+def ta_same_log(dropped: str, kept: str) -> str:
+    return f"{printable(dropped)} holds the same activity log as {printable(kept)}: counted once, as {printable(kept)}"
 
 
 def activity_missing(where: str) -> str:
