@@ -305,16 +305,17 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
         counted = records.get(outcome.counted.key) if outcome.counted else None
         text = gradebook.render_student_feedback(outcome, edition.title, course.zone,
                                                  reports.render_record_markdown(counted) if counted else "",
-                                                 reasons[group.student.id], held)
+                                                 reasons[group.student.id], held, edition.max_points)
         student = shown_text(group.student.id)
         write_atomically(out / "feedback" / f"{file_id(student, group.student.id)}.md", text)
     shared = {g.student.id: g.shared_with for g in groups}
     labels = [p.label for p in edition.problems]
     write_atomically(out / "grades.csv", gradebook.render_course_grades(outcomes, labels, course.zone, shared,
-                                                                        reasons, withheld))
+                                                                        reasons, withheld, edition.max_points))
     write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
     write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
-    said = [*notes, *unused]
+    strangers = [o.student.id for o in outcomes if not o.student.on_roster]
+    said = [*notes, *unused, *([messages.course_off_roster(strangers)] if strangers else [])]
     if said:
         write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))
     else:

@@ -59,18 +59,19 @@ def roster_cells(student: Student, shared_with: Sequence[str] = ()) -> tuple[str
 
 def render_course_grades(outcomes: Sequence[Outcome], labels: Sequence[str], zone: ZoneInfo,
                          shared: Mapping[str, Sequence[str]] | None = None,
-                         reasons: Mapping[str, str] | None = None, withheld: Collection[str] = ()) -> str:
+                         reasons: Mapping[str, str] | None = None, withheld: Collection[str] = (),
+                         most: float = 0.0) -> str:
     """One row per student: id, the roster's columns, how many hand-ins, the one that counted (its
-    time), each problem's score in it (overrides applied), its score and maximum, the course's
-    columns, and the reason (REASONS by id) when there is one. A WITHHELD student's score cells are
-    empty."""
+    time), each problem's score in it (overrides applied), its score and maximum (MOST, the
+    edition's, for a student with nothing graded), the course's columns, and the reason (REASONS by
+    id) when there is one. A WITHHELD student's score cells are empty."""
     rows: list[list[object]] = [["student", *ROSTER_COLUMNS, "submissions", "counted",
                                  *[f"problem {x}" for x in labels], "score", "max", *COURSE_COLUMNS, REASON_COLUMN]]
     for o in outcomes:
         scores = dict(o.problems)
         counted = shown_time(o.counted.time, zone) if o.counted else ""
         cells = [*[messages.points_text(scores.get(x, 0.0)) for x in labels], messages.points_text(o.score),
-                 messages.points_text(o.max), *course_cells(o)]
+                 messages.points_text(o.max or most), *course_cells(o)]
         if o.student.id in withheld:  # no score rather than one someone might upload
             cells = [""] * len(cells)
         rows.append([o.student.id, *roster_cells(o.student, (shared or {}).get(o.student.id, ())),
@@ -80,9 +81,9 @@ def render_course_grades(outcomes: Sequence[Outcome], labels: Sequence[str], zon
 
 def render_gradescope_scores(outcomes: Sequence[Outcome], withheld: Collection[str] = ()) -> str:
     """Gradescope's score upload: ``Name, SID, Email, Total Score``, the final score (WITHHELD
-    students left out)."""
+    students left out); a student the roster does not name is named by their id (never a nameless row)."""
     rows: list[Sequence[object]] = [GRADESCOPE_COLUMNS]
-    rows += [[o.student.name, o.student.id, o.student.email, messages.points_text(o.final)]
+    rows += [[o.student.name or o.student.id, o.student.id, o.student.email, messages.points_text(o.final)]
              for o in outcomes if o.student.id not in withheld]
     return csv_text(rows)
 
@@ -120,17 +121,18 @@ def adjustment_lines(outcome: Outcome) -> tuple[str, ...]:
     return outcome.lines
 
 
-def render_adjustments(outcome: Outcome) -> str:
-    """The feedback's Markdown section: each adjustment in one line, then the final score."""
+def render_adjustments(outcome: Outcome, most: float = 0.0) -> str:
+    """The feedback's Markdown section: each adjustment in one line, then the final score (out of
+    MOST, the edition's, when nothing was graded)."""
     lines = [f"## {messages.adjustments_heading()}", ""]
     lines += [f"- {md_line(line)}" for line in adjustment_lines(outcome)] or [f"- {messages.no_adjustments()}"]
     lines += ["", messages.final_score_line(messages.points_text(outcome.final), messages.points_text(outcome.score),
-                                            messages.points_text(outcome.max))]
+                                            messages.points_text(outcome.max or most))]
     return "\n".join(lines) + "\n"
 
 
 def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counted: str = "",
-                            reason: str = "", withheld: bool = False) -> str:
+                            reason: str = "", withheld: bool = False, most: float = 0.0) -> str:
     """A student's feedback: a heading naming them, which hand-in counts (COUNTED: that hand-in's own
     feedback, as the class grader rendered it, whose heading is replaced) or REASON when none does,
     then the section "Deadlines and adjustments". A WITHHELD student's is the heading and REASON alone."""
@@ -144,7 +146,7 @@ def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counte
         lines += [body.strip("\n"), ""]
     elif reason:
         lines += [md_line(reason), ""]
-    return "\n".join(lines) + "\n" + render_adjustments(outcome)
+    return "\n".join(lines) + "\n" + render_adjustments(outcome, most)
 
 
 COURSE_TEST = "course"  # the number of the autograder's test that explains the adjustments

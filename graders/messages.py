@@ -1650,6 +1650,12 @@ def course_withheld(keys: list[str]) -> str:
             f"student's fault); run the same hogkit grade command again to regrade it")
 
 
+def course_off_roster(ids: list[str]) -> str:
+    shown = ", ".join(printable(i) for i in ids)
+    return (f"Not on the roster, so graded by id alone: {shown}. gradescope-scores.csv names them by id and "
+            f"has no email for them: Gradescope matches such a row only by its SID, so check that it did.")
+
+
 def course_no_handin() -> str:
     return "No submission was found for this student: every score is 0."
 

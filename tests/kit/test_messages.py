@@ -39,6 +39,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.could_not_load, ("pig.py",), ["pig.py", "could not be loaded"]),
     (m.removed_for_syntax, ("take_turn", "hog.py", 40), ["take_turn", "syntax error", "hog.py line 40"]),
     (m.case_group, ("random scores", 45), ["random scores (45 cases)"]),
+    (m.course_off_roster, (["zed", "amy"],), ["Not on the roster", "zed, amy", "by its SID"]),
     (m.case_group, ("the handout's examples", 1), ["the handout's examples"]),
     (m.ta_same_log, ("class/a.zip", "class/a"), ["class/a.zip holds the same activity log as class/a",
                                                   "counted once"]),
