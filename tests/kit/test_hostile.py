@@ -1445,10 +1445,8 @@ def test_no_markdown_file_loads_an_image_or_shows_a_link(hostile_class, edition)
     assert len(feedback) == 2
     for path in files:
         html = preview(path.read_text(encoding="utf-8"))
-        assert "<img src=\"http" not in html.replace("<img src=\"data", "") and "beacon.invalid/" not in \
-            html.replace("beacon.invalid/b.png&quot;", "").replace("beacon.invalid/a.png", "").replace(
-                "beacon.invalid/c.png", ""), path
-        assert "<a href" not in html and "\u202e" not in html, path
+        loaded = re.findall(r'<img [^>]*src="([^"]*)"', html)
+        assert set(loaded) <= {"histogram.png", "runs.png"} and "<a href" not in html and "\u202e" not in html, path
     summary = preview((plain / "summary.md").read_text(encoding="utf-8"))
     assert "&lt;img src=&quot;http://beacon.invalid/b.png&quot;&gt; [log in](http://evil.invalid)" in summary
     ta = preview((report / "ta-report.md").read_text(encoding="utf-8"))
@@ -1509,3 +1507,34 @@ def test_a_contest_entry_named_like_mathtext_or_a_formula(edition, tmp_path):
     cells = csv_cells(out / "leaderboard.csv")
     assert MATH_NAME in cells and "'" + FORMULA_ID in cells and not [c for c in cells if runs_as_formula(c)]
     assert (out / "contest.html").stat().st_size > 0
+
+
+def test_the_autograder_s_results_show_no_image_or_link(edition, tmp_path, monkeypatch):
+    """Attack: the exception message of HOSTILE_MESSAGE handed in on Gradescope itself (run_autograder),
+    whose results.json outputs Gradescope renders as Markdown for the student and the staff.
+
+    Guarantee: the autograder's results.json goes through the same escaper as the class's.
+    """
+    grade_on_gradescope(hostile_source(edition), edition, tmp_path, monkeypatch)
+    data = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    outputs = [data["output"]] + [t["output"] for t in data["tests"]]
+    assert any("beacon.invalid" in text for text in outputs)
+    for text in outputs:
+        html = preview(text)
+        assert "<img" not in html and "<a href" not in html and "\u202e" not in html, text
+
+
+def test_an_answer_key_transcript_holding_a_fence_stays_one_block(edition):
+    """Attack (or slip): an unlock question whose transcript displays a run of backticks (a string an
+    author wrote, or an included case file from elsewhere). ``hogkit answers --markdown`` fenced it
+    with three backticks, so the output closed the block and the rest of the page became Markdown.
+
+    Guarantee: a code block's fence is longer than any run of backticks inside it.
+    """
+    from graders.cases import Question, Step
+
+    problem = edition.problems[1]
+    steps = (Step("print('```')", "```\n<img src=http://beacon.invalid/k.png>", 1),)
+    question = Question("q01.unlock.x", problem.label, "a fence in the output", steps, "", (), "")
+    html = preview(reports.render_answer_key(edition.title, [(problem, [question])]))
+    assert html.count("<pre>") == 1 and "<img" not in html

@@ -179,3 +179,17 @@ def test_a_score_run_is_no_try_at_every_problem(tmp_path: Path, edition) -> None
     activity.test_runs(project, [("01", True, 3, 3)])
     report = summarise("T", {"p": activity.read_activity(project)}, [], [(p.label, p.title) for p in edition.problems])
     assert [(p.problem, p.runs, p.passed) for p in report.problems] == [("01", 1, 1)]
+
+
+def test_a_question_s_name_heads_its_prompts_once(tmp_path: Path, edition) -> None:
+    """A question with several prompts once repeated its name above each of them."""
+    prompts = prompt_infos(edition)
+    question = next(q for q in {p.question for p in prompts} if sum(p.question == q for p in prompts) > 1)
+    mine = [p for p in prompts if p.question == question]
+    project = tmp_path / "p"
+    project.mkdir()
+    for p in mine:
+        activity.unlock_attempt(project, p.problem, p.question, p.prompt, ["9"], 2, True)
+    text = render_markdown(summarise("T", {"p": activity.read_activity(project)}, mine, []))
+    assert text.count(md_line(mine[0].name)) == 1
+    assert all(f"`{p.answer}`" in text or p.answer in text for p in mine)
