@@ -17,7 +17,7 @@ from graders import messages
 from graders.cases import Question, render_steps
 from graders.edition import Edition, Phase, Problem
 from graders.records import CaseResult, ClassRecord, EntryStatus, ProblemResult, Report, RuleResult, Standing, plain
-from graders.writers import csv_text, json_text, md_block, md_code, md_line
+from graders.writers import csv_text, json_text, md_block, md_code, md_line, written_out
 
 MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·"}
 
@@ -60,7 +60,7 @@ def render_text(
     lines.append(messages.total_line(report.total, report.max))
     if report.course_max and report.course_of:
         lines.append(messages.course_points_line(report.total, report.course_of, report.course_max))
-    return "\n".join(lines)
+    return written_out("\n".join(lines), keep="\n\t")  # no character a student chose moves or hides text
 
 
 def _problem_lines(

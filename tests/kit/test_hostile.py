@@ -1469,12 +1469,13 @@ def test_the_gradescope_results_show_no_image_or_link(hostile_class, edition):
             assert "<img" not in html and "<a href" not in html and "\u202e" not in html, text
 
 
-def test_json_output_keeps_no_bidirectional_or_control_character(edition, tmp_path, capsys):
+def test_json_and_text_output_keep_no_bidirectional_or_control_character(edition, tmp_path, capsys):
     """Attack: an exception message holding U+202E (right-to-left override), which reorders what a
-    terminal or editor shows of the rest of the line; ``hogkit grade --json`` printed it raw.
+    terminal or editor shows of the rest of the line; ``hogkit grade --json`` and the text report
+    printed it raw.
 
     Guarantee: JSON output escapes every control and bidirectional character (``\\u202e``), and
-    reads back to the same text.
+    reads back to the same text; the text report writes them out.
     """
     from graders.cli import main as hogkit
 
@@ -1484,6 +1485,9 @@ def test_json_output_keeps_no_bidirectional_or_control_character(edition, tmp_pa
     out = capsys.readouterr().out
     assert "\u202e" not in out and "\\u202e" in out
     assert "\u202e" in json.dumps(json.loads(out), ensure_ascii=False)  # the same text, escaped
+    assert hogkit(["grade", str(path), "-q", "01", "--edition", edition.name]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "\u202e" not in out and "\\u202e" in out
 
 
 @pytest.mark.timeout(300)
