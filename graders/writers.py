@@ -89,8 +89,8 @@ def written_out(text: str, keep: str = "") -> str:
 # -- Markdown -------------------------------------------------------------------------------------
 
 _MARKUP = re.compile(r"([\\`*<>\[\]!|~]|&(?=#|[A-Za-z0-9]+;)|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|:(?=//)|(?<=\bwww)\.)")
-_BULLET = re.compile(r"^(\s*)([-=+#])", re.MULTILINE)
-_NUMBERED = re.compile(r"^(\s*\d+)([.)])", re.MULTILINE)
+_BULLET = re.compile(r"^(\s*)([-=+#])(?=[\s#=-]|$)", re.MULTILINE)  # a list item, heading or rule
+_NUMBERED = re.compile(r"^(\s*\d+)([.)])(?=\s|$)", re.MULTILINE)  # a numbered list item
 
 
 def md_text(text: str) -> str:
