@@ -314,7 +314,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
                                                                         reasons, withheld, edition.max_points))
     write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
     write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
-    strangers = [o.student.id for o in outcomes if not o.student.on_roster]
+    strangers = [o.student.id for o in outcomes if not o.student.on_roster and not o.student.email]
     said = [*notes, *unused, *([messages.course_off_roster(strangers)] if strangers else [])]
     if said:
         write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))

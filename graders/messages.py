@@ -1652,8 +1652,8 @@ def course_withheld(keys: list[str]) -> str:
 
 def course_off_roster(ids: list[str]) -> str:
     shown = ", ".join(printable(i) for i in ids)
-    return (f"Not on the roster, so graded by id alone: {shown}. gradescope-scores.csv names them by id and "
-            f"has no email for them: Gradescope matches such a row only by its SID, so check that it did.")
+    return (f"Not on the roster and no email known, so graded by id alone: {shown}. gradescope-scores.csv names "
+            f"them by id: Gradescope matches such a row only by its SID, so check that it did.")
 
 
 def course_no_handin() -> str:
