@@ -31,6 +31,7 @@ from graders.errors import InputError
 from graders.writers import csv_text, md_code, md_line
 
 MOST_WRONG_SHOWN = 5  # wrong answers listed per prompt in the Markdown (the CSV has them all)
+MOST_TRIES = 10**6  # a log's count of tries is clamped to this: a forged 10**400 is no float
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def summarise_prompt(info: PromptInfo, logs: Mapping[str, Activity]) -> Question
                   if (e.problem, e.question, e.prompt) == (info.problem, info.question, info.prompt)]
         if not events:
             continue
-        tries.append(sum(e.tries for e in events))
+        tries.append(min(max(sum(e.tries for e in events), 0), MOST_TRIES))
         unlocked += any(e.unlocked for e in events)
         mine = [_normal(w) for e in events for w in e.wrong]
         given.update(mine)

@@ -1542,3 +1542,24 @@ def test_an_answer_key_transcript_holding_a_fence_stays_one_block(edition):
     question = Question("q01.unlock.x", problem.label, "a fence in the output", steps, "", (), "")
     html = preview(reports.render_answer_key(edition.title, [(problem, [question])]))
     assert html.count("<pre>") == 1 and "<img" not in html
+
+
+def test_a_forged_count_of_tries_cannot_end_the_ta_report(edition, tmp_path):
+    """Attack: an activity log whose chain is recomputed around ``"tries": 10**400`` (and a negative
+    count): ``hogkit report`` died with OverflowError taking the median.
+
+    Guarantee: numbers from a log are clamped before any arithmetic; the report is written.
+    """
+    from graders import activity
+    from graders.cli import main as hogkit
+    from graders.tareport import prompt_infos
+
+    p = prompt_infos(edition)[0]
+    for name, tries in (("forged", 10**400), ("negative", -5)):
+        project = tmp_path / "class" / name
+        project.mkdir(parents=True)
+        (project / edition.submission).write_text("", encoding="utf-8")
+        activity.unlock_attempt(project, p.problem, p.question, p.prompt, ["9"], tries, True)
+    out = tmp_path / "out"
+    assert hogkit(["report", str(tmp_path / "class"), "--out", str(out), "--edition", edition.name]) == 0
+    assert "1000000 at most" in (out / "ta-report.md").read_text(encoding="utf-8")  # tareport.MOST_TRIES
