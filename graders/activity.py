@@ -9,6 +9,8 @@ per line:
     {"v": 1, "kind": "test", "at": "...", "problem": "01", "passed": false, "cases_passed": 3,
      "cases": 5, "prev": "<hex>", "hash": "<hex>"}
 
+(a test line of ``python3 ok --score`` also holds ``"score": true``.)
+
 ``hash`` is the SHA-256 of ``prev``, a newline and the line's other fields as canonical JSON;
 ``prev`` is the previous line's ``hash`` (64 zeros for the first): a hash chain, so a line edited,
 removed or moved by hand shows. It is a check against accidents and casual edits, not against
@@ -21,7 +23,9 @@ zip a student hands in (``python3 ok --zip``): the submission file and the log a
 Reading (instructor side): :func:`read_activity` finds the log of a hand-in (a project folder, a
 ``hog.py`` with the log beside it as Gradescope keeps it, or a zip) and returns an
 :class:`Activity`: its unlock and test events, and notes when it is missing, damaged or tampered
-with. It never raises on what it reads, follows no link, and keeps only the lines before the first
+with, and its ``chain`` of hashes (a log handed in twice, or an older copy of it, ends inside
+it). The first line of a log holds a random ``log`` id, so no two students' chains start alike.
+It never raises on what it reads, follows no link, and keeps only the lines before the first
 break in the chain.
 """
 
@@ -31,6 +35,7 @@ import hashlib
 import io
 import json
 import os
+import secrets
 import stat
 import zipfile
 from dataclasses import dataclass
@@ -94,6 +99,8 @@ def _append(folder: Path, fields: dict) -> None:
     if path.exists() and path.stat().st_size > MOST_BYTES:
         return
     body = {"v": VERSION, "at": _now(), **fields, "prev": _last_hash(path)}
+    if body["prev"] == START:  # a log of its own: two students' first lines never hash alike
+        body["log"] = secrets.token_hex(8)
     body["hash"] = _digest(body["prev"], {k: v for k, v in body.items() if k != "hash"})
     line = (json.dumps(body, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
     fd = os.open(str(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -120,11 +127,12 @@ def unlock_attempt(folder: Path, problem: str, question: str, prompt: int, wrong
                     "tries": tries, "unlocked": unlocked})
 
 
-def test_runs(folder: Path, results: list[tuple[str, bool, int, int]]) -> None:
-    """Each problem's tests ran: (problem, passed, cases passed, cases)."""
+def test_runs(folder: Path, results: list[tuple[str, bool, int, int]], score: bool = False) -> None:
+    """Each problem's tests ran: (problem, passed, cases passed, cases); SCORE when the run was
+    ``python3 ok --score`` (every problem at once, to see the score, not a try at one problem)."""
     for problem, passed, cases_passed, cases in results:
-        record(folder, {"kind": "test", "problem": problem, "passed": passed, "cases_passed": cases_passed,
-                        "cases": cases})
+        body = {"kind": "test", "problem": problem, "passed": passed, "cases_passed": cases_passed, "cases": cases}
+        record(folder, {**body, "score": True} if score else body)
 
 
 def pack_submission(folder: Path, filename: str) -> tuple[Path, bool]:
@@ -166,6 +174,7 @@ class TestEvent:
     passed: bool
     cases_passed: int
     cases: int
+    score: bool = False  # a run of ``ok --score``: every problem at once, not a try at this one
 
 
 @dataclass(frozen=True)
@@ -175,6 +184,7 @@ class Activity:
     unlocks: tuple[UnlockEvent, ...] = ()
     tests: tuple[TestEvent, ...] = ()
     notes: tuple[str, ...] = ()
+    chain: tuple[str, ...] = ()  # each kept line's hash: a copy of this log (handed in twice) ends inside it
 
 
 def _event(body: dict) -> UnlockEvent | TestEvent | None:
@@ -193,7 +203,7 @@ def _event(body: dict) -> UnlockEvent | TestEvent | None:
         ok = (isinstance(body.get("problem"), text) and isinstance(body.get("passed"), bool)
               and type(body.get("cases_passed")) is int and type(body.get("cases")) is int)
         return TestEvent(str(body.get("at", ""))[:40], body["problem"][:10], body["passed"],
-                         _count(body["cases_passed"]), _count(body["cases"])) if ok else None
+                         _count(body["cases_passed"]), _count(body["cases"]), body.get("score") is True) if ok else None
     return None
 
 
@@ -205,6 +215,7 @@ def parse_log(text: str, where: str) -> Activity:
     prev = START
     status = "ok"
     skipped = 0
+    chain: list[str] = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -218,6 +229,7 @@ def parse_log(text: str, where: str) -> Activity:
             notes.append(messages.activity_tampered(where, number))
             break
         prev = body["hash"]
+        chain.append(prev)
         event = _event(body)
         if isinstance(event, UnlockEvent):
             unlocks.append(event)
@@ -227,7 +239,7 @@ def parse_log(text: str, where: str) -> Activity:
             skipped += 1
     if skipped:
         notes.append(messages.activity_entries_skipped(where, skipped))
-    return Activity(where, status, tuple(unlocks), tuple(tests), tuple(notes))
+    return Activity(where, status, tuple(unlocks), tuple(tests), tuple(notes), tuple(chain))
 
 
 def read_activity(path: Path, filename: str = "hog.py") -> Activity:

@@ -63,7 +63,7 @@ STUDENT_MODULES = (
     "__init__", "activity", "astrules", "cases", "checks", "child", "edition", "errors", "gamelog", "grading",
     "isolation", "judge", "locking", "markers", "memo", "messages", "notebook", "onefunction", "probes",
     "pytest_plugin", "reaper", "records", "repairs", "reports", "sandbox", "serveroptions", "storage", "student",
-    "submissions", "syntax", "tables", "terminal", "webgui",
+    "submissions", "syntax", "tables", "terminal", "webgui", "writers",
 )
 
 

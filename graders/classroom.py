@@ -335,7 +335,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
         counted = records.get(outcome.counted.key) if outcome.counted else None
         text = gradebook.render_student_feedback(outcome, edition.title, course.zone,
                                                  reports.render_record_markdown(counted) if counted else "",
-                                                 reasons[group.student.id], held)
+                                                 reasons[group.student.id], held, edition.max_points)
         if any(h in from_files for h in group.handins) and not held:
             text += f"\n{messages.TIMES_FROM_FILES}\n"
         student = shown_text(group.student.id)
@@ -343,12 +343,13 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
     shared = {g.student.id: g.shared_with for g in groups}
     labels = [p.label for p in edition.problems]
     write_atomically(out / "grades.csv", gradebook.render_course_grades(outcomes, labels, course.zone, shared,
-                                                                        reasons, withheld))
+                                                                        reasons, withheld, edition.max_points))
     write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
     write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
     lower = [messages.course_note_lower(shown_text(o.student.id), a.line) for o in outcomes for a in o.adjustments
              if a.kind == LOWER]  # a later, worse hand-in counted: the instructor hears of it too
-    said = [*notes, *unused, *lower]
+    strangers = [o.student.id for o in outcomes if not o.student.on_roster and not o.student.email]
+    said = [*notes, *unused, *lower, *([messages.course_off_roster(strangers)] if strangers else [])]
     if said:
         write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))
     else:

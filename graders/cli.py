@@ -42,6 +42,7 @@ from graders.grading import grade_reliably
 from graders.records import ProblemResult, Report
 from graders.submissions import load_submission
 from graders.terminal import prepare_streams
+from graders.writers import json_text
 
 
 def positive_int(text: str) -> int:
@@ -486,7 +487,7 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if as_json:
-        print(json.dumps([{"submission": n, **r.as_dict()} for n, r in graded], indent=2))
+        print(json_text([{"submission": n, **r.as_dict()} for n, r in graded], indent=2))
     else:
         print("\n" + messages.demo_next())
     return 0

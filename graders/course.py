@@ -19,8 +19,9 @@ Contract. Everything here is a pure function of plain typed values, and every re
   score counts, late days, penalty, overrides, the final score, and one :class:`Adjustment` per
   change, each with the sentence the student reads (from :mod:`graders.messages`).
 
-A bad file raises :class:`CourseError` with one line naming the file, the key or row, and what is
-wrong. Nothing a student wrote (their activity log, their code's output) is an input here.
+A bad file raises :class:`CourseError` with one line per problem naming the file, the key or row,
+and what is wrong: every bad row of the roster and the overrides, and every bad file of a course
+folder, at once. Nothing a student wrote (their activity log, their code's output) is an input here.
 """
 
 from __future__ import annotations
@@ -267,17 +268,28 @@ class Setup:
 
 def load_setup(folder: Path, labels: Collection[str] = ()) -> Setup:
     """The course folder FOLDER: ``course.toml`` and ``roster.csv`` (both required) and ``overrides.csv``
-    (when there is one; its problems checked against LABELS). A missing or bad file raises
-    :class:`CourseError` naming it, before anything is graded."""
+    (when there is one; its problems checked against LABELS). Missing or bad files raise one
+    :class:`CourseError` naming every one (a line each), before anything is graded."""
     if not folder.is_dir():
         raise CourseError(messages.course_error(str(folder), "", messages.no_course_folder(COURSE_FILE, ROSTER_FILE)))
-    for name in (COURSE_FILE, ROSTER_FILE):
-        if not (folder / name).is_file():
-            raise CourseError(messages.course_error(str(folder / name), "", messages.course_file_missing()))
-    course = load_course(folder / COURSE_FILE)
-    roster = load_roster(folder / ROSTER_FILE)
-    overrides = load_overrides(folder / OVERRIDES_FILE, labels) if (folder / OVERRIDES_FILE).exists() else ()
-    return Setup(course, roster, overrides, str(folder))
+    problems = [messages.course_error(str(folder / name), "", messages.course_file_missing())
+                for name in (COURSE_FILE, ROSTER_FILE) if not (folder / name).is_file()]
+    course = _gather(problems, load_course, folder / COURSE_FILE) if (folder / COURSE_FILE).is_file() else None
+    roster = _gather(problems, load_roster, folder / ROSTER_FILE) if (folder / ROSTER_FILE).is_file() else None
+    overrides = _gather(problems, lambda path: load_overrides(path, labels), folder / OVERRIDES_FILE) \
+        if (folder / OVERRIDES_FILE).exists() else ()
+    if problems or course is None or roster is None:
+        raise CourseError("\n".join(problems))
+    return Setup(course, roster, overrides or (), str(folder))
+
+
+def _gather(problems: list[str], load: Any, *args: Any) -> Any:
+    """LOAD(*ARGS), or None with the CourseError's lines added to PROBLEMS."""
+    try:
+        return load(*args)
+    except CourseError as exc:
+        problems += str(exc).split("\n")
+        return None
 
 
 # -- reading course.toml ---------------------------------------------------------------------------
@@ -530,19 +542,26 @@ def parse_roster(text: str, where: str = "roster.csv") -> Roster:
     """The roster: columns id (required), name, email, extension days, accommodation, partner id."""
     students: list[Student] = []
     seen: dict[str, int] = {}
+    problems: list[str] = []  # every bad row is said, not the first alone
     for row, cells in read_table(text, where, ROSTER_COLUMNS, ["id"]):
-        sid = cells["id"]
-        if not sid:
-            raise CourseError(messages.csv_row_error(where, row, messages.empty_cell("id")))
-        if sid in seen:
-            raise CourseError(messages.csv_row_error(where, row, messages.duplicate_id(sid, seen[sid])))
-        seen[sid] = row
-        days = _cell_number(cells.get("extension", ""), where, row, "extension days")
-        students.append(Student(sid, cells.get("name", ""), cells.get("email", ""), days,
-                                _flag(cells.get("accommodation", ""), where, row), cells.get("partner", ""),
-                                True, row))
+        _gather(problems, _roster_row, students, seen, cells, where, row)
+    if problems:
+        raise CourseError("\n".join(problems))
     _check_partners(students, where)
     return Roster(tuple(students), where)
+
+
+def _roster_row(students: list[Student], seen: dict[str, int], cells: Mapping[str, str], where: str,
+                row: int) -> None:
+    sid = cells["id"]
+    if not sid:
+        raise CourseError(messages.csv_row_error(where, row, messages.empty_cell("id")))
+    if sid in seen:
+        raise CourseError(messages.csv_row_error(where, row, messages.duplicate_id(sid, seen[sid])))
+    seen[sid] = row
+    days = _cell_number(cells.get("extension", ""), where, row, "extension days")
+    students.append(Student(sid, cells.get("name", ""), cells.get("email", ""), days,
+                            _flag(cells.get("accommodation", ""), where, row), cells.get("partner", ""), True, row))
 
 
 def _cell_number(text: str, where: str, row: int, column: str, signed: bool = False) -> float:
@@ -592,21 +611,29 @@ def parse_overrides(text: str, where: str = "overrides.csv", labels: Collection[
     with a sign (``+1``, ``-2``) change it; the reason is required (the student reads it)."""
     found: list[Override] = []
     seen: dict[tuple[str, str], int] = {}
+    problems: list[str] = []  # every bad row is said, not the first alone
     for row, cells in read_table(text, where, OVERRIDE_COLUMNS, ["id", "target", "points", "reason"]):
-        for column in ("id", "target", "points", "reason"):
-            if not cells[column]:
-                raise CourseError(messages.csv_row_error(where, row, messages.empty_cell(column)))
-        target = override_target(cells["target"])
-        if target is None or (labels and target not in labels and target not in (TOTAL, CHECKPOINT, EARLY)):
-            raise CourseError(messages.csv_row_error(where, row, messages.unknown_target(cells["target"])))
-        key = (cells["id"], target)
-        if key in seen:
-            raise CourseError(messages.csv_row_error(where, row, messages.duplicate_override(*key, seen[key])))
-        seen[key] = row
-        points = _cell_number(cells["points"], where, row, "points", signed=True)
-        relative = cells["points"].startswith(("+", "-"))
-        found.append(Override(cells["id"], target, points, relative, cells["reason"], row))
+        _gather(problems, _override_row, found, seen, cells, where, row, labels)
+    if problems:
+        raise CourseError("\n".join(problems))
     return tuple(found)
+
+
+def _override_row(found: list[Override], seen: dict[tuple[str, str], int], cells: Mapping[str, str], where: str,
+                  row: int, labels: Collection[str]) -> None:
+    for column in ("id", "target", "points", "reason"):
+        if not cells[column]:
+            raise CourseError(messages.csv_row_error(where, row, messages.empty_cell(column)))
+    target = override_target(cells["target"])
+    if target is None or (labels and target not in labels and target not in (TOTAL, CHECKPOINT, EARLY)):
+        raise CourseError(messages.csv_row_error(where, row, messages.unknown_target(cells["target"])))
+    key = (cells["id"], target)
+    if key in seen:
+        raise CourseError(messages.csv_row_error(where, row, messages.duplicate_override(*key, seen[key])))
+    seen[key] = row
+    points = _cell_number(cells["points"], where, row, "points", signed=True)
+    relative = cells["points"].startswith(("+", "-"))
+    found.append(Override(cells["id"], target, points, relative, cells["reason"], row))
 
 
 def override_target(text: str) -> str | None:

@@ -23,42 +23,25 @@ Contract: pure rendering of :class:`graders.course.Outcome` records, nothing rea
   hand-in that could not be graded) or has none at all (the kit failed on one of their hand-ins:
   such a row is *withheld*, its score cells left empty and kept out of the imports, never a 0).
 
-Text cells that a spreadsheet would run as a formula (starting ``=``, ``+``, ``@``, or ``-`` and not
-a number) are written with a leading apostrophe.
+Every CSV is written by :func:`graders.writers.csv_text`: a text cell a spreadsheet would run as a
+formula is written with a leading apostrophe.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from graders import messages
 from graders.course import Outcome, Student, shown_time
 from graders.records import EntryStatus
+from graders.writers import csv_text, md_line
 
 COURSE_COLUMNS = ("checkpoint by date", "early bonus", "late days", "penalty", "override", "final")
 REASON_COLUMN = "reason"
 ROSTER_COLUMNS = ("name", "email", "on roster", "partner")
 GRADESCOPE_COLUMNS = ("Name", "SID", "Email", "Total Score")
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-
-
-def safe_cell(text: str) -> str:
-    """TEXT as a spreadsheet shows it rather than runs it."""
-    if text[:1] in ("=", "+", "@", "\t", "\r") or (text[:1] == "-" and not _is_number(text)):
-        return "'" + text
-    return text
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def course_cells(outcome: Outcome) -> tuple[str, ...]:
@@ -71,60 +54,48 @@ def course_cells(outcome: Outcome) -> tuple[str, ...]:
 def roster_cells(student: Student, shared_with: Sequence[str] = ()) -> tuple[str, ...]:
     """The values of :data:`ROSTER_COLUMNS`: the partner is the roster's, else whom hand-ins were shared with."""
     partner = student.partner or " ".join(shared_with)
-    return (safe_cell(student.name), safe_cell(student.email), "yes" if student.on_roster else "no",
-            safe_cell(partner))
-
-
-def _writer() -> tuple[io.StringIO, Any]:  # csv's writer type is private to the csv module
-    buffer = io.StringIO()
-    return buffer, csv.writer(buffer, lineterminator="\n")
+    return (student.name, student.email, "yes" if student.on_roster else "no", partner)
 
 
 def render_course_grades(outcomes: Sequence[Outcome], labels: Sequence[str], zone: ZoneInfo,
                          shared: Mapping[str, Sequence[str]] | None = None,
-                         reasons: Mapping[str, str] | None = None, withheld: Collection[str] = ()) -> str:
+                         reasons: Mapping[str, str] | None = None, withheld: Collection[str] = (),
+                         most: float = 0.0) -> str:
     """One row per student: id, the roster's columns, how many hand-ins, the one that counted (its
-    time), each problem's score in it (overrides applied), its score and maximum, the course's
-    columns, and the reason (REASONS by id) when there is one. A WITHHELD student's score cells are
-    empty."""
-    buffer, writer = _writer()
-    writer.writerow(["student", *ROSTER_COLUMNS, "submissions", "counted", *[f"problem {x}" for x in labels],
-                     "score", "max", *COURSE_COLUMNS, REASON_COLUMN])
+    time), each problem's score in it (overrides applied), its score and maximum (MOST, the
+    edition's, for a student with nothing graded), the course's columns, and the reason (REASONS by
+    id) when there is one. A WITHHELD student's score cells are empty."""
+    rows: list[list[object]] = [["student", *ROSTER_COLUMNS, "submissions", "counted",
+                                 *[f"problem {x}" for x in labels], "score", "max", *COURSE_COLUMNS, REASON_COLUMN]]
     for o in outcomes:
         scores = dict(o.problems)
         counted = shown_time(o.counted.time, zone) if o.counted else ""
         cells = [*[messages.points_text(scores.get(x, 0.0)) for x in labels], messages.points_text(o.score),
-                 messages.points_text(o.max), *course_cells(o)]
+                 messages.points_text(o.max or most), *course_cells(o)]
         if o.student.id in withheld:  # no score rather than one someone might upload
             cells = [""] * len(cells)
-        writer.writerow([safe_cell(o.student.id), *roster_cells(o.student, (shared or {}).get(o.student.id, ())),
-                         o.attempts, counted, *cells, safe_cell((reasons or {}).get(o.student.id, ""))])
-    return buffer.getvalue()
+        rows.append([o.student.id, *roster_cells(o.student, (shared or {}).get(o.student.id, ())),
+                     o.attempts, counted, *cells, (reasons or {}).get(o.student.id, "")])
+    return csv_text(rows)
 
 
 def render_gradescope_scores(outcomes: Sequence[Outcome], withheld: Collection[str] = ()) -> str:
     """Gradescope's score upload: ``Name, SID, Email, Total Score``, the final score (WITHHELD
-    students left out)."""
-    buffer, writer = _writer()
-    writer.writerow(GRADESCOPE_COLUMNS)
-    for o in outcomes:
-        if o.student.id not in withheld:
-            writer.writerow([safe_cell(o.student.name), safe_cell(o.student.id), safe_cell(o.student.email),
-                             messages.points_text(o.final)])
-    return buffer.getvalue()
+    students left out); a student the roster does not name is named by their id (never a nameless row)."""
+    rows: list[Sequence[object]] = [GRADESCOPE_COLUMNS]
+    rows += [[o.student.name or o.student.id, o.student.id, o.student.email, messages.points_text(o.final)]
+             for o in outcomes if o.student.id not in withheld]
+    return csv_text(rows)
 
 
 def render_canvas_scores(outcomes: Sequence[Outcome], assignment: str, section: str = "",
                          withheld: Collection[str] = ()) -> str:
     """Canvas's gradebook import: ``Student, ID, SIS User ID, SIS Login ID, Section, ASSIGNMENT``
     (WITHHELD students left out)."""
-    buffer, writer = _writer()
-    writer.writerow([*CANVAS_COLUMNS, safe_cell(assignment)])
-    for o in outcomes:
-        if o.student.id not in withheld:
-            writer.writerow([safe_cell(o.student.name), "", safe_cell(o.student.id), safe_cell(o.student.email),
-                             safe_cell(section), messages.points_text(o.final)])
-    return buffer.getvalue()
+    rows: list[Sequence[object]] = [[*CANVAS_COLUMNS, assignment]]
+    rows += [[o.student.name, "", o.student.id, o.student.email, section, messages.points_text(o.final)]
+             for o in outcomes if o.student.id not in withheld]
+    return csv_text(rows)
 
 
 def student_reason(outcome: Outcome, handins: Sequence[tuple[str, str, str]]) -> tuple[str, bool]:
@@ -150,32 +121,35 @@ def adjustment_lines(outcome: Outcome) -> tuple[str, ...]:
     return outcome.lines
 
 
-def render_adjustments(outcome: Outcome) -> str:
-    """The feedback's Markdown section: each adjustment in one line, then the final score."""
+def render_adjustments(outcome: Outcome, most: float = 0.0) -> str:
+    """The feedback's Markdown section: each adjustment in one line, then the final score (out of
+    MOST, the edition's, when nothing was graded)."""
     lines = [f"## {messages.adjustments_heading()}", ""]
-    lines += [f"- {line}" for line in adjustment_lines(outcome)] or [f"- {messages.no_adjustments()}"]
+    lines += [f"- {md_line(line)}" for line in adjustment_lines(outcome)] or [f"- {messages.no_adjustments()}"]
     n = messages.points_text
-    scaled = (n(round(outcome.score * outcome.scale, 2)), n(round(outcome.max * outcome.scale, 2))) \
+    top = outcome.max or most
+    scaled = (n(round(outcome.score * outcome.scale, 2)), n(round(top * outcome.scale, 2))) \
         if outcome.scale != 1 else ("", "")
-    lines += ["", messages.final_score_line(n(outcome.final), n(outcome.score), n(outcome.max), *scaled)]
+    lines += ["", messages.final_score_line(n(outcome.final), n(outcome.score), n(top), *scaled)]
     return "\n".join(lines) + "\n"
 
 
 def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counted: str = "",
-                            reason: str = "", withheld: bool = False) -> str:
+                            reason: str = "", withheld: bool = False, most: float = 0.0) -> str:
     """A student's feedback: a heading naming them, which hand-in counts (COUNTED: that hand-in's own
     feedback, as the class grader rendered it, whose heading is replaced) or REASON when none does,
     then the section "Deadlines and adjustments". A WITHHELD student's is the heading and REASON alone."""
-    lines = [f"# {messages.course_feedback_heading(title, outcome.student.id)}", ""]
+    lines = [f"# {messages.course_feedback_heading(md_line(title), md_line(outcome.student.id))}", ""]
     if withheld:
-        return "\n".join([*lines, f"**{reason}**", ""])
+        return "\n".join([*lines, f"**{md_line(reason)}**", ""])
     if outcome.counted is not None:
-        lines += [messages.course_counted_line(outcome.counted.key, shown_time(outcome.counted.time, zone)), ""]
+        lines += [md_line(messages.course_counted_line(outcome.counted.key, shown_time(outcome.counted.time, zone))),
+                  ""]
         body = counted.split("\n", 1)[1] if counted.startswith("# ") else counted
         lines += [body.strip("\n"), ""]
     elif reason:
-        lines += [reason, ""]
-    return "\n".join(lines) + "\n" + render_adjustments(outcome)
+        lines += [md_line(reason), ""]
+    return "\n".join(lines) + "\n" + render_adjustments(outcome, most)
 
 
 COURSE_TEST = "course"  # the number of the autograder's test that explains the adjustments
@@ -192,7 +166,7 @@ def course_results(results: Mapping, outcomes: Sequence[Outcome], checkpoint_poi
     for o in outcomes:
         section = render_adjustments(o)
         if len(outcomes) > 1:  # say whose section it is
-            section = section.replace("\n", f" ({messages.printable(o.student.name or o.student.id)})\n", 1)
+            section = section.replace("\n", f" ({md_line(o.student.name or o.student.id)})\n", 1)
         sections.append(section)
     tests = [t for t in results.get("tests", []) if t.get("number") != "checkpoint"]
     tests.append({"name": messages.adjustments_heading(), "number": COURSE_TEST,

@@ -128,16 +128,17 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
                 _add_text(archive, f"{COURSE_DIR}/{name}", (course / name).read_text(encoding="utf-8-sig"), False)
         _add_text(archive, "requirements.txt", REQUIREMENTS, executable=False)
         for path in sorted(ENGINE.glob("*.py")):
-            archive.write(path, f"graders/{path.name}")
+            _add_file(archive, f"graders/{path.name}", path)
         for path in sorted(edition.suite_dir.glob("*.toml")):
             if path.name != RECORD_FILE:  # the equivalent mutants' record quotes the reference's code
-                archive.write(path, f"tests/{edition.name}/{path.name}")
+                _add_file(archive, f"tests/{edition.name}/{path.name}", path)
         for path in _included_files(edition):
-            archive.write(path, path.relative_to(edition.root).as_posix())
+            _add_file(archive, path.relative_to(edition.root).as_posix(), path)
         for name in edition.support:
-            archive.write(edition.support_dir / name, f"solution/{edition.name}/{name}")
+            _add_file(archive, f"solution/{edition.name}/{name}", edition.support_dir / name)
         if needs_reference(edition):  # read by the parent, or run beside a student's test in the sandbox
-            archive.write(edition.solution_dir / edition.submission, f"solution/{edition.name}/{edition.submission}")
+            _add_file(archive, f"solution/{edition.name}/{edition.submission}",
+                      edition.solution_dir / edition.submission)
     return out
 
 
@@ -172,11 +173,19 @@ def _included_files(edition: Edition) -> list[Path]:
     return sorted(found)
 
 
-def _add_text(archive: zipfile.ZipFile, name: str, text: str, executable: bool = True) -> None:
-    info = zipfile.ZipInfo(name)
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # every member's time: the same zip from the same kit, whenever it is built
+
+
+def _add_text(archive: zipfile.ZipFile, name: str, text: str | bytes, executable: bool = True) -> None:
+    """NAME in ARCHIVE holding TEXT, dated ZIP_TIME (no member carries a file's own time)."""
+    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
     info.external_attr = (0o755 if executable else 0o644) << 16  # scripts executable, as Gradescope expects
     info.compress_type = zipfile.ZIP_DEFLATED
     archive.writestr(info, text)
+
+
+def _add_file(archive: zipfile.ZipFile, name: str, path: Path) -> None:
+    _add_text(archive, name, path.read_bytes(), executable=False)
 
 
 def main(argv: list[str] | None = None) -> int:

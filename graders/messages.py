@@ -32,6 +32,11 @@ def visible(text: str | None) -> str:
 LABEL_NOT_SCORED = "no points (not counted)"
 
 
+def case_group(about: str, cases: int) -> str:
+    """A kind of case in the class summary: what it checks, and how many cases it holds when several."""
+    return f"{about} ({cases} cases)" if cases > 1 else about
+
+
 def and_more(n: int) -> str:
     return f"and {n} more"
 
@@ -227,8 +232,9 @@ def dependency_hint(failed: list[tuple[str, str]]) -> str:
         (label, name), = failed
         return (f"Problem {label} {name} fails too, and this problem's public cases call it: fix {label} "
                 f"first (its hidden cases use the kit's own {name}).")
-    named = " and ".join(f"Problem {label} {name}" for label, name in failed)
-    return (f"{named} fail too, and this problem's public cases call them: fix those first (its hidden "
+    named = [f"{label} ({name})" for label, name in failed]
+    listed = ", ".join(named[:-1]) + " and " + named[-1]
+    return (f"This problem's public cases call Problems {listed}, which fail too: fix those first (its hidden "
             f"cases use the kit's own).")
 
 
@@ -1038,7 +1044,8 @@ def mutant_record_broken(path: str, detail: str) -> str:
 
 
 def mutant_change(line: int, before: str, after: str) -> str:
-    return f"line {line}: `{before}` became `{after}`"
+    """A mutant's change, BEFORE and AFTER already shown as code (Markdown code spans)."""
+    return f"line {line}: {before} became {after}"
 
 
 def mutants_killers_heading() -> str:
@@ -1715,6 +1722,12 @@ def course_withheld(keys: list[str]) -> str:
             f"student's fault); run the same hogkit grade command again to regrade it")
 
 
+def course_off_roster(ids: list[str]) -> str:
+    shown = ", ".join(printable(i) for i in ids)
+    return (f"Not on the roster and no email known, so graded by id alone: {shown}. gradescope-scores.csv names "
+            f"them by id: Gradescope matches such a row only by its SID, so check that it did.")
+
+
 def course_no_handin() -> str:
     return "No submission was found for this student: every score is 0."
 
@@ -1759,6 +1772,10 @@ def final_score_line(final: str, score: str, most: str, worth: str = "", course_
 
 
 # -- the activity log and the TA report -------------------------------------------------------------
+
+
+def ta_same_log(dropped: str, kept: str) -> str:
+    return f"{printable(dropped)} holds the same activity log as {printable(kept)}: counted once, as {printable(kept)}"
 
 
 def activity_missing(where: str) -> str:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
-import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -46,6 +45,7 @@ from graders.grading import KitFailure, ProblemResult, Submission, grade_reliabl
 from graders.markers import BEGIN, END
 from graders.sandbox import Limits
 from graders.tables import Key, check_table
+from graders.writers import json_text, md_code, md_line
 
 THRESHOLD = 0.98  # the share of counted mutants every scored problem's cases should kill
 RECORD_FILE = "mutants.toml"  # in tests/<edition>/: the equivalent mutants, each with its reason
@@ -772,7 +772,7 @@ def render_markdown(report: MutationReport) -> str:
              f"**{messages.mutants_verdict([t.label for t in report.weak], report.threshold)}**", "",
              "| " + " | ".join(messages.MUTANT_COLUMNS) + " |",
              "|---|" + "---:|" * (len(messages.MUTANT_COLUMNS) - 1)]
-    lines += ["| " + " | ".join(_md(c) for c in _row(t)) + " |" for t in report.tallies]
+    lines += ["| " + " | ".join(md_line(c) for c in _row(t)) + " |" for t in report.tallies]
     notes = [f"- {t.label}: {_note(t, report)}" for t in report.tallies if _note(t, report)]
     lines += [""] + notes if notes else []
     lines += ["", f"## {messages.mutants_survivors_heading()}", "",
@@ -780,29 +780,24 @@ def render_markdown(report: MutationReport) -> str:
     survivors = [o for o in report.outcomes if o.status == SURVIVED and not o.equivalent]
     lines += [_md_mutant(o) for o in survivors] or [messages.mutants_no_survivors()]
     lines += _md_section(messages.mutants_equivalents_heading(report.record_file),
-                         [f"- `{_md(o.mutant.id)}`: {_md(o.equivalent)}" for o in report.outcomes if o.equivalent]
-                         + [f"- `{_md(o.mutant.id)}` ({messages.mutant_equivalent_for(label)}): {_md(reason)}"
+                         [f"- {md_code(o.mutant.id)}: {md_line(o.equivalent)}" for o in report.outcomes if o.equivalent]
+                         + [f"- {md_code(o.mutant.id)} ({messages.mutant_equivalent_for(label)}): {md_line(reason)}"
                             for o in report.outcomes for label, reason in o.equivalent_for])
     lines += _md_section(messages.mutants_wrongly_equivalent(report.record_file),
-                         [f"- `{_md(o.mutant.id)}`: {_md(o.killer)}" for o in report.wrongly_equivalent])
+                         [f"- {md_code(o.mutant.id)}: {md_line(o.killer)}" for o in report.wrongly_equivalent])
     lines += _md_section(messages.mutants_stale(report.record_file),
-                         [f"- `{_md(e.id)}`: {_md(e.reason)}" for e in report.stale])
+                         [f"- {md_code(e.id)}: {md_line(e.reason)}" for e in report.stale])
     errors = [o for o in report.outcomes if o.status == KIT_ERROR]
     lines += _md_section(messages.mutants_kit_errors(len(errors)),
-                         [f"- `{_md(o.mutant.id)}`: {_md(o.detail)}" for o in errors])
+                         [f"- {md_code(o.mutant.id)}: {md_line(o.detail)}" for o in errors])
     lines += ["", f"## {messages.mutants_killers_heading()}", ""] + _md_killers(report)
     lines += ["", messages.mutants_how_to_read(report.threshold), ""]
     return "\n".join(lines)
 
 
-def _md(text: str) -> str:
-    """TEXT safe inside a Markdown table cell or code span: one line, no pipe, no backtick."""
-    return messages.printable(text).replace("|", "\\|").replace("`", "'").replace("\n", " ")
-
-
 def _md_mutant(o: Outcome) -> str:
     m = o.mutant
-    return f"- `{_md(m.id)}` ({messages.mutant_change(m.line, _md(m.before), _md(m.after))})"
+    return f"- {md_code(m.id)} ({messages.mutant_change(m.line, md_code(m.before), md_code(m.after))})"
 
 
 def _md_section(heading: str, items: list[str]) -> list[str]:
@@ -815,14 +810,14 @@ def _md_killers(report: MutationReport) -> list[str]:
         caught = [o for o in report.outcomes if o.mutant.problem == t.label and o.detected and not o.equivalent]
         if not caught:
             continue
-        lines += [f"<details><summary>{t.label} {_md(t.title)}: {len(caught)}</summary>", ""]
-        lines += [f"- `{_md(o.mutant.id)}`: {o.status}, {o.killer_problem} {_md(o.killer)}" for o in caught]
+        lines += [f"<details><summary>{t.label} {md_line(t.title)}: {len(caught)}</summary>", ""]
+        lines += [f"- {md_code(o.mutant.id)}: {o.status}, {o.killer_problem} {md_line(o.killer)}" for o in caught]
         lines += ["", "</details>", ""]
     return lines
 
 
 def render_json(report: MutationReport) -> str:
-    return json.dumps(report.as_dict(), indent=2, ensure_ascii=False)
+    return json_text(report.as_dict(), indent=2)
 
 
 def render_text(report: MutationReport) -> str:

@@ -4,7 +4,9 @@ Contract: each function takes plain data (lists of numbers, names) and returns t
 picture, PNG or SVG as asked, drawn with matplotlib on a figure of its own through the object
 interface (never pyplot's shared state), so grading threads may draw at once. Every picture has a
 title, labelled axes and, for a heat map, a colour bar with its scale; SVG keeps its text as text,
-so it stays small and searchable. Instructor side only: the student bundle never imports this.
+so it stays small and searchable. Text is drawn as written: no label (a student's file name among
+them) is ever parsed as mathtext (:func:`_save`, the one place every picture passes). Instructor
+side only: the student bundle never imports this.
 """
 
 from __future__ import annotations
@@ -38,8 +40,12 @@ def _save(figure: Figure, fmt: str) -> bytes:
 
     if fmt not in FORMATS:
         raise ValueError(f"pictures are {' or '.join(FORMATS)}, not {fmt}")
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):  # a label is shown as written, never parsed as mathtext
+        text.set_parse_math(False)
     buffer = io.BytesIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hogkit"}):
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "hogkit", "text.parse_math": False}):
         figure.savefig(buffer, format=fmt, metadata={"Date": None} if fmt == "svg" else {"Software": None})
     return buffer.getvalue()
 

@@ -10,7 +10,6 @@ asked of the records, never worked out here. Hidden cases are summarised by coun
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from graders import messages
 from graders.cases import Question, render_steps
 from graders.edition import Edition, Phase, Problem
 from graders.records import CaseResult, ClassRecord, EntryStatus, ProblemResult, Report, RuleResult, Standing, plain
+from graders.writers import csv_text, json_text, md_block, md_code, md_line, written_out
 
 MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·"}
 
@@ -60,7 +60,7 @@ def render_text(
     lines.append(messages.total_line(report.total, report.max))
     if report.course_max and report.course_of:
         lines.append(messages.course_points_line(report.total, report.course_of, report.course_max))
-    return "\n".join(lines)
+    return written_out("\n".join(lines), keep="\n\t")  # no character a student chose moves or hides text
 
 
 def _problem_lines(
@@ -168,7 +168,7 @@ def _clip(transcript: str, most: int = 30) -> str:
 
 def render_json(report: Report) -> str:
     """One JSON object: edition, total, max, phases, problems (with cases and rules), checkpoint, notes."""
-    return json.dumps(plain(report), indent=2, ensure_ascii=False)
+    return json_text(plain(report), indent=2)
 
 
 def render_summary_row(name: str, report: Report) -> str:
@@ -207,22 +207,23 @@ def render_kit_log(records: list[ClassRecord]) -> str:
 def render_record_markdown(record: ClassRecord) -> str:
     """A student's feedback: scores per phase and problem, and each public failure with its
     transcript; hidden cases only as a count, never their source."""
-    lines = [f"# {record.title or record.edition}: feedback for {record.student}", ""]
+    lines = [f"# {md_line(record.title or record.edition)}: feedback for {md_line(record.student)}", ""]
     if record.status == EntryStatus.KIT_ERROR:  # the reason and traceback are for the staff (kit-errors.log)
         return "\n".join(lines + [f"**{messages.kit_failed_feedback()}**", ""])
     report = record.report
     if report is None:
-        lines += [f"**Not graded ({record.status}):** {record.reason}", "", messages.total_line(0, record.max), ""]
+        lines += [f"**Not graded ({record.status}):** {md_line(record.reason)}", "",
+                  messages.total_line(0, record.max), ""]
         return "\n".join(lines)
-    lines += [f"> {note}" for note in report.notes] + ([""] if report.notes else [])
+    lines += [f"> {md_line(note)}" for note in report.notes] + ([""] if report.notes else [])
     lines += ["| Problem | Status | Score |", "|---|---|---|"]
-    lines += [f"| {p.label} {p.name} | {p.status} | {p.score}/{p.max} |" for p in report.problems]
+    lines += [f"| {p.label} {md_line(p.name)} | {p.status} | {p.score}/{p.max} |" for p in report.problems]
     lines.append("")
-    lines += [f"- Problem {p.label}: {p.note}" for p in report.problems if p.note]
-    lines += [f"- Phase {ph.number}, {ph.name}: {ph.score}/{ph.max}" for ph in report.phases]
+    lines += [f"- Problem {p.label}: {md_line(p.note)}" for p in report.problems if p.note]
+    lines += [f"- Phase {ph.number}, {md_line(ph.name)}: {ph.score}/{ph.max}" for ph in report.phases]
     if report.checkpoint:
         cp = report.checkpoint
-        lines.append(f"- {cp.label}: {cp.score}/{cp.max}")
+        lines.append(f"- {md_line(cp.label)}: {cp.score}/{cp.max}")
     lines += ["", f"**{messages.total_line(report.total, report.max)}**", ""]
     for p in report.problems:
         lines += _problem_markdown(p)
@@ -235,24 +236,24 @@ def _problem_markdown(p: ProblemResult) -> list[str]:
     advice = advice_lines(p.rules, p.cases)
     if p.done and not advice:
         return []
-    lines = [f"## Problem {p.label}: {p.name}", ""]
-    lines += [f"- {r.text}: {r.detail}" for r in p.broken_rules]
-    lines += [f"- {line}" for line in advice]
+    lines = [f"## Problem {p.label}: {md_line(p.name)}", ""]
+    lines += [f"- {md_line(r.text)}: {md_line(r.detail)}" for r in p.broken_rules]
+    lines += [f"- {md_line(line)}" for line in advice]
     if p.done:
         return lines + [""]
     failures = p.public_failures()
     hidden = p.hidden_groups()
     if not failures and not p.broken_rules:
-        lines.append(f"- {p.reason}")  # it names the hidden cases that failed, if they are the reason
+        lines.append(f"- {md_line(p.reason)}")  # it names the hidden cases that failed, if they are the reason
     else:
-        lines += [f"- {p.hint}"] if p.hint else []
-        lines += [f"- {messages.hidden_cases_failed(hidden)}"] if hidden else []
+        lines += [f"- {md_line(p.hint)}"] if p.hint else []
+        lines += [f"- {md_line(messages.hidden_cases_failed(hidden))}"] if hidden else []
     lines += [f"- {messages.cases_not_run(n)}"] if (n := p.not_run()) else []
     for case in failures[:1]:
-        lines += ["", messages.case_heading(case.name, False), "", "```pycon", case.transcript, "```", "",
-                  f"- {messages.LABEL_EXPECTED.strip()} `{messages.visible(case.expected)}`",
-                  f"- {messages.LABEL_GOT.strip()} `{messages.visible(case.got)}`",
-                  f"- {case.reason}"]
+        lines += ["", md_line(messages.case_heading(case.name, False)), "", md_block(case.transcript, "pycon"), "",
+                  f"- {messages.LABEL_EXPECTED.strip()} {md_code(messages.visible(case.expected))}",
+                  f"- {messages.LABEL_GOT.strip()} {md_code(messages.visible(case.got))}",
+                  f"- {md_line(case.reason)}"]
     return lines + [""]
 
 
@@ -265,12 +266,12 @@ def render_gradescope(record: ClassRecord) -> dict:
     if record.status == EntryStatus.KIT_ERROR:  # the student sees that the grader failed; the staff see why
         out["output"] = messages.kit_failed_gradescope()
         out["tests"] = [{"name": messages.kit_failed_staff(record.reason, record.attempts),
-                         "score": 0, "max_score": 0, "status": "failed", "output": f"```\n{record.traceback}\n```",
+                         "score": 0, "max_score": 0, "status": "failed", "output": md_block(record.traceback),
                          "output_format": "md", "visibility": "hidden"}]
         out["extra_data"] = {"kit_error": True}
         return out
     if report is None:
-        out["output"] = f"Not graded ({record.status}): {record.reason}"
+        out["output"] = f"Not graded ({record.status}): {md_line(record.reason)}"
         out["tests"] = []
         return out
     out["tests"] = [test for p in report.problems for test in _gradescope_tests(p)]
@@ -291,15 +292,16 @@ def _gradescope_tests(p: ProblemResult) -> list[dict]:
     public = [c for c in p.cases if not c.hidden]
     hidden = [c for c in p.cases if c.hidden]
     failures = p.public_failures()
-    body = [f"{r.text}: {r.detail}" for r in p.broken_rules] + advice_lines(p.rules, p.cases)
+    body = [md_line(f"{r.text}: {r.detail}") for r in p.broken_rules] + [md_line(line) for line in
+                                                                          advice_lines(p.rules, p.cases)]
     for case in failures[:1]:
-        body += [f"```pycon\n{case.transcript}\n```", case.reason]
+        body += [md_block(case.transcript, "pycon"), md_line(case.reason)]
     if not p.done and p.hint:
-        body.append(p.hint)
+        body.append(md_line(p.hint))
     if not p.done and not failures and not p.broken_rules:  # hidden cases are named in their own test
-        body.append(messages.hidden_only_failed() if p.hidden_groups() else p.reason)
+        body.append(messages.hidden_only_failed() if p.hidden_groups() else md_line(p.reason))
     if p.note:
-        body.append(p.note)
+        body.append(md_line(p.note))
     tests = [{"name": f"Problem {p.label}: {p.name}", "number": p.label, "score": p.score, "max_score": p.max,
               "status": "passed" if p.done else "failed",
               "output": "\n\n".join(body) or messages.cases_passed(sum(c.passed for c in public), len(public)),
@@ -308,7 +310,7 @@ def _gradescope_tests(p: ProblemResult) -> list[dict]:
         groups = p.hidden_groups()
         tests.append({"name": f"Problem {p.label}: hidden cases", "number": f"{p.label}.hidden", "score": 0,
                       "max_score": 0, "status": "failed" if groups else "passed",
-                      "output": messages.hidden_cases_failed(groups) if groups
+                      "output": md_line(messages.hidden_cases_failed(groups)) if groups
                       else messages.cases_passed(len(hidden), len(hidden)),
                       "output_format": "md", "visibility": "after_published"})
     return tests
@@ -316,27 +318,22 @@ def _gradescope_tests(p: ProblemResult) -> list[dict]:
 
 def render_grades_csv(records: list[ClassRecord], edition: Edition) -> str:
     """One row per submission: id, status, each phase, each problem, checkpoint, total, reason."""
-    import csv
-    import io
-
     phases = [ph.number for ph in edition.phases]
     problems = [p.label for p in edition.problems]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "status", *[f"phase {n}" for n in phases], *[f"problem {p}" for p in problems],
-                     "checkpoint", "total", "max", "reason"])
+    rows: list[list[object]] = [["student", "status", *[f"phase {n}" for n in phases],
+                                 *[f"problem {p}" for p in problems], "checkpoint", "total", "max", "reason"]]
     for r in records:
         if r.status == EntryStatus.KIT_ERROR:  # no score at all, rather than a 0 someone might upload
-            writer.writerow([r.student, r.status, *[""] * (len(phases) + len(problems) + 2), r.max, r.reason])
+            rows.append([r.student, str(r.status), *[""] * (len(phases) + len(problems) + 2), r.max, r.reason])
             continue
         report = r.report
         phase_scores = {ph.number: ph.score for ph in report.phases} if report else {}
         problem_scores = {p.label: p.score for p in report.problems} if report else {}
         checkpoint = report.checkpoint.score if report and report.checkpoint else ""
-        writer.writerow([r.student, r.status, *[phase_scores.get(n, 0) for n in phases],
-                         *[problem_scores.get(p, 0) for p in problems], checkpoint, r.total,
-                         report.max if report else r.max, r.reason])
-    return buffer.getvalue()
+        rows.append([r.student, str(r.status), *[phase_scores.get(n, 0) for n in phases],
+                     *[problem_scores.get(p, 0) for p in problems], checkpoint, r.total,
+                     report.max if report else r.max, r.reason])
+    return csv_text(rows)
 
 
 def render_class_summary(records: list[ClassRecord], edition: Edition) -> str:
@@ -344,10 +341,10 @@ def render_class_summary(records: list[ClassRecord], edition: Edition) -> str:
     from collections import Counter
 
     graded = [r.report for r in records if r.report is not None and r.status == EntryStatus.GRADED]
-    lines = [f"# {edition.title}: class summary", "",
+    lines = [f"# {md_line(edition.title)}: class summary", "",
              f"{len(graded)} of {len(records)} submissions graded.", ""]
     isolations = sorted({r.isolation for r in graded if r.isolation})
-    lines += [f"- {line}" for line in isolations] + ([""] if isolations else [])
+    lines += [f"- {md_line(line)}" for line in isolations] + ([""] if isolations else [])
     failed_kit = sum(r.status == EntryStatus.KIT_ERROR for r in records)
     if failed_kit:
         lines += [f"**{messages.kit_failures_summary(failed_kit)}**", ""]
@@ -359,24 +356,27 @@ def render_class_summary(records: list[ClassRecord], edition: Edition) -> str:
     cases: Counter = Counter()
     case_passed: Counter = Counter()
     reasons: Counter = Counter()
+    names: dict[tuple[str, str], set[str]] = {}
     for p in edition.problems:
         results = [q for r in graded for q in r.problems if q.label == p.label]
         passed = sum(q.done for q in results)
         if p.points == 0:  # Problem 00's questions, an optional contest entry: nothing to pass for points
-            lines.append(f"| {p.label} {p.title} | - | {messages.LABEL_NOT_SCORED} |")
+            lines.append(f"| {p.label} {md_line(p.title)} | - | {messages.LABEL_NOT_SCORED} |")
         else:
             rate = f"{100 * passed / len(results):.0f}%" if results else "-"
-            lines.append(f"| {p.label} {p.title} | {passed}/{len(results)} | {rate} |")
+            lines.append(f"| {p.label} {md_line(p.title)} | {passed}/{len(results)} | {rate} |")
         for q in results:
-            for c in q.cases:
-                cases[(p.label, c.name)] += 1
-                case_passed[(p.label, c.name)] += c.passed
+            for c in q.cases:  # generated cases by their template: what a TA can act on
+                cases[(p.label, c.about or c.name)] += 1
+                case_passed[(p.label, c.about or c.name)] += c.passed
+                names.setdefault((p.label, c.about or c.name), set()).add(c.name)
             if q.status == "failed" and q.reason:
                 reasons[f"Problem {q.label}: {shorten(q.reason, 160)}"] += 1
-    lines += ["", "## Cases that fail most", "", "| Problem | Case | Pass rate |", "|---|---|---|"]
-    lines += [f"| {label} | {names} | {rate}% |" for label, names, rate in _hardest(cases, case_passed)]
+    lines += ["", "## Cases that fail most", "", "| Problem | What the cases check | Pass rate |", "|---|---|---|"]
+    shown = {key: messages.case_group(key[1], len(found)) for key, found in names.items()}
+    lines += [f"| {label} | {md_line(what)} | {rate}% |" for label, what, rate in _hardest(cases, case_passed, shown)]
     lines += ["", "## Most common failure reasons", ""]
-    lines += [f"- {n} × {reason}" for reason, n in reasons.most_common(10)] or ["- none"]
+    lines += [f"- {n} × {md_line(reason)}" for reason, n in reasons.most_common(10)] or ["- none"]
     lines += ["", "## Scores", "", "![score histogram](histogram.png)", ""]
     return "\n".join(lines)
 
@@ -388,18 +388,19 @@ def shorten(text: str, most: int) -> str:
     return textwrap.shorten(text, most, placeholder=" …")
 
 
-def _hardest(cases: dict, passed: dict, groups: int = 15, names: int = 4) -> list[tuple[str, str, int]]:
-    """(problem, case names, pass rate) of the cases passed least, cases of one problem with the same
-    rate grouped on one row (a problem nobody solved fails all its cases alike)."""
+def _hardest(cases: dict, passed: dict, shown: dict, groups: int = 15, names: int = 4) -> list[tuple[str, str, int]]:
+    """(problem, what its cases check, pass rate) of the kinds of case (a template's generated cases
+    together; SHOWN says each kind) passed least, kinds of one problem with the same rate grouped on
+    one row (a problem nobody solved fails all its cases alike)."""
     from collections import defaultdict
 
     rows: dict[tuple[int, str], list[str]] = defaultdict(list)
     for label, name in sorted(cases):
-        rows[(round(100 * passed[(label, name)] / cases[(label, name)]), label)].append(name)
+        rows[(round(100 * passed[(label, name)] / cases[(label, name)]), label)].append(shown[(label, name)])
     out = []
     for (rate, label), found in sorted(rows.items())[:groups]:
-        shown = "; ".join(found[:names]) + (f"; {messages.and_more(len(found) - names)}" if len(found) > names else "")
-        out.append((label, shown, rate))
+        text = "; ".join(found[:names]) + (f"; {messages.and_more(len(found) - names)}" if len(found) > names else "")
+        out.append((label, text, rate))
     return out
 
 
@@ -419,17 +420,10 @@ def heat_colour(value: float) -> str:
 
 def render_leaderboard_csv(board: list[Standing], invalid: list[tuple[str, str]]) -> str:
     """The contest's standings, best first, then the entries that could not take part and why."""
-    import csv
-    import io
-
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["rank", "student", "match points", "average win rate", "status"])
-    for row in board:
-        writer.writerow([row.rank, row.student, row.points, f"{row.average:.6f}", "valid"])
-    for student, reason in invalid:
-        writer.writerow(["", student, "", "", f"invalid: {reason}"])
-    return buffer.getvalue()
+    rows: list[list[object]] = [["rank", "student", "match points", "average win rate", "status"]]
+    rows += [[row.rank, row.student, row.points, f"{row.average:.6f}", "valid"] for row in board]
+    rows += [["", student, "", "", f"invalid: {reason}"] for student, reason in invalid]
+    return csv_text(rows)
 
 
 def render_contest_html(title: str, board: list[Standing], rates: Any, invalid: list[tuple[str, str]],
@@ -511,5 +505,5 @@ def render_answer_key(title: str, problems: Sequence[tuple[Problem, Sequence[Que
                 lines += [f"- **{c}** ({messages.ANSWER_MARK})" if c == q.answer else f"- {c}" for c in q.choices]
                 lines += ["", messages.answer_key_answer(q.answer), ""]
             else:
-                lines += ["```pycon", render_steps(q.steps), "```", ""]
+                lines += [md_block(render_steps(q.steps), "pycon"), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -21,9 +21,7 @@ a person to weigh: it never changes a grade, and says so. :func:`render_csv` and
 from __future__ import annotations
 
 import ast
-import csv
 import html
-import io
 import math
 import os
 import time
@@ -38,11 +36,11 @@ from zoneinfo import ZoneInfo
 from graders import fingerprints
 from graders.course import Roster, Setup, shown_time
 from graders.edition import Edition
-from graders.gradebook import safe_cell
 from graders.handins import EXPORT_METADATA, class_handins, read_export
 from graders.markers import strip_solutions
 from graders.storage import write_atomically
 from graders.submissions import discover
+from graders.writers import csv_text
 
 CSV_NAME, HTML_NAME = "similarity.csv", "similarity.html"
 MIN_SCORE = 6.0  # a pair below this shares too little rare code to list (about six rare k-grams)
@@ -306,15 +304,6 @@ def _others(index: Index, common: Sequence[int], pair: set[int]) -> int:
 
 CSV_COLUMNS = ("rank", "student a", "student b", "past term of b", "score", "share of a", "share of b",
                "functions", "most other students sharing a match", "handed in a", "handed in b", "first")
-
-
-def csv_text(rows: Sequence[Sequence[object]]) -> str:
-    """ROWS as CSV, every text cell safe from a spreadsheet's formulas (one writer, easy to swap)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    for row in rows:
-        writer.writerow([safe_cell(c) if isinstance(c, str) else c for c in row])
-    return buffer.getvalue()
 
 
 def render_csv(report: Report) -> str:

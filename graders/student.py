@@ -116,7 +116,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
     report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
-    log_tests(folder, report)
+    log_tests(folder, report, score=args.score)
     failed = any(p.status == "failed" for p in report.problems) or bool(report.does_not_run)
     if args.json:
         print(reports.render_json(report))
@@ -154,10 +154,11 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     return passed, text
 
 
-def log_tests(folder: Path, report: Report) -> None:
-    """Each problem whose tests ran, in the activity log (for the TAs; never a score)."""
+def log_tests(folder: Path, report: Report, score: bool = False) -> None:
+    """Each problem whose tests ran, in the activity log (for the TAs; never a score); SCORE when
+    the run was ``--score``, which the TA report does not count as a try at each problem."""
     activity.test_runs(folder, [(p.label, p.status == "passed", p.cases_passed, len(p.graded_cases))
-                                for p in report.problems if p.status in ("passed", "failed")])
+                                for p in report.problems if p.status in ("passed", "failed")], score)
 
 
 def pack(folder: Path, edition: Edition, args: argparse.Namespace) -> int:

@@ -10,14 +10,14 @@ pass; the problems ranked by runs per student. Renderers turn the report into Ma
 :func:`graders.reports.render_answer_key` is the other side for the TAs: the answer key of a phase (or any problems)
 as a Markdown handout for section, every unlock question with its answer.
 
-Nothing here reads or writes a grade: the logs are the students' own, easily changed, and they
+A log handed in twice (a folder and its zip, or two students handing in one log) counts once,
+known by its hash chain; ``ok --score`` runs are no tries at a problem and are left
+out of the runs. Nothing here reads or writes a grade: the logs are the students' own, easily changed, and they
 only ever inform teaching. A missing, unreadable or tampered log is a note.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -28,8 +28,10 @@ from graders import messages
 from graders.activity import Activity, read_activity
 from graders.edition import Edition
 from graders.errors import InputError
+from graders.writers import csv_text, md_code, md_line
 
 MOST_WRONG_SHOWN = 5  # wrong answers listed per prompt in the Markdown (the CSV has them all)
+MOST_TRIES = 10**6  # a log's count of tries is clamped to this: a forged 10**400 is no float
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def summarise_prompt(info: PromptInfo, logs: Mapping[str, Activity]) -> Question
                   if (e.problem, e.question, e.prompt) == (info.problem, info.question, info.prompt)]
         if not events:
             continue
-        tries.append(sum(e.tries for e in events))
+        tries.append(min(max(sum(e.tries for e in events), 0), MOST_TRIES))
         unlocked += any(e.unlocked for e in events)
         mine = [_normal(w) for e in events for w in e.wrong]
         given.update(mine)
@@ -132,7 +134,7 @@ def summarise_problem(label: str, title: str, logs: Mapping[str, Activity]) -> P
     runs: list[int] = []
     to_pass: list[int] = []
     for activity in logs.values():
-        mine = [e for e in activity.tests if e.problem == label]
+        mine = [e for e in activity.tests if e.problem == label and not e.score]  # --score tries no problem
         if not mine:
             continue
         runs.append(len(mine))
@@ -147,13 +149,31 @@ def summarise_problem(label: str, title: str, logs: Mapping[str, Activity]) -> P
 def summarise(title: str, logs: Mapping[str, Activity], prompts: Sequence[PromptInfo],
               problems: Sequence[tuple[str, str]]) -> TaReport:
     """The class's report from each student's log (LOGS by id), the edition's PROMPTS and its
-    PROBLEMS as (label, title)."""
+    PROBLEMS as (label, title). A log handed in more than once counts once (see :func:`distinct_logs`)."""
+    logs, same = distinct_logs(logs)
     questions = tuple(s for s in (summarise_prompt(p, logs) for p in prompts) if s is not None)
     ran = [summarise_problem(label, name, logs) for label, name in problems]
     ranked = tuple(sorted((p for p in ran if p.students), key=lambda p: (-p.runs_per_student, p.problem)))
-    notes = tuple(n for activity in logs.values() for n in activity.notes)
+    notes = tuple(n for activity in logs.values() for n in activity.notes) + same
     with_logs = sum(1 for a in logs.values() if a.status != "missing")
-    return TaReport(title, len(logs), with_logs, questions, ranked, notes)
+    return TaReport(title, len(logs) + len(same), with_logs, questions, ranked, notes)
+
+
+def distinct_logs(logs: Mapping[str, Activity]) -> tuple[dict[str, Activity], tuple[str, ...]]:
+    """LOGS with each log handed in more than once kept once: a log whose chain ends inside a longer
+    (or, on a tie, an earlier by id) log's chain is a copy of it (the same file twice, or an older copy
+    of one that grew); and a note per copy left out, naming both."""
+    kept: list[str] = []
+    seen: dict[str, str] = {}  # a line's hash -> the kept log holding it
+    notes = []
+    for sid in sorted(logs, key=lambda k: (-len(logs[k].chain), k)):
+        chain = logs[sid].chain
+        if chain and chain[-1] in seen:
+            notes.append(messages.ta_same_log(logs[sid].where, logs[seen[chain[-1]]].where))
+            continue
+        kept.append(sid)
+        seen.update(dict.fromkeys(chain, sid))
+    return {sid: logs[sid] for sid in logs if sid in kept}, tuple(sorted(notes))
 
 
 # -- rendering ----------------------------------------------------------------------------------------
@@ -161,9 +181,7 @@ def summarise(title: str, logs: Mapping[str, Activity], prompts: Sequence[Prompt
 
 def _code(text: str) -> str:
     """TEXT as a Markdown code span safe inside a table cell."""
-    shown = messages.printable(text.replace("\n", " ⏎ ")).replace("|", "\\|")
-    fence = "``" if "`" in shown else "`"
-    return f"{fence} {shown} {fence}" if fence == "``" else f"`{shown}`"
+    return md_code(text)
 
 
 def _n(value: float) -> str:
@@ -171,22 +189,25 @@ def _n(value: float) -> str:
 
 
 def render_markdown(report: TaReport) -> str:
-    lines = [f"# {report.title}: what the unlock questions and test runs show", "",
+    lines = [f"# {md_line(report.title)}: what the unlock questions and test runs show", "",
              messages.ta_report_intro(report.submissions, report.with_logs), ""]
     if report.problems:
         lines += ["## Where students ran the tests most", "", "![test runs per problem](runs.png)", "",
                   "| problem | students | runs per student | passed | runs until it passed (median) | never passed |",
                   "|---|---|---|---|---|---|"]
-        lines += [f"| {p.problem} {p.title} | {p.students} | {_n(p.runs_per_student)} | {p.passed} | "
+        lines += [f"| {p.problem} {md_line(p.title)} | {p.students} | {_n(p.runs_per_student)} | {p.passed} | "
                   f"{_n(p.runs_to_pass_median)} | {p.never_passed} |" for p in report.problems]
         lines.append("")
     lines += ["## Unlock questions: the wrong answers given most", ""]
-    problem = None
+    problem, question = None, None
     for q in report.questions:
         if q.info.problem != problem:
-            problem = q.info.problem
+            problem, question = q.info.problem, None
             lines += [f"### Problem {problem}", ""]
-        lines += [f"**{messages.printable(q.info.name)}**: {_code(q.info.asked)}, answer {_code(q.info.answer)}", "",
+        if q.info.question != question:  # a question's name once, above each of its prompts
+            question = q.info.question
+            lines += [f"**{md_line(q.info.name)}**", ""]
+        lines += [f"{_code(q.info.asked)}, answer {_code(q.info.answer)}", "",
                   messages.ta_tries_line(q.students, q.unlocked, _n(q.tries_median), q.tries_most), ""]
         if q.wrong:
             lines += ["| wrong answer | times | students |", "|---|---|---|"]
@@ -195,14 +216,12 @@ def render_markdown(report: TaReport) -> str:
     if not report.questions:
         lines += [messages.ta_no_unlocks(), ""]
     if report.notes:
-        lines += ["## Notes", ""] + [f"- {messages.printable(n)}" for n in report.notes] + [""]
+        lines += ["## Notes", ""] + [f"- {md_line(n)}" for n in report.notes] + [""]
     return "\n".join(lines)
 
 
 def _csv(rows: Sequence[Sequence[object]]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()
+    return csv_text(rows)
 
 
 def render_wrong_answers_csv(report: TaReport) -> str:

@@ -237,3 +237,24 @@ def test_an_entry_that_cannot_be_rendered_or_tabulated_is_its_own_row(tmp_path, 
     assert [s.student for s in standings] == ["alice"]
     board = (tmp_path / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
     assert "mallory" in board and messages.contest_kit_failed("MemoryError") in board
+
+
+def test_the_summary_groups_generated_cases_by_what_they_check(edition, skeleton_source):
+    """"Cases that fail most" once listed generated case names ("random scores (player=113,
+    opponent=115); … and 45 more") that no TA can act on: each template is one row now, with how many
+    cases it holds."""
+    from graders.records import ClassRecord, EntryStatus
+    from graders.reports import render_class_summary
+
+    from .conftest import grade_source
+
+    report = grade_source(skeleton_source, edition, problems=[2])
+    generated = [c for p in report.problems for c in p.cases if c.about and c.about != c.name]
+    assert len(generated) > 4  # a template with many generated cases
+    records = [ClassRecord(s, EntryStatus.GRADED, report=report, max=report.max) for s in ("amy", "bob")]
+    summary = render_class_summary(records, edition)
+    table = summary.split("## Cases that fail most")[1].split("##")[0]
+    about = generated[0].about
+    count = sum(c.about == about for c in generated)
+    assert messages.case_group(about, count) in table
+    assert not [c.name for c in generated if c.name in table]  # no generated case by its own name

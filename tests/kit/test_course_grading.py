@@ -171,7 +171,23 @@ def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
     assert len(list((out / "records").glob("*.json"))) == len(HANDINS) + 1  # each hand-in graded once
     assert {r["student"] for r in read_csv(out / "handins.csv")} == {k for k, *_ in HANDINS} | {"gina"}
     assert "ghost" not in rows  # an override naming no one graded is listed, not made a student
-    assert (out / "course-notes.txt").read_text(encoding="utf-8") == messages.override_unused("ghost", 4) + "\n"
+    assert (out / "course-notes.txt").read_text(encoding="utf-8") == \
+        messages.override_unused("ghost", 4) + "\n" + messages.course_off_roster(["zed"]) + "\n"
+
+
+@pytest.mark.timeout(600)
+def test_a_student_with_nothing_graded_is_out_of_the_edition_s_points(graded_class) -> None:
+    """Students with nothing graded once had max 0 in grades.csv and "the problems: 0/0" in their
+    feedback; a student off the roster a nameless row in gradescope-scores.csv."""
+    _, _, _, out = graded_class
+    rows = {row["student"]: row for row in read_csv(out / "grades.csv")}
+    most = str(load_edition().max_points)
+    assert rows["erin"]["max"] == rows["gina"]["max"] == most  # nothing handed in; nothing that could be graded
+    for student in ("erin", "gina"):
+        feedback = (out / "feedback" / f"{student}.md").read_text(encoding="utf-8")
+        assert f"the problems: 0/{most}" in feedback and "0/0" not in feedback
+    gradescope = {r["SID"]: r for r in read_csv(out / "gradescope-scores.csv")}
+    assert all(r["Name"] for r in gradescope.values()) and gradescope["zed"]["Name"] == "zed"
 
 
 @pytest.mark.timeout(600)
@@ -261,6 +277,23 @@ def test_late_days_the_penalty_its_cap_and_no_late_work(tmp_path, sources) -> No
     none = grade_one(tmp_path / "none", sources, handins[:2], COURSE.replace('policy = "per_day"', 'policy = "none"'))
     assert none["frank"]["final"] == "0" and "none was made by the due date" in none["frank"]["reason"]
     assert none["erin"]["final"] == "24"
+
+
+def test_every_error_of_a_course_folder_is_reported_at_once(tmp_path, capsys) -> None:
+    """Only the first error of a course folder was reported: fix it, run again, meet the next."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "amy.py").write_text("x = 1\n", encoding="utf-8")
+    where = course_folder(tmp_path, COURSE.replace('unit = "percent"', 'unit = "days"'),
+                          ROSTER + "zoe,Zoe,z@uni.edu,,maybe,\nyan,Yan,y@uni.edu,-3,,\n",
+                          "id,problem,points,reason\namy,total,,why\nbob,total,+1,\n")
+    assert hogkit(["grade", str(folder), "--out", str(tmp_path / "out"), "--course", str(where)]) == 2
+    err = capsys.readouterr().err
+    for needle in ("""course.toml: late.unit: expected "percent" or "points", got 'days'""",
+                   "roster.csv row 8: expected yes or no in accommodation", "roster.csv row 9: expected a number",
+                   "overrides.csv row 2: the points cell is empty", "overrides.csv row 3: the reason cell"):
+        assert needle in err, err
+    assert len(err.strip().splitlines()) == 5 and not (tmp_path / "out").exists()
 
 
 def test_bad_course_files_are_one_line_and_exit_2_before_grading(tmp_path, capsys) -> None:

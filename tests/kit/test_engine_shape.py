@@ -241,3 +241,48 @@ def test_the_contest_standings_are_typed_and_share_ranks_on_ties():
     assert reports.render_leaderboard_csv([s for _i, s in board], [("dee", "no final_strategy")]).splitlines() == [
         "rank,student,match points,average win rate,status", "1,ada,2,0.600000,valid", "2,bo,0,0.450000,valid",
         "2,cy,0,0.450000,valid", ",dee,,,invalid: no final_strategy"]
+
+
+# -- one writer per output format ----------------------------------------------------------------
+
+JSON_RAW_ALLOWED = {  # modules that may write JSON with raw non-ASCII text, and why
+    "writers": "the one JSON writer for output people read",
+    "activity": "the student's log: its hash chain is computed over this exact text",
+    "artifacts": "the kit's own manifests, written from the edition's data",
+    "tomlw": "TOML strings, from the edition's data",
+}
+
+
+def _strings(tree: ast.Module) -> list[tuple[int, str]]:
+    """Every string constant of TREE, and the constant parts of its f-strings, with their lines."""
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def test_every_csv_and_markdown_file_is_written_through_the_writers():
+    """Formulas in CSV and HTML in Markdown are escaped in one place (graders/writers.py): no other
+    module makes a CSV writer, fences a code block, puts a value in a code span of an f-string,
+    or writes JSON with raw control characters; a module rendering Markdown imports the writers."""
+    found = []
+    for name, tree in engine_trees().items():
+        if name == "writers":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "csv" \
+                    and node.attr in ("writer", "DictWriter"):
+                found.append(f"{name}.py:{node.lineno}: csv.{node.attr} (use writers.csv_text)")
+            if isinstance(node, ast.keyword) and node.arg == "ensure_ascii" and name not in JSON_RAW_ALLOWED:
+                found.append(f"{name}.py:{node.lineno}: ensure_ascii (use writers.json_text)")
+            if isinstance(node, ast.JoinedStr) and name not in ("messages", "bundle"):  # their text is plain
+                parts = node.values
+                found += [f"{name}.py:{node.lineno}: a value in a `code span` (use writers.md_code)"
+                          for a, b in zip(parts, parts[1:], strict=False)
+                          if isinstance(a, ast.Constant) and str(a.value).endswith("`")
+                          and isinstance(b, ast.FormattedValue)]
+        strings = _strings(tree)
+        found += [f"{name}.py:{line}: a code fence (use writers.md_block)" for line, s in strings if "```" in s]
+        renders_markdown = any("|---|" in s or s.startswith("## ") for _, s in strings)
+        if renders_markdown and name != "messages" and "graders.writers" not in {
+                n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}:
+            found.append(f"{name}.py: renders Markdown without graders.writers")
+    assert not found, "\n".join(found)

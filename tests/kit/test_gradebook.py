@@ -40,7 +40,7 @@ def test_the_gradescope_and_canvas_imports_have_their_columns() -> None:
     done = [outcome(ANN, 24), outcome(Student("zed", on_roster=False), 10)]
     gradescope = list(csv.reader(io.StringIO(gradebook.render_gradescope_scores(done))))
     assert gradescope == [["Name", "SID", "Email", "Total Score"], ["Ann Lee", "ann", "ann@uni.edu", "26"],
-                          ["", "zed", "", "11"]]
+                          ["zed", "zed", "", "11"]]  # off the roster: named by id, never a nameless row
     canvas = list(csv.reader(io.StringIO(gradebook.render_canvas_scores(done, "Hog (1234)", "101"))))
     assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Hog (1234)"]
     assert canvas[1] == ["Ann Lee", "", "ann", "ann@uni.edu", "101", "26"]  # 24, the checkpoint and the bonus

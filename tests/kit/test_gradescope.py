@@ -188,3 +188,16 @@ def test_the_reference_comes_along_where_a_case_is_judged_against_it_or_runs_it(
     assert needs_reference(pig)
     with zipfile.ZipFile(build_autograder(pig, tmp_path / "pig.zip")) as z:
         assert "solution/pig/pig.py" in z.namelist()
+
+
+def test_the_autograder_zip_is_the_same_whenever_it_is_built(tmp_path):
+    """autograder.zip once mixed 1980 (the scripts) with each file's own time (the engine, the cases):
+    every member now has one time, and two builds are the same bytes."""
+    edition = load_edition()
+    first = build_autograder(edition, tmp_path / "a.zip").read_bytes()
+    second = build_autograder(edition, tmp_path / "b.zip").read_bytes()
+    assert first == second
+    with zipfile.ZipFile(tmp_path / "a.zip") as z:
+        assert {info.date_time for info in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        modes = {info.filename: info.external_attr >> 16 for info in z.infolist()}
+    assert modes["run_autograder"] == modes["setup.sh"] == 0o755 and modes["graders/gradescope.py"] == 0o644

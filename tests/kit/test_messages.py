@@ -40,8 +40,13 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.removed_for_syntax, ("take_turn", "hog.py", 40), ["take_turn", "syntax error", "hog.py line 40"]),
     (m.dependency_hint, ([("02", "boar_brawl")],), ["Problem 02 boar_brawl fails too", "public cases call it",
                                                      "fix 02 first", "hidden cases use the kit's own boar_brawl"]),
+    (m.case_group, ("random scores", 45), ["random scores (45 cases)"]),
+    (m.course_off_roster, (["zed", "amy"],), ["Not on the roster", "zed, amy", "by its SID"]),
+    (m.case_group, ("the handout's examples", 1), ["the handout's examples"]),
+    (m.ta_same_log, ("class/a.zip", "class/a"), ["class/a.zip holds the same activity log as class/a",
+                                                  "counted once"]),
     (m.dependency_hint, ([("01", "roll_dice"), ("02", "boar_brawl")],),
-     ["Problem 01 roll_dice and Problem 02 boar_brawl fail too", "call them", "fix those first"]),
+     ["public cases call Problems 01 (roll_dice) and 02 (boar_brawl), which fail too", "fix those first"]),
     (m.advice_case, ("take_turn calls roll_dice", "expected (1, 1) but got (0, 1)"),
      ["'take_turn calls roll_dice'", "expected (1, 1) but got (0, 1)"]),
     (m.hidden_cases_failed, ([("a game that starts at the goal", 1, 1), ("scores with four digits", 3, 40)],),
@@ -318,7 +323,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.mutant_killed_by_rule, ("boar_brawl uses no str",), ["shape rule", "boar_brawl uses no str"]),
     (m.mutant_record_broken, ("tests/x/mutants.toml", "bad"), ["tests/x/mutants.toml: bad", "[[equivalent]]",
                                                                "id", "reason"]),
-    (m.mutant_change, (12, "k += 1", "k -= 1"), ["line 12", "`k += 1` became `k -= 1`"]),
+    (m.mutant_change, (12, "`k += 1`", "`k -= 1`"), ["line 12", "`k += 1` became `k -= 1`"]),
     (m.mutants_killers_heading, (), ["first case that failed"]),
     (m.mutants_written, (["out/mutants.md", "out/mutants.json"],), ["out/mutants.md, out/mutants.json"]),
     (m.mutants_chart_title, ("Hog",), ["Mutants of Hog", "by problem"]),
@@ -639,7 +644,15 @@ def test_interactive_try_without_a_line() -> None:
 
 def test_a_dependency_hint_names_each_failing_problem_once() -> None:
     text = m.dependency_hint([("03", "take_turn"), ("04", "sus_update")])
-    assert text.count("Problem 03 take_turn") == 1 and text.count("Problem 04 sus_update") == 1
+    assert text.count("03 (take_turn)") == 1 and text.count("04 (sus_update)") == 1
+
+
+def test_a_dependency_hint_says_problem_once_however_many_fail() -> None:
+    """Three failing problems once read "Problem 01 … and Problem 02 … and Problem 03 … fail too"."""
+    text = m.dependency_hint([("01", "roll_dice"), ("02", "boar_brawl"), ("04", "num_factors, sus_points")])
+    assert text == ("These cases call Problems 01 (roll_dice), 02 (boar_brawl) and 04 (num_factors, sus_points), "
+                    "which fail too: fix those first.")
+    assert text.count("Problem") == 1 and " and " not in text.replace(") and 04", "")
 
 
 # -- hints ---------------------------------------------------------------------------------------

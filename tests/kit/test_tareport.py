@@ -17,6 +17,7 @@ from graders.cli import main
 from graders.grading import grade
 from graders.submissions import load_submission
 from graders.tareport import prompt_infos, render_markdown, summarise
+from graders.writers import md_line
 
 STUDENTS = [f"s{k:02d}" for k in range(8)]
 
@@ -67,7 +68,7 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
                                                                  edition, capsys) -> None:
     out = tmp_path / "report"
     assert main(["report", str(generated_class), "--out", str(out), "--edition", edition.name]) == 0
-    assert messages.ta_report_written(str(out), 11, 10) in capsys.readouterr().out
+    assert messages.ta_report_written(str(out), 11, 9) in capsys.readouterr().out  # the zip's log counted once
     for name in ("ta-report.md", "wrong-answers.csv", "unlock.csv", "test-runs.csv", "runs.png", "runs.svg"):
         assert (out / name).stat().st_size > 0, name
     picture = (out / "runs.svg").read_text(encoding="utf-8")  # SVG keeps its text: title, axes, legend
@@ -78,16 +79,17 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
     assert len(rows) == len(prompts)
     for index, (p, row) in enumerate(zip(prompts, rows, strict=True)):
         assert (row["problem"], row["question"], int(row["prompt"])) == (p.problem, p.question, p.prompt)
-        # 8 logged students plus the zip (a copy of s01's); the edited log stops before its first line
+        # 8 logged students (the zip holds s01's log: counted once); the edited log stops before its first line
         assert row["most common wrong answer"] == f"top-{index}", row
-        assert int(row["times"]) == 7 and int(row["students"]) == 9
+        assert int(row["times"]) == 6 and int(row["students"]) == 8
     wrong = list(csv.DictReader(io.StringIO((out / "wrong-answers.csv").read_text(encoding="utf-8"))))
     first = [(r["wrong answer"], int(r["times"]), int(r["students"])) for r in wrong if r["question"] ==
              prompts[0].question and int(r["prompt"]) == prompts[0].prompt]
-    assert first == [("top-0", 7, 6), ("second-0", 4, 4), ("odd-0", 1, 1)]
+    assert first == [("top-0", 6, 5), ("second-0", 4, 4), ("odd-0", 1, 1)]
     markdown = (out / "ta-report.md").read_text(encoding="utf-8")
-    assert "`top-0` | 7 | 6" in markdown and messages.activity_missing(str(generated_class / "nolog")) in markdown
+    assert "`top-0` | 6 | 5" in markdown and messages.activity_missing(str(generated_class / "nolog")) in markdown
     assert messages.activity_tampered(str(generated_class / "edited"), 1) in markdown
+    assert md_line(messages.ta_same_log(str(generated_class / "zipped.zip"), str(generated_class / "s01"))) in markdown
 
 
 def test_the_report_counts_test_runs_until_a_problem_passed(generated_class: Path, edition) -> None:
@@ -97,9 +99,9 @@ def test_the_report_counts_test_runs_until_a_problem_passed(generated_class: Pat
                        [(p.label, p.title) for p in edition.problems])
     by_label = {p.problem: p for p in report.problems}
     one, two = by_label["01"], by_label["02"]
-    assert one.students == 9 and one.passed == 9 and one.never_passed == 0
-    assert one.runs == sum(range(1, 9)) + 2 and one.runs_to_pass_median == 4  # runs 1..8 and s01's 2 again
-    assert two.students == 9 and two.passed == 0 and two.never_passed == 9 and two.runs_per_student == 2
+    assert one.students == 8 and one.passed == 8 and one.never_passed == 0  # s01's zip counted once
+    assert one.runs == sum(range(1, 9)) and one.runs_to_pass_median == 4.5  # runs 1..8
+    assert two.students == 8 and two.passed == 0 and two.never_passed == 8 and two.runs_per_student == 2
     assert [p.problem for p in report.problems] == ["01", "02"]  # most runs per student first
     assert "| 01 " in render_markdown(report)
 
@@ -147,3 +149,47 @@ def test_report_refuses_a_bad_path_in_one_line(tmp_path: Path, edition, capsys) 
     with pytest.raises(SystemExit) as shown:
         main(["report", "--help"])
     assert shown.value.code == 0 and "CLASSDIR" in capsys.readouterr().out
+
+
+def test_one_log_handed_in_twice_counts_once(tmp_path: Path, edition) -> None:
+    """A student's folder and a copy of it that grew (or a classmate handing in the same log) once
+    counted as two students: the log's hash chain says it is one log, counted once, the longer copy."""
+    prompts = prompt_infos(edition)
+    first, copy = tmp_path / "first", tmp_path / "copy"
+    first.mkdir()
+    activity.unlock_attempt(first, prompts[0].problem, prompts[0].question, prompts[0].prompt, ["9"], 2, True)
+    shutil.copytree(first, copy)
+    activity.test_runs(copy, [("01", True, 3, 3)])  # the copy grew
+    logs = {"a": activity.read_activity(first), "b": activity.read_activity(copy)}
+    report = summarise("T", logs, prompts[:1], [("01", "roll_dice")])
+    assert report.questions[0].students == 1 and report.questions[0].wrong[0].times == 1
+    assert report.problems[0].students == 1 and report.submissions == 2
+    assert messages.ta_same_log(str(first), str(copy)) in report.notes
+
+
+def test_a_score_run_is_no_try_at_every_problem(tmp_path: Path, edition) -> None:
+    """``python3 ok --score`` once logged a test run of every problem: the report counted each as a try."""
+    from graders.student import main as ok
+
+    project = tmp_path / "p"
+    shutil.copytree(edition.skeleton_dir, project)
+    ok(project, ["--score"])
+    logged = activity.read_activity(project).tests
+    assert logged and all(e.score for e in logged)  # the runner says which runs were --score
+    activity.test_runs(project, [("01", True, 3, 3)])
+    report = summarise("T", {"p": activity.read_activity(project)}, [], [(p.label, p.title) for p in edition.problems])
+    assert [(p.problem, p.runs, p.passed) for p in report.problems] == [("01", 1, 1)]
+
+
+def test_a_question_s_name_heads_its_prompts_once(tmp_path: Path, edition) -> None:
+    """A question with several prompts once repeated its name above each of them."""
+    prompts = prompt_infos(edition)
+    question = next(q for q in {p.question for p in prompts} if sum(p.question == q for p in prompts) > 1)
+    mine = [p for p in prompts if p.question == question]
+    project = tmp_path / "p"
+    project.mkdir()
+    for p in mine:
+        activity.unlock_attempt(project, p.problem, p.question, p.prompt, ["9"], 2, True)
+    text = render_markdown(summarise("T", {"p": activity.read_activity(project)}, mine, []))
+    assert text.count(md_line(mine[0].name)) == 1
+    assert all(f"`{p.answer}`" in text or p.answer in text for p in mine)
