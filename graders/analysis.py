@@ -705,7 +705,7 @@ def _search(kernel: ctypes.CDLL, model: GameModel, mode: int, first: np.ndarray,
     status = kernel.search_memory(*_game_arguments(model), mode, first, None if held is None else held.ctypes.data,
                                   int(second.ndim == 4), second, win_first, win_second, choice.ctypes.data)
     if status != 0:
-        raise MemoryError("the compiled search could not allocate its buffer")
+        raise MemoryError  # the C loop could not allocate its buffer of options
     return win_first, win_second, choice
 
 

@@ -650,8 +650,8 @@ def test_a_dependency_hint_names_each_failing_problem_once() -> None:
 def test_a_dependency_hint_says_problem_once_however_many_fail() -> None:
     """Three failing problems once read "Problem 01 … and Problem 02 … and Problem 03 … fail too"."""
     text = m.dependency_hint([("01", "roll_dice"), ("02", "boar_brawl"), ("04", "num_factors, sus_points")])
-    assert text == ("These cases call Problems 01 (roll_dice), 02 (boar_brawl) and 04 (num_factors, sus_points), "
-                    "which fail too: fix those first.")
+    assert text == ("This problem's public cases call Problems 01 (roll_dice), 02 (boar_brawl) and 04 "
+                    "(num_factors, sus_points), which fail too: fix those first (its hidden cases use the kit's own).")
     assert text.count("Problem") == 1 and " and " not in text.replace(") and 04", "")
 
 
