@@ -67,6 +67,10 @@ fi
 "$python" -m venv "$here/.venv"
 "$here/.venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt"
 chmod -R go-rwx "$here"
+# /autograder holds the submission, the results and (in source/) the kit: closed to every other user
+# too, so that a child with a user id of its own reads none of it where no namespace can be had.
+top="$(dirname "$here")"
+if [ "$(basename "$top")" = autograder ]; then chmod go-rwx "$top"; fi
 """
 
 # Gradescope copies this to /autograder/run_autograder and runs it for every submission.

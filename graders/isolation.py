@@ -249,7 +249,8 @@ def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Ve
     own = (type(uid) is int and uid != os.getuid() and gid != os.getgid()) or (
         type(userns) is int and userns not in (0, _own_userns()))
     return Verified(level.level, level.why, readable, data.get("network") is not False, own,
-                    applied, _texts(data.get("missing")), messages.memory_bound(level.level, "seccomp" in applied))
+                    applied, _texts(data.get("missing")), messages.memory_bound(level.level, "seccomp" in applied,
+                                                            data.get("cgroup") is True))
 
 
 def _texts(raw: object) -> tuple[str, ...]:
@@ -346,3 +347,86 @@ def confinement(level: Policy, work: str, runner: str, tmp: str) -> dict:
     if level.level == LIMITS:
         spec.update(landlock=True, tmp=tmp, read=[*system_paths(level), runner], write=[work, tmp, *DEVICES])
     return spec
+
+
+# -- a memory cgroup per child, where one can be had: it counts kernel memory (files' inodes and
+# attributes in tmpfs, page tables) that neither the address-space limit nor the watch on resident
+# memory sees. Made beneath the grader's own cgroup, so whatever bounds the grader bounds it too.
+
+CGROUP_ROOTS = {"v1": "/sys/fs/cgroup/memory", "v2": "/sys/fs/cgroup"}
+CGROUP_HEADROOM = 256 * 1024 * 1024  # above the children's own limit: their tmpfs and the kernel's share
+
+
+def _own_memory_cgroup() -> tuple[Path, str] | None:
+    """(this process's memory cgroup folder, the name of its limit file), where the machine has one."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        hierarchy, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if "memory" in controllers.split(","):
+            return Path(CGROUP_ROOTS["v1"] + path.rstrip("/")), "memory.limit_in_bytes"
+        if hierarchy == "0" and os.path.isfile(CGROUP_ROOTS["v2"] + "/cgroup.controllers"):
+            return Path(CGROUP_ROOTS["v2"] + path.rstrip("/")), "memory.max"
+    return None
+
+
+@once(maxsize=1)
+def memory_cgroups() -> tuple[str, str]:
+    """(the folder children's memory cgroups are made in, their limit file), or ('', why there are none)."""
+    own = _own_memory_cgroup()
+    if own is None:
+        return "", "no memory cgroup on this machine"
+    folder, limit = own
+    trial = folder / f"hogkit-probe-{os.getpid()}"
+    try:
+        trial.mkdir()
+    except OSError as exc:
+        return "", f"memory cgroup {folder} not writable ({exc.strerror})"
+    try:
+        if not (trial / limit).is_file():
+            return "", f"memory cgroup {folder} does not delegate memory"
+        return str(folder), limit
+    finally:
+        try:
+            trial.rmdir()
+        except OSError:
+            pass
+
+
+def make_memory_cgroup(name: str, limit: int) -> str:
+    """A new memory cgroup NAME limited to LIMIT bytes plus headroom; '' where none can be had."""
+    folder, limit_file = memory_cgroups()
+    if not folder:
+        return ""
+    group = Path(folder) / name
+    try:
+        group.mkdir(exist_ok=True)
+        (group / limit_file).write_text(str(limit + CGROUP_HEADROOM), encoding="ascii")
+    except OSError:
+        remove_cgroup(str(group))
+        return ""
+    return str(group)
+
+
+def remove_cgroup(group: str) -> None:
+    """Remove GROUP (its processes are gone: a cgroup holding a process cannot be removed; tried briefly)."""
+    import time
+
+    for _ in range(20):
+        try:
+            os.rmdir(group)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
+def in_cgroup(group: str, argv: list[str]) -> list[str]:
+    """ARGV started inside GROUP: a shell moves itself there, then becomes ARGV (so nothing of the
+    child ever runs outside it)."""
+    if not group:
+        return argv
+    return ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', group, *argv]

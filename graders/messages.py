@@ -456,12 +456,14 @@ def isolation_verified(level: str, why: str, readable: tuple[str, ...], network:
     return f"isolation: {how}, verified by the child before any student code: {', '.join(parts)}{extra}"
 
 
-def memory_bound(level: str, seccomp: bool) -> str:
+def memory_bound(level: str, seccomp: bool, cgroup: bool) -> str:
     """How memory is bounded at LEVEL (see graders.sandbox and graders.isolation)."""
     tmpfs = ", its tmpfs mounts capped in bytes" if level == "namespaces" else ""
     xattrs = "refused by seccomp" if seccomp else "NOT bounded (no seccomp filter)"
+    kernel = ("a memory cgroup of its own bounds it all, kernel memory included" if cgroup else
+              "no memory cgroup could be had, so kernel memory (files' inodes) is NOT bounded")
     return ("an address-space limit per process and the resident memory of all its processes watched"
-            f"{tmpfs}; extended attributes (kernel memory) {xattrs}")
+            f"{tmpfs}; extended attributes (kernel memory) {xattrs}; {kernel}")
 
 
 def seccomp_unavailable(why: str) -> str:

@@ -111,6 +111,7 @@ class Session:
     _identity: tuple[int, int] | None = None  # (uid, gid) of this session's children, when the grader is root
     probe: dict | None = None  # what a verifying child checks ({"secrets": [...], "listener": port})
     reach: dict | None = None  # what the latest child found it could do (see graders.child.verify_reach)
+    _cgroup: str = ""  # the memory cgroup of the current child, where one can be had
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, deadline: float = float("inf")) -> None:
@@ -159,8 +160,10 @@ class Session:
         env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8", reaper.TOKEN_NAME: self._token}
         reaper.adopt_orphans()
         try:
+            self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
+            argv = policy.command(runner, self.workdir, files, (to_child_r, from_child_w))
             self._proc = _SPAWNER.submit(
-                subprocess.Popen, policy.command(runner, self.workdir, files, (to_child_r, from_child_w)),
+                subprocess.Popen, isolation.in_cgroup(self._cgroup, argv),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
             ).result()
@@ -205,10 +208,20 @@ class Session:
             os.chown(tmp, *self._identity)
         return str(tmp)
 
+    def _cgroup_holds_child(self) -> bool:
+        """Whether every process of the child is in its memory cgroup (seen from here, not said by it)."""
+        if not self._cgroup or self._proc is None:
+            return False
+        try:
+            held = set((Path(self._cgroup) / "cgroup.procs").read_text(encoding="ascii").split())
+        except OSError:
+            return False
+        return all(str(pid) in held for pid in process_tree(self._proc.pid))
+
     def _check_reach(self, message: dict) -> None:
         """Keep what the child found it could do; a secret this run's verification hides that the
         child reached anyway is the sandbox failing: never a grade."""
-        self.reach = message
+        self.reach = {**message, "cgroup": self._cgroup_holds_child()}  # the parent's own finding, not the child's
         demanded = isolation.demanded(isolation.policy())
         readable = message.get("readable")
         breached = [p for p in demanded if p in readable] if isinstance(readable, list) else list(demanded)
@@ -263,6 +276,9 @@ class Session:
             if self._identity is not None:
                 reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
             reaper.reap(descendants, group)  # the dead ones left to the grader, never to pile up
+            if self._cgroup:
+                isolation.remove_cgroup(self._cgroup)
+                self._cgroup = ""
         for fd in (self._to_child, self._from_child):
             if fd >= 0:
                 try:

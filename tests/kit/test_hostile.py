@@ -1555,3 +1555,40 @@ def test_extended_attributes_are_refused(edition, reference_source, mode, monkey
     report = grade_source(replace_function(reference_source, "boar_brawl", XATTRS), edition, problems=[2])
     assert problem(report, 2).cases[0].got == "0", problem(report, 2).cases[0]
     assert "extended attributes (kernel memory) refused by seccomp" in report.isolation
+
+
+INODES = """
+def boar_brawl(player_score, opponent_score):
+    import os
+    made = 0
+    try:
+        while made < 400000:
+            open("/tmp/%d" % made, "w").close()
+            made += 1
+    except (OSError, MemoryError):
+        pass
+    return made
+"""
+
+
+@pytest.mark.timeout(300)
+def test_empty_files_in_a_tmpfs_are_bounded_by_the_childs_memory_cgroup(edition, reference_source, monkeypatch):
+    """Attack: boar_brawl makes hundreds of thousands of empty files in its private /tmp: the tmpfs
+    caps bytes, not files, and each file's inode is kernel memory that neither the address-space
+    limit nor the watch on resident memory sees (about 1 KiB each: 400,000 files are ~400 MiB).
+
+    Guarantee: where a memory cgroup can be had (as root on this machine), every child runs in one of
+    its own, which counts kernel memory: the files stop (or the child is stopped) near its limit
+    (128 MiB here), and the isolation line says the cgroup holds it.
+    """
+    from graders.sandbox import Limits
+
+    needs_namespaces()
+    if not isolation.memory_cgroups()[0]:
+        pytest.skip(isolation.memory_cgroups()[1])
+    monkeypatch.setattr(isolation, "CGROUP_HEADROOM", 0)
+    report = grade_source(replace_function(reference_source, "boar_brawl", INODES), edition, problems=[2],
+                          limits=Limits(memory_bytes=128 * 1024 * 1024))
+    case = problem(report, 2).cases[0]
+    assert case.status != "passed" and case.got != "400000", case
+    assert "a memory cgroup of its own bounds it all" in report.isolation
