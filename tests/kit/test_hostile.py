@@ -1442,9 +1442,15 @@ def test_a_stub_that_runs_the_kits_reference_earns_nothing(edition, reference_so
 TELLER = """
 def boar_brawl(player_score, opponent_score):
     import os, socket
-    seen = ["read=%d" % os.access({reference!r}, os.R_OK)]
-    try:
-        with socket.create_connection(("127.0.0.1", {port}), timeout=2) as s:
+    try:  # open, not os.access: access() asks only the file's modes, never Landlock
+        open({reference!r}, "rb").close()
+        seen = ["read=1"]
+    except OSError:
+        seen = ["read=0"]
+    try:  # no getaddrinfo: it imports encodings.idna, which a child with a user id of its own may not reach
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.settimeout(2)
+            s.connect(("127.0.0.1", {port}))
             s.sendall(b"%d %d\\n" % (player_score, opponent_score))
         seen.append("net=1")
     except OSError:
@@ -1469,6 +1475,8 @@ def test_the_isolation_line_says_what_a_child_could_do(edition, reference_source
     """
     import socket
 
+    from graders.errors import IsolationRefused
+
     if mode == "namespaces":
         needs_namespaces()
     elif mode == "limits_unconfined" and os.geteuid() != 0:
@@ -1481,7 +1489,11 @@ def test_the_isolation_line_says_what_a_child_could_do(edition, reference_source
         listener.setblocking(False)
         code = TELLER.format(reference=str(edition.solution_dir / edition.submission),
                              port=listener.getsockname()[1])
-        report = grade_source(replace_function(reference_source, "boar_brawl", code), edition, problems=[2])
+        try:
+            report = grade_source(replace_function(reference_source, "boar_brawl", code), edition, problems=[2])
+        except IsolationRefused as exc:  # no mount namespace and no Landlock (root without CAP_SYS_ADMIN)
+            assert mode == "limits_unconfined" and "kit READABLE" in str(exc), exc
+            return
         delivered = b""
         while True:
             try:
@@ -1524,9 +1536,9 @@ def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_
 
 XATTRS = """
 def boar_brawl(player_score, opponent_score):
-    import os, tempfile
+    import os
     made = 0
-    for folder in (tempfile.gettempdir(), os.getcwd(), "/dev/shm"):
+    for folder in (os.environ.get("TMPDIR", "/tmp"), os.getcwd(), "/dev/shm"):
         try:
             path = os.path.join(folder, "x%d" % os.getpid())
             open(path, "w").close()
@@ -1592,3 +1604,44 @@ def test_empty_files_in_a_tmpfs_are_bounded_by_the_childs_memory_cgroup(edition,
     case = problem(report, 2).cases[0]
     assert case.status != "passed" and case.got != "400000", case
     assert "a memory cgroup of its own bounds it all" in report.isolation
+
+
+def test_require_isolation_refuses_anything_less_than_complete(edition, monkeypatch, capsys):
+    """Attack (or a machine's shortfall): a child that could reach the network, graded with
+    --require-isolation. Guarantee: nothing is graded (exit status 3), and the line says what was
+    missing; without the flag the same machine grades, and the report says the network was open."""
+    from graders import cli, guard
+
+    open_network = isolation.Verified(isolation.LIMITS, "test", (), True, True, ("landlock ABI 7",), (), "M")
+    monkeypatch.setattr(guard, "verify", lambda secrets: open_network)
+    monkeypatch.setattr(guard, "summary", lambda: open_network.summary)
+    reference = str(edition.solution_dir / edition.submission)
+    assert cli.main(["grade", "--require-isolation", "-q", "1", reference]) == 3
+    err = capsys.readouterr().err
+    assert "--require-isolation" in err and "nothing was graded" in err and "network OPEN" in err, err
+    assert cli.main(["grade", "--json", "-q", "1", reference]) == 0
+    assert "network OPEN" in json.loads(capsys.readouterr().out)["isolation"]
+
+
+def test_a_child_that_reaches_a_verified_secret_is_never_graded(edition, reference_source, monkeypatch):
+    """Attack: after the verification found the kit hidden, one child can read a secret anyway (a
+    folder opened to it later, a mount that went away). Guarantee: every child checks the verified
+    secrets before its student's code runs; that one is the sandbox failing (SandboxError, the kit's
+    failure, retried and then a kit error), never a grade."""
+    import shutil
+    import tempfile
+
+    from graders.errors import SandboxError
+    from graders.sandbox import open_session
+
+    readable = Path(tempfile.mkdtemp(prefix="hogkit-test-secret-", dir="/tmp"))  # any user may read it
+    try:
+        readable.chmod(0o755)
+        (readable / "hog.py").write_text("reference", encoding="utf-8")
+        policy = forced_limits(monkeypatch, confined=False)
+        monkeypatch.setattr(isolation, "_DEMANDED", {policy: (str(readable),)})
+        with pytest.raises(SandboxError) as caught:
+            open_session(reference_source, edition).dispose()
+        assert str(readable) in str(caught.value)
+    finally:
+        shutil.rmtree(readable)
