@@ -354,9 +354,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         verified_isolation(edition, [], args.require_isolation)
         return grade_demo(edition, numbers, args.json)
     if args.out:
-        out = writable_output(args.out, folder=True)
-        print(verified_isolation(edition, [Path(args.path), out], args.require_isolation).summary, file=sys.stderr)
-        return grade_a_class(Path(args.path), edition, out, args.jobs, args.force, setup)
+        return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force,
+                             setup, args.require_isolation)
     verified_isolation(edition, [], args.require_isolation)
     try:
         submission = load_submission(Path(args.path), edition)
@@ -377,12 +376,17 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return 0
 
 
-def verified_isolation(edition: Edition, folders: list[Path], require_all: bool) -> Verified:
+def verified_isolation(edition: Edition, folders: list[Path], require_all: bool) -> Verified | None:
     """What a child here verified it can reach, before any hidden case runs: refused (exit status 3)
-    when it could read the kit's secrets or FOLDERS, or, with REQUIRE_ALL, had less than full isolation."""
+    when it could read the kit's secrets or FOLDERS, or, with REQUIRE_ALL, had less than full isolation.
+    None when no child could even start: each submission is then the kit's failure, as always."""
     from graders import guard
+    from graders.errors import SandboxError
 
-    return guard.require([edition], folders, require_all)
+    try:
+        return guard.require([edition], folders, require_all)
+    except SandboxError:
+        return None
 
 
 def course_setup(args: argparse.Namespace) -> Setup:
@@ -413,10 +417,13 @@ def check_course_edition(setup: Setup, edition: str) -> None:
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
-                  course: Setup | None = None) -> int:
+                  course: Setup | None = None, require_all: bool = False) -> int:
+    from graders import isolation
     from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
 
     check_class_folder(folder, edition, "grade")  # before any line about the grading to come
+    verified = verified_isolation(edition, [folder, out], require_all)
+    print(verified.summary if verified else isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
                           notice=lambda line: print(line, file=sys.stderr, flush=True), course=course)

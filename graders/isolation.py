@@ -354,7 +354,7 @@ def confinement(level: Policy, work: str, runner: str, tmp: str) -> dict:
 # memory sees. Made beneath the grader's own cgroup, so whatever bounds the grader bounds it too.
 
 CGROUP_ROOTS = {"v1": "/sys/fs/cgroup/memory", "v2": "/sys/fs/cgroup"}
-CGROUP_HEADROOM = 256 * 1024 * 1024  # above the children's own limit: their tmpfs and the kernel's share
+CGROUP_HEADROOM = 1024 * 1024 * 1024  # above the children's own limit, so the watch on their memory speaks first
 
 
 def _own_memory_cgroup() -> tuple[Path, str] | None:

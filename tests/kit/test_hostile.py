@@ -1392,8 +1392,8 @@ def grade_in_a_process(stub: Path, cwd: Path, site: Path | None = None, drop_adm
     argv = [sys.executable, "-P", "-m", "graders.cli", "grade", "--json", "-q", "2", str(stub)]
     environment = {k: v for k, v in os.environ.items() if k not in ("HOGKIT_ROOT", "PYTHONPATH")}
     environment.update(env or {})
-    if site is not None:
-        environment["PYTHONPATH"] = str(site)
+    # The package this test imported, or the copy SITE holds (-P: the working folder is not on the path).
+    environment["PYTHONPATH"] = str(site if site is not None else Path(isolation.__file__).resolve().parent.parent)
     if drop_admin:
         argv = ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "capsh", *argv]
     done = subprocess.run(argv, cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
@@ -1524,6 +1524,8 @@ def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_
     from graders.errors import IsolationRefused
 
     forced_limits(monkeypatch, confined=False)
+    monkeypatch.setattr(guard, "_KEPT", {})  # no verification of an earlier test answers for this one
+    monkeypatch.setattr(isolation, "_DEMANDED", {})
     secret = Path(isolation.__file__).resolve().parent  # the package: world-readable in this checkout
     monkeypatch.setattr(guard, "secret_paths", lambda editions, extra=(): (str(secret),))
     from graders import sandbox
