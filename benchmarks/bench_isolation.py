@@ -9,7 +9,16 @@ For each isolation level this machine offers (``namespaces`` when bubblewrap wor
   * one case in a child already started (the cost every case pays);
   * a full ``hogkit grade`` of the reference, and the same divided by its number of cases;
   * a class of COPIES copies of the reference, graded with ``--jobs`` set to the machine's cores.
+  * what the kernel's confinement adds to a child's start: Landlock and the seccomp filter (under
+    limits), the seccomp filter (under namespaces), a memory cgroup of its own; each taken away in
+    turn;
+  * the verification every grading with hidden cases starts with (one child reporting what it can reach).
 Medians of REPEAT runs, with min and max. Timings are printed, never asserted.
+
+    python3 benchmarks/bench_isolation.py --what-holds
+
+prints, for the route this process runs on (root or not, with or without CAP_SYS_ADMIN, the level
+HOGKIT_ISOLATION asks for), what a child verified it could do: the README's table is made of it.
 """
 
 from __future__ import annotations
@@ -42,6 +51,11 @@ from graders import isolation
 edition = load_edition(sys.argv[2])
 source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
 repeat = int(sys.argv[3])
+without = sys.argv[4] if len(sys.argv) > 4 else ""
+if without == "confinement":
+    isolation.confinement = lambda *args: {}
+elif without == "cgroup":
+    isolation.make_memory_cgroup = lambda *args: ""
 starts, cases = [], []
 for _ in range(repeat):
     began = time.perf_counter()
@@ -70,10 +84,44 @@ def environment(level: str) -> dict[str, str]:
     return env
 
 
-def time_sessions(level: str, edition: str, repeat: int) -> dict:
-    done = subprocess.run([sys.executable, "-c", SESSION_TIMER, str(ROOT), edition, str(repeat)],
+def time_sessions(level: str, edition: str, repeat: int, without: str = "") -> dict:
+    done = subprocess.run([sys.executable, "-c", SESSION_TIMER, str(ROOT), edition, str(repeat), without],
                           capture_output=True, text=True, env=environment(level), check=True)
     return json.loads(done.stdout)
+
+
+VERIFY_TIMER = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from graders import guard, isolation
+from graders.edition import edition_names, load_edition
+if sys.argv[2:] == ["confinement"]:
+    isolation.confinement = lambda *args: {}  # as on a kernel without Landlock and seccomp
+secrets = guard.secret_paths([load_edition(name) for name in edition_names()])
+began = time.perf_counter()
+verified = guard.verify(secrets)
+print(json.dumps({"seconds": time.perf_counter() - began, "summary": verified.summary}))
+"""
+
+
+def what_holds(without: str) -> None:
+    """What a child verified it can do on this process's route, and the processes' bound."""
+    done = subprocess.run([sys.executable, "-c", VERIFY_TIMER, str(ROOT), *([without] if without else [])],
+                          capture_output=True, text=True, env=dict(os.environ), check=True)
+    found = json.loads(done.stdout)
+    policy = isolation.policy()
+    processes = ("per user id of its own" if policy.root else "per user namespace of its own"
+                 if policy.level == isolation.NAMESPACES else "per the grader's own user (shared)")
+    print(f"uid {os.getuid()}, {isolation.FORCE}={os.environ.get(isolation.FORCE, '')!r}")
+    print(found["summary"])
+    print(f"processes: 32 {processes}")
+    print(f"verification: {found['seconds'] * 1000:.0f} ms")
+
+
+def confinement_costs(level: str, edition: str, repeat: int) -> None:
+    for without in ("confinement", "cgroup"):
+        sessions = time_sessions(level, edition, repeat, without)
+        print(f"  child start without {without:11s} {spread(sessions['starts'])}")
 
 
 def time_command(argv: list[str], level: str, repeat: int) -> tuple[list[float], str]:
@@ -94,7 +142,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--copies", type=int, default=20)
     parser.add_argument("--edition", default="boar_brawl")
+    parser.add_argument("--what-holds", action="store_true",
+                        help="print what a child verified it can do on this route, and stop")
+    parser.add_argument("--without", choices=["confinement"], default="",
+                        help="with --what-holds: as on a kernel without Landlock and seccomp")
     args = parser.parse_args()
+    if args.what_holds:
+        what_holds(args.without)
+        return
     edition = load_edition(args.edition)
     hogkit = [sys.executable, "-m", "graders.cli"]
     policy = isolation.policy()
@@ -115,6 +170,7 @@ def main() -> None:
             print(f"\n{level}")
             print(f"  child start + first case     {spread(sessions['starts'])}")
             print(f"  one case in a started child  {spread(sessions['cases'])}")
+            confinement_costs(level, args.edition, args.repeat)
             print(f"  full grade ({count} cases)     {spread(full)}")
             print(f"  ... per case                 {spread([t / count for t in full])}")
             print(f"  class of {args.copies}, per submission {spread([t / args.copies for t in klass])}")

@@ -214,7 +214,7 @@ def apply_limits(limits: dict) -> None:
             resource.setrlimit(which, (int(value), int(value)))
 
 
-PRELOADED = ("random", "functools", "math", "itertools", "operator", "string", "collections")
+PRELOADED = ("random", "functools", "math", "itertools", "operator", "string", "collections", "socket", "ctypes")
 
 
 CLONE_NEWNS, MS_REC, MS_PRIVATE, MS_RDONLY, MS_BIND = 0x00020000, 0x4000, 0x40000, 0x1, 0x1000
@@ -279,6 +279,152 @@ def drop_privileges(uid: int, gid: int) -> None:
     os.setuid(uid)
 
 
+# -- confinement where namespaces are missing, and what the child can actually reach -------------------
+
+# Landlock (linux/landlock.h): the system calls, and the access rights by the ABI that brought them.
+_LL_CREATE, _LL_ADD_RULE, _LL_RESTRICT = 444, 445, 446
+_LL_FILE = 1 | 2 | 4  # execute, write a file, read a file
+_LL_DIR_BITS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096)  # read a folder, remove, make ...
+_LL_REFER, _LL_TRUNCATE, _LL_IOCTL = 1 << 13, 1 << 14, 1 << 15
+_LL_READ = 1 | 4 | 8  # execute, read a file, read a folder
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+
+
+def confine(spec: dict) -> tuple[list, list]:
+    """Apply what SPEC asks for to this process and every process it starts: a seccomp filter (the
+    BPF program the parent built, as hex) and Landlock rules (only SPEC's "read" and "write" paths
+    reachable, TCP denied where the kernel's ABI allows). Returns (what was applied, what could not
+    be, each with why); nothing here raises."""
+    applied: list = []
+    missing: list = []
+    if spec.get("tmp"):
+        os.environ["TMPDIR"] = spec["tmp"]
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return applied, [f"no_new_privs: error {ctypes.get_errno()}"]
+        if spec.get("landlock"):
+            _report(_landlock(libc, spec), "landlock", applied, missing)
+        if spec.get("bpf"):
+            _report(_seccomp(libc, bytes.fromhex(spec["bpf"])), "seccomp", applied, missing)
+    except (OSError, AttributeError, ValueError) as exc:
+        missing.append(f"confinement: {exc}")
+    return applied, missing
+
+
+def _report(outcome: str, name: str, applied: list, missing: list) -> None:
+    if outcome.startswith("!"):
+        missing.append(f"{name}: {outcome[1:]}")
+    else:
+        applied.append(outcome)
+
+
+def _landlock(libc: ctypes.CDLL, spec: dict) -> str:
+    """'landlock ABI N' once restricted; '!why' when the kernel has no Landlock or refused a step."""
+    import ctypes
+
+    syscall = libc.syscall
+    syscall.restype = ctypes.c_long
+    abi = syscall(_LL_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        return f"!not available in this kernel (error {ctypes.get_errno()})"
+    every = _LL_FILE | sum(_LL_DIR_BITS) | (_LL_REFER if abi >= 2 else 0) | (_LL_TRUNCATE if abi >= 3 else 0)
+    every |= _LL_IOCTL if abi >= 5 else 0
+    net = 1 | 2 if abi >= 4 else 0  # bind and connect over TCP: no rule allows any port
+    scoped = 1 | 2 if abi >= 6 else 0  # abstract UNIX sockets and signals outside this domain
+    attr = (ctypes.c_uint64 * 3)(every, net, scoped)
+    size = 24 if abi >= 6 else 16 if abi >= 4 else 8
+    fd = syscall(_LL_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if fd < 0:
+        return f"!the rules were refused (error {ctypes.get_errno()})"
+    try:
+        for paths, rights in ((spec.get("read", []), _LL_READ), (spec.get("write", []), every)):
+            for path in paths:
+                _landlock_rule(syscall, fd, path, rights)
+        if syscall(_LL_RESTRICT, fd, ctypes.c_uint32(0)) != 0:
+            return f"!restricting failed (error {ctypes.get_errno()})"
+    finally:
+        os.close(fd)
+    return f"landlock ABI {abi}" + (" with TCP denied" if net else "")
+
+
+def _landlock_rule(syscall: object, fd: int, path: str, rights: int) -> None:
+    """Allow RIGHTS beneath PATH (a file takes only a file's rights); a path that is gone is skipped."""
+    import ctypes
+
+    class PathBeneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+    try:
+        target = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        if not os.path.isdir(path):
+            rights &= _LL_FILE | _LL_TRUNCATE | _LL_IOCTL
+        rule = PathBeneath(rights, target)
+        syscall(_LL_ADD_RULE, fd, 1, ctypes.byref(rule), ctypes.c_uint32(0))  # type: ignore[operator]
+    finally:
+        os.close(target)
+
+
+def _seccomp(libc: ctypes.CDLL, program: bytes) -> str:
+    import ctypes
+
+    if len(program) % 8 or not program:
+        return "!the filter is not a BPF program"
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = Program(len(program) // 8, ctypes.cast(code, ctypes.c_void_p))
+    if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+        return f"!the kernel refused the filter (error {ctypes.get_errno()})"
+    return "seccomp"
+
+
+def verify_reach(spec: dict, applied: list, missing: list) -> dict:
+    """What this process can actually do, now that every protection is in place and before any
+    student code: which of SPEC's "secrets" it can open, whether it reaches the parent's listener
+    on 127.0.0.1 (SPEC's "listener" port), and who it is. Plain data for the parent to judge."""
+    readable = []
+    for path in spec.get("secrets", []):
+        try:
+            if os.path.isdir(path):
+                if not os.listdir(path):
+                    continue  # an empty folder (a folder covered by an empty file system) shows nothing
+            else:
+                os.close(os.open(path, os.O_RDONLY))
+            readable.append(path)
+        except OSError:
+            continue
+    try:
+        userns = os.stat("/proc/self/ns/user").st_ino
+    except OSError:
+        userns = 0
+    return {"op": "reach", "readable": readable, "network": _connects(spec.get("listener")), "uid": os.getuid(),
+            "gid": os.getgid(), "userns": userns, "applied": applied, "missing": missing}
+
+
+def _connects(port: object) -> bool:
+    """Whether a TCP connection to 127.0.0.1:PORT opens (PORT None: whether an internet socket can be made)."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            if type(port) is not int:
+                return True
+            s.settimeout(2.0)
+            s.connect(("127.0.0.1", port))
+            return True
+    except OSError:
+        return False
+
+
 def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list[dict]]:
     """Run the submission's top-level statements one by one into a fresh module; report problems."""
     path, module_name = config["submission"], config["module"]
@@ -340,6 +486,9 @@ def main() -> None:
     hidden = hide_folders(config["hide"], *config["interpreter"]) if config.get("hide") else False
     if config.get("identity"):
         drop_privileges(*config["identity"])
+    applied, missing = confine(config.get("confine") or {})
+    if config.get("verify"):
+        send(out_fd, verify_reach(config["verify"], applied, missing))
     os.chdir(config["workdir"])
     sys.path[:0] = [config["workdir"]]
     sys.argv = [config["submission"]]

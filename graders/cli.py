@@ -39,6 +39,7 @@ from graders.course import CourseError, Setup, load_setup
 from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
 from graders.grading import grade_reliably
+from graders.isolation import Verified
 from graders.records import ProblemResult, Report
 from graders.submissions import load_submission
 from graders.terminal import prepare_streams
@@ -136,7 +137,9 @@ def _add_grade(sub: Subparsers) -> None:
                    help="submissions graded at once (default: the machine's cores)")
     g.add_argument("--force", action="store_true", help="regrade submissions already graded with the same code")
     g.add_argument("--require-isolation", action="store_true",
-                   help="refuse to grade unless student code can be given namespaces of its own (bubblewrap)")
+                   help="refuse to grade unless a sandboxed child verifies that the kit is hidden from it, the network "
+                        "is off and it has an identity of its own (grading is always refused where it "
+                        "could read the kit)")
     g.add_argument("--course", metavar="DIR",
                    help="with --out: apply the course in DIR (course.toml, roster.csv, overrides.csv): deadlines, "
                         "checkpoint by date, early bonus, late days, extensions, partners, overrides; PATH may "
@@ -372,11 +375,6 @@ def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from graders import isolation
-
-    policy = isolation.policy()
-    if args.require_isolation and policy.level != isolation.NAMESPACES:
-        raise SubmissionError(messages.isolation_required(policy.summary))
     if args.out and args.path and Path(args.path).is_file():
         raise SubmissionError(messages.out_needs_a_class_folder(args.path))
     if args.trust_file_times and not args.course:
@@ -387,10 +385,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if setup is not None:
         setup = load_setup(Path(args.course), [p.label for p in edition.problems])  # overrides' problems checked
     if args.path is None:
+        verified_isolation(edition, [], args.require_isolation)
         return grade_demo(edition, numbers, args.json)
     if args.out:
         return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force,
-                             setup, args.trust_file_times)
+                             setup, args.trust_file_times, args.require_isolation)
+    verified_isolation(edition, [], args.require_isolation)
     try:
         submission = load_submission(Path(args.path), edition)
     except SubmissionError as exc:
@@ -408,6 +408,19 @@ def cmd_grade(args: argparse.Namespace) -> int:
     else:
         print(reports.render_text(report, verbose=args.verbose, path=args.path, default_edition=DEFAULT_EDITION))
     return 0
+
+
+def verified_isolation(edition: Edition, folders: list[Path], require_all: bool) -> Verified | None:
+    """What a child here verified it can reach, before any hidden case runs: refused (exit status 3)
+    when it could read the kit's secrets or FOLDERS, or, with REQUIRE_ALL, had less than full isolation.
+    None when no child could even start: each submission is then the kit's failure, as always."""
+    from graders import guard
+    from graders.errors import SandboxError
+
+    try:
+        return guard.require([edition], folders, require_all)
+    except SandboxError:
+        return None
 
 
 def course_setup(args: argparse.Namespace) -> Setup:
@@ -438,12 +451,13 @@ def check_course_edition(setup: Setup, edition: str) -> None:
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
-                  course: Setup | None = None, trust_file_times: bool = False) -> int:
+                  course: Setup | None = None, trust_file_times: bool = False, require_all: bool = False) -> int:
     from graders import isolation
     from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
 
     check_class_folder(folder, edition, "grade")  # before any line about the grading to come
-    print(isolation.policy().summary, file=sys.stderr)
+    verified = verified_isolation(edition, [folder, out], require_all)
+    print(verified.summary if verified else isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
                           notice=lambda line: print(line, file=sys.stderr, flush=True), course=course,

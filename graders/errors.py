@@ -20,6 +20,7 @@ The kinds:
 * :class:`CourseError` (2): a course file, roster, overrides or times file cannot be used;
 * :class:`KitFailure` (3): the kit failed to grade, twice (``details`` holds the traceback);
 * :class:`SandboxError` (3): the sandbox itself failed before any student code ran;
+* :class:`IsolationRefused` (3): a sandboxed child could read the kit's secrets, so nothing was graded;
 * :class:`MutantError` (3): mutation testing made a mutant Python cannot compile (a kit bug).
 
 This module is shipped to students (the runner catches the base class) and keeps to Python 3.9.
@@ -84,6 +85,13 @@ class KitFailure(HogkitError):
 class SandboxError(HogkitError):
     """The sandbox itself failed: the child died or went silent before any of the submission's code
     ran. Never the submission's fault, so never a grade (see :mod:`graders.grading`)."""
+
+    exit_status = KIT_STATUS
+
+
+class IsolationRefused(HogkitError):
+    """Grading with hidden cases was refused: a sandboxed child could read the kit's secrets (or,
+    with --require-isolation, had less than full isolation). The kit's failure, never a grade."""
 
     exit_status = KIT_STATUS
 

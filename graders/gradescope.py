@@ -46,7 +46,8 @@ from graders.storage import write_atomically
 
 ENGINE = Path(__file__).parent
 
-REQUIREMENTS = "numpy>=1.26\nnbformat>=5.9\n"  # what the engine imports on the worker: analysis, notebooks
+# What the engine imports on the worker: the analysis, notebooks, the children's seccomp filter.
+REQUIREMENTS = "numpy>=1.26\nnbformat>=5.9\npyseccomp>=0.1.2\n"
 
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the image (Ubuntu). It leaves a Python of 3.11
@@ -75,6 +76,10 @@ fi
 "$python" -m venv "$here/.venv"
 "$here/.venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt"
 chmod -R go-rwx "$here"
+# /autograder holds the submission, the results and (in source/) the kit: closed to every other user
+# too, so that a child with a user id of its own reads none of it where no namespace can be had.
+top="$(dirname "$here")"
+if [ "$(basename "$top")" = autograder ]; then chmod go-rwx "$top"; fi
 """
 
 # Gradescope copies this to /autograder/run_autograder and runs it for every submission.
@@ -269,11 +274,13 @@ def course_outcomes(course: Path, edition: Edition, current: Result | None, meta
 
 def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     """The record of the submission under ROOT, the kit's failures retried once."""
+    from graders import guard
     from graders.classroom import record_with_retry
     from graders.sandbox import Limits
     from graders.submissions import Entry, read_entry
 
     edition = load_edition(edition_name, Path(__file__).resolve().parent.parent)
+    guard.require([edition])  # refused (a kit error, never a grade) where a child could read the kit
     folder = root / "submission"
     source, status, reason = read_entry(folder, edition.submission) if folder.is_dir() else (
         None, "missing", messages.no_hog_in_folder(str(folder), edition.submission))

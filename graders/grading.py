@@ -127,6 +127,10 @@ def grade(
     to up to ``workers`` children at once, in order, with no waiting on one another.
     """
     started = time.monotonic()
+    if include_hidden:
+        from graders import guard  # the instructor's side only: the student's runner never runs hidden cases
+
+        guard.require([edition])  # never a hidden case where a child could read the kit
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden)
     children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
                         edition, limits or Limits())
@@ -531,11 +535,20 @@ def build_report(edition: Edition, submission: Submission, plan: Plan, results: 
         notes=notes,
         seconds=seconds,
         hidden_included=plan.include_hidden,
-        isolation=isolation.policy().summary,
+        isolation=_isolation_line(plan.include_hidden),
         does_not_run=does_not_run,
         course_max=edition.course_points,
         course_of=edition.max_points,
     )
+
+
+def _isolation_line(hidden: bool) -> str:
+    """What the child verified (graders.guard) when hidden cases ran; else the policy's own line."""
+    if not hidden:
+        return isolation.policy().summary
+    from graders import guard
+
+    return guard.summary()
 
 
 def _checkpoint(edition: Edition, results: list[ProblemResult]) -> CheckpointResult | None:

@@ -5,8 +5,9 @@ and :meth:`Policy.command` wraps a child's command line in it. Callers never cho
 student code runs (grading one submission or a class, Gradescope, the student's runner, the pytest
 plugin, generated cases, ``play``, ``winrate``, ``contest``, ``picture``) starts its children
 through :class:`graders.sandbox.Session`, which asks this module. Every report says which level
-was in force (:attr:`Policy.summary`), and ``--require-isolation`` refuses to grade below
-``namespaces``.
+was in force (:attr:`Policy.summary`, or, where hidden cases ran, what a child verified), and
+``--require-isolation`` refuses to grade unless the kit is hidden, the network off and the identity
+the child's own.
 
 The levels, strongest first:
 
@@ -20,9 +21,17 @@ The levels, strongest first:
     copy of the kit, no class folder, no output folder, no other child, no grader, no network.
     Killing the child's outermost process ends every process inside.
 ``limits``
-    Where bubblewrap is missing or the kernel refuses namespaces: resource limits, a process group
-    and a private folder of its own, the kit's folder covered when the grader is root. Student
-    code can read what the grader's user can read; a report says so.
+    Where bubblewrap is missing or the kernel refuses namespaces (a container without
+    ``CAP_SYS_ADMIN``, as on Gradescope): resource limits, a process group, a private folder and
+    temporary folder of its own, the kit's folder covered when a mount namespace can be had, and
+    what the kernel gives unprivileged processes (:func:`confinement`): Landlock (only the
+    interpreter, its standard library, the system's libraries and the child's own folders
+    readable; TCP denied from ABI 4 on).
+
+At every level the child installs a seccomp filter built here with pyseccomp (:func:`seccomp_program`:
+no socket but AF_UNIX, no extended attributes, no io_uring, no new namespaces). What held is never
+assumed: the child reports what it could actually reach (:class:`Verified`, see :mod:`graders.guard`),
+and that is what every report that ran hidden cases states.
 
 Identity: when the grader is root, every child runs as a user id of its own, never root and never
 shared with another child, so no child can signal, read or write another. Without root, the
@@ -33,11 +42,15 @@ of all the child's processes together (see :mod:`graders.sandbox`).
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import shutil
 import subprocess
 import sys
+import sysconfig
+import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -190,3 +203,230 @@ def _try(candidate: Policy) -> str:
         if done.returncode != 0 or done.stdout.strip() != "3":
             return (done.stderr.strip().split("\n") or ["?"])[-1][:200] or f"exit status {done.returncode}"
     return ""
+
+
+# -- what the child verified, and the confinement it applies where namespaces are missing ----------
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What a child, started as every child is, found it could do after every protection was in
+    place and before any student code: the one source of every report's isolation line."""
+
+    level: str  # NAMESPACES or LIMITS
+    why: str  # why the level is not namespaces, when it is not
+    readable: tuple[str, ...]  # the kit's secrets the child could open (none: the kit is hidden)
+    network: bool  # the child reached a listener of the grader's on 127.0.0.1
+    own_identity: bool  # a user id, or a user namespace, other than the grader's
+    applied: tuple[str, ...]  # what the child applied itself (Landlock, seccomp), as it said
+    missing: tuple[str, ...]  # what it could not apply, each with why
+    memory: str  # how memory is bounded (the parent's own knowledge)
+
+    @property
+    def kit_hidden(self) -> bool:
+        return not self.readable
+
+    @property
+    def complete(self) -> bool:
+        """Everything --require-isolation asks for: kit hidden, network off, an identity of its own."""
+        return self.kit_hidden and not self.network and self.own_identity
+
+    @property
+    def summary(self) -> str:
+        return messages.isolation_verified(self.level, self.why, self.readable, self.network, self.own_identity,
+                                           self.applied, self.missing, self.memory)
+
+
+def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Verified:
+    """The record of what a child said it could do (REACH, its "reach" frame; None when it said
+    nothing, which counts as everything readable and the network open)."""
+    data = reach if isinstance(reach, dict) else {}
+    raw = data.get("readable")
+    said: list = raw if isinstance(raw, list) else list(secrets_)
+    readable = tuple(p for p in secrets_ if p in said)
+    uid, gid, userns = data.get("uid"), data.get("gid"), data.get("userns")
+    applied = _texts(data.get("applied"))
+    own = (type(uid) is int and uid != os.getuid() and gid != os.getgid()) or (
+        type(userns) is int and userns not in (0, _own_userns()))
+    return Verified(level.level, level.why, readable, data.get("network") is not False, own,
+                    applied, _texts(data.get("missing")), messages.memory_bound(level.level, "seccomp" in applied,
+                                                            data.get("cgroup") is True))
+
+
+def _texts(raw: object) -> tuple[str, ...]:
+    return tuple(str(t)[:200] for t in raw[:10]) if isinstance(raw, list) else ()
+
+
+def _own_userns() -> int:
+    try:
+        return os.stat("/proc/self/ns/user").st_ino
+    except OSError:
+        return 0
+
+
+_DEMAND_LOCK = threading.Lock()
+_DEMANDED: dict[Policy, tuple[str, ...]] = {}
+
+
+def demand(level: Policy, secrets_: tuple[str, ...]) -> None:
+    """From now on, every child started under LEVEL checks SECRETS_ too (see :func:`demanded`)."""
+    with _DEMAND_LOCK:
+        _DEMANDED[level] = tuple(sorted(set(_DEMANDED.get(level, ())) | set(secrets_)))
+
+
+def demanded(level: Policy) -> tuple[str, ...]:
+    """The secrets a child under LEVEL must not reach, once a verification found them hidden: a
+    child that reaches one is the sandbox failing (:class:`graders.errors.SandboxError`)."""
+    with _DEMAND_LOCK:
+        return _DEMANDED.get(level, ())
+
+
+# Socket families other than AF_UNIX are refused by the seccomp filter: internet, netlink, packet ...
+AF_UNIX = 1
+DENIED_CALLS = ("setxattr", "lsetxattr", "fsetxattr", "setxattrat", "io_uring_setup", "io_uring_enter",
+                "io_uring_register", "bpf", "perf_event_open", "unshare", "setns", "mount", "userfaultfd")
+
+
+@once(maxsize=1)
+def seccomp_program() -> tuple[str, str]:
+    """(the seccomp filter as BPF, in hex, ''), or ('', why there is none): built with pyseccomp (a
+    binding to the system's libseccomp) in the grader, installed by the child, which cannot import
+    installed packages. Sockets of any family but AF_UNIX, extended attributes (kernel memory no
+    limit sees), io_uring, BPF and new namespaces are refused."""
+    try:
+        import pyseccomp as sc  # type: ignore[import-untyped]
+    except (ImportError, OSError, RuntimeError) as exc:
+        return "", messages.seccomp_unavailable(str(exc).split("\n")[0][:120] or type(exc).__name__)
+    try:
+        flt = sc.SyscallFilter(sc.ALLOW)
+        flt.add_rule(sc.ERRNO(errno.EAFNOSUPPORT), "socket", sc.Arg(0, sc.NE, AF_UNIX))
+        for name in DENIED_CALLS:
+            try:
+                flt.add_rule(sc.ERRNO(errno.EPERM), name)
+            except (RuntimeError, ValueError, OSError):
+                continue  # a call this libseccomp does not know (newer than it)
+        with tempfile.TemporaryFile() as out:
+            flt.export_bpf(out)
+            out.seek(0)
+            return out.read().hex(), ""
+    except (RuntimeError, ValueError, OSError) as exc:
+        return "", messages.seccomp_unavailable(str(exc)[:120])
+
+
+@once(maxsize=4)
+def system_paths(level: Policy) -> tuple[str, ...]:
+    """What a confined child may read beside its own folders: the interpreter, its standard library
+    (never site-packages or dist-packages, which may hold the kit), the system's libraries and programs."""
+    found = [level.python]
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    found += [str(p) for p in _entries(stdlib) if p.name not in ("site-packages", "dist-packages")]
+    found += [str(p) for p in _entries(Path(level.python_home) / "lib") if p.name.startswith("libpython")]
+    for folder in ("/usr/lib", "/lib", "/usr/lib64", "/lib64", "/usr/lib32", "/lib32"):
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            found += [str(p) for p in _entries(Path(folder)) if not p.name.startswith("python")]
+    found += [p for p in ("/usr/bin", "/bin", "/etc/ld.so.cache", "/etc/localtime", "/usr/share/zoneinfo")
+              if os.path.exists(p) and not os.path.islink(p)]
+    return tuple(found)
+
+
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())
+    except OSError:
+        return []
+
+
+DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+
+
+def confinement(level: Policy, work: str, runner: str, tmp: str) -> dict:
+    """What the child applies to itself (see ``graders.child.confine``): the seccomp filter at every
+    level; under limits, Landlock too, with only its folders, the interpreter and the system readable."""
+    program, _ = seccomp_program()
+    spec: dict = {"bpf": program}
+    if level.level == LIMITS:
+        spec.update(landlock=True, tmp=tmp, read=[*system_paths(level), runner], write=[work, tmp, *DEVICES])
+    return spec
+
+
+# -- a memory cgroup per child, where one can be had: it counts kernel memory (files' inodes and
+# attributes in tmpfs, page tables) that neither the address-space limit nor the watch on resident
+# memory sees. Made beneath the grader's own cgroup, so whatever bounds the grader bounds it too.
+
+CGROUP_ROOTS = {"v1": "/sys/fs/cgroup/memory", "v2": "/sys/fs/cgroup"}
+CGROUP_HEADROOM = 1024 * 1024 * 1024  # above the children's own limit, so the watch on their memory speaks first
+
+
+def _own_memory_cgroup() -> tuple[Path, str] | None:
+    """(this process's memory cgroup folder, the name of its limit file), where the machine has one."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        hierarchy, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if "memory" in controllers.split(","):
+            return Path(CGROUP_ROOTS["v1"] + path.rstrip("/")), "memory.limit_in_bytes"
+        if hierarchy == "0" and os.path.isfile(CGROUP_ROOTS["v2"] + "/cgroup.controllers"):
+            return Path(CGROUP_ROOTS["v2"] + path.rstrip("/")), "memory.max"
+    return None
+
+
+@once(maxsize=1)
+def memory_cgroups() -> tuple[str, str]:
+    """(the folder children's memory cgroups are made in, their limit file), or ('', why there are none)."""
+    own = _own_memory_cgroup()
+    if own is None:
+        return "", "no memory cgroup on this machine"
+    folder, limit = own
+    trial = folder / f"hogkit-probe-{os.getpid()}"
+    try:
+        trial.mkdir()
+    except OSError as exc:
+        return "", f"memory cgroup {folder} not writable ({exc.strerror})"
+    try:
+        if not (trial / limit).is_file():
+            return "", f"memory cgroup {folder} does not delegate memory"
+        return str(folder), limit
+    finally:
+        try:
+            trial.rmdir()
+        except OSError:
+            pass
+
+
+def make_memory_cgroup(name: str, limit: int) -> str:
+    """A new memory cgroup NAME limited to LIMIT bytes plus headroom; '' where none can be had."""
+    folder, limit_file = memory_cgroups()
+    if not folder:
+        return ""
+    group = Path(folder) / name
+    try:
+        group.mkdir(exist_ok=True)
+        (group / limit_file).write_text(str(limit + CGROUP_HEADROOM), encoding="ascii")
+    except OSError:
+        remove_cgroup(str(group))
+        return ""
+    return str(group)
+
+
+def remove_cgroup(group: str) -> None:
+    """Remove GROUP (its processes are gone: a cgroup holding a process cannot be removed; tried briefly)."""
+    import time
+
+    for _ in range(20):
+        try:
+            os.rmdir(group)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
+def in_cgroup(group: str, argv: list[str]) -> list[str]:
+    """ARGV started inside GROUP: a shell moves itself there, then becomes ARGV (so nothing of the
+    child ever runs outside it)."""
+    if not group:
+        return argv
+    return ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', group, *argv]

@@ -438,8 +438,9 @@ def isolation_namespaces(root: bool) -> str:
 
 def isolation_limits(root: bool, why: str) -> str:
     return (f"isolation: limits only ({why}): student code ran with resource limits and a folder of its own, "
-            + ("as a user id of its own, with the kit's folder covered, but could read what that user can read"
-               if root else "as the grader's user, so it could read what the grader can read"))
+            + ("as a user id of its own, confined where the kernel allows (not verified: no hidden case ran)"
+               if root else "as the grader's user, so it could read what the grader can read unless the kernel "
+               "confined it (not verified: no hidden case ran)"))
 
 
 def isolation_no_bwrap() -> str:
@@ -455,8 +456,49 @@ def isolation_turned_off(variable: str) -> str:
 
 
 def isolation_required(summary: str) -> str:
-    return (f"--require-isolation: this machine cannot give student code its own namespaces, so nothing was "
-            f"graded ({summary})")
+    return ("--require-isolation: student code here would not have the kit hidden, the network off and an "
+            f"identity of its own, as the child itself found, so nothing was graded ({summary})")
+
+
+def isolation_verified(level: str, why: str, readable: tuple[str, ...], network: bool, own_identity: bool,
+                       applied: tuple[str, ...], missing: tuple[str, ...], memory: str) -> str:
+    """The isolation line of every report that ran hidden cases: what the child itself confirmed."""
+    how = "namespaces (bubblewrap)" if level == "namespaces" else f"limits only ({why})"
+    kit = "kit hidden" if not readable else "kit READABLE (" + ", ".join(readable[:3]) + \
+        (", ..." if len(readable) > 3 else "") + ")"
+    parts = [kit, "network off" if not network else "network OPEN (127.0.0.1 was reachable)",
+             "own identity yes" if own_identity else "own identity no (the grader's user)", f"memory: {memory}"]
+    extra = (f"; applied by the child: {', '.join(applied)}" if applied else "") + (
+        f"; not available: {'; '.join(missing)}" if missing else "")
+    return f"isolation: {how}, verified by the child before any student code: {', '.join(parts)}{extra}"
+
+
+def memory_bound(level: str, seccomp: bool, cgroup: bool) -> str:
+    """How memory is bounded at LEVEL (see graders.sandbox and graders.isolation)."""
+    tmpfs = ", its tmpfs mounts capped in bytes" if level == "namespaces" else ""
+    xattrs = "refused by seccomp" if seccomp else "NOT bounded (no seccomp filter)"
+    kernel = ("a memory cgroup of its own bounds it all, kernel memory included" if cgroup else
+              "no memory cgroup could be had, so kernel memory (files' inodes) is NOT bounded")
+    return ("an address-space limit per process and the resident memory of all its processes watched"
+            f"{tmpfs}; extended attributes (kernel memory) {xattrs}; {kernel}")
+
+
+def seccomp_unavailable(why: str) -> str:
+    return f"seccomp: no filter could be built ({why}; pip install pyseccomp, apt-get install libseccomp2)"
+
+
+def isolation_secrets_readable(readable: tuple[str, ...], summary: str) -> str:
+    """Grading with hidden cases refused: a child could read the kit's secrets (the kit's failure)."""
+    return ("nothing was graded: a sandboxed child, started as every student's is, could read the kit's "
+            f"secrets here ({', '.join(readable[:4])}{', ...' if len(readable) > 4 else ''}), so hidden cases "
+            "and the reference would be open to student code. Fix: install bubblewrap and allow it namespaces "
+            "(a container needs CAP_SYS_ADMIN or a user namespace), run on a kernel with Landlock, or, as root, "
+            f"close the kit's folders to other users (chmod -R go-rwx on them). ({summary})")
+
+
+def sandbox_reached_secret(path: str) -> str:
+    return (f"a sandboxed child could read {path}, which the isolation verified for this run hides: "
+            "its submission was not graded")
 
 
 def used_too_much_memory(limit: int) -> str:

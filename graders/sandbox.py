@@ -109,6 +109,9 @@ class Session:
     _seq: int = 0  # the number of the latest request; a reply to any other is stale
     _runner: Path | None = None  # a folder of the parent's holding fresh copies of the runner
     _identity: tuple[int, int] | None = None  # (uid, gid) of this session's children, when the grader is root
+    probe: dict | None = None  # what a verifying child checks ({"secrets": [...], "listener": port})
+    reach: dict | None = None  # what the latest child found it could do (see graders.child.verify_reach)
+    _cgroup: str = ""  # the memory cgroup of the current child, where one can be had
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, deadline: float = float("inf")) -> None:
@@ -151,12 +154,16 @@ class Session:
             "probes": f"{runner_seen}/probes.py",
             "skip": sorted(self._skip),
             "limits": self.limits.as_dict(),
+            "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
+            "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
         }
         env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8", reaper.TOKEN_NAME: self._token}
         reaper.adopt_orphans()
         try:
+            self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
+            argv = policy.command(runner, self.workdir, files, (to_child_r, from_child_w))
             self._proc = _SPAWNER.submit(
-                subprocess.Popen, policy.command(runner, self.workdir, files, (to_child_r, from_child_w)),
+                subprocess.Popen, isolation.in_cgroup(self._cgroup, argv),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
             ).result()
@@ -189,6 +196,39 @@ class Session:
         if policy.level == isolation.LIMITS:
             os.chown(self.workdir, *self._identity)
 
+    def _private_tmp(self, policy: isolation.Policy) -> str:
+        """The child's own temporary folder under limits (where /tmp is the machine's): inside its
+        staging folder, writable by the child's user alone."""
+        if policy.level != isolation.LIMITS:
+            return ""
+        tmp = self.workdir / ".tmp"
+        tmp.mkdir(mode=0o700, exist_ok=True)
+        tmp.chmod(0o700)
+        if self._identity is not None:
+            os.chown(tmp, *self._identity)
+        return str(tmp)
+
+    def _cgroup_holds_child(self) -> bool:
+        """Whether every process of the child is in its memory cgroup (seen from here, not said by it)."""
+        if not self._cgroup or self._proc is None:
+            return False
+        try:
+            held = set((Path(self._cgroup) / "cgroup.procs").read_text(encoding="ascii").split())
+        except OSError:
+            return False
+        return all(str(pid) in held for pid in process_tree(self._proc.pid))
+
+    def _check_reach(self, message: dict) -> None:
+        """Keep what the child found it could do; a secret this run's verification hides that the
+        child reached anyway is the sandbox failing: never a grade."""
+        self.reach = {**message, "cgroup": self._cgroup_holds_child()}  # the parent's own finding, not the child's
+        demanded = isolation.demanded(isolation.policy())
+        readable = message.get("readable")
+        breached = [p for p in demanded if p in readable] if isinstance(readable, list) else list(demanded)
+        if breached and self.probe is None:
+            self.close()
+            raise SandboxError(messages.sandbox_reached_secret(breached[0]))
+
     def _await_import(self, budget_ends: float) -> tuple[int, str] | None:
         """Follow the child through the submission's top-level statements: None once it is ready,
         or (the statement, why) to skip when one hangs or ends the child. No frame buys more time
@@ -210,6 +250,8 @@ class Session:
                 current = index
                 self._stmt_lines[current] = _int(message.get("line"), 0)
                 ends = min(time.monotonic() + self.limits.import_seconds, budget_ends)
+            elif message.get("op") == "reach" and current < 0:  # sent before any student code ran
+                self._check_reach(message)
             elif message.get("op") == "ready":
                 self.notes += _import_notes(message.get("notes"))
                 return None
@@ -234,6 +276,9 @@ class Session:
             if self._identity is not None:
                 reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
             reaper.reap(descendants, group)  # the dead ones left to the grader, never to pile up
+            if self._cgroup:
+                isolation.remove_cgroup(self._cgroup)
+                self._cgroup = ""
         for fd in (self._to_child, self._from_child):
             if fd >= 0:
                 try:
@@ -520,7 +565,8 @@ def share_with_others(folder: Path) -> None:
     """Let another user read FOLDER (and its files) and nothing more: it is the child's working folder."""
     folder.chmod(0o755)
     for path in folder.rglob("*"):
-        path.chmod(0o755 if path.is_dir() else 0o644)
+        if not path.is_symlink():  # a link a child left (under limits) would carry the change elsewhere
+            path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 # PEP 263's coding line, on one of the first two lines of a file.
