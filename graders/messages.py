@@ -456,6 +456,10 @@ def too_large(path: str, limit: int) -> str:
     return f"{path} is larger than {limit // 1024} KiB, which no submission needs"
 
 
+def not_a_notebook() -> str:
+    return "it is not a saved Jupyter notebook; open it in Jupyter and save it again, or hand in hog.py"
+
+
 def unreadable_notebook(path: str, why: str) -> str:
     return f"{path} is not a notebook that can be read ({why})"
 
@@ -605,10 +609,15 @@ def pytest_problem_line(label: str, passed: int, failed: int, skipped: int) -> s
     return f"  {mark} Problem {label}: " + ", ".join(parts)
 
 
-def notebook_checks_intro() -> str:
+def notebook_checks_intro(filename: str = "hog.py") -> str:
+    stem = filename.rsplit(".", 1)[0]
     return ("Run the next cell first. After each problem's code, a cell `check(\"NN\")` runs that problem's "
             "tests on the code this notebook has run, as `python3 ok -q NN` does in a terminal. Unlock a "
-            "problem's questions in a terminal first: `python3 ok -q NN -u`.")
+            "problem's questions in a terminal first: `python3 ok -q NN -u`.\n\n"
+            f"**Handing in:** save this notebook, then run `python3 ok --zip` in a terminal in this folder. It "
+            f"writes `{stem}_submission.zip` holding this notebook's code as `{filename}` (or `{filename}` itself, "
+            f"if that is where you worked) and says what it scores on the public tests: upload that zip on "
+            f"Gradescope.")
 
 
 def notebook_provided() -> str:
@@ -899,6 +908,11 @@ def build_stale_hint() -> str:
     return "Run `hogkit build` to regenerate them."
 
 
+def skeleton_digests_header(filename: str) -> str:
+    return (f"What the skeleton's {filename} holds between each problem's markers, as digests: `python3 ok --zip` "
+            f"uses them to tell your work from the untouched stubs. Do not edit.")
+
+
 def student_suite_header(label: str) -> str:
     return (
         f"The tests of problem {label} for your project folder: do not edit.\n"
@@ -1071,6 +1085,16 @@ def unlock_done(label: str, has_cases: bool = True) -> str:
 
 def unlock_stopped(label: str) -> str:
     return f"Stopped. Run `{student_command(label, '-u')}` to carry on where you left off."
+
+
+def starter_code(label: str) -> str:
+    return (f"Problem {label} still holds the starter code: write it, then run `{student_command(label)}` "
+            f"(what it passes now says nothing yet)")
+
+
+def score_legend() -> str:
+    return ("✓ passed   ✗ a case or a required rule fails   ○ locked: unlock it with `python3 ok -q NN -u`\n"
+            "· no test ran (questions only, or still the starter code)")
 
 
 def next_problem(label: str, unlocked: bool = False) -> str:
@@ -1705,9 +1729,41 @@ def activity_entries_skipped(where: str, count: int) -> str:
     return f"{where}: {count} line{'' if count == 1 else 's'} of the activity log not understood, left out"
 
 
-def zip_written(path: str, filename: str, with_log: bool) -> str:
-    log = " and your activity log" if with_log else " (no activity log yet: unlock or test something first)"
-    return f"Wrote {path} with {filename}{log}. Hand in this zip on Gradescope."
+def zip_written(path: str, filename: str, from_notebook: bool, extra: list[str], with_log: bool) -> str:
+    held = [f"{filename} (the code of handout.ipynb as last saved)" if from_notebook else filename]
+    held += [f"{name} (for reference; {filename} is what is graded)" for name in extra]
+    held.append("your activity log" if with_log else "no activity log yet (unlock or test something first)")
+    lines = "\n".join(f"  - {h}" for h in held)
+    return f"Wrote {path}, which holds:\n{lines}"
+
+
+def zip_score(total: int, most: int, does_not_run: bool) -> str:
+    broken = " It does not run as it is: see `python3 ok --score`." if does_not_run else ""
+    return (f"On the public tests it scores {total}/{most}; the hidden tests count too when it is graded.{broken}\n"
+            f"Hand in this zip on Gradescope.")
+
+
+def zip_untouched(filename: str, has_notebook: bool) -> str:
+    where = f"{filename} and handout.ipynb (as last saved) still hold" if has_notebook else f"{filename} still holds"
+    return (f"{where} only the skeleton's stubs, so this zip would score 0: nothing was written. Write your code "
+            f"(and save the notebook) first; `python3 ok --zip --from file` packs {filename} anyway")
+
+
+def zip_both_worked(filename: str, from_notebook: bool, points: int, other_points: int, other: str) -> str:
+    chosen = "the notebook's code" if from_notebook else filename
+    other_name = "the notebook's code" if other == "notebook" else filename
+    return (f"Note: both {filename} and handout.ipynb hold work. The zip's {filename} is {chosen} ({points} points on "
+            f"the public tests; {other_name} has {other_points}). To hand in {other_name} instead: "
+            f"`python3 ok --zip --from {other}`.")
+
+
+def zip_from_missing(source: str, filename: str) -> str:
+    name = "handout.ipynb" if source == "notebook" else filename
+    return f"--from {source} hands in {name}, and there is no {name} in this folder"
+
+
+def from_needs_zip() -> str:
+    return "--from chooses what `python3 ok --zip` hands in; give it with --zip"
 
 
 def nothing_to_zip(filename: str, folder: str) -> str:
