@@ -86,7 +86,14 @@ def engine_imports(name: str, top_level_only: bool = True) -> set[str]:
     return found
 
 
-NOTEBOOK_CHECK_IMPORT = "from graders.notebook import check"
+def notebook_check_import() -> str:
+    """The notebook's first code cell: it loads the checks, or says plainly that the notebook runs
+    outside its project folder (the checks then say so too). Graded as a submission, the whole cell
+    is left out (it starts with :data:`graders.submissions.KIT_CELL`)."""
+    from graders.submissions import KIT_CELL
+
+    return (f"{KIT_CELL}\ntry:\n    from graders.notebook import check\nexcept ImportError:\n"
+            f"    def check(label):\n        print({messages.notebook_outside_folder()!r})\n\n    check('')")
 
 
 def notebook(edition: Edition, handout: str, skeleton: str) -> str:
@@ -114,7 +121,7 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
     early = [stubs[name] for name in provided if name in defaults]
     late = [stubs[name] for name in provided if name not in defaults]
     cells = [nbformat.v4.new_markdown_cell(messages.notebook_checks_intro(edition.submission)),
-             nbformat.v4.new_code_cell(NOTEBOOK_CHECK_IMPORT)]
+             nbformat.v4.new_code_cell(notebook_check_import())]
     cells += [nbformat.v4.new_code_cell(opening)] if opening else []
     if early:
         cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))

@@ -321,15 +321,18 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
     """The output path TEXT, checked before any work is done: the folder it is (FOLDER) or is in
-    exists, made if need be, and takes a file; a file path must not be a folder, unless the command
-    makes that folder itself (MADE_LATER) and says its own word about it. Bad input otherwise (one
-    line, exit status 2)."""
+    exists (an output folder is made if need be, but a file is never written into a folder that is
+    not there yet: a mistyped path would otherwise be made anywhere) and takes a file; a file path
+    must not be a folder, unless the command makes that folder itself (MADE_LATER) and says its own
+    word about it. Bad input otherwise (one line, exit status 2)."""
     import tempfile
 
     path = Path(text)
     where = path if folder else path.parent
     if not folder and not made_later and path.is_dir():
         raise SubmissionError(messages.cannot_write(text, messages.REASON_IS_A_FOLDER))
+    if not folder and not made_later and not where.is_dir():
+        raise SubmissionError(messages.cannot_write(text, messages.reason_no_folder(str(where))))
     try:
         where.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=where):

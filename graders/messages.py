@@ -378,6 +378,10 @@ def rule_missing_calls(function: str, missing: list[str]) -> str:
 REASON_IS_A_FOLDER = "it is a folder"
 
 
+def reason_no_folder(folder: str) -> str:
+    return f"there is no folder {folder}; make it first if that is the place you meant"
+
+
 def cannot_write(path: str, why: str) -> str:
     return f"cannot write {path} ({why}): choose an output path in a folder you can write; nothing was done"
 
@@ -618,6 +622,11 @@ def notebook_checks_intro(filename: str = "hog.py") -> str:
             f"writes `{stem}_submission.zip` holding this notebook's code as `{filename}` (or `{filename}` itself, "
             f"if that is where you worked) and says what it scores on the public tests: upload that zip on "
             f"Gradescope.")
+
+
+def notebook_outside_folder() -> str:
+    return ("The checks cannot be loaded: this notebook is running outside its project folder. Open it from "
+            "the folder that holds `ok`, `graders/` and `tests/` (start Jupyter there), then run this cell again.")
 
 
 def notebook_provided() -> str:
@@ -1077,9 +1086,12 @@ def unlock_wrong() -> str:
     return "-- Not quite. Try again! --"
 
 
-def unlock_done(label: str, has_cases: bool = True) -> str:
+def unlock_done(label: str, has_cases: bool = True, running: bool = False) -> str:
     if not has_cases:
         return f"-- All questions of problem {label} are unlocked. It has no tests of its own: go on to the next. --"
+    if running:
+        return (f"-- All questions of problem {label} are unlocked. Its tests run now; to run them again later: "
+                f"`{student_command(label)}`. --")
     return f"-- All questions of problem {label} are unlocked. Now run `{student_command(label)}`. --"
 
 

@@ -103,21 +103,9 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     if args.source:
         raise InputError(messages.from_needs_zip())
     progress = locking.load_progress(folder)
-    if args.lock and args.unlock:
-        raise InputError(messages.lock_or_unlock())
-    if args.lock:
-        if not numbers:
-            raise InputError(messages.lock_needs_problem())
-        for n in numbers:
-            relock(edition, folder, progress, n)
-        return 0
-    if args.unlock:
-        targets = numbers or [p.label for p in edition.problems]
-        for n in targets:
-            if not unlock(edition, folder, progress, n, quiet=not numbers):
-                return 0
-        if not numbers:
-            return 0
+    stop = lock_or_unlock(folder, edition, progress, numbers, args)
+    if stop is not None:
+        return stop
     submission = load_submission(folder, edition)
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
@@ -147,13 +135,35 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
 
 
+def lock_or_unlock(folder: Path, edition: Edition, progress: dict, numbers: list[str] | None,
+                   args: argparse.Namespace) -> int | None:
+    """``--lock`` and ``--unlock``: the exit status when the run ends here, None when the chosen
+    problems' tests run next (after ``-q NN -u``, or with neither flag)."""
+    if args.lock and args.unlock:
+        raise InputError(messages.lock_or_unlock())
+    if args.lock:
+        if not numbers:
+            raise InputError(messages.lock_needs_problem())
+        for n in numbers:
+            relock(edition, folder, progress, n)
+        return 0
+    if args.unlock:
+        targets = numbers or [p.label for p in edition.problems]
+        for n in targets:
+            if not unlock(edition, folder, progress, n, quiet=not numbers):
+                return 0
+        if not numbers:
+            return 0
+    return None
+
+
 def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     """(whether everything passed, the runner's report) for problem LABEL's public cases run on
     SOURCE as the project's hog.py: what a check cell of the notebook shows."""
     edition = load_student_edition(folder)
     numbers = edition.parse_numbers([label])
     unlocked = unlocked_problems(edition, locking.load_progress(folder))
-    submission = Submission(folder / edition.submission, source)
+    submission = Submission(folder / NOTEBOOK, source)  # the report is headed by the notebook it tested
     report = grade_reliably(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
     report, unwritten = starter_code_unpassed(report, source, folder)
     log_tests(folder, report)
@@ -294,7 +304,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, qu
         return True
     if all(locking.is_unlocked(r, progress) for r in records):
         if not quiet:
-            print(messages.unlock_done(problem.label, has_cases(edition, number)))
+            print(messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
         return True
     if "seed" not in progress:  # this student's own order of choices, kept from now on
         import secrets
@@ -309,7 +319,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, qu
         if not ask_record(record, progress, folder, problem.label):
             print(messages.unlock_stopped(problem.label))
             return False
-    print(messages.unlock_done(problem.label, has_cases(edition, number)))
+    print(messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
     return True
 
 

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from graders import messages
 from graders.cli import main
 from graders.edition import kit_root
 
@@ -218,3 +219,17 @@ def test_console_script_runs_as_a_program():
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     assert "Total: 0/2" in done.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["optimal", "--table", "{out}"],
+    ["picture", "--strategy", "sus_strategy", "--out", "{out}"],
+])
+def test_a_file_output_is_never_written_into_a_folder_that_is_not_there(args, tmp_path, capsys):
+    """A mistyped folder (--table tabels/best.py) is refused, as release refuses an unwritable path,
+    rather than made wherever the typo points."""
+    out = tmp_path / "typo" / "deeper" / ("best.py" if args[0] == "optimal" else "picture.svg")
+    assert main([a.replace("{out}", str(out)) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert messages.cannot_write(str(out), messages.reason_no_folder(str(out.parent))) in err
+    assert not (tmp_path / "typo").exists()

@@ -111,7 +111,8 @@ def project(tmp_path: Path, edition) -> Path:
 def unlock(project: Path, edition, number: int, choice: str = "text") -> subprocess.CompletedProcess:
     result = run_ok(project, "-q", f"{number:02d}", "-u", stdin="\n".join(answer_lines(edition, number, choice)) + "\n")
     assert result.returncode in (0, 1), result.stderr  # 1: the problem's cases ran after unlocking, and failed
-    assert messages.unlock_done(f"{number:02d}", has_cases(edition, number)) in result.stdout, result.stdout
+    done = messages.unlock_done(f"{number:02d}", has_cases(edition, number), running=True)
+    assert done in result.stdout, result.stdout
     return result
 
 
@@ -184,7 +185,7 @@ def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
     assert result.returncode == 1, result.stderr  # unlocked, then the skeleton's cases ran and failed
     assert result.stdout.count(OK_LINE) == prompt_count(edition, 1)
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("01") in result.stdout
+    assert messages.unlock_done("01", running=True) in result.stdout
     assert (project / ".hogkit" / "progress.json").is_file()
 
     stub = run_ok(project, "-q", "01")
@@ -240,11 +241,11 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
     assert second.stdout.count(OK_LINE) == prompt_count(edition, 1) - 2
     assert f">>> roll_dice(3, make_test_dice(2, 4, 6))\n{answers[0]}\n" in second.stdout
     assert WRONG_LINE not in second.stdout
-    assert messages.unlock_done("01") in second.stdout
+    assert messages.unlock_done("01", running=True) in second.stdout
 
     # Once everything is unlocked, -u says so and asks nothing.
     third = run_ok(project, "-q", "01", "-u", stdin="")
-    assert messages.unlock_done("01") in third.stdout
+    assert messages.unlock_done("01", running=True) in third.stdout
     assert OK_LINE not in third.stdout and "Unlocking Problem" not in third.stdout
     assert snapshot(project) == before
 
@@ -297,7 +298,7 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
 def test_typing_the_answer_text_of_a_choice_works(project: Path, edition) -> None:
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join(answer_lines(edition, 1, choice="text")) + "\n")
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("01") in result.stdout
+    assert messages.unlock_done("01", running=True) in result.stdout
 
 
 def test_typing_a_numeric_choice_as_text(project: Path, edition) -> None:
@@ -472,7 +473,7 @@ def test_an_empty_line_is_not_a_wrong_try(project: Path, edition) -> None:
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join(["", "   ", *answers]) + "\n")
     assert WRONG_LINE not in result.stdout
     assert result.stdout.count(messages.empty_answer()) == 2
-    assert messages.unlock_done("01") in result.stdout
+    assert messages.unlock_done("01", running=True) in result.stdout
 
 
 def test_a_student_never_reads_advice_for_instructors(project: Path) -> None:
