@@ -522,14 +522,14 @@ def cmd_release(args: argparse.Namespace) -> int:
 
 
 def cmd_gradescope(args: argparse.Namespace) -> int:
-    from graders.gradescope import build_autograder
+    from graders.gradescope import assignment_total, build_autograder
 
     edition = load_edition(args.edition_name)
     course = Path(args.course) if args.course else None
     if course is not None:
         check_course_edition(load_setup(course, [p.label for p in edition.problems]), edition.name)
     out = build_autograder(edition, writable_output(args.out, folder=False), course)
-    print(messages.autograder_written(str(out)))
+    print(messages.autograder_written(str(out), assignment_total(edition, course)))
     return 0
 
 

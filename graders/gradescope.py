@@ -132,6 +132,23 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
     return out
 
 
+def assignment_total(edition: Edition, course: Path | None = None) -> list[tuple[str, float]]:
+    """What the assignment's total on Gradescope is made of, as (what, points): the problems, the
+    checkpoint (the edition's, or the course's points for it) and, with a course that has an early
+    date, the early bonus. Their sum is the score of a submission that earns everything."""
+    parts: list[tuple[str, float]] = [(messages.TOTAL_PROBLEMS, float(sum(p.points for p in edition.problems)))]
+    if course is None:
+        if edition.checkpoint is not None and edition.checkpoint.points:
+            parts.append((f"the {edition.checkpoint.label}", float(edition.checkpoint.points)))
+        return parts
+    setup = load_setup(course, [p.label for p in edition.problems])
+    if setup.course.checkpoint_points > 0:
+        parts.append((messages.TOTAL_CHECKPOINT, setup.course.checkpoint_points))
+    if setup.course.early is not None and setup.course.early_points > 0:
+        parts.append((messages.TOTAL_EARLY, setup.course.early_points))
+    return parts
+
+
 def needs_reference(edition: Edition) -> bool:
     """Whether some case of EDITION is judged against the reference (a test the student writes, a
     win rate): the autograder then carries the reference, which the students never see."""
@@ -246,7 +263,11 @@ def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     edition = load_edition(edition_name, Path(__file__).resolve().parent.parent)
     folder = root / "submission"
     source, status, reason = read_entry(folder, edition.submission) if folder.is_dir() else (
-        None, "missing", messages.no_hog_in_folder(str(folder), edition.submission))
+        None, "missing", "")
+    if status == "missing":  # said to the student who handed it in, not to an instructor at a terminal
+        reason = messages.nothing_handed_in(edition.submission)
+    # The server's folder is nothing the student knows: their file is named as they handed it in.
+    reason = reason.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
     return record_with_retry(Entry("submission", folder, source, status, reason), edition, Limits())
 
 

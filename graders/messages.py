@@ -633,8 +633,27 @@ def notebook_provided() -> str:
     return "## Provided functions\n\nThese come with the project; leave them as they are and run this cell too."
 
 
-def autograder_written(path: str) -> str:
-    return f"Wrote the Gradescope autograder to {path}: upload it as the assignment's autograder zip"
+YOUR_SUBMISSION = "your submission"
+
+
+def nothing_handed_in(filename: str) -> str:
+    stem = filename.rsplit(".", 1)[0]
+    return (f"your submission holds no {filename}: hand in {filename}, the notebook handout.ipynb, or the zip "
+            f"`python3 ok --zip` writes ({stem}_submission.zip)")
+
+
+TOTAL_PROBLEMS = "the problems"
+TOTAL_CHECKPOINT = "the checkpoint"
+TOTAL_EARLY = "the early bonus"
+
+
+def autograder_written(path: str, parts: list[tuple[str, float]] | None = None) -> str:
+    done = f"Wrote the Gradescope autograder to {path}: upload it as the assignment's autograder zip"
+    if not parts:
+        return done
+    total = points_text(sum(points for _, points in parts))
+    made_of = ", ".join(f"{points_text(points)} for {what}" for what, points in parts)
+    return f"{done}.\nSet the assignment's total points on Gradescope to {total} ({made_of})."
 
 
 def no_analysis(edition: str) -> str:

@@ -446,3 +446,14 @@ def test_a_kit_failure_withholds_the_students_scores_never_a_zero(tmp_path, sour
     uploaded = {r["SID"] for r in read_csv(out / "gradescope-scores.csv")}
     assert "carol" not in uploaded and "dan" not in uploaded and "erin" in uploaded
     assert "carol" not in {r["SIS User ID"] for r in read_csv(out / "canvas-scores.csv")}
+
+
+def test_the_gradescope_command_says_what_total_to_set(tmp_path, capsys) -> None:
+    """24 for the problems and the checkpoint's 1 (25); a course with an early date adds its bonus (26)."""
+    assert hogkit(["gradescope", "boar_brawl", "--out", str(tmp_path / "a.zip")]) == 0
+    assert "Set the assignment's total points on Gradescope to 25 (24 for the problems, 1 for the Phase 1 " \
+           "checkpoint)" in capsys.readouterr().out
+    course = course_folder(tmp_path)
+    assert hogkit(["gradescope", "boar_brawl", "--out", str(tmp_path / "b.zip"), "--course", str(course)]) == 0
+    assert "Gradescope to 26 (24 for the problems, 1 for the checkpoint, 1 for the early bonus)" \
+           in capsys.readouterr().out

@@ -106,6 +106,7 @@ def test_no_submission_still_writes_results(autograder):
     root, _ = autograder
     results = run_autograder(root, {})
     assert results["score"] == 0 and "Not graded" in results["output"]
+    assert messages.nothing_handed_in("hog.py") in results["output"]  # said to a student, not an instructor
 
 
 def reference_text() -> str:
@@ -144,7 +145,7 @@ def test_a_broken_hand_in_gets_a_result_that_says_why(autograder, name, content)
     root, _ = autograder
     results = run_autograder(root, {name: content})
     assert results["score"] == 0 and results["output"].startswith("Not graded")
-    assert "hog" in results["output"]
+    assert name in results["output"] and str(root) not in results["output"]  # never the server's folder
 
 
 @pytest.mark.timeout(600)
