@@ -324,7 +324,8 @@ def debug_lines_note(count: int) -> str:
 # -- shape rules ---------------------------------------------------------------------------------
 
 FORBIDDEN_WORDS = {
-    "str": "str (or another way of turning a number into text: repr, format, an f-string or %)",
+    "str": "str (or another way of turning a number into text: repr, format, an f-string or a string % values; "
+           "n % 10 on numbers is fine)",
     "lists": "lists (list(), a list display or a comprehension)",
     "square brackets": "square brackets (indexing, slicing, list displays or list comprehensions)",
     "for loops": "for loops (use a while loop)",
