@@ -103,7 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report(sub)
     _add_play(sub)
     _add_mutants(sub)
-    sub.add_parser("editions", help="list the editions this kit has")
+    sub.add_parser("editions", help="list the editions this kit has",
+                   description="List the editions this kit has: each one's name (what --edition takes), its title, "
+                               "its phases, its points and its checkpoint; the default edition is marked.")
     return parser
 
 

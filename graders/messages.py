@@ -298,8 +298,8 @@ def sentence(text: str) -> str:
 
 def syntax_repaired(filename: str, line: int, message: str, name: str) -> str:
     return (
-        f"{filename} line {line}: SyntaxError: {sentence(message)} So that the rest could be graded, {name} was "
-        f"left out; problems that need it fail"
+        f"{filename} line {line}: SyntaxError: {sentence(message)} So that the rest could run, {name} was "
+        f"left out; whatever needs it fails"
     )
 
 
@@ -704,12 +704,17 @@ def strategy_crashed(expression: str) -> str:
 
 
 def strategy_raised(expression: str, error: dict, filename: str) -> str:
+    if error.get("type") == "NameError":  # a name the file does not define: most often a typo
+        return (f"{expression} names something {filename} does not define ({error.get('message', '')}): check "
+                f"the spelling, or define it in {filename}")
     return f"{expression} {raised(error, filename)}"
 
 
 def win_rate_lines(strategy: str, against: str, rates: dict) -> str:
+    playing = f"{strategy}, playing against it" if strategy == best_response_to(against) else \
+        f"{strategy} against {against}"
     return (
-        f"{strategy} against {against}, exactly:\n"
+        f"{playing}, exactly:\n"
         f"  going first   {100 * rates['first']:.2f}%\n"
         f"  going second  {100 * rates['second']:.2f}%\n"
         f"  average       {100 * rates['average']:.2f}%"
@@ -894,7 +899,7 @@ def lock_or_unlock() -> str:
 
 
 def edition_declared(name: str, path: str) -> str:
-    return f"grading with the edition {name}, which {path} declares (--edition NAME chooses another)"
+    return f"using the edition {name}, which {path} declares (--edition NAME chooses another)"
 
 
 def other_edition(filename: str, name: str, functions: list[str]) -> str:

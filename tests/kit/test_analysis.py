@@ -137,7 +137,7 @@ def test_untrusted_strategies_are_tabulated_in_the_sandbox(boar, reference_sourc
             analysis.tabulate(session, "eleven", model.goal)
         with pytest.raises(analysis.AnalysisError, match="two different answers"):
             analysis.tabulate(session, "restless", model.goal)
-        with pytest.raises(analysis.AnalysisError, match="raised NameError"):
+        with pytest.raises(analysis.AnalysisError, match="no_such_strategy names something hog.py does not define"):
             analysis.tabulate(session, "no_such_strategy", model.goal)
     finally:
         session.dispose()
@@ -155,6 +155,9 @@ def test_winrate_command(capsys):
     assert set(rates) == {"first", "second", "average"} and round(rates["average"], 4) == 0.6763
     assert hogkit(["winrate", path, "--strategy", "lambda s, o: 12"]) == 2
     assert "strategy(0, 0) returned 12" in capsys.readouterr().err
+    assert hogkit(["winrate", path, "--strategy", "finel_strategy"]) == 2
+    err = capsys.readouterr().err
+    assert "finel_strategy names something hog.py does not define" in err and "NameError" not in err.split(":")[1]
 
 
 def test_optimal_command_writes_a_readable_table(tmp_path, capsys):
@@ -162,6 +165,7 @@ def test_optimal_command_writes_a_readable_table(tmp_path, capsys):
     assert hogkit(["optimal", "--edition", "boar_brawl", "--table", str(table)]) == 0
     out = capsys.readouterr().out
     assert "the best response to always_roll(6)" in out and "the minimax strategy" in out
+    assert "the best response to always_roll(6) against always_roll(6)" not in out
     text = table.read_text()
     assert text.startswith("# The exact best response to always_roll(6) in boar_brawl")
     names: dict = {}

@@ -43,6 +43,8 @@ def test_every_option_of_every_command_says_what_it_does():
     silent = [(name, action.dest) for name, sub in commands.choices.items() for action in sub._actions
               if not action.help]
     assert silent == [], silent
+    undescribed = [name for name, sub in commands.choices.items() if not sub.description]
+    assert undescribed == [], undescribed  # `hogkit NAME --help` says what the command is for
 
 
 def test_an_extra_word_is_refused_by_the_commands_own_usage(capsys):
