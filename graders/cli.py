@@ -644,11 +644,25 @@ def cmd_contest(args: argparse.Namespace) -> int:
 
     writable_output(args.out, folder=True)
     edition = _edition(args, Path(args.path), class_folder=True)
-    board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
-    for row in board[:10]:
-        print(messages.leaderboard_line(row.rank, row.student, row.points, row.average))
-    print(messages.contest_written(str(Path(args.out))))
+    board, invalid = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
+    print("\n".join(contest_summary(board, invalid, str(Path(args.out)))))
     return 0
+
+
+SHOWN_STANDINGS = 10
+
+
+def contest_summary(board: list, invalid: list[tuple[str, str]], out: str) -> list[str]:
+    """What ``hogkit contest`` prints: the top of the leaderboard (and how many more there are),
+    the entries that could not play, and where the files are."""
+    lines = [messages.leaderboard_line(row.rank, row.student, row.points, row.average)
+             for row in board[:SHOWN_STANDINGS]]
+    if len(board) > SHOWN_STANDINGS:
+        lines.append(messages.leaderboard_more(len(board) - SHOWN_STANDINGS))
+    if invalid:
+        lines.append(messages.contest_invalid([student for student, _why in invalid]))
+    lines.append(messages.contest_written(out))
+    return lines
 
 
 def cmd_report(args: argparse.Namespace) -> int:

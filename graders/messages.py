@@ -763,6 +763,16 @@ def leaderboard_line(rank: int, student: str, points: int, average: float) -> st
     return f"{rank:>4}. {student:<24} {points:>4} match points   {100 * average:6.2f}% on average"
 
 
+def leaderboard_more(count: int) -> str:
+    return f"      … {and_more(count)} in leaderboard.csv"
+
+
+def contest_invalid(students: list[str]) -> str:
+    shown = ", ".join(students[:5]) + (f", {and_more(len(students) - 5)}" if len(students) > 5 else "")
+    return (f"{len(students)} entr{'y' if len(students) == 1 else 'ies'} could not play ({shown}): "
+            f"leaderboard.csv and contest.html say why")
+
+
 def contest_written(path: str) -> str:
     return f"The leaderboard and the win-rate matrix are in {path} (leaderboard.csv, contest.html)"
 
