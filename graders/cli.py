@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hogkit: {messages.os_failure(exc.filename, exc.strerror or str(exc))}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
-        print(f"hogkit: {messages.interrupted()}", file=sys.stderr)
+        print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr)
         return 130
 
 

@@ -528,10 +528,8 @@ def class_progress(done: int, total: int, eta: str, what: str = COUNT_SUBMISSION
 
 
 def class_summary_line(graded: int, total: int, problems: int, seconds: float, out: str) -> str:
-    return (
-        f"Graded {graded} of {total} submissions ({total - graded} could not be graded; see grades.csv) "
-        f"in {seconds:.1f} s. Results are in {out}"
-    )
+    missed = f" ({total - graded} could not be graded; see grades.csv)" if graded < total else ""
+    return f"Graded {graded} of {total} submissions{missed} in {seconds:.1f} s. Results are in {out}"
 
 
 def class_retrying(count: int) -> str:
@@ -925,6 +923,12 @@ def os_failure(path: str | None, why: str) -> str:
 
 def interrupted() -> str:
     return "interrupted; nothing was lost"
+
+
+def interrupted_notice(program: str, on_terminal: bool) -> str:
+    """The interrupt message on a line of its own: on a terminal, a progress bar (or the ^C) may
+    hold the current line."""
+    return ("\n" if on_terminal else "") + f"{program}: {interrupted()}"
 
 
 def demo_heading(title: str, count: int) -> str:

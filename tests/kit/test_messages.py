@@ -69,6 +69,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.lock_needs_problem, (), ["python3 ok -q 01 --lock"]),
     (m.lock_or_unlock, (), ["--lock", "-u"]),
     (m.interrupted, (), ["interrupted"]),
+    (m.interrupted_notice, ("hogkit", True), ["\nhogkit: interrupted"]),
     (m.demo_heading, ("Hog", 4), ["Hog", "4 submissions"]),
     (m.demo_next, (), ["hogkit grade PATH"]),
     (m.edition_line, ("boar_brawl", "Hog", 2, 24, 1, True), ["boar_brawl", "24 points + 1 checkpoint", "(default)"]),
@@ -747,3 +748,11 @@ def test_page_text_has_the_placeholders_the_page_fills(key: str) -> None:
     assert "{" not in filled and "}" not in filled
     for needle in needles:
         assert needle in filled, f"PAGE_TEXT[{key!r}] -> {filled!r} lacks {needle!r}"
+
+
+def test_a_class_graded_in_full_says_nothing_of_what_could_not_be() -> None:
+    assert "could not be graded" not in m.class_summary_line(9, 9, 13, 1.5, "out/")
+
+
+def test_the_interrupt_notice_starts_a_line_of_its_own_only_on_a_terminal() -> None:
+    assert m.interrupted_notice("hogkit", False) == "hogkit: " + m.interrupted()

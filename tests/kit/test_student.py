@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages
+from graders import locking, messages
 from graders.cases import load_questions
 from graders.edition import kit_root
 from graders.student import has_cases
@@ -230,7 +230,9 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
     assert first.stdout.count(OK_LINE) == 2
     assert messages.unlock_stopped("01") in first.stdout
     assert "cases passed" not in first.stdout  # stopping does not run the tests
-    progress = json.loads((project / ".hogkit" / "progress.json").read_text(encoding="utf-8"))
+    stored = (project / ".hogkit" / "progress.json").read_text(encoding="utf-8")
+    assert '"answers"' not in stored and '"unlocked"' not in stored  # sealed: nothing in the clear
+    progress = locking.load_progress(project)
     assert len(progress["unlocked"]) == 2
     # no temporary file left behind: the progress, and the activity log the TAs' report reads
     assert sorted(p.name for p in (project / ".hogkit").iterdir()) == ["activity.jsonl", "progress.json"]
@@ -266,7 +268,7 @@ def test_lock_again(project: Path, edition) -> None:
     again = run_ok(project, "-q", "01")
     assert messages.locked("01") in again.stdout
     assert "cases passed" not in again.stdout
-    progress = json.loads((project / ".hogkit" / "progress.json").read_text(encoding="utf-8"))
+    progress = locking.load_progress(project)
     assert progress["unlocked"] == [] and progress.get("answers", {}) == {}
     # Unlocking asks every question again.
     redo = unlock(project, edition, 1)
