@@ -79,8 +79,8 @@ def total_line(score: int | str, most: int | str) -> str:
 
 
 def course_points_line(score: int, most: int, course: int) -> str:
-    return (f"As the course counts it: {score * course / most:.2f}/{course} "
-            f"(the points times {course}/{most} = {course / most:g})")
+    return (f"In the course: {points_text(score * course / most)} of its {course} points "
+            f"(the project's {most} points count as {course})")
 
 
 def case_heading(name: str, hidden: bool) -> str:

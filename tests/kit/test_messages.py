@@ -523,7 +523,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.picture_tactic_title, ("final_strategy",), ["final_strategy", "turn totals"]),
     (m.optimal_guarantee, (0.50308,), ["50.31%", "going first", "won by nobody"]),
     (m.solved_in, (8.04,), ["solved in 8.0 s"]),
-    (m.course_points_line, (20, 25, 15), ["As the course counts it: 12.00/15", "15/25 = 0.6"]),
+    (m.course_points_line, (20, 25, 15), ["In the course: 12 of its 15 points", "the project's 25 points count as 15"]),
+    (m.course_points_line, (0, 25, 15), ["In the course: 0 of its 15 points"]),
     (m.tactic_table_written, ("best.py", "pig.py"), ["best.py", "BEST_RESPONSE", "runs", "final_strategy",
                                                      "paste into pig.py"]),
 ]
@@ -756,3 +757,17 @@ def test_a_class_graded_in_full_says_nothing_of_what_could_not_be() -> None:
 
 def test_the_interrupt_notice_starts_a_line_of_its_own_only_on_a_terminal() -> None:
     assert m.interrupted_notice("hogkit", False) == "hogkit: " + m.interrupted()
+
+
+def test_scores_line_up_whatever_the_labels_and_points() -> None:
+    """Swine Swap's 05a and 200/200 beside 00 and 0/0: every score ends in one column."""
+    from graders.records import PhaseResult, ProblemResult, ProblemStatus, Report
+    from graders.reports import render_text
+
+    rows = [("00", "Dice", 0, 0), ("01", "roll_dice", 200, 200), ("05a", "play", 20, 200)]
+    problems = tuple(ProblemResult(k, label, name, 1, score, most, ProblemStatus.PASSED)
+                     for k, (label, name, score, most) in enumerate(rows))
+    report = Report("swine_swap", "Hog", "hog.py", 220, 400, (PhaseResult(1, "Simulator", 220, 400),), problems, None)
+    lines = [line for line in render_text(report).splitlines() if "Problem" in line]
+    ends = {len(line.rstrip()) for line in lines}
+    assert len(ends) == 1, lines
