@@ -431,6 +431,12 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     return 0
 
 
+def _shown_path(path: Path) -> str:
+    """PATH as typed from here: relative when it is below the current folder, else absolute."""
+    relative = os.path.relpath(path)
+    return path.resolve().as_posix() if relative.startswith("..") else Path(relative).as_posix()
+
+
 def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> int:
     from graders.demo import build_demo_class
 
@@ -446,6 +452,7 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
             graded: list[tuple[str, Report]] = []
             if not as_json:
                 print(messages.demo_heading(edition.title, len(made)))
+                print(messages.demo_phases([(ph.number, ph.name) for ph in edition.phases]))
             for name, future in futures:
                 try:
                     report = future.result()
@@ -459,7 +466,9 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
     if as_json:
         print(json.dumps([{"submission": n, **r.as_dict()} for n, r in graded], indent=2))
     else:
-        print("\n" + messages.demo_next())
+        edition_flag = None if edition.name == DEFAULT_EDITION else edition.name
+        print("\n" + messages.demo_next(_shown_path(edition.skeleton_dir), _shown_path(edition.solution_dir),
+                                         edition_flag))
     return 0
 
 

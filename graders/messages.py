@@ -935,8 +935,14 @@ def demo_heading(title: str, count: int) -> str:
     return f"Demo class for {title}: {count} submissions derived from the reference"
 
 
-def demo_next() -> str:
-    return "Grade one submission in detail with: hogkit grade PATH"
+def demo_phases(phases: list[tuple[int, str]]) -> str:
+    return "Phases: " + ", ".join(f"P{number} {name}" for number, name in phases)
+
+
+def demo_next(skeleton: str, solution: str, edition: str | None = None) -> str:
+    flag = f" --edition {edition}" if edition else ""
+    return (f"Grade one submission in detail, say the skeleton: hogkit grade {skeleton}{flag}\n"
+            f"(or the reference: hogkit grade {solution}{flag}; or any hog.py, notebook or zip of a student's)")
 
 
 def edition_line(name: str, title: str, phases: int, points: int, checkpoint: int, default: bool) -> str:

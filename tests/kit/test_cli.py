@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -88,6 +89,9 @@ def test_grade_without_path_grades_the_demo_class(capsys):
     assert any(line.startswith("reference") and "total 24/24" in line for line in lines)
     assert any(line.startswith("skeleton") and "total  0/24" in line for line in lines)
     assert any(line.startswith("phase 1 done") and "P1 12/12" in line and "P2  0/12" in line for line in lines)
+    assert "Phases: P1 Rules of the Game, P2 Strategies" in lines  # what P1 and P2 stand for
+    named = [word for line in lines if "hogkit grade " in line for word in line.split("hogkit grade ")[1:]]
+    assert named and all(Path(word.split()[0].rstrip(";")).exists() for word in named), named  # real paths
 
 
 @pytest.mark.parametrize(
