@@ -1182,6 +1182,16 @@ def choice_prompt(letter: str, text: str, width: int = 78) -> str:
                          break_long_words=False, break_on_hyphens=False)
 
 
+def question_text(text: str, width: int = 78) -> str:
+    """A multiple-choice question, wrapped at word boundaries as its choices are; its own line
+    breaks (and any code lines, indented) are kept."""
+    import textwrap
+
+    return "\n".join(line if line.startswith((" ", "\t", ">>>")) or len(line) <= width else
+                     textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                     for line in text.split("\n"))
+
+
 def python_too_old(program: str) -> str:
     """For an interpreter older than the bundle supports; ``%s`` is where its version goes."""
     return (f"{program} needs Python 3.9 or newer, and this is Python %s. Install a newer Python "

@@ -344,7 +344,7 @@ def ask_record(record: dict, progress: dict, folder: Path, problem: str = "") ->
     if "choices" in record:
         prompt = locking.prompts_of(record)[0]
         choices = shown_choices(record, progress)
-        print(record["question"])
+        print(messages.question_text(record["question"]))
         for letter, choice in zip(LETTERS, choices):
             print(messages.choice_prompt(letter, choice))
         if locking.prompt_key(prompt) in done:

@@ -482,6 +482,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
                                                          "python3 ok --zip --from file"]),
     (m.zip_from_missing, ("notebook", "hog.py"), ["--from notebook", "no handout.ipynb"]),
     (m.from_needs_zip, (), ["--from", "--zip"]),
+    (m.question_text, ("Which one?",), ["Which one?"]),
     (m.leaderboard_more, (7,), ["… and 7 more in leaderboard.csv"]),
     (m.contest_invalid, (["bad"],), ["1 entry could not play (bad)", "say why"]),
     (m.contest_invalid, ([f"s{k}" for k in range(7)],), ["7 entries could not play (s0, s1, s2, s3, s4, and 2 more)"]),
@@ -774,3 +775,12 @@ def test_scores_line_up_whatever_the_labels_and_points() -> None:
     lines = [line for line in render_text(report).splitlines() if "Problem" in line]
     ends = {len(line.rstrip()) for line in lines}
     assert len(ends) == 1, lines
+
+
+def test_a_long_question_is_wrapped_as_its_choices_are() -> None:
+    question = ("Which of these is what play returns once a player's score reaches the goal, and the game "
+                "has called the strategies of both players in turn?\n    >>> play(always_roll(5), always_roll(5))")
+    shown = m.question_text(question).split("\n")
+    assert len(shown) == 3 and all(len(line) <= 78 for line in shown[:2])
+    assert shown[2] == "    >>> play(always_roll(5), always_roll(5))"  # code keeps its line
+    assert " ".join(shown[:2]) == question.split("\n")[0]
