@@ -1810,6 +1810,11 @@ def zip_score(total: int, most: int, does_not_run: bool) -> str:
             f"Hand in this zip on Gradescope.")
 
 
+def work_in_notebook(filename: str) -> str:
+    return (f"Note: {filename} still holds the starter code, and your work is in handout.ipynb: these scores are "
+            f"{filename}'s. The notebook's check cells test its code; `python3 ok --zip` hands in the notebook's code.")
+
+
 def zip_untouched(filename: str, has_notebook: bool) -> str:
     where = f"{filename} and handout.ipynb (as last saved) still hold" if has_notebook else f"{filename} still holds"
     return (f"{where} only the skeleton's stubs, so this zip would score 0: nothing was written. Write your code "

@@ -119,6 +119,8 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     print(RULE)
     text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
     print(text)
+    if work_in_notebook(folder, submission.source):
+        print(messages.work_in_notebook(edition.submission))
     if args.score:
         print(messages.score_legend())
     if report.does_not_run:  # never "All passed" for a file Python refuses to run
@@ -173,6 +175,18 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     passed = (not report.does_not_run and not unwritten
               and all(p.status in ("passed", "ungraded") for p in report.problems))
     return passed, text
+
+
+def work_in_notebook(folder: Path, source: str) -> bool:
+    """Whether the submission file SOURCE is still the skeleton while the saved notebook holds work:
+    a student working in the notebook, whose scores here are those of the untouched file."""
+    from graders.notebook import saved_source
+
+    stubs = skeleton_stubs(folder)
+    if not stubs or markers.untouched_problems(source, stubs) != list(stubs) or not (folder / NOTEBOOK).is_file():
+        return False
+    code = saved_source(folder)
+    return code is not None and markers.untouched_problems(code, stubs) != list(stubs)
 
 
 def starter_code_unpassed(report: Report, source: str, folder: Path) -> tuple[Report, list[str]]:

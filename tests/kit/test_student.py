@@ -564,6 +564,13 @@ def test_zip_packs_the_notebook_when_the_work_is_there(project: Path, edition) -
     assert "scores 0/" not in result.stdout and "On the public tests it scores" in result.stdout
 
 
+def test_the_runner_says_when_the_work_is_in_the_notebook(project: Path, edition) -> None:
+    plain = run_ok(project, "--score")
+    assert messages.work_in_notebook("hog.py") not in plain.stdout
+    with_notebook(project, edition, {"roll_dice": reference_function(edition, "roll_dice")})
+    assert messages.work_in_notebook("hog.py") in run_ok(project, "--score").stdout
+
+
 def test_zip_with_work_in_both_takes_the_better_and_says_how_to_take_the_other(project: Path, edition) -> None:
     use_reference(project, edition)
     with_notebook(project, edition, {"roll_dice": reference_function(edition, "roll_dice")})
