@@ -268,7 +268,43 @@ def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
         reason = messages.nothing_handed_in(edition.submission)
     # The server's folder is nothing the student knows: their file is named as they handed it in.
     reason = reason.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
-    return record_with_retry(Entry("submission", folder, source, status, reason), edition, Limits())
+    record = record_with_retry(Entry("submission", folder, source, status, reason), edition, Limits())
+    return _in_notebook_terms(record, folder, edition.submission)
+
+
+def _in_notebook_terms(record: ClassRecord, folder: Path, filename: str) -> ClassRecord:
+    """RECORD, where a notebook was handed in, with every "hog.py line N" said as the notebook's
+    code cell and line it comes from (the student never saw the hog.py made of its cells)."""
+    import re
+
+    from graders.submissions import cell_of_line, find_in_folder, notebook_cells, read_file
+
+    found = find_in_folder(folder, filename) if folder.is_dir() else None
+    if found is None or found.suffix != ".ipynb":
+        return record
+    try:
+        cells = notebook_cells(read_file(found, 1 << 20))
+    except OSError:
+        return record
+    if cells is None:
+        return record
+    pattern = re.compile(rf"\b{re.escape(filename)} line (\d+)")
+
+    def where(match: re.Match) -> str:
+        place = cell_of_line(cells, int(match.group(1)))
+        return messages.notebook_place(found.name, *place) if place else match.group(0)
+
+    def walk(value: object) -> object:
+        if isinstance(value, str):
+            return pattern.sub(where, value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    data = walk(record.to_dict())
+    return ClassRecord.from_dict(data) if isinstance(data, dict) else record
 
 
 if __name__ == "__main__":

@@ -635,6 +635,10 @@ def notebook_provided() -> str:
 YOUR_SUBMISSION = "your submission"
 
 
+def notebook_place(notebook: str, cell: int, line: int) -> str:
+    return f"{notebook}, code cell {cell} line {line}"
+
+
 def nothing_handed_in(filename: str) -> str:
     stem = filename.rsplit(".", 1)[0]
     return (f"your submission holds no {filename}: hand in {filename}, the notebook handout.ipynb, or the zip "

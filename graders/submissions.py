@@ -246,6 +246,30 @@ def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
     return as_module(cells), ""
 
 
+def notebook_cells(data: bytes) -> list[str] | None:
+    """The code cells of a notebook, in order (as :func:`notebook_source` joins them), or None."""
+    import nbformat
+
+    text, _why = _json_text(data, "")
+    try:
+        book = nbformat.reads(text or "", as_version=4)
+    except Exception:  # nbformat raises several kinds for a broken file
+        return None
+    return [str(cell.get("source", "")) for cell in book.cells if cell.get("cell_type") == "code"]
+
+
+def cell_of_line(cells: list[str], line: int) -> tuple[int, int] | None:
+    """(which code cell, counting from 1, and the line in it) that LINE of the module
+    :func:`as_module` makes of CELLS comes from; None for the blank lines between cells."""
+    start = 1
+    for number, cell in enumerate(cells, start=1):
+        size = len(cell.split("\n"))
+        if start <= line < start + size:
+            return number, line - start + 1
+        start += size + 1
+    return None
+
+
 MAX_ZIP_BYTES = 64 * 1024 * 1024  # what a zip handed in may weigh; a bigger one is no homework
 
 

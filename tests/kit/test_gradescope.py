@@ -182,3 +182,20 @@ def test_the_reference_comes_along_only_where_a_case_is_judged_against_it(tmp_pa
     assert needs_reference(pig)
     with zipfile.ZipFile(build_autograder(pig, tmp_path / "pig.zip")) as z:
         assert "solution/pig/pig.py" in z.namelist()
+
+
+@pytest.mark.timeout(600)
+def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder):
+    import nbformat
+
+    root, _ = autograder
+    broken = reference_text().replace("def roll_dice(num_rolls, dice=six_sided):",
+                                      "def roll_dice(num_rolls, dice=six_sided):\n    return 1 / 0", 1)
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell("GOAL = 100"), nbformat.v4.new_markdown_cell("# Hog"),
+                      nbformat.v4.new_code_cell(broken)]
+    results = run_autograder(root, {"hog.ipynb": nbformat.writes(notebook)})
+    line = broken.split("\n").index("    return 1 / 0") + 1
+    one = next(t for t in results["tests"] if t["number"] == "01")
+    assert messages.notebook_place("hog.ipynb", 2, line) in one["output"], one["output"]
+    assert "hog.py line" not in json.dumps(results)

@@ -482,6 +482,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
                                                          "python3 ok --zip --from file"]),
     (m.zip_from_missing, ("notebook", "hog.py"), ["--from notebook", "no handout.ipynb"]),
     (m.from_needs_zip, (), ["--from", "--zip"]),
+    (m.notebook_place, ("handout.ipynb", 5, 2), ["handout.ipynb, code cell 5 line 2"]),
     (m.work_in_notebook, ("hog.py",), ["hog.py still holds the starter code", "handout.ipynb", "python3 ok --zip"]),
     (m.question_text, ("Which one?",), ["Which one?"]),
     (m.leaderboard_more, (7,), ["… and 7 more in leaderboard.csv"]),
