@@ -52,15 +52,6 @@ def notebook_source(folder: Path) -> str:
     return as_module(cells)
 
 
-def saved_source(folder: Path) -> str | None:
-    """The code of the notebook saved in FOLDER as one hog.py, or None when it cannot be read as one."""
-    try:
-        book = json.loads((folder / NOTEBOOK).read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        return None
-    return as_module(_saved_cells(folder / NOTEBOOK)) if isinstance(book, dict) and "cells" in book else None
-
-
 def _kernel_cells() -> list[str] | None:
     try:
         shell = get_ipython()  # type: ignore[name-defined]  # noqa: F821 (IPython's own builtin)

@@ -180,12 +180,12 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
 def work_in_notebook(folder: Path, source: str) -> bool:
     """Whether the submission file SOURCE is still the skeleton while the saved notebook holds work:
     a student working in the notebook, whose scores here are those of the untouched file."""
-    from graders.notebook import saved_source
+    from graders.submissions import saved_notebook_source
 
     stubs = skeleton_stubs(folder)
     if not stubs or markers.untouched_problems(source, stubs) != list(stubs) or not (folder / NOTEBOOK).is_file():
         return False
-    code = saved_source(folder)
+    code = saved_notebook_source(folder / NOTEBOOK)
     return code is not None and markers.untouched_problems(code, stubs) != list(stubs)
 
 
@@ -245,8 +245,7 @@ NOTEBOOK = "handout.ipynb"
 
 def handin_versions(folder: Path, edition: Edition) -> dict[str, str]:
     """``{"file": hog.py's code, "notebook": the saved notebook's code}``, each one there is."""
-    from graders.notebook import saved_source
-    from graders.submissions import read_entry
+    from graders.submissions import read_entry, saved_notebook_source
 
     found: dict[str, str] = {}
     if (folder / edition.submission).is_file():
@@ -255,7 +254,7 @@ def handin_versions(folder: Path, edition: Edition) -> dict[str, str]:
             raise SubmissionError(reason)
         found["file"] = source
     if (folder / NOTEBOOK).is_file():
-        code = saved_source(folder)
+        code = saved_notebook_source(folder / NOTEBOOK)
         if code is None:
             raise SubmissionError(messages.unreadable_notebook(NOTEBOOK, messages.not_a_notebook()))
         found["notebook"] = code

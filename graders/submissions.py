@@ -246,6 +246,25 @@ def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
     return as_module(cells), ""
 
 
+def saved_notebook_source(path: Path) -> str | None:
+    """The code of the notebook saved at PATH as one module (read with the standard library alone,
+    as a student's folder has no nbformat), or None when it cannot be read as a notebook."""
+    import json
+
+    try:
+        book = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(book, dict) or not isinstance(book.get("cells"), list):
+        return None
+    cells = []
+    for cell in book["cells"]:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            cells.append("".join(source) if isinstance(source, list) else str(source))
+    return as_module(cells)
+
+
 def notebook_cells(data: bytes) -> list[str] | None:
     """The code cells of a notebook, in order (as :func:`notebook_source` joins them), or None."""
     import nbformat
