@@ -80,8 +80,8 @@ def _problem_lines(
     mark = MARK.get(p.status, "?")
     counts = f"  ({messages.cases_passed(p.cases_passed, len(p.graded_cases))})" if p.graded_cases else ""
     name = p.name + (messages.LABEL_OPTIONAL if p.optional else "")
-    label = f"{p.label:<{columns[0]}}"
-    out = [f"  {mark} Problem {label} {name:<40} {_score(p.score, p.max):>{columns[1]}}{counts}"]
+    width = 40 + columns[0] - len(p.label)  # a longer label (05a) takes its room from the name's column
+    out = [f"  {mark} Problem {p.label} {name:<{width}} {_score(p.score, p.max):>{columns[1]}}{counts}"]
     out += [f"      {rule_line(r.text, r.passed, r.required, r.detail)}" for r in p.rules if r.passed or r.required]
     out += [f"      {line}" for line in advice_lines(p.rules, p.cases)]
     if p.note:
