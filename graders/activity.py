@@ -135,18 +135,25 @@ def test_runs(folder: Path, results: list[tuple[str, bool, int, int]], score: bo
         record(folder, {**body, "score": True} if score else body)
 
 
-def pack_submission(folder: Path, filename: str) -> tuple[Path, bool]:
-    """Write FOLDER/<stem>_submission.zip holding FILENAME and the log (as HANDIN_NAME); the zip's
-    path and whether the log was in it. FileNotFoundError when there is no FILENAME."""
-    source = folder / filename
-    if not source.is_file():
-        raise FileNotFoundError(str(source))
+def pack_submission(folder: Path, filename: str, source: str | None = None,
+                    extra: dict[str, bytes] | None = None) -> tuple[Path, bool]:
+    """Write FOLDER/<stem>_submission.zip holding FILENAME (SOURCE as its text when given, else the
+    file itself), the files of EXTRA (``{name: bytes}``) and the log (as HANDIN_NAME); the zip's path
+    and whether the log was in it. FileNotFoundError when there is no FILENAME and no SOURCE."""
+    path = folder / filename
+    if source is None and not path.is_file():
+        raise FileNotFoundError(str(path))
     out = folder / f"{Path(filename).stem}_submission.zip"
     log = folder / LOG
     with_log = log.is_file() and not log.is_symlink()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.write(source, filename)
+        if source is None:
+            archive.write(path, filename)
+        else:
+            archive.writestr(filename, source.encode("utf-8"))
+        for name, data in sorted((extra or {}).items()):
+            archive.writestr(name, data)
         if with_log:
             archive.write(log, HANDIN_NAME)
     out.write_bytes(buffer.getvalue())

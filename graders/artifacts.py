@@ -14,9 +14,9 @@ from pathlib import Path
 
 from graders import messages
 from graders.cases import load_problem_cases, load_questions, render_steps
-from graders.edition import STUDENT_MANIFEST, Edition, read_toml
+from graders.edition import SKELETON_DIGESTS, STUDENT_MANIFEST, Edition, read_toml
 from graders.locking import lock_question
-from graders.markers import strip_solutions
+from graders.markers import block_digests, strip_solutions
 from graders.templates import generated_files
 
 LAUNCHER = '''#!/usr/bin/env python3
@@ -82,6 +82,9 @@ def skeleton_files(edition: Edition) -> dict[str, str]:
     files[f"tests/{STUDENT_MANIFEST}"] = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
     for p in edition.problems:
         files[f"tests/q{p.label}.json"] = student_suite(edition, p.label)
+    stubs = {"comment": messages.skeleton_digests_header(edition.submission),
+             "stubs": block_digests(files[edition.submission])}
+    files[f"tests/{SKELETON_DIGESTS}"] = json.dumps(stubs, indent=1, ensure_ascii=False) + "\n"
     return files
 
 

@@ -28,6 +28,10 @@ Everything you need for the project is in this folder. You change only `{submiss
 2. Unlock a problem's questions: `python3 ok -q 01 -u`
 3. Write the code in `{submission}`, then run its tests: `python3 ok -q 01`
 4. See your points per phase: `python3 ok --score`
+5. Hand in: `python3 ok --zip` writes `{stem}_submission.zip`; upload that zip on Gradescope. It holds
+   the code you worked in: `{submission}` or, if you wrote your code in `handout.ipynb`, the
+   notebook's code as last saved (save it first). It lists what it holds and its score on the public
+   tests, and refuses the untouched starter code.
 
 `python3 ok --help` lists every option. Print debugging lines with `print("DEBUG:", x)`: they are
 shown and never make a test fail.{play}
@@ -82,7 +86,14 @@ def engine_imports(name: str, top_level_only: bool = True) -> set[str]:
     return found
 
 
-NOTEBOOK_CHECK_IMPORT = "from graders.notebook import check"
+def notebook_check_import() -> str:
+    """The notebook's first code cell: it loads the checks, or says plainly that the notebook runs
+    outside its project folder (the checks then say so too). Graded as a submission, the whole cell
+    is left out (it starts with :data:`graders.submissions.KIT_CELL`)."""
+    from graders.submissions import KIT_CELL
+
+    return (f"{KIT_CELL}\ntry:\n    from graders.notebook import check\nexcept ImportError:\n"
+            f"    def check(label):\n        print({messages.notebook_outside_folder()!r})\n\n    check('')")
 
 
 def notebook(edition: Edition, handout: str, skeleton: str) -> str:
@@ -109,8 +120,8 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
                 for node in ast.walk(d) if isinstance(node, ast.Name)}
     early = [stubs[name] for name in provided if name in defaults]
     late = [stubs[name] for name in provided if name not in defaults]
-    cells = [nbformat.v4.new_markdown_cell(messages.notebook_checks_intro()),
-             nbformat.v4.new_code_cell(NOTEBOOK_CHECK_IMPORT)]
+    cells = [nbformat.v4.new_markdown_cell(messages.notebook_checks_intro(edition.submission)),
+             nbformat.v4.new_code_cell(notebook_check_import())]
     cells += [nbformat.v4.new_code_cell(opening)] if opening else []
     if early:
         cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))
@@ -167,6 +178,7 @@ def release(edition: Edition, out: Path) -> Path:
     skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
     (out / "handout.ipynb").write_text(notebook(edition, handout, skeleton), encoding="utf-8")
     (out / "README.md").write_text(STUDENT_README.format(title=edition.title, submission=edition.submission,
+                                                         stem=Path(edition.submission).stem,
                                                          play=_play_line(edition)),
                                    encoding="utf-8")
     (out / "requirements.txt").write_text(REQUIREMENTS, encoding="utf-8")

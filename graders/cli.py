@@ -114,7 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play(sub)
     _add_mutants(sub)
     _add_similar(sub)
-    sub.add_parser("editions", help="list the editions this kit has")
+    sub.add_parser("editions", help="list the editions this kit has",
+                   description="List the editions this kit has: each one's name (what --edition takes), its title, "
+                               "its phases, its points and its checkpoint; the default edition is marked.")
     return parser
 
 
@@ -328,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hogkit: {messages.os_failure(exc.filename, exc.strerror or str(exc))}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
-        print(f"hogkit: {messages.interrupted()}", file=sys.stderr)
+        print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr)
         return 130
 
 
@@ -356,15 +358,18 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
     """The output path TEXT, checked before any work is done: the folder it is (FOLDER) or is in
-    exists, made if need be, and takes a file; a file path must not be a folder, unless the command
-    makes that folder itself (MADE_LATER) and says its own word about it. Bad input otherwise (one
-    line, exit status 2)."""
+    exists (an output folder is made if need be, but a file is never written into a folder that is
+    not there yet: a mistyped path would otherwise be made anywhere) and takes a file; a file path
+    must not be a folder, unless the command makes that folder itself (MADE_LATER) and says its own
+    word about it. Bad input otherwise (one line, exit status 2)."""
     import tempfile
 
     path = Path(text)
     where = path if folder else path.parent
     if not folder and not made_later and path.is_dir():
         raise SubmissionError(messages.cannot_write(text, messages.REASON_IS_A_FOLDER))
+    if not folder and not made_later and not where.is_dir():
+        raise SubmissionError(messages.cannot_write(text, messages.reason_no_folder(str(where))))
     try:
         where.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=where):
@@ -475,6 +480,12 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     return 0
 
 
+def _shown_path(path: Path) -> str:
+    """PATH as typed from here: relative when it is below the current folder, else absolute."""
+    relative = os.path.relpath(path)
+    return path.resolve().as_posix() if relative.startswith("..") else Path(relative).as_posix()
+
+
 def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> int:
     from graders.demo import build_demo_class
 
@@ -490,6 +501,7 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
             graded: list[tuple[str, Report]] = []
             if not as_json:
                 print(messages.demo_heading(edition.title, len(made)))
+                print(messages.demo_phases([(ph.number, ph.name) for ph in edition.phases]))
             for name, future in futures:
                 try:
                     report = future.result()
@@ -503,7 +515,9 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
     if as_json:
         print(json_text([{"submission": n, **r.as_dict()} for n, r in graded], indent=2))
     else:
-        print("\n" + messages.demo_next())
+        edition_flag = None if edition.name == DEFAULT_EDITION else edition.name
+        print("\n" + messages.demo_next(_shown_path(edition.skeleton_dir), _shown_path(edition.solution_dir),
+                                         edition_flag))
     return 0
 
 
@@ -568,14 +582,14 @@ def cmd_release(args: argparse.Namespace) -> int:
 
 
 def cmd_gradescope(args: argparse.Namespace) -> int:
-    from graders.gradescope import build_autograder
+    from graders.gradescope import assignment_total, build_autograder
 
     edition = load_edition(args.edition_name)
     course = Path(args.course) if args.course else None
     if course is not None:
         check_course_edition(load_setup(course, [p.label for p in edition.problems]), edition.name)
     out = build_autograder(edition, writable_output(args.out, folder=False), course)
-    print(messages.autograder_written(str(out)))
+    print(messages.autograder_written(str(out), assignment_total(edition, course)))
     return 0
 
 
@@ -688,11 +702,25 @@ def cmd_contest(args: argparse.Namespace) -> int:
 
     writable_output(args.out, folder=True)
     edition = _edition(args, Path(args.path), class_folder=True)
-    board = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
-    for row in board[:10]:
-        print(messages.leaderboard_line(row.rank, row.student, row.points, row.average))
-    print(messages.contest_written(str(Path(args.out))))
+    board, invalid = run_contest(Path(args.path), edition, Path(args.out), jobs=args.jobs, progress=print_progress)
+    print("\n".join(contest_summary(board, invalid, str(Path(args.out)))))
     return 0
+
+
+SHOWN_STANDINGS = 10
+
+
+def contest_summary(board: list, invalid: list[tuple[str, str]], out: str) -> list[str]:
+    """What ``hogkit contest`` prints: the top of the leaderboard (and how many more there are),
+    the entries that could not play, and where the files are."""
+    lines = [messages.leaderboard_line(row.rank, row.student, row.points, row.average)
+             for row in board[:SHOWN_STANDINGS]]
+    if len(board) > SHOWN_STANDINGS:
+        lines.append(messages.leaderboard_more(len(board) - SHOWN_STANDINGS))
+    if invalid:
+        lines.append(messages.contest_invalid([student for student, _why in invalid]))
+    lines.append(messages.contest_written(out))
+    return lines
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -46,8 +46,9 @@ def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray 
 
 
 def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None = None,
-                progress: Progress | None = None) -> list[Standing]:
-    """Play the contest of FOLDER's entries into OUT; return the standings, best first."""
+                progress: Progress | None = None) -> tuple[list[Standing], list[tuple[str, str]]]:
+    """Play the contest of FOLDER's entries into OUT; return the standings, best first, and the
+    entries that could not play, each with why."""
     check_class_folder(folder, edition, "contest")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
@@ -94,7 +95,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     png = pictures.win_matrix(messages.matrix_title(edition.title), [s.student for s in standings],
                               ranked.tolist()) if standings else b""
     write_atomically(out / "contest.html", reports.render_contest_html(edition.title, standings, ranked, invalid, png))
-    return standings
+    return standings, invalid
 
 
 def _standings(students: list[str], rates: np.ndarray) -> list[tuple[int, Standing]]:

@@ -306,6 +306,7 @@ def load_edition(name: str = DEFAULT_EDITION, root: Path | None = None) -> Editi
 
 
 STUDENT_MANIFEST = "edition.json"  # in a student's copy: tests/edition.json, the edition's manifest and name
+SKELETON_DIGESTS = "skeleton.json"  # in a student's copy: what the stubs hold, to tell work from the skeleton
 
 
 def student_manifest(folder: Path) -> Path | None:

@@ -147,6 +147,23 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
     return out
 
 
+def assignment_total(edition: Edition, course: Path | None = None) -> list[tuple[str, float]]:
+    """What the assignment's total on Gradescope is made of, as (what, points): the problems, the
+    checkpoint (the edition's, or the course's points for it) and, with a course that has an early
+    date, the early bonus. Their sum is the score of a submission that earns everything."""
+    parts: list[tuple[str, float]] = [(messages.TOTAL_PROBLEMS, float(sum(p.points for p in edition.problems)))]
+    if course is None:
+        if edition.checkpoint is not None and edition.checkpoint.points:
+            parts.append((f"the {edition.checkpoint.label}", float(edition.checkpoint.points)))
+        return parts
+    setup = load_setup(course, [p.label for p in edition.problems])
+    if setup.course.checkpoint_points > 0:
+        parts.append((messages.TOTAL_CHECKPOINT, setup.course.checkpoint_points))
+    if setup.course.early is not None and setup.course.early_points > 0:
+        parts.append((messages.TOTAL_EARLY, setup.course.early_points))
+    return parts
+
+
 def needs_reference(edition: Edition) -> bool:
     """Whether some case of EDITION is judged against the reference (a test the student writes, a
     win rate) or runs it (a hidden case that reaches another problem's functions runs the reference's,
@@ -283,8 +300,48 @@ def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     guard.require([edition])  # refused (a kit error, never a grade) where a child could read the kit
     folder = root / "submission"
     source, status, reason = read_entry(folder, edition.submission) if folder.is_dir() else (
-        None, "missing", messages.no_hog_in_folder(str(folder), edition.submission))
-    return record_with_retry(Entry("submission", folder, source, status, reason), edition, Limits())
+        None, "missing", "")
+    if status == "missing":  # said to the student who handed it in, not to an instructor at a terminal
+        reason = messages.nothing_handed_in(edition.submission)
+    # The server's folder is nothing the student knows: their file is named as they handed it in.
+    reason = reason.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
+    record = record_with_retry(Entry("submission", folder, source, status, reason), edition, Limits())
+    return _in_notebook_terms(record, folder, edition.submission)
+
+
+def _in_notebook_terms(record: ClassRecord, folder: Path, filename: str) -> ClassRecord:
+    """RECORD, where a notebook was handed in, with every "hog.py line N" said as the notebook's
+    code cell and line it comes from (the student never saw the hog.py made of its cells)."""
+    import re
+
+    from graders.submissions import cell_of_line, find_in_folder, notebook_cells, read_file
+
+    found = find_in_folder(folder, filename) if folder.is_dir() else None
+    if found is None or found.suffix != ".ipynb":
+        return record
+    try:
+        cells = notebook_cells(read_file(found, 1 << 20))
+    except OSError:
+        return record
+    if cells is None:
+        return record
+    pattern = re.compile(rf"\b{re.escape(filename)} line (\d+)")
+
+    def where(match: re.Match) -> str:
+        place = cell_of_line(cells, int(match.group(1)))
+        return messages.notebook_place(found.name, *place) if place else match.group(0)
+
+    def walk(value: object) -> object:
+        if isinstance(value, str):
+            return pattern.sub(where, value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    data = walk(record.to_dict())
+    return ClassRecord.from_dict(data) if isinstance(data, dict) else record
 
 
 if __name__ == "__main__":

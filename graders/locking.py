@@ -5,7 +5,9 @@ prompt, ``sha256(salt + NUL + normalise(answer))`` with a salt unique to the edi
 prompt, so equal answers never share a hash. :func:`normalise` is the only place where "the same
 answer" is decided; :func:`near_miss` tries a few small edits of a wrong answer and names the one
 that would have matched, which is how a student gets a hint without the answer being revealed.
-Progress lives in ``.hogkit/progress.json`` beside the student's files; spec files never change.
+Progress lives in ``.hogkit/progress.json`` beside the student's files, sealed with a key kept in
+the student's home folder (so it shows no answer and unlocks nothing in a classmate's copy; files
+from before it was sealed are still read); spec files never change.
 """
 
 from __future__ import annotations
@@ -119,12 +121,20 @@ def near_miss(salt_text: str, expected_hash: str, answer: str) -> str | None:
 
 
 def load_progress(folder: Path) -> dict:
-    """``{"unlocked": [prompt keys]}``; a missing or damaged file counts as no progress."""
+    """``{"unlocked": [prompt keys], "answers": {prompt key: what was typed}, "seed": ...}``; a
+    missing or damaged file, or one sealed with another account's key (a classmate's copy), counts
+    as no progress. A file written before progress was sealed is read as it is."""
     path = folder / PROGRESS
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {"unlocked": []}
+    if isinstance(data, dict) and data.get("format") == SEALED_FORMAT and isinstance(data.get("sealed"), str):
+        opened = unseal(student_key(), data["sealed"])
+        try:
+            data = json.loads(opened) if opened is not None else None
+        except ValueError:
+            data = None
     if not isinstance(data, dict) or not isinstance(data.get("unlocked"), list):
         return {"unlocked": []}
     # Keep only well-formed entries: a hand-edited file must not crash the unlocker.
@@ -138,8 +148,102 @@ def load_progress(folder: Path) -> dict:
 
 
 def save_progress(folder: Path, progress: dict) -> None:
-    """Write atomically, so an interrupted unlock never leaves a half-written file."""
-    write_atomically(folder / PROGRESS, json.dumps(progress, indent=1, sort_keys=True))
+    """Write atomically, so an interrupted unlock never leaves a half-written file; sealed with this
+    account's key, so that the file neither shows the answers typed nor unlocks anything in a copy."""
+    text = json.dumps(progress, indent=1, sort_keys=True)
+    write_atomically(folder / PROGRESS, json.dumps({"format": SEALED_FORMAT, "comment": PROGRESS_COMMENT,
+                                                    "sealed": seal(student_key(), text)}, indent=1))
+
+
+SEALED_FORMAT = 2
+PROGRESS_COMMENT = "Your unlock progress, sealed with a key kept in your home folder (.hogkit-key)."
+KEY_FILE = ".hogkit-key"
+
+
+def student_key() -> bytes:
+    """This account's own key: made once in the home folder (readable by its owner alone) and kept
+    there, so a project folder copied to someone else's account carries no usable progress. Where
+    no home folder can be written, a key from the account's name and the machine's."""
+    import os
+    import secrets
+
+    try:
+        path = Path.home() / KEY_FILE
+        for _ in range(3):
+            try:
+                data = path.read_bytes()
+                if len(data) >= 32:
+                    return data
+            except FileNotFoundError:
+                pass
+            spare = path.with_name(f"{KEY_FILE}.{os.getpid()}.{secrets.token_hex(4)}")
+            spare.write_bytes(secrets.token_hex(32).encode("ascii"))
+            spare.chmod(0o600)
+            try:
+                os.link(spare, path)  # the first writer wins; a reader never sees half a key
+            except FileExistsError:
+                pass
+            except OSError:
+                os.replace(spare, path)
+            finally:
+                spare.unlink(missing_ok=True)
+    except (OSError, RuntimeError):
+        pass
+    return _fallback_key()
+
+
+def _fallback_key() -> bytes:
+    import getpass
+    import platform
+
+    try:
+        user = getpass.getuser()
+    except Exception:  # no name for this account (some containers)
+        user = ""
+    return hashlib.sha256(f"hogkit|{user}|{platform.node()}".encode()).hexdigest().encode("ascii")
+
+
+def _stream(key: bytes, nonce: bytes, size: int) -> bytes:
+    import hmac
+
+    out = b""
+    counter = 0
+    while len(out) < size:
+        out += hmac.new(key, nonce + counter.to_bytes(4, "big"), hashlib.sha256).digest()
+        counter += 1
+    return out[:size]
+
+
+def seal(key: bytes, text: str) -> str:
+    """TEXT enciphered and authenticated with KEY (HMAC-SHA256 as the stream and the tag), as base64."""
+    import base64
+    import hmac
+    import secrets
+
+    nonce = secrets.token_bytes(16)
+    data = text.encode("utf-8")
+    body = bytes(a ^ b for a, b in zip(data, _stream(key, nonce, len(data))))
+    tag = hmac.new(key, nonce + body, hashlib.sha256).digest()[:16]
+    return base64.b64encode(nonce + tag + body).decode("ascii")
+
+
+def unseal(key: bytes, sealed: str) -> str | None:
+    """What :func:`seal` sealed with KEY, or None when it was sealed with another key or changed."""
+    import base64
+    import binascii
+    import hmac
+
+    try:
+        raw = base64.b64decode(sealed.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        return None
+    nonce, tag, body = raw[:16], raw[16:32], raw[32:]
+    if len(tag) < 16 or not hmac.compare_digest(tag, hmac.new(key, nonce + body, hashlib.sha256).digest()[:16]):
+        return None
+    try:
+        return bytes(a ^ b for a, b in zip(body, _stream(key, nonce, len(body)))).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def prompts_of(record: dict) -> list[Prompt]:

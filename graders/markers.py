@@ -62,3 +62,38 @@ def strip_solutions(source: str, keep: Collection[int | str] = ()) -> str:
     if open_block:
         raise MarkerError(messages.marker_unclosed(open_block[2], open_block[3]))
     return "\n".join(out)
+
+
+TRAILING_COMMENT = re.compile(r"\s+#[^'\"]*$")  # "return 6  # Remove this line": a notebook's cell drops it
+
+
+def block_digests(source: str) -> dict[str, str]:
+    """``{problem's label: digest}`` of what SOURCE holds between each problem's markers, or from the
+    BEGIN line to the end of its function (blank lines,
+    comments and indentation left out, a problem's blocks taken together), for telling a student's
+    work from the skeleton's stubs. Lenient: markers that do not pair up are passed over, never raised."""
+    import hashlib
+
+    bodies: dict[str, list[str]] = {}
+    label: str | None = None
+    indent = 0
+    for line in source.split("\n"):
+        begin, end = BEGIN.match(line), END.match(line)
+        code = line.strip() and not line.strip().startswith("#")
+        if code and len(line) - len(line.lstrip()) < indent:  # the block's function ended (no END line
+            label = None  # in a notebook's cell, which ends at the function's last statement)
+        if begin:
+            label, indent = problem_label(begin["n"]), len(begin["indent"])
+            bodies.setdefault(label, []).append("")
+        elif end:
+            label = None
+        elif label is not None and code:
+            bodies[label][-1] += TRAILING_COMMENT.sub("", line.strip()) + "\n"
+    return {k: hashlib.sha256("\x00".join(v).encode("utf-8")).hexdigest()[:16] for k, v in bodies.items()}
+
+
+def untouched_problems(source: str, stubs: dict[str, str]) -> list[str]:
+    """The problems of STUBS (labels and the skeleton's digests) whose blocks SOURCE still holds as
+    the skeleton gave them."""
+    found = block_digests(source)
+    return [label for label, digest in stubs.items() if found.get(label) == digest]

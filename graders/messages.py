@@ -86,8 +86,8 @@ def total_line(score: int | str, most: int | str) -> str:
 
 
 def course_points_line(score: int, most: int, course: int) -> str:
-    return (f"As the course counts it: {score * course / most:.2f}/{course} "
-            f"(the points times {course}/{most} = {course / most:g})")
+    return (f"In the course: {points_text(score * course / most)} of its {course} points "
+            f"(the project's {most} points count as {course})")
 
 
 def case_heading(name: str, hidden: bool) -> str:
@@ -310,8 +310,8 @@ def sentence(text: str) -> str:
 
 def syntax_repaired(filename: str, line: int, message: str, name: str) -> str:
     return (
-        f"{filename} line {line}: SyntaxError: {sentence(message)} So that the rest could be graded, {name} was "
-        f"left out; problems that need it fail"
+        f"{filename} line {line}: SyntaxError: {sentence(message)} So that the rest could run, {name} was "
+        f"left out; whatever needs it fails"
     )
 
 
@@ -341,7 +341,8 @@ def debug_lines_of_case(name: str, hidden: bool, count: int) -> str:
 # -- shape rules ---------------------------------------------------------------------------------
 
 FORBIDDEN_WORDS = {
-    "str": "str (or another way of turning a number into text: repr, format, an f-string or %)",
+    "str": "str (or another way of turning a number into text: repr, format, an f-string or a string % values; "
+           "n % 10 on numbers is fine)",
     "lists": "lists (list(), a list display or a comprehension)",
     "square brackets": "square brackets (indexing, slicing, list displays or list comprehensions)",
     "for loops": "for loops (use a while loop)",
@@ -393,6 +394,10 @@ def rule_missing_calls(function: str, missing: list[str]) -> str:
 
 
 REASON_IS_A_FOLDER = "it is a folder"
+
+
+def reason_no_folder(folder: str) -> str:
+    return f"there is no folder {folder}; make it first if that is the place you meant"
 
 
 def cannot_write(path: str, why: str) -> str:
@@ -515,6 +520,10 @@ def too_large(path: str, limit: int) -> str:
     return f"{path} is larger than {limit // 1024} KiB, which no submission needs"
 
 
+def not_a_notebook() -> str:
+    return "it is not a saved Jupyter notebook; open it in Jupyter and save it again, or hand in hog.py"
+
+
 def unreadable_notebook(path: str, why: str) -> str:
     return f"{path} is not a notebook that can be read ({why})"
 
@@ -578,10 +587,8 @@ def class_progress(done: int, total: int, eta: str, what: str = COUNT_SUBMISSION
 
 
 def class_summary_line(graded: int, total: int, problems: int, seconds: float, out: str) -> str:
-    return (
-        f"Graded {graded} of {total} submissions ({total - graded} could not be graded; see grades.csv) "
-        f"in {seconds:.1f} s. Results are in {out}"
-    )
+    missed = f" ({total - graded} could not be graded; see grades.csv)" if graded < total else ""
+    return f"Graded {graded} of {total} submissions{missed} in {seconds:.1f} s. Results are in {out}"
 
 
 def class_retrying(count: int) -> str:
@@ -670,18 +677,51 @@ def pytest_problem_line(label: str, passed: int, failed: int, skipped: int) -> s
     return f"  {mark} Problem {label}: " + ", ".join(parts)
 
 
-def notebook_checks_intro() -> str:
+def notebook_checks_intro(filename: str = "hog.py") -> str:
+    stem = filename.rsplit(".", 1)[0]
     return ("Run the next cell first. After each problem's code, a cell `check(\"NN\")` runs that problem's "
             "tests on the code this notebook has run, as `python3 ok -q NN` does in a terminal. Unlock a "
-            "problem's questions in a terminal first: `python3 ok -q NN -u`.")
+            "problem's questions in a terminal first: `python3 ok -q NN -u`.\n\n"
+            f"**Handing in:** save this notebook, then run `python3 ok --zip` in a terminal in this folder. It "
+            f"writes `{stem}_submission.zip` holding this notebook's code as `{filename}` (or `{filename}` itself, "
+            f"if that is where you worked) and says what it scores on the public tests: upload that zip on "
+            f"Gradescope.")
+
+
+def notebook_outside_folder() -> str:
+    return ("The checks cannot be loaded: this notebook is running outside its project folder. Open it from "
+            "the folder that holds `ok`, `graders/` and `tests/` (start Jupyter there), then run this cell again.")
 
 
 def notebook_provided() -> str:
     return "## Provided functions\n\nThese come with the project; leave them as they are and run this cell too."
 
 
-def autograder_written(path: str) -> str:
-    return f"Wrote the Gradescope autograder to {path}: upload it as the assignment's autograder zip"
+YOUR_SUBMISSION = "your submission"
+
+
+def notebook_place(notebook: str, cell: int, line: int) -> str:
+    return f"{notebook}, code cell {cell} line {line}"
+
+
+def nothing_handed_in(filename: str) -> str:
+    stem = filename.rsplit(".", 1)[0]
+    return (f"your submission holds no {filename}: hand in {filename}, the notebook handout.ipynb, or the zip "
+            f"`python3 ok --zip` writes ({stem}_submission.zip)")
+
+
+TOTAL_PROBLEMS = "the problems"
+TOTAL_CHECKPOINT = "the checkpoint"
+TOTAL_EARLY = "the early bonus"
+
+
+def autograder_written(path: str, parts: list[tuple[str, float]] | None = None) -> str:
+    done = f"Wrote the Gradescope autograder to {path}: upload it as the assignment's autograder zip"
+    if not parts:
+        return done
+    total = points_text(sum(points for _, points in parts))
+    made_of = ", ".join(f"{points_text(points)} for {what}" for what, points in parts)
+    return f"{done}.\nSet the assignment's total points on Gradescope to {total} ({made_of})."
 
 
 def no_analysis(edition: str) -> str:
@@ -731,12 +771,17 @@ def strategy_crashed(expression: str) -> str:
 
 
 def strategy_raised(expression: str, error: dict, filename: str) -> str:
+    if error.get("type") == "NameError":  # a name the file does not define: most often a typo
+        return (f"{expression} names something {filename} does not define ({error.get('message', '')}): check "
+                f"the spelling, or define it in {filename}")
     return f"{expression} {raised(error, filename)}"
 
 
 def win_rate_lines(strategy: str, against: str, rates: dict) -> str:
+    playing = f"{strategy}, playing against it" if strategy == best_response_to(against) else \
+        f"{strategy} against {against}"
     return (
-        f"{strategy} against {against}, exactly:\n"
+        f"{playing}, exactly:\n"
         f"  going first   {100 * rates['first']:.2f}%\n"
         f"  going second  {100 * rates['second']:.2f}%\n"
         f"  average       {100 * rates['average']:.2f}%"
@@ -783,6 +828,16 @@ def picture_written(path: str) -> str:
 
 def leaderboard_line(rank: int, student: str, points: int, average: float) -> str:
     return f"{rank:>4}. {student:<24} {points:>4} match points   {100 * average:6.2f}% on average"
+
+
+def leaderboard_more(count: int) -> str:
+    return f"      … {and_more(count)} in leaderboard.csv"
+
+
+def contest_invalid(students: list[str]) -> str:
+    shown = ", ".join(students[:5]) + (f", {and_more(len(students) - 5)}" if len(students) > 5 else "")
+    return (f"{len(students)} entr{'y' if len(students) == 1 else 'ies'} could not play ({shown}): "
+            f"leaderboard.csv and contest.html say why")
 
 
 def contest_written(path: str) -> str:
@@ -935,7 +990,7 @@ def class_editions_disagree(by_edition: Mapping[str | None, Sequence[str]], most
 
 
 def edition_declared(name: str, path: str) -> str:
-    return f"grading with the edition {name}, which {path} declares (--edition NAME chooses another)"
+    return f"using the edition {name}, which {path} declares (--edition NAME chooses another)"
 
 
 def other_edition(filename: str, name: str, functions: list[str]) -> str:
@@ -953,12 +1008,24 @@ def interrupted() -> str:
     return "interrupted; nothing was lost"
 
 
+def interrupted_notice(program: str, on_terminal: bool) -> str:
+    """The interrupt message on a line of its own: on a terminal, a progress bar (or the ^C) may
+    hold the current line."""
+    return ("\n" if on_terminal else "") + f"{program}: {interrupted()}"
+
+
 def demo_heading(title: str, count: int) -> str:
     return f"Demo class for {title}: {count} submissions derived from the reference"
 
 
-def demo_next() -> str:
-    return "Grade one submission in detail with: hogkit grade PATH"
+def demo_phases(phases: list[tuple[int, str]]) -> str:
+    return "Phases: " + ", ".join(f"P{number} {name}" for number, name in phases)
+
+
+def demo_next(skeleton: str, solution: str, edition: str | None = None) -> str:
+    flag = f" --edition {edition}" if edition else ""
+    return (f"Grade one submission in detail, say the skeleton: hogkit grade {skeleton}{flag}\n"
+            f"(or the reference: hogkit grade {solution}{flag}; or any hog.py, notebook or zip of a student's)")
 
 
 def edition_line(name: str, title: str, phases: int, points: int, checkpoint: int, default: bool) -> str:
@@ -976,6 +1043,11 @@ def build_fresh() -> str:
 
 def build_stale_hint() -> str:
     return "Run `hogkit build` to regenerate them."
+
+
+def skeleton_digests_header(filename: str) -> str:
+    return (f"What the skeleton's {filename} holds between each problem's markers, as digests: `python3 ok --zip` "
+            f"uses them to tell your work from the untouched stubs. Do not edit.")
 
 
 def student_suite_header(label: str) -> str:
@@ -1143,14 +1215,27 @@ def unlock_wrong() -> str:
     return "-- Not quite. Try again! --"
 
 
-def unlock_done(label: str, has_cases: bool = True) -> str:
+def unlock_done(label: str, has_cases: bool = True, running: bool = False) -> str:
     if not has_cases:
         return f"-- All questions of problem {label} are unlocked. It has no tests of its own: go on to the next. --"
+    if running:
+        return (f"-- All questions of problem {label} are unlocked. Its tests run now; to run them again later: "
+                f"`{student_command(label)}`. --")
     return f"-- All questions of problem {label} are unlocked. Now run `{student_command(label)}`. --"
 
 
 def unlock_stopped(label: str) -> str:
     return f"Stopped. Run `{student_command(label, '-u')}` to carry on where you left off."
+
+
+def starter_code(label: str) -> str:
+    return (f"Problem {label} still holds the starter code: write it, then run `{student_command(label)}` "
+            f"(what it passes now says nothing yet)")
+
+
+def score_legend() -> str:
+    return ("✓ passed   ✗ a case or a required rule fails   ○ locked: unlock it with `python3 ok -q NN -u`\n"
+            "· no test ran (questions only, or still the starter code)")
 
 
 def next_problem(label: str, unlocked: bool = False) -> str:
@@ -1179,6 +1264,16 @@ def choice_prompt(letter: str, text: str, width: int = 78) -> str:
 
     return textwrap.fill(text, width, initial_indent=f"  {letter}) ", subsequent_indent=" " * (len(letter) + 4),
                          break_long_words=False, break_on_hyphens=False)
+
+
+def question_text(text: str, width: int = 78) -> str:
+    """A multiple-choice question, wrapped at word boundaries as its choices are; its own line
+    breaks (and any code lines, indented) are kept."""
+    import textwrap
+
+    return "\n".join(line if line.startswith((" ", "\t", ">>>")) or len(line) <= width else
+                     textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                     for line in text.split("\n"))
 
 
 def python_too_old(program: str) -> str:
@@ -1837,9 +1932,46 @@ def activity_entries_skipped(where: str, count: int) -> str:
     return f"{where}: {count} line{'' if count == 1 else 's'} of the activity log not understood, left out"
 
 
-def zip_written(path: str, filename: str, with_log: bool) -> str:
-    log = " and your activity log" if with_log else " (no activity log yet: unlock or test something first)"
-    return f"Wrote {path} with {filename}{log}. Hand in this zip on Gradescope."
+def zip_written(path: str, filename: str, from_notebook: bool, extra: list[str], with_log: bool) -> str:
+    held = [f"{filename} (the code of handout.ipynb as last saved)" if from_notebook else filename]
+    held += [f"{name} (for reference; {filename} is what is graded)" for name in extra]
+    held.append("your activity log" if with_log else "no activity log yet (unlock or test something first)")
+    lines = "\n".join(f"  - {h}" for h in held)
+    return f"Wrote {path}, which holds:\n{lines}"
+
+
+def zip_score(total: int, most: int, does_not_run: bool) -> str:
+    broken = " It does not run as it is: see `python3 ok --score`." if does_not_run else ""
+    return (f"On the public tests it scores {total}/{most}; the hidden tests count too when it is graded.{broken}\n"
+            f"Hand in this zip on Gradescope.")
+
+
+def work_in_notebook(filename: str) -> str:
+    return (f"Note: {filename} still holds the starter code, and your work is in handout.ipynb: these scores are "
+            f"{filename}'s. The notebook's check cells test its code; `python3 ok --zip` hands in the notebook's code.")
+
+
+def zip_untouched(filename: str, has_notebook: bool) -> str:
+    where = f"{filename} and handout.ipynb (as last saved) still hold" if has_notebook else f"{filename} still holds"
+    return (f"{where} only the skeleton's stubs, so this zip would score 0: nothing was written. Write your code "
+            f"(and save the notebook) first; `python3 ok --zip --from file` packs {filename} anyway")
+
+
+def zip_both_worked(filename: str, from_notebook: bool, points: int, other_points: int, other: str) -> str:
+    chosen = "the notebook's code" if from_notebook else filename
+    other_name = "the notebook's code" if other == "notebook" else filename
+    return (f"Note: both {filename} and handout.ipynb hold work. The zip's {filename} is {chosen} ({points} points on "
+            f"the public tests; {other_name} has {other_points}). To hand in {other_name} instead: "
+            f"`python3 ok --zip --from {other}`.")
+
+
+def zip_from_missing(source: str, filename: str) -> str:
+    name = "handout.ipynb" if source == "notebook" else filename
+    return f"--from {source} hands in {name}, and there is no {name} in this folder"
+
+
+def from_needs_zip() -> str:
+    return "--from chooses what `python3 ok --zip` hands in; give it with --zip"
 
 
 def nothing_to_zip(filename: str, folder: str) -> str:

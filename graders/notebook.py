@@ -4,8 +4,8 @@ Contract: the handout notebook's first code cell runs ``from graders.notebook im
 after each problem's code cell a cell runs ``check("NN")``. :func:`check` grades the code this
 notebook has run so far (the cells executed in the kernel, in the order they ran, which is what
 the kernel's own functions are), or the saved notebook when there is no kernel history, with the
-same engine, sandbox and report as the student's runner; it prints the report and returns whether
-every case ran and passed. Unlock questions stay in the terminal: a locked problem says which
+same engine, sandbox and report as the student's runner, and prints the report (:func:`checked`
+also returns whether every case ran and passed). Unlock questions stay in the terminal: a locked problem says which
 command unlocks it. Nothing here needs anything installed: it ships in the student bundle and
 keeps to Python 3.9.
 """
@@ -21,13 +21,24 @@ from graders.submissions import as_module
 NOTEBOOK = "handout.ipynb"
 
 
-def check(label: str, folder: str | None = None) -> bool:
-    """Run problem LABEL's public cases on this notebook's code; print the report; True when
-    everything ran and passed. FOLDER is the project folder (default: the notebook's own)."""
+def check(label: str, folder: str | None = None) -> None:
+    """Run problem LABEL's public cases on this notebook's code and print the report (nothing is
+    returned, so a check cell shows the report alone). FOLDER is the project folder (default: the
+    notebook's own)."""
+    checked(label, folder)
+
+
+def checked(label: str, folder: str | None = None) -> bool:
+    """:func:`check`, and whether everything ran and passed (for a student's own cells)."""
     from graders import student
+    from graders.errors import HogkitError
 
     here = Path(folder or os.getcwd())
-    passed, text = student.check_source(here, notebook_source(here), label)
+    try:
+        passed, text = student.check_source(here, notebook_source(here), label)
+    except HogkitError as exc:  # a problem that does not exist, a folder that is no project: said plainly
+        print(f"check: {exc}")
+        return False
     print(text)
     return passed
 

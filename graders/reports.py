@@ -47,11 +47,13 @@ def render_text(
     for note in report.notes:
         lines.append(f"  {messages.LABEL_NOTE}{note}")
     edition = None if report.edition == default_edition else report.edition
+    columns = _columns(report.problems)
     for phase in report.phases:
         lines.append("")
         lines.append(f"Phase {phase.number}: {phase.name}  {_score(phase.score, phase.max)}")
         for p in (r for r in report.problems if r.phase == phase.number):
-            problem_lines = _problem_lines(p, verbose, student, path or report.submission, edition, show_hidden)
+            problem_lines = _problem_lines(p, verbose, student, path or report.submission, edition, show_hidden,
+                                           columns)
             lines.extend(problem_lines[:1] if compact else problem_lines)
     lines.append("")
     if report.checkpoint is not None:
@@ -63,13 +65,23 @@ def render_text(
     return written_out("\n".join(lines), keep="\n\t")  # no character a student chose moves or hides text
 
 
+def _columns(problems: tuple[ProblemResult, ...]) -> tuple[int, int]:
+    """The widths of the label and score columns, so that every problem's score lines up (labels such
+    as 05a, scores such as 200/200)."""
+    labels = max((len(p.label) for p in problems), default=2)
+    scores = max((len(_score(p.max, p.max)) for p in problems), default=5)
+    return labels, max(scores, 5)
+
+
 def _problem_lines(
-    p: ProblemResult, verbose: bool, student: bool, path: str, edition: str | None, show_hidden: bool
+    p: ProblemResult, verbose: bool, student: bool, path: str, edition: str | None, show_hidden: bool,
+    columns: tuple[int, int] = (2, 5),
 ) -> list[str]:
     mark = MARK.get(p.status, "?")
     counts = f"  ({messages.cases_passed(p.cases_passed, len(p.graded_cases))})" if p.graded_cases else ""
     name = p.name + (messages.LABEL_OPTIONAL if p.optional else "")
-    out = [f"  {mark} Problem {p.label} {name:<40} {_score(p.score, p.max):>5}{counts}"]
+    width = 40 + columns[0] - len(p.label)  # a longer label (05a) takes its room from the name's column
+    out = [f"  {mark} Problem {p.label} {name:<{width}} {_score(p.score, p.max):>{columns[1]}}{counts}"]
     out += [f"      {rule_line(r.text, r.passed, r.required, r.detail)}" for r in p.rules if r.passed or r.required]
     out += [f"      {line}" for line in advice_lines(p.rules, p.cases)]
     if p.note:

@@ -14,12 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders import activity, locking, messages, reports
+from graders import activity, locking, markers, messages, reports
 from graders.cases import read_case_file
 from graders.edition import Edition, load_student_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
 from graders.grading import grade_reliably
-from graders.records import Report
+from graders.records import ProblemStatus, Report
 from graders.sandbox import PROBES
 from graders.submissions import Submission, load_submission
 from graders.terminal import prepare_streams
@@ -63,7 +63,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--lock", action="store_true", help="lock the problem's questions again")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every failed case and its traceback")
     parser.add_argument("--zip", action="store_true",
-                        help="write the zip to hand in: your submission file and your activity log")
+                        help="write the zip to hand in: the code you worked in (hog.py or handout.ipynb) and your "
+                             "activity log; it says what the zip holds and its score on the public tests")
+    parser.add_argument("--from", dest="source", choices=("file", "notebook"),
+                        help="with --zip: hand in hog.py (file) or the notebook's code (notebook), whichever "
+                             "you worked in; without it, --zip picks the one that holds your work")
     parser.add_argument("--json", action="store_true",
                         help="print the results as JSON (for your own scripts); the exit status is 1 while "
                              "anything fails, as without it")
@@ -96,7 +100,47 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     numbers = edition.parse_numbers(args.question)
     if args.zip:
         return pack(folder, edition, args)
+    if args.source:
+        raise InputError(messages.from_needs_zip())
     progress = locking.load_progress(folder)
+    stop = lock_or_unlock(folder, edition, progress, numbers, args)
+    if stop is not None:
+        return stop
+    submission = load_submission(folder, edition)
+    unlocked = unlocked_problems(edition, progress)
+    chosen = None if args.score else numbers
+    report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
+    report, unwritten = starter_code_unpassed(report, submission.source, folder)
+    log_tests(folder, report, score=args.score)
+    failed = any(p.status == "failed" for p in report.problems) or bool(report.does_not_run)
+    if args.json:
+        print(reports.render_json(report))
+        return 1 if failed else 0
+    print(RULE)
+    text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
+    print(text)
+    if work_in_notebook(folder, submission.source):
+        print(messages.work_in_notebook(edition.submission))
+    if args.score:
+        print(messages.score_legend())
+    if report.does_not_run:  # never "All passed" for a file Python refuses to run
+        print(messages.LABEL_NOTE + report.does_not_run)
+        return 1
+    if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems) and not unwritten:
+        order = [p.label for p in edition.problems]
+        last = max(order.index(p.label) for p in report.problems)
+        following = edition.problems[last + 1:]
+        if following:
+            print(messages.next_problem(following[0].label, following[0].label in unlocked))
+    if args.interactive:
+        interact(folder, report, edition)
+    return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
+
+
+def lock_or_unlock(folder: Path, edition: Edition, progress: dict, numbers: list[str] | None,
+                   args: argparse.Namespace) -> int | None:
+    """``--lock`` and ``--unlock``: the exit status when the run ends here, None when the chosen
+    problems' tests run next (after ``-q NN -u``, or with neither flag)."""
     if args.lock and args.unlock:
         raise InputError(messages.lock_or_unlock())
     if args.lock:
@@ -112,30 +156,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
                 return 0
         if not numbers:
             return 0
-    submission = load_submission(folder, edition)
-    unlocked = unlocked_problems(edition, progress)
-    chosen = None if args.score else numbers
-    report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
-    log_tests(folder, report, score=args.score)
-    failed = any(p.status == "failed" for p in report.problems) or bool(report.does_not_run)
-    if args.json:
-        print(reports.render_json(report))
-        return 1 if failed else 0
-    print(RULE)
-    text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
-    print(text)
-    if report.does_not_run:  # never "All passed" for a file Python refuses to run
-        print(messages.LABEL_NOTE + report.does_not_run)
-        return 1
-    if report.problems and all(p.status == "passed" for p in report.problems):  # never for one scored at hand-in
-        order = [p.label for p in edition.problems]
-        last = max(order.index(p.label) for p in report.problems)
-        following = edition.problems[last + 1:]
-        if following:
-            print(messages.next_problem(following[0].label, following[0].label in unlocked))
-    if args.interactive:
-        interact(folder, report, edition)
-    return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
+    return None
 
 
 def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
@@ -144,14 +165,46 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     edition = load_student_edition(folder)
     numbers = edition.parse_numbers([label])
     unlocked = unlocked_problems(edition, locking.load_progress(folder))
-    submission = Submission(folder / edition.submission, source)
+    submission = Submission(folder / NOTEBOOK, source)  # the report is headed by the notebook it tested
     report = grade_reliably(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
+    report, unwritten = starter_code_unpassed(report, source, folder)
     log_tests(folder, report)
     text = reports.render_text(report, student=True, show_hidden=False)
     if report.does_not_run:
         text += "\n" + messages.LABEL_NOTE + report.does_not_run
-    passed = not report.does_not_run and all(p.status == "passed" for p in report.problems)
+    passed = (not report.does_not_run and not unwritten
+              and all(p.status in ("passed", "ungraded") for p in report.problems))
     return passed, text
+
+
+def work_in_notebook(folder: Path, source: str) -> bool:
+    """Whether the submission file SOURCE is still the skeleton while the saved notebook holds work:
+    a student working in the notebook, whose scores here are those of the untouched file."""
+    from graders.submissions import saved_notebook_source
+
+    stubs = skeleton_stubs(folder)
+    if not stubs or markers.untouched_problems(source, stubs) != list(stubs) or not (folder / NOTEBOOK).is_file():
+        return False
+    code = saved_notebook_source(folder / NOTEBOOK)
+    return code is not None and markers.untouched_problems(code, stubs) != list(stubs)
+
+
+def starter_code_unpassed(report: Report, source: str, folder: Path) -> tuple[Report, list[str]]:
+    """REPORT where a problem whose code is still the skeleton's stub is not shown as passed (a stub
+    such as ``return 6`` can pass a case that only checks the kind of value): it is shown as not
+    yet written, its cases left out. Also the labels of those problems."""
+    import dataclasses
+
+    stubs = skeleton_stubs(folder)
+    untouched = set(markers.untouched_problems(source, stubs)) if stubs else set()
+    unwritten = [p.label for p in report.problems if p.label in untouched and p.status == ProblemStatus.PASSED]
+    if not unwritten:
+        return report, []
+    problems = tuple(
+        dataclasses.replace(p, status=ProblemStatus.UNGRADED, cases=(), reason=messages.starter_code(p.label))
+        if p.label in unwritten else p
+        for p in report.problems)
+    return dataclasses.replace(report, problems=problems), unwritten
 
 
 def log_tests(folder: Path, report: Report, score: bool = False) -> None:
@@ -162,15 +215,80 @@ def log_tests(folder: Path, report: Report, score: bool = False) -> None:
 
 
 def pack(folder: Path, edition: Edition, args: argparse.Namespace) -> int:
-    """``--zip``: the submission file and the activity log in one zip to hand in."""
+    """``--zip``: what the student worked in (``hog.py``, or the notebook's code as ``hog.py`` when
+    that is where the work is, the notebook itself beside it) and the activity log in one zip to
+    hand in; refused while everything still holds the skeleton's stubs. Says what the zip holds and
+    what it scores on the public tests."""
     if args.question or args.unlock or args.lock or args.score or args.interactive or args.json:
         raise InputError(messages.zip_alone())
-    try:
-        path, with_log = activity.pack_submission(folder, edition.submission)
-    except FileNotFoundError as exc:
-        raise SubmissionError(messages.nothing_to_zip(edition.submission, str(folder))) from exc
-    print(messages.zip_written(path.name, edition.submission, with_log))
+    versions = handin_versions(folder, edition)
+    if not versions:
+        raise SubmissionError(messages.nothing_to_zip(edition.submission, str(folder)))
+    if args.source and args.source not in versions:
+        raise InputError(messages.zip_from_missing(args.source, edition.submission))
+    stubs = skeleton_stubs(folder)
+    worked = {k: v for k, v in versions.items() if not stubs or markers.untouched_problems(v, stubs) != list(stubs)}
+    if not worked and not args.source:
+        raise SubmissionError(messages.zip_untouched(edition.submission, "notebook" in versions))
+    chosen, note = choose_handin(folder, edition, versions, worked, args.source)
+    extra = {NOTEBOOK: (folder / NOTEBOOK).read_bytes()} if "notebook" in worked else {}
+    path, with_log = activity.pack_submission(folder, edition.submission, versions[chosen], extra)
+    report = grade_reliably(Submission(path, versions[chosen]), edition, include_hidden=False)
+    print(messages.zip_written(path.name, edition.submission, chosen == "notebook", sorted(extra), with_log))
+    if note:
+        print(note)
+    print(messages.zip_score(report.total, report.max, report.does_not_run != ""))
     return 0
+
+
+NOTEBOOK = "handout.ipynb"
+
+
+def handin_versions(folder: Path, edition: Edition) -> dict[str, str]:
+    """``{"file": hog.py's code, "notebook": the saved notebook's code}``, each one there is."""
+    from graders.submissions import read_entry, saved_notebook_source
+
+    found: dict[str, str] = {}
+    if (folder / edition.submission).is_file():
+        source, _status, reason = read_entry(folder / edition.submission, edition.submission)
+        if source is None:
+            raise SubmissionError(reason)
+        found["file"] = source
+    if (folder / NOTEBOOK).is_file():
+        code = saved_notebook_source(folder / NOTEBOOK)
+        if code is None:
+            raise SubmissionError(messages.unreadable_notebook(NOTEBOOK, messages.not_a_notebook()))
+        found["notebook"] = code
+    return found
+
+
+def skeleton_stubs(folder: Path) -> dict[str, str]:
+    """The skeleton's digests of each problem's stubs (none in a folder made before they were kept)."""
+    import json
+
+    from graders.edition import SKELETON_DIGESTS
+
+    try:
+        stubs = json.loads((folder / "tests" / SKELETON_DIGESTS).read_text(encoding="utf-8"))["stubs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return {str(k): str(v) for k, v in stubs.items()} if isinstance(stubs, dict) else {}
+
+
+def choose_handin(folder: Path, edition: Edition, versions: dict[str, str], worked: dict[str, str],
+                  wanted: str | None) -> tuple[str, str]:
+    """Which version goes in the zip as the submission file, and what to tell the student about it:
+    the one asked for, else the one worked in, else (both worked in) the one scoring more on the
+    public tests, hog.py on a tie."""
+    if wanted:
+        return wanted, ""
+    if len(worked) == 1:
+        return next(iter(worked)), ""
+    points = {k: grade_reliably(Submission(folder, v), edition, include_hidden=False).total for k, v in worked.items()}
+    chosen = "notebook" if points["notebook"] > points["file"] else "file"
+    other = "file" if chosen == "notebook" else "notebook"
+    return chosen, messages.zip_both_worked(edition.submission, chosen == "notebook", points[chosen], points[other],
+                                            other)
 
 
 def relock(edition: Edition, folder: Path, progress: dict, number: str) -> None:
@@ -200,7 +318,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, qu
         return True
     if all(locking.is_unlocked(r, progress) for r in records):
         if not quiet:
-            print(messages.unlock_done(problem.label, has_cases(edition, number)))
+            print(messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
         return True
     if "seed" not in progress:  # this student's own order of choices, kept from now on
         import secrets
@@ -215,7 +333,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, qu
         if not ask_record(record, progress, folder, problem.label):
             print(messages.unlock_stopped(problem.label))
             return False
-    print(messages.unlock_done(problem.label, has_cases(edition, number)))
+    print(messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
     return True
 
 
@@ -240,7 +358,7 @@ def ask_record(record: dict, progress: dict, folder: Path, problem: str = "") ->
     if "choices" in record:
         prompt = locking.prompts_of(record)[0]
         choices = shown_choices(record, progress)
-        print(record["question"])
+        print(messages.question_text(record["question"]))
         for letter, choice in zip(LETTERS, choices):
             print(messages.choice_prompt(letter, choice))
         if locking.prompt_key(prompt) in done:

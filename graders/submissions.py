@@ -222,12 +222,17 @@ def _json_text(data: bytes, where: str) -> tuple[str | None, str]:
 NOT_CODE = re.compile(r"^(from\s+graders\b|import\s+graders\b|check\s*\(|get_ipython\(\))|^\s*[%!]")
 
 
+KIT_CELL = "# The project's checks: leave this cell as it is (it is no part of your code)."
+
+
 def as_module(cells: list[str]) -> str:
-    """CELLS joined into a module, the notebook's own lines turned into comments."""
+    """CELLS joined into a module, the notebook's own lines (and the whole of a cell starting with
+    KIT_CELL) turned into comments."""
     lines = []
     for cell in cells:
+        kit = cell.startswith(KIT_CELL)
         for line in cell.split("\n"):
-            lines.append("# " + line if NOT_CODE.match(line) else line)
+            lines.append("# " + line if kit or NOT_CODE.match(line) else line)
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -247,6 +252,49 @@ def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
         return None, messages.unreadable_notebook(where, str(exc).split("\n")[0][:200])
     cells = [str(cell.get("source", "")) for cell in notebook.cells if cell.get("cell_type") == "code"]
     return as_module(cells), ""
+
+
+def saved_notebook_source(path: Path) -> str | None:
+    """The code of the notebook saved at PATH as one module (read with the standard library alone,
+    as a student's folder has no nbformat), or None when it cannot be read as a notebook."""
+    import json
+
+    try:
+        book = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(book, dict) or not isinstance(book.get("cells"), list):
+        return None
+    cells = []
+    for cell in book["cells"]:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            cells.append("".join(source) if isinstance(source, list) else str(source))
+    return as_module(cells)
+
+
+def notebook_cells(data: bytes) -> list[str] | None:
+    """The code cells of a notebook, in order (as :func:`notebook_source` joins them), or None."""
+    import nbformat
+
+    text, _why = _json_text(data, "")
+    try:
+        book = nbformat.reads(text or "", as_version=4)
+    except Exception:  # nbformat raises several kinds for a broken file
+        return None
+    return [str(cell.get("source", "")) for cell in book.cells if cell.get("cell_type") == "code"]
+
+
+def cell_of_line(cells: list[str], line: int) -> tuple[int, int] | None:
+    """(which code cell, counting from 1, and the line in it) that LINE of the module
+    :func:`as_module` makes of CELLS comes from; None for the blank lines between cells."""
+    start = 1
+    for number, cell in enumerate(cells, start=1):
+        size = len(cell.split("\n"))
+        if start <= line < start + size:
+            return number, line - start + 1
+        start += size + 1
+    return None
 
 
 MAX_ZIP_BYTES = 64 * 1024 * 1024  # what a zip handed in may weigh; a bigger one is no homework

@@ -155,8 +155,10 @@ def test_python3_ok_logs_unlock_tries_and_test_runs(tmp_path: Path, edition) -> 
 def test_python3_ok_zip_writes_the_hand_in(tmp_path: Path, edition) -> None:
     project = tmp_path / "hog"
     shutil.copytree(edition.skeleton_dir, project)
+    use_reference(project, edition)
     done = run_ok(project, "--zip")
-    assert done.returncode == 0 and messages.zip_written("hog_submission.zip", "hog.py", False) in done.stdout
+    assert done.returncode == 0
+    assert messages.zip_written("hog_submission.zip", "hog.py", False, [], False) in done.stdout
     assert zipfile.ZipFile(project / "hog_submission.zip").namelist() == ["hog.py"]
     assert run_ok(project, "--zip", "-q", "01").returncode == 2
     (project / "hog.py").unlink()

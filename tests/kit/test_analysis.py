@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from graders import analysis
+from graders import analysis, messages
 from graders.cli import main as hogkit
 from graders.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
 from graders.errors import InputError
@@ -138,7 +138,7 @@ def test_untrusted_strategies_are_tabulated_in_the_sandbox(boar, reference_sourc
             analysis.tabulate(session, "eleven", model.goal)
         with pytest.raises(analysis.AnalysisError, match="two different answers"):
             analysis.tabulate(session, "restless", model.goal)
-        with pytest.raises(analysis.AnalysisError, match="raised NameError"):
+        with pytest.raises(analysis.AnalysisError, match="no_such_strategy names something hog.py does not define"):
             analysis.tabulate(session, "no_such_strategy", model.goal)
     finally:
         session.dispose()
@@ -156,6 +156,9 @@ def test_winrate_command(capsys):
     assert set(rates) == {"first", "second", "average"} and round(rates["average"], 4) == 0.6763
     assert hogkit(["winrate", path, "--strategy", "lambda s, o: 12"]) == 2
     assert "strategy(0, 0) returned 12" in capsys.readouterr().err
+    assert hogkit(["winrate", path, "--strategy", "finel_strategy"]) == 2
+    err = capsys.readouterr().err
+    assert "finel_strategy names something hog.py does not define" in err and "NameError" not in err.split(":")[1]
 
 
 def test_optimal_command_writes_a_readable_table(tmp_path, capsys):
@@ -163,6 +166,7 @@ def test_optimal_command_writes_a_readable_table(tmp_path, capsys):
     assert hogkit(["optimal", "--edition", "boar_brawl", "--table", str(table)]) == 0
     out = capsys.readouterr().out
     assert "the best response to always_roll(6)" in out and "the minimax strategy" in out
+    assert "the best response to always_roll(6) against always_roll(6)" not in out
     text = table.read_text()
     assert text.startswith("# The exact best response to always_roll(6) in boar_brawl")
     names: dict = {}
@@ -229,7 +233,8 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     (folder / "notes.txt").write_text("hello")
     out = tmp_path / "out"
     assert hogkit(["contest", str(folder), "--out", str(out), "--jobs", "2"]) == 0
-    assert "1. best" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "1. best" in printed and messages.contest_invalid(["bad"]) in printed
     rows = (out / "leaderboard.csv").read_text().splitlines()
     assert rows[1].startswith("1,best,3,")
     assert rows[2].startswith("2,sus,2,")
@@ -391,3 +396,13 @@ def test_the_whole_state_bound_and_one_round_of_improvement(swine):
     swap_rate = analysis.win_rates(model, swap, four)["average"]
     assert rounds == 1 and swap_rate < rates["average"] <= bound["average"]
     assert rates == analysis.win_rates(model, table, four) and (table != swap).any()
+
+
+def test_the_contest_says_how_many_more_stand_below_its_top_ten() -> None:
+    from graders.cli import contest_summary
+    from graders.records import Standing
+
+    board = [Standing(k + 1, f"s{k:02d}", 12 - k, 0.5) for k in range(12)]
+    lines = contest_summary(board, [], "out")
+    assert len([line for line in lines if "match points" in line]) == 10
+    assert messages.leaderboard_more(2) in lines and "s10" not in "\n".join(lines)

@@ -615,3 +615,11 @@ def test_every_way_of_making_text_or_indexing_through_a_module_breaks_the_rule(b
     # operator serves both: it makes text (operator.mod) and indexes (itemgetter); either meaning is right.
     meanings = [MEANING[w] for w in (word, "str")] + ["could hide code"]
     assert any(m in result.detail for m in meanings), result.detail
+
+
+def test_the_str_rule_says_that_percent_on_numbers_is_allowed(boar_rule: Rule) -> None:
+    """The intended solution uses ``% 10``: a message forbidding "%" must not read as forbidding that."""
+    expr, _ = FORBIDDEN_TENS["percent"]
+    result = check(direct(expr), boar_rule)
+    assert not result.passed and "n % 10 on numbers is fine" in result.detail, result.detail
+    assert check(direct("{n} // 10 % 10"), boar_rule).passed

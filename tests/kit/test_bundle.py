@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from graders import messages
-from graders.bundle import STUDENT_MODULES, release
+from graders.bundle import STUDENT_MODULES, notebook_check_import, release
 from graders.cases import load_problem_cases, load_questions
 from graders.cli import main as hogkit
 from graders.edition import EditionError, edition_names, load_edition
@@ -110,7 +110,7 @@ def test_the_notebook_checks_each_problem_in_place(bundle):
     edition, out, _ = bundle
     book = json.loads((out / "handout.ipynb").read_text(encoding="utf-8"))
     code = ["".join(c["source"]) for c in book["cells"] if c["cell_type"] == "code"]
-    assert code[0] == "from graders.notebook import check"
+    assert code[0] == notebook_check_import()
     at = 0
     for p in edition.problems:  # in order: a function asked for twice (play) has a cell each time
         if p.functions:
@@ -130,8 +130,9 @@ class Shell:
     user_ns = {"In": [""] + cells}
 builtins.get_ipython = lambda: Shell()
 sys.path.insert(0, ".")
-from graders.notebook import check
-print("PASSED" if check(sys.argv[2]) else "FAILED")
+from graders.notebook import check, checked
+shown = check(sys.argv[2])  # a check cell shows the report alone, never a True or False after it
+print("PASSED" if checked(sys.argv[2]) and shown is None else "FAILED")
 """
 
 
@@ -151,10 +152,11 @@ def test_a_check_cell_runs_the_problems_cases_on_the_kernels_code(bundle, tmp_pa
                               capture_output=True, text=True, timeout=300, env={"PATH": "/usr/bin:/bin"})
 
     points = edition.problem("01").points
-    stubs = run_cells(["from graders.notebook import check", skeleton, 'check("01")'], "01")
+    stubs = run_cells([notebook_check_import(), skeleton, 'check("01")'], "01")
     assert stubs.stdout.strip().endswith("FAILED") and f"0/{points}" in stubs.stdout, stubs.stdout + stubs.stderr
     assert messages.rerun_student("01") in stubs.stdout
-    done = run_cells(["from graders.notebook import check", skeleton, 'check("01")', reference], "01")
+    assert f"— {folder / 'handout.ipynb'}" in stubs.stdout  # the report names what it tested
+    done = run_cells([notebook_check_import(), skeleton, 'check("01")', reference], "01")
     assert done.stdout.strip().endswith("PASSED") and f"{points}/{points}" in done.stdout, done.stdout + done.stderr
     (folder / ".hogkit" / "progress.json").unlink()
     locked = run_cells([reference], "01")
@@ -174,7 +176,7 @@ def test_a_student_uses_the_bundle_in_a_fresh_virtual_environment(bundle, tmp_pa
     unlock = subprocess.run([python, "ok", "-q", "01", "-u"], cwd=out, input="\n".join(answers) + "\n",
                             capture_output=True, text=True, timeout=300, env=env)
     assert unlock.returncode == 1, unlock.stderr  # unlocked, then the skeleton's cases failed
-    assert messages.unlock_done("01") in unlock.stdout
+    assert messages.unlock_done("01", running=True) in unlock.stdout
     run = subprocess.run([python, "ok", "-q", "01"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
     assert f"Problem 01 {edition.problem(1).title}" in run.stdout and "0/2" in run.stdout and run.returncode == 1
     score = subprocess.run([python, "ok", "--score"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
@@ -215,3 +217,17 @@ def test_the_pytest_route_respects_locking_and_prints_a_table(bundle, tmp_path):
     assert messages.pytest_problem_line("01", passed, 0, 0) in done.stdout, done.stdout
     skipped = len([c for c in load_problem_cases(mine, 2) if not c.hidden])
     assert messages.pytest_problem_line("02", 0, 0, skipped) in done.stdout, done.stdout
+
+
+def test_the_notebook_run_outside_its_folder_says_so(tmp_path):
+    """Jupyter started elsewhere: the first cell says where to open the notebook, and each check cell
+    says it again, instead of a ModuleNotFoundError."""
+    code = notebook_check_import() + "\ncheck('01')\n"
+    done = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, env={"PATH": "/usr/bin:/bin"})  # -S: the kit is not installed
+    assert done.returncode == 0 and "Error" not in done.stderr, done.stderr
+    assert done.stdout.count(messages.notebook_outside_folder()) == 2
+    installed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=60, env={"PATH": "/usr/bin:/bin"})  # the kit installed, the folder wrong
+    assert installed.returncode == 0 and "Traceback" not in installed.stderr, installed.stderr
+    assert "check: " in installed.stdout and "run this from your project folder" in installed.stdout

@@ -172,8 +172,9 @@ def test_the_report_also_shows_the_courses_own_total(pig, pig_source):
         ''')
     report = grade_source(source, pig, [1, 5])
     assert (report.total, report.max, report.course_max, report.course_of) == (2, 4, 15, 25)
-    assert render_text(report).endswith("Total: 2/4\nAs the course counts it: 1.20/15 (the points times 15/25 = 0.6)")
-    assert "As the course counts it" not in render_text(grade_source(pig_source, load_edition("boar_brawl"), [1]))
+    assert render_text(report).endswith("Total: 2/4\nIn the course: 1.2 of its 15 points (the project's 25 points "
+                                        "count as 15)")
+    assert "In the course" not in render_text(grade_source(pig_source, load_edition("boar_brawl"), [1]))
 
 
 SEED_STYLE_TEST = '''

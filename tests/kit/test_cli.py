@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +44,8 @@ def test_every_option_of_every_command_says_what_it_does():
     silent = [(name, action.dest) for name, sub in commands.choices.items() for action in sub._actions
               if not action.help]
     assert silent == [], silent
+    undescribed = [name for name, sub in commands.choices.items() if not sub.description]
+    assert undescribed == [], undescribed  # `hogkit NAME --help` says what the command is for
 
 
 def test_an_extra_word_is_refused_by_the_commands_own_usage(capsys):
@@ -86,6 +89,9 @@ def test_grade_without_path_grades_the_demo_class(capsys):
     assert any(line.startswith("reference") and "total 24/24" in line for line in lines)
     assert any(line.startswith("skeleton") and "total  0/24" in line for line in lines)
     assert any(line.startswith("phase 1 done") and "P1 12/12" in line and "P2  0/12" in line for line in lines)
+    assert "Phases: P1 Rules of the Game, P2 Strategies" in lines  # what P1 and P2 stand for
+    named = [word for line in lines if "hogkit grade " in line for word in line.split("hogkit grade ")[1:]]
+    assert named and all(Path(word.split()[0].rstrip(";")).exists() for word in named), named  # real paths
 
 
 @pytest.mark.parametrize(
@@ -221,3 +227,17 @@ def test_console_script_runs_as_a_program():
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     assert "Total: 0/2" in done.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["optimal", "--table", "{out}"],
+    ["picture", "--strategy", "sus_strategy", "--out", "{out}"],
+])
+def test_a_file_output_is_never_written_into_a_folder_that_is_not_there(args, tmp_path, capsys):
+    """A mistyped folder (--table tabels/best.py) is refused, as release refuses an unwritable path,
+    rather than made wherever the typo points."""
+    out = tmp_path / "typo" / "deeper" / ("best.py" if args[0] == "optimal" else "picture.svg")
+    assert main([a.replace("{out}", str(out)) for a in args]) == 2
+    err = capsys.readouterr().err
+    assert messages.cannot_write(str(out), messages.reason_no_folder(str(out.parent))) in err
+    assert not (tmp_path / "typo").exists()

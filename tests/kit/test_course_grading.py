@@ -522,3 +522,14 @@ def test_a_later_worse_hand_in_of_partners_is_said_to_both_and_to_the_instructor
         feedback = (out / "feedback" / f"{who}.md").read_text(encoding="utf-8")
         assert "Warning" in feedback and "dan-1" in feedback and "carol-1" in feedback
         assert f"{who}: Warning" in notes
+
+
+def test_the_gradescope_command_says_what_total_to_set(tmp_path, capsys) -> None:
+    """24 for the problems and the checkpoint's 1 (25); a course with an early date adds its bonus (26)."""
+    assert hogkit(["gradescope", "boar_brawl", "--out", str(tmp_path / "a.zip")]) == 0
+    assert "Set the assignment's total points on Gradescope to 25 (24 for the problems, 1 for the Phase 1 " \
+           "checkpoint)" in capsys.readouterr().out
+    course = course_folder(tmp_path)
+    assert hogkit(["gradescope", "boar_brawl", "--out", str(tmp_path / "b.zip"), "--course", str(course)]) == 0
+    assert "Gradescope to 26 (24 for the problems, 1 for the checkpoint, 1 for the early bonus)" \
+           in capsys.readouterr().out

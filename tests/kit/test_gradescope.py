@@ -107,6 +107,7 @@ def test_no_submission_still_writes_results(autograder):
     root, _ = autograder
     results = run_autograder(root, {})
     assert results["score"] == 0 and "Not graded" in results["output"]
+    assert messages.nothing_handed_in("hog.py") in results["output"]  # said to a student, not an instructor
 
 
 def reference_text() -> str:
@@ -145,7 +146,7 @@ def test_a_broken_hand_in_gets_a_result_that_says_why(autograder, name, content)
     root, _ = autograder
     results = run_autograder(root, {name: content})
     assert results["score"] == 0 and results["output"].startswith("Not graded")
-    assert "hog" in results["output"]
+    assert name in results["output"] and str(root) not in results["output"]  # never the server's folder
 
 
 @pytest.mark.timeout(600)
@@ -201,3 +202,20 @@ def test_the_autograder_zip_is_the_same_whenever_it_is_built(tmp_path):
         assert {info.date_time for info in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
         modes = {info.filename: info.external_attr >> 16 for info in z.infolist()}
     assert modes["run_autograder"] == modes["setup.sh"] == 0o755 and modes["graders/gradescope.py"] == 0o644
+
+
+@pytest.mark.timeout(600)
+def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder):
+    import nbformat
+
+    root, _ = autograder
+    broken = reference_text().replace("def roll_dice(num_rolls, dice=six_sided):",
+                                      "def roll_dice(num_rolls, dice=six_sided):\n    return 1 / 0", 1)
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell("GOAL = 100"), nbformat.v4.new_markdown_cell("# Hog"),
+                      nbformat.v4.new_code_cell(broken)]
+    results = run_autograder(root, {"hog.ipynb": nbformat.writes(notebook)})
+    line = broken.split("\n").index("    return 1 / 0") + 1
+    one = next(t for t in results["tests"] if t["number"] == "01")
+    assert messages.notebook_place("hog.ipynb", 2, line) in one["output"], one["output"]
+    assert "hog.py line" not in json.dumps(results)

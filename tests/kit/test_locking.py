@@ -337,3 +337,43 @@ def test_damaged_progress_entries_are_not_passed_on(tmp_path: Path, text: str) -
     progress = locking.load_progress(tmp_path)
     assert all(isinstance(k, str) for k in progress["unlocked"])
     assert isinstance(progress.get("answers", {}), dict)
+
+
+# -- sealed progress: no answer in the clear, nothing a classmate's copy can use -----------------------
+
+
+def test_progress_on_disk_shows_no_answer_and_no_key(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "alice"))
+    (tmp_path / "alice").mkdir()
+    progress = {"unlocked": ["a" * 64], "answers": {"a" * 64: "asked with 0 10"}, "seed": "s"}
+    locking.save_progress(tmp_path, progress)
+    text = (tmp_path / ".hogkit" / "progress.json").read_text(encoding="utf-8")
+    assert "a" * 64 not in text and "asked with" not in text
+    assert locking.load_progress(tmp_path) == progress
+    assert ((tmp_path / "alice" / locking.KEY_FILE).stat().st_mode & 0o077) == 0  # the owner's alone
+
+
+def test_a_classmates_copy_of_the_progress_unlocks_nothing(tmp_path: Path, monkeypatch) -> None:
+    for name in ("alice", "bob"):
+        (tmp_path / name).mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path / "alice"))
+    locking.save_progress(tmp_path / "project", {"unlocked": ["a" * 64], "answers": {"a" * 64: "12"}})
+    monkeypatch.setenv("HOME", str(tmp_path / "bob"))
+    assert locking.load_progress(tmp_path / "project") == {"unlocked": []}
+
+
+def test_a_progress_file_from_before_sealing_is_still_read(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    old = {"unlocked": ["a" * 64], "answers": {"a" * 64: "12"}, "seed": "s"}
+    (tmp_path / ".hogkit").mkdir()
+    (tmp_path / ".hogkit" / "progress.json").write_text(json.dumps(old), encoding="utf-8")
+    assert locking.load_progress(tmp_path) == old
+
+
+@pytest.mark.parametrize("damage", ["not base64!", "", "QUJD"])
+def test_a_damaged_seal_counts_as_no_progress(tmp_path: Path, monkeypatch, damage: str) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".hogkit").mkdir()
+    (tmp_path / ".hogkit" / "progress.json").write_text(json.dumps({"format": 2, "sealed": damage}),
+                                                        encoding="utf-8")
+    assert locking.load_progress(tmp_path) == {"unlocked": []}

@@ -75,8 +75,12 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.lock_needs_problem, (), ["python3 ok -q 01 --lock"]),
     (m.lock_or_unlock, (), ["--lock", "-u"]),
     (m.interrupted, (), ["interrupted"]),
+    (m.interrupted_notice, ("hogkit", True), ["\nhogkit: interrupted"]),
     (m.demo_heading, ("Hog", 4), ["Hog", "4 submissions"]),
-    (m.demo_next, (), ["hogkit grade PATH"]),
+    (m.demo_next, ("skeleton/boar_brawl", "solution/boar_brawl"), ["hogkit grade skeleton/boar_brawl\n",
+                                                                   "hogkit grade solution/boar_brawl;"]),
+    (m.demo_next, ("skeleton/pig", "solution/pig", "pig"), ["hogkit grade skeleton/pig --edition pig"]),
+    (m.demo_phases, ([(1, "Rules of the Game"), (2, "Strategies")],), ["Phases: P1 Rules of the Game, P2 Strategies"]),
     (m.edition_line, ("boar_brawl", "Hog", 2, 24, 1, True), ["boar_brawl", "24 points + 1 checkpoint", "(default)"]),
     (m.build_changed, ("stale", "skeleton/x/hog.py"), ["stale: skeleton/x/hog.py"]),
     (m.build_fresh, (), ["up to date"]),
@@ -87,6 +91,9 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.unlock_line_correct, (1, 2), ["line 1 of 2"]),
     (m.engine_missing, (), ["graders", "install"]),
     (m.autograder_written, ("ag.zip",), ["ag.zip", "autograder"]),
+    (m.autograder_written, ("ag.zip", [(m.TOTAL_PROBLEMS, 24.0), (m.TOTAL_CHECKPOINT, 1.0), (m.TOTAL_EARLY, 1.0)]),
+     ["Set the assignment's total points on Gradescope to 26",
+      "24 for the problems, 1 for the checkpoint, 1 for the early bonus"]),
     (m.class_progress, (3, 10, "00:12"), ["3/10 submissions graded", "ETA 00:12", "#"]),
     (m.class_progress, (5, 6, "00:01", m.COUNT_PAIRS), ["5/6 pairs solved"]),
     (m.class_reused, (7,), ["7 unchanged submissions", "--force"]),
@@ -215,6 +222,10 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.strategy_too_slow, ("final_strategy", 30.0), ["final_strategy", "30 s"]),
     (m.strategy_crashed, ("final_strategy",), ["final_strategy", "ended the program"]),
     (m.strategy_raised, ("f", {"type": "TypeError", "message": "bad"}, "hog.py"), ["f raised TypeError: bad"]),
+    (m.strategy_raised, ("nosuch", {"type": "NameError", "message": "name 'nosuch' is not defined"}, "hog.py"),
+     ["nosuch names something hog.py does not define", "check the spelling"]),
+    (m.win_rate_lines, (m.best_response_to("b"), "b", {"first": 0.5, "second": 0.25, "average": 0.375}),
+     ["the best response to b, playing against it, exactly"]),
     (m.win_rate_lines, ("a", "b", {"first": 0.5, "second": 0.25, "average": 0.375}),
      ["a against b", "50.00%", "25.00%", "37.50%"]),
     (m.final_strategy_rate, (0.6985, "always_roll(6)"), ["69.85%", "always_roll(6)"]),
@@ -237,7 +248,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.syntax_unrepairable, ("hog.py", 3, "unexpected indent"), ["line 3", "SyntaxError", "unexpected indent"]),
     (m.syntax_repaired, ("hog.py", 3, "invalid syntax. Maybe you meant '==' or ':=' instead of '='?",
                          "a top-level statement"),
-     ["instead of '='? So that the rest could be graded, a top-level statement was left out"]),
+     ["instead of '='? So that the rest could run, a top-level statement was left out", "whatever needs it fails"]),
     (m.sentence, ("unexpected indent",), ["unexpected indent."]),
     (m.and_more, (3,), ["and 3 more"]),
     (m.gui_loop, ("take_turn",), ["take_turn did not finish in time", "loop in it"]),
@@ -250,7 +261,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.pytest_table_title, (), ["cases per problem"]),
     (m.pytest_problem_line, ("01", 3, 1, 0), ["✗ Problem 01: 3 passed, 1 failed"]),
     (m.pytest_problem_line, ("02", 0, 0, 5), ["Problem 02: 0 passed, 5 skipped", "python3 ok -q 02 -u"]),
-    (m.notebook_checks_intro, (), ["Run the next cell first", 'check(\"NN\")', "python3 ok -q NN -u"]),
+    (m.notebook_checks_intro, ("pig.py",), ["Run the next cell first", 'check(\"NN\")', "python3 ok -q NN -u",
+                                            "pig_submission.zip", "python3 ok --zip"]),
     (m.does_not_run, ("hog.py", 12, "invalid syntax"), ["hog.py does not run", "line 12", "invalid syntax",
                                                        "fix that line first", "python3 hog.py"]),
     (m.unrecognized_arguments, ("extra",), ["unrecognized arguments: extra"]),
@@ -295,6 +307,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.unlock_wrong, (), ["Not quite"]),
     (m.unlock_done, ("01",), ["01", "unlocked", "python3 ok -q 01"]),
     (m.unlock_done, ("00", False), ["00", "unlocked", "no tests of its own", "next"]),
+    (m.unlock_done, ("01", True, True), ["01", "unlocked", "Its tests run now", "later: `python3 ok -q 01`"]),
     (m.unlock_stopped, ("01",), ["python3 ok -q 01 -u"]),
     (m.next_problem, ("02",), ["python3 ok -q 02 -u"]),
     (m.next_problem, ("06", True), ["Next: `python3 ok -q 06`"]),
@@ -494,9 +507,34 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.activity_tampered, ("alice", 7), ["alice", "changed by hand at line 7", "before it"]),
     (m.activity_unreadable, ("alice", "too large"), ["alice", "too large", "left out"]),
     (m.activity_entries_skipped, ("alice", 2), ["alice", "2 lines"]),
-    (m.zip_written, ("hog_submission.zip", "hog.py", True), ["hog_submission.zip", "hog.py", "activity log",
-                                                             "Gradescope"]),
-    (m.zip_written, ("hog_submission.zip", "hog.py", False), ["no activity log yet"]),
+    (m.zip_written, ("hog_submission.zip", "hog.py", False, [], True), ["hog_submission.zip", "hog.py",
+                                                                        "your activity log"]),
+    (m.zip_written, ("hog_submission.zip", "hog.py", True, ["handout.ipynb"], False),
+     ["the code of handout.ipynb as last saved", "handout.ipynb (for reference; hog.py is what is graded)",
+      "no activity log yet"]),
+    (m.zip_score, (7, 24, False), ["scores 7/24", "hidden tests", "Hand in this zip on Gradescope"]),
+    (m.zip_score, (7, 24, True), ["does not run", "python3 ok --score"]),
+    (m.zip_untouched, ("hog.py", True), ["hog.py and handout.ipynb", "score 0", "nothing was written",
+                                         "--zip --from file"]),
+    (m.zip_untouched, ("pig.py", False), ["pig.py still holds only the skeleton's stubs"]),
+    (m.zip_both_worked, ("hog.py", True, 9, 3, "file"), ["both hog.py and handout.ipynb hold work",
+                                                         "the notebook's code (9 points", "hog.py has 3",
+                                                         "python3 ok --zip --from file"]),
+    (m.zip_from_missing, ("notebook", "hog.py"), ["--from notebook", "no handout.ipynb"]),
+    (m.from_needs_zip, (), ["--from", "--zip"]),
+    (m.notebook_place, ("handout.ipynb", 5, 2), ["handout.ipynb, code cell 5 line 2"]),
+    (m.work_in_notebook, ("hog.py",), ["hog.py still holds the starter code", "handout.ipynb", "python3 ok --zip"]),
+    (m.question_text, ("Which one?",), ["Which one?"]),
+    (m.leaderboard_more, (7,), ["… and 7 more in leaderboard.csv"]),
+    (m.contest_invalid, (["bad"],), ["1 entry could not play (bad)", "say why"]),
+    (m.contest_invalid, ([f"s{k}" for k in range(7)],), ["7 entries could not play (s0, s1, s2, s3, s4, and 2 more)"]),
+    (m.nothing_handed_in, ("pig.py",), ["holds no pig.py", "handout.ipynb", "python3 ok --zip", "pig_submission.zip"]),
+    (m.reason_no_folder, ("out/typo",), ["no folder out/typo", "make it first"]),
+    (m.notebook_outside_folder, (), ["outside its project folder", "`ok`", "run this cell again"]),
+    (m.starter_code, ("12",), ["Problem 12 still holds the starter code", "python3 ok -q 12"]),
+    (m.score_legend, (), ["✓ passed", "✗", "○ locked", "python3 ok -q NN -u", "· no test ran"]),
+    (m.not_a_notebook, (), ["not a saved Jupyter notebook", "hand in hog.py"]),
+    (m.skeleton_digests_header, ("hog.py",), ["skeleton's hog.py", "python3 ok --zip", "Do not edit"]),
     (m.nothing_to_zip, ("hog.py", "proj"), ["no hog.py in proj"]),
     (m.zip_alone, (), ["--zip", "without other options"]),
     (m.ta_report_intro, (12, 10), ["12 submissions", "10 with an activity log", "never change a score"]),
@@ -534,7 +572,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.picture_tactic_title, ("final_strategy",), ["final_strategy", "turn totals"]),
     (m.optimal_guarantee, (0.50308,), ["50.31%", "going first", "won by nobody"]),
     (m.solved_in, (8.04,), ["solved in 8.0 s"]),
-    (m.course_points_line, (20, 25, 15), ["As the course counts it: 12.00/15", "15/25 = 0.6"]),
+    (m.course_points_line, (20, 25, 15), ["In the course: 12 of its 15 points", "the project's 25 points count as 15"]),
+    (m.course_points_line, (0, 25, 15), ["In the course: 0 of its 15 points"]),
     (m.tactic_table_written, ("best.py", "pig.py"), ["best.py", "BEST_RESPONSE", "runs", "final_strategy",
                                                      "paste into pig.py"]),
 ]
@@ -767,3 +806,34 @@ def test_page_text_has_the_placeholders_the_page_fills(key: str) -> None:
     assert "{" not in filled and "}" not in filled
     for needle in needles:
         assert needle in filled, f"PAGE_TEXT[{key!r}] -> {filled!r} lacks {needle!r}"
+
+
+def test_a_class_graded_in_full_says_nothing_of_what_could_not_be() -> None:
+    assert "could not be graded" not in m.class_summary_line(9, 9, 13, 1.5, "out/")
+
+
+def test_the_interrupt_notice_starts_a_line_of_its_own_only_on_a_terminal() -> None:
+    assert m.interrupted_notice("hogkit", False) == "hogkit: " + m.interrupted()
+
+
+def test_scores_line_up_whatever_the_labels_and_points() -> None:
+    """Swine Swap's 05a and 200/200 beside 00 and 0/0: every score ends in one column."""
+    from graders.records import PhaseResult, ProblemResult, ProblemStatus, Report
+    from graders.reports import render_text
+
+    rows = [("00", "Dice", 0, 0), ("01", "roll_dice", 200, 200), ("05a", "play", 20, 200)]
+    problems = tuple(ProblemResult(k, label, name, 1, score, most, ProblemStatus.PASSED)
+                     for k, (label, name, score, most) in enumerate(rows))
+    report = Report("swine_swap", "Hog", "hog.py", 220, 400, (PhaseResult(1, "Simulator", 220, 400),), problems, None)
+    lines = [line for line in render_text(report).splitlines() if "Problem" in line]
+    ends = {len(line.rstrip()) for line in lines}
+    assert len(ends) == 1, lines
+
+
+def test_a_long_question_is_wrapped_as_its_choices_are() -> None:
+    question = ("Which of these is what play returns once a player's score reaches the goal, and the game "
+                "has called the strategies of both players in turn?\n    >>> play(always_roll(5), always_roll(5))")
+    shown = m.question_text(question).split("\n")
+    assert len(shown) == 3 and all(len(line) <= 78 for line in shown[:2])
+    assert shown[2] == "    >>> play(always_roll(5), always_roll(5))"  # code keeps its line
+    assert " ".join(shown[:2]) == question.split("\n")[0]

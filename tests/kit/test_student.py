@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages
+from graders import locking, messages
 from graders.cases import load_questions
 from graders.edition import kit_root
 from graders.student import has_cases
@@ -111,7 +111,8 @@ def project(tmp_path: Path, edition) -> Path:
 def unlock(project: Path, edition, number: int, choice: str = "text") -> subprocess.CompletedProcess:
     result = run_ok(project, "-q", f"{number:02d}", "-u", stdin="\n".join(answer_lines(edition, number, choice)) + "\n")
     assert result.returncode in (0, 1), result.stderr  # 1: the problem's cases ran after unlocking, and failed
-    assert messages.unlock_done(f"{number:02d}", has_cases(edition, number)) in result.stdout, result.stdout
+    done = messages.unlock_done(f"{number:02d}", has_cases(edition, number), running=True)
+    assert done in result.stdout, result.stdout
     return result
 
 
@@ -184,7 +185,7 @@ def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
     assert result.returncode == 1, result.stderr  # unlocked, then the skeleton's cases ran and failed
     assert result.stdout.count(OK_LINE) == prompt_count(edition, 1)
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("01") in result.stdout
+    assert messages.unlock_done("01", running=True) in result.stdout
     assert (project / ".hogkit" / "progress.json").is_file()
 
     stub = run_ok(project, "-q", "01")
@@ -229,7 +230,9 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
     assert first.stdout.count(OK_LINE) == 2
     assert messages.unlock_stopped("01") in first.stdout
     assert "cases passed" not in first.stdout  # stopping does not run the tests
-    progress = json.loads((project / ".hogkit" / "progress.json").read_text(encoding="utf-8"))
+    stored = (project / ".hogkit" / "progress.json").read_text(encoding="utf-8")
+    assert '"answers"' not in stored and '"unlocked"' not in stored  # sealed: nothing in the clear
+    progress = locking.load_progress(project)
     assert len(progress["unlocked"]) == 2
     # no temporary file left behind: the progress, and the activity log the TAs' report reads
     assert sorted(p.name for p in (project / ".hogkit").iterdir()) == ["activity.jsonl", "progress.json"]
@@ -240,11 +243,11 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
     assert second.stdout.count(OK_LINE) == prompt_count(edition, 1) - 2
     assert f">>> roll_dice(3, make_test_dice(2, 4, 6))\n{answers[0]}\n" in second.stdout
     assert WRONG_LINE not in second.stdout
-    assert messages.unlock_done("01") in second.stdout
+    assert messages.unlock_done("01", running=True) in second.stdout
 
     # Once everything is unlocked, -u says so and asks nothing.
     third = run_ok(project, "-q", "01", "-u", stdin="")
-    assert messages.unlock_done("01") in third.stdout
+    assert messages.unlock_done("01", running=True) in third.stdout
     assert OK_LINE not in third.stdout and "Unlocking Problem" not in third.stdout
     assert snapshot(project) == before
 
@@ -265,7 +268,7 @@ def test_lock_again(project: Path, edition) -> None:
     again = run_ok(project, "-q", "01")
     assert messages.locked("01") in again.stdout
     assert "cases passed" not in again.stdout
-    progress = json.loads((project / ".hogkit" / "progress.json").read_text(encoding="utf-8"))
+    progress = locking.load_progress(project)
     assert progress["unlocked"] == [] and progress.get("answers", {}) == {}
     # Unlocking asks every question again.
     redo = unlock(project, edition, 1)
@@ -285,7 +288,7 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
     use_reference(project, edition)
     score = run_ok(project, "--score")
     assert score.returncode == 0, score.stderr
-    out = score.stdout
+    out = score.stdout.replace(messages.score_legend(), "")  # the legend names every mark
     assert "🔒" not in out and "✗" not in out
     assert re.search(r"Phase 1: .*\s12/12$", out, re.M), out
     assert re.search(r"Phase 2: .*\s12/12$", out, re.M), out
@@ -297,7 +300,7 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
 def test_typing_the_answer_text_of_a_choice_works(project: Path, edition) -> None:
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join(answer_lines(edition, 1, choice="text")) + "\n")
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("01") in result.stdout
+    assert messages.unlock_done("01", running=True) in result.stdout
 
 
 def test_typing_a_numeric_choice_as_text(project: Path, edition) -> None:
@@ -473,7 +476,7 @@ def test_an_empty_line_is_not_a_wrong_try(project: Path, edition) -> None:
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join(["", "   ", *answers]) + "\n")
     assert WRONG_LINE not in result.stdout
     assert result.stdout.count(messages.empty_answer()) == 2
-    assert messages.unlock_done("01") in result.stdout
+    assert messages.unlock_done("01", running=True) in result.stdout
 
 
 def test_a_student_never_reads_advice_for_instructors(project: Path) -> None:
@@ -507,3 +510,104 @@ def test_a_file_python_would_not_run_is_never_all_passed(project: Path, edition)
     line = source.count("\n") + 2
     assert "hog.py does not run as it is: Python stops at line " + str(line) in result.stdout
     assert "All passed" not in result.stdout and result.returncode == 1
+
+
+# -- the hand-in check: `python3 ok --zip` ---------------------------------------------------------
+
+
+def with_notebook(project: Path, edition, functions: dict[str, str] | None = None) -> Path:
+    """PROJECT with the bundle's handout.ipynb, each function of FUNCTIONS ({name: code}) written
+    in its cell as a student working in the notebook would."""
+    from graders.bundle import notebook
+
+    handout = (edition.handout_dir / "handout.md").read_text(encoding="utf-8")
+    book = json.loads(notebook(edition, handout, (edition.skeleton_dir / "hog.py").read_text(encoding="utf-8")))
+    for name, code in (functions or {}).items():
+        cell = next(c for c in book["cells"] if c["cell_type"] == "code" and f"def {name}(" in "".join(c["source"]))
+        cell["source"] = code
+    (project / "handout.ipynb").write_text(json.dumps(book), encoding="utf-8")
+    return project
+
+
+def reference_function(edition, name: str) -> str:
+    import ast
+
+    source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
+    node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return ast.get_source_segment(source, node) or ""
+
+
+def zipped(project: Path) -> dict[str, str]:
+    import zipfile
+
+    with zipfile.ZipFile(project / "hog_submission.zip") as archive:
+        return {n: archive.read(n).decode("utf-8") for n in archive.namelist()}
+
+
+def test_zip_refuses_an_untouched_skeleton(project: Path, edition) -> None:
+    """Handing in the skeleton scores 0: the runner says so and writes no zip."""
+    with_notebook(project, edition)
+    result = run_ok(project, "--zip")
+    assert result.returncode == 2 and messages.zip_untouched("hog.py", True) in result.stderr
+    assert not (project / "hog_submission.zip").exists()
+
+
+def test_zip_packs_the_notebook_when_the_work_is_there(project: Path, edition) -> None:
+    """A student who wrote roll_dice in the notebook hands in the notebook's code as hog.py (the
+    untouched hog.py stays out), with the notebook beside it, and sees what the zip holds and scores."""
+    roll_dice = reference_function(edition, "roll_dice")
+    with_notebook(project, edition, {"roll_dice": roll_dice})
+    result = run_ok(project, "--zip")
+    assert result.returncode == 0, result.stderr
+    assert messages.zip_written("hog_submission.zip", "hog.py", True, ["handout.ipynb"], False) in result.stdout
+    files = zipped(project)
+    assert sorted(files) == ["handout.ipynb", "hog.py"] and roll_dice in files["hog.py"]
+    assert "scores 0/" not in result.stdout and "On the public tests it scores" in result.stdout
+
+
+def test_the_runner_says_when_the_work_is_in_the_notebook(project: Path, edition) -> None:
+    plain = run_ok(project, "--score")
+    assert messages.work_in_notebook("hog.py") not in plain.stdout
+    with_notebook(project, edition, {"roll_dice": reference_function(edition, "roll_dice")})
+    assert messages.work_in_notebook("hog.py") in run_ok(project, "--score").stdout
+
+
+def test_zip_with_work_in_both_takes_the_better_and_says_how_to_take_the_other(project: Path, edition) -> None:
+    use_reference(project, edition)
+    with_notebook(project, edition, {"roll_dice": reference_function(edition, "roll_dice")})
+    result = run_ok(project, "--zip")
+    assert result.returncode == 0, result.stderr
+    assert "ok --zip --from notebook" in result.stdout
+    assert zipped(project)["hog.py"] == (project / "hog.py").read_text(encoding="utf-8")
+    chosen = run_ok(project, "--zip", "--from", "notebook")
+    assert "the code of handout.ipynb" in chosen.stdout and "def roll_dice" in zipped(project)["hog.py"]
+    assert zipped(project)["hog.py"] != (project / "hog.py").read_text(encoding="utf-8")
+
+
+def test_from_is_for_zip_only_and_needs_what_it_names(project: Path) -> None:
+    alone = run_ok(project, "--from", "file")
+    assert alone.returncode == 2 and messages.from_needs_zip() in alone.stderr
+    missing = run_ok(project, "--zip", "--from", "notebook")
+    assert missing.returncode == 2 and messages.zip_from_missing("notebook", "hog.py") in missing.stderr
+
+
+def test_zip_of_a_file_packs_it_with_its_score(project: Path, edition) -> None:
+    use_reference(project, edition)
+    result = run_ok(project, "--zip")
+    assert result.returncode == 0 and zipped(project) == {"hog.py": (project / "hog.py").read_text(encoding="utf-8")}
+    assert "On the public tests it scores 24/24" in result.stdout
+
+
+def test_score_has_a_legend_and_starter_code_never_shows_as_passed(project: Path, edition) -> None:
+    """The skeleton's final_strategy (``return 6``) passes its one case; it is still no work done."""
+    result = run_ok(project, "--score")
+    assert messages.score_legend() in result.stdout
+    line = problem_line(result.stdout, "12")
+    assert line.lstrip().startswith("·") and "cases passed" not in line, line
+    alone = run_ok(project, "-q", "12")
+    assert messages.starter_code("12") in alone.stdout and "All passed" not in alone.stdout
+    (project / "hog.py").write_text((project / "hog.py").read_text(encoding="utf-8").replace(
+        "return 6  # Remove this line once implemented.", "return 5"), encoding="utf-8")
+    written = run_ok(project, "-q", "12")
+    assert messages.starter_code("12") not in written.stdout
+    assert problem_line(written.stdout, "12").lstrip().startswith("✓")
