@@ -651,7 +651,7 @@ def test_ten_megabytes_of_output_is_capped_and_the_case_completes(edition, refer
     """
     source = replace_function(
         reference_source, "boar_brawl",
-        "def boar_strategy(score, opponent_score, threshold=11, num_rolls=6):\n"
+        "def boar_brawl(player_score, opponent_score):\n"
         "    for _ in range(10_000):\n"
         "        print('x' * 1000)" + BOAR_BRAWL_BODY,
     )
