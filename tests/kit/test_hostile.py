@@ -694,14 +694,16 @@ def test_unbounded_memory_fails_only_that_problem(edition, reference_source):
     """Attack: make_averaged allocates without bound. The child's address-space limit stops it.
 
     Each case ends in MemoryError (or, if the child cannot even report it, a crash); the grader
-    and the other problems in the same run are untouched. (The blocks are reserved, not written,
-    so the limit is reached at once however busy the machine is, and never a case's deadline.)
+    and the other problems in the same run are untouched. (``bytes(n)`` takes zeroed pages from the
+    system without writing them, unlike ``bytearray(n)``, which fills every page: the limit is
+    reached by allocation alone, in about a hundred calls, however busy the machine is, and never
+    a case's deadline.)
     """
     source = replace_function(reference_source, "make_averaged", """
         def make_averaged(original_function, samples_count=1000):
             x = []
             while True:
-                x.append(bytearray(10**7))
+                x.append(bytes(10**7))
         """)
     report = grade_source(source, edition, problems=[1, 2, 8])
 
@@ -713,7 +715,7 @@ def test_unbounded_memory_fails_only_that_problem(edition, reference_source):
     first = p8.cases[0]
     assert first.status in ("error", "crashed")
     if first.status == "error":
-        line = line_of(source, "x.append(bytearray(10**7))")
+        line = line_of(source, "x.append(bytes(10**7))")
         assert p8.reason == raised_reason(edition, 8, "MemoryError", "", line)
     else:
         assert p8.reason == messages.case_failed(first.name, messages.crashed())
