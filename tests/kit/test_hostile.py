@@ -140,6 +140,7 @@ ENDLESS_LOOPS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("variant", sorted(ENDLESS_LOOPS))
 def test_endless_loop_times_out_and_spares_other_problems(edition, reference_source, variant):
@@ -206,6 +207,7 @@ def roll_dice(num_rolls, dice=six_sided):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("leave", ["pass", "os.setsid()", "os.setsid(); os.environ.clear()"])
 def test_deadline_kills_a_forked_grandchild_even_one_that_leaves(edition, reference_source, leave):
@@ -237,6 +239,7 @@ def zombies() -> set[int]:
     return {pid for pid in reaper._children() if (reaper._stat(pid) or ("?",))[0] == "Z"}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_files_left_in_the_shared_tmp_are_removed_under_limits_as_root(edition, reference_source, monkeypatch):
     """Attack: without namespaces a child's /tmp and /dev/shm are the machine's: roll_dice leaves a
@@ -322,6 +325,7 @@ TOP_LEVEL = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("variant", sorted(TOP_LEVEL))
 def test_top_level_exit_or_hang_is_skipped_and_reported(edition, reference_source, variant):
@@ -667,6 +671,7 @@ def test_ten_megabytes_of_output_is_capped_and_the_case_completes(edition, refer
     assert_untouched(report, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_printing_forever_times_out(edition, reference_source):
     """Attack: boar_brawl prints in an endless loop. Output is capped, the deadline ends it."""
@@ -753,6 +758,7 @@ def test_other_printed_lines_make_a_case_fail(edition, reference_source):
 # -- 11. a hostile submission still gives a report -----------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_hostile_submission_is_graded_and_rendered(edition, reference_source):
     """Attack: many at once, graded over every problem: grade() returns a report and it renders.
@@ -871,6 +877,7 @@ def boar_brawl(player_score, opponent_score):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("route", ["single", "class", "gradescope"])
 def test_a_submission_that_searches_the_machine_for_the_cases_finds_none(edition, reference_source, route,
@@ -1027,6 +1034,7 @@ def kit_files(root: Path) -> dict[Path, int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_source, skeleton_source,
                                                              tmp_path):
@@ -1253,6 +1261,7 @@ def boar_brawl(player_score, opponent_score):
 """
 
 
+@pytest.mark.slow
 def test_an_error_carrying_a_hidden_case_never_reaches_the_students_feedback(edition, reference_source, tmp_path):
     """Attack: boar_brawl raises an error that repeats the line it was called from (its arguments and
     the calling code's constants), hoping the feedback prints the hidden cases' inputs.
