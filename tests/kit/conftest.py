@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import hashlib
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,38 @@ from graders.records import Report
 from graders.submissions import Submission
 
 ROOT = kit_root()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def best_play_solved_once():
+    """A game of tactics' best play is solved once per test process, however many tests ask.
+
+    Value iteration over Pig's states takes seconds for each opponent, and the fixtures, the
+    ``optimal`` command and the page all ask for the same few. The key is everything the answer
+    depends on: the model (one object per edition and process: ``build_model`` is memoised), the
+    opponent's table by content, and the iteration's settings (a test that lowers MOST_ROUNDS gets
+    a fresh solve, and its error). Each caller gets its own copy; a failure is never kept."""
+    from graders import tactics
+
+    real = tactics.best_response
+    solved: dict[tuple, tuple] = {}
+    locks: dict[tuple, threading.Lock] = {}
+    guard = threading.Lock()
+
+    def best_response(model, opponent=None):
+        table = None if opponent is None else (opponent.shape, opponent.dtype.str,
+                                               hashlib.sha256(opponent.tobytes()).hexdigest())
+        key = (model, table, tactics.MOST_ROUNDS, tactics.TOLERANCE)
+        with guard:
+            lock = locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in solved:
+                solved[key] = real(model, opponent)
+        return tuple(array.copy() for array in solved[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tactics, "best_response", best_response)
+        yield
 
 
 @pytest.fixture(scope="session")

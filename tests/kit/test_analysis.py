@@ -63,6 +63,7 @@ def test_the_published_cross_checks(name):
         assert round(rates["average"], 4) == expected, strategy
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_exact_values_agree_with_a_large_seeded_simulation(boar):
     """20,000 games of the reference's own play: the exact value lies within four standard errors."""
@@ -214,6 +215,7 @@ def test_pictures_of_a_strategy(tmp_path, capsys):
     assert "raised TypeError" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_source, capsys):
     start = reference_source.index("def final_strategy(")
@@ -247,6 +249,7 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     assert html.count('src="data:image/png;base64,') == 1  # the matrix as a picture, inside the page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
 def test_the_compiled_solver_agrees_with_numpy(name, monkeypatch):
     """Every state's value, both seats, for random strategies and the reference's (with memory, an
@@ -284,6 +287,7 @@ def test_the_declared_memory_makes_the_state(swine):
     assert all(not analysis.build_model(load_edition(n)).memory > 1 for n in ("boar_brawl", "more_boar", "pig_tail"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "bacon", "swap"), [("", 0.5434, 0.6020), ("no_feral_hogs", 0.5378, 0.5960)])
 def test_feral_hogs_on_and_off(swine, variant, bacon, swap):
     edition, _ = swine
@@ -300,6 +304,7 @@ def test_an_unknown_variant_is_refused(swine):
         analysis.build_model(edition, "no_hogs")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_swine_swap_exact_values_agree_with_a_seeded_simulation(swine):
     """20,000 games of the reference's own play, with Feral Hogs and swaps: within four standard errors."""
@@ -322,6 +327,7 @@ def _changed(edition, **analysis_keys):
     return parse_manifest(data, edition.name, edition.root, edition.suite_dir / "edition.toml")
 
 
+@pytest.mark.slow
 def test_too_few_memory_classes_are_refused(swine):
     edition, _ = swine
     memory = dict(read_toml(edition.suite_dir / "edition.toml")["analysis"]["memory"], classes=10)
@@ -329,6 +335,7 @@ def test_too_few_memory_classes_are_refused(swine):
         analysis.derive_model(edition, _changed(edition, memory=memory).analysis)
 
 
+@pytest.mark.slow
 def test_an_after_rule_that_changes_the_sum_is_refused(swine):
     edition, _ = swine
     broken = _changed(edition, after="lambda score, opponent_score: (score + 1, opponent_score)")
@@ -342,6 +349,7 @@ def test_minimax_asks_for_the_plain_state(swine):
         analysis.optimal(model)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_compiled_searches_agree_with_numpy(swine, monkeypatch):
     """Best play of a player who sees the whole state, its second seat, how often a strategy reaches

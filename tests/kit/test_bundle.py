@@ -136,6 +136,7 @@ print("PASSED" if checked(sys.argv[2]) and shown is None else "FAILED")
 """
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_check_cell_runs_the_problems_cases_on_the_kernels_code(bundle, tmp_path):
     import shutil
@@ -163,6 +164,7 @@ def test_a_check_cell_runs_the_problems_cases_on_the_kernels_code(bundle, tmp_pa
     assert messages.locked("01") in locked.stdout and locked.stdout.strip().endswith("FAILED")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_student_uses_the_bundle_in_a_fresh_virtual_environment(bundle, tmp_path):
     edition, out, _ = bundle
@@ -194,6 +196,7 @@ def test_release_refuses_a_folder_that_holds_files(tmp_path, capsys):
         load_edition("chess")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_pytest_route_respects_locking_and_prints_a_table(bundle, tmp_path):
     """`python3 -m pytest` in a student's folder runs only unlocked problems' cases (a locked one's

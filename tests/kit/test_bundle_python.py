@@ -77,6 +77,7 @@ def test_the_bundle_ships_exactly_its_modules_and_they_import_nothing_else():
     assert sorted(listed) == sorted(STUDENT_MODULES) and settings["per-file-target-version"][pattern] == "py39"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_bundle_runs_on_the_oldest_python_at_hand(tmp_path, edition, record_property):
     version, python = min((v, p) for v, p in interpreters().items() if v >= OLDEST)

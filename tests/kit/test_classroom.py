@@ -51,6 +51,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
     out = tmp_path / "out"
@@ -107,6 +108,7 @@ def test_feedback_never_shows_a_hidden_case_source(classroom, tmp_path, edition)
                         assert step.source not in feedback and step.source not in visible, step.source
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_rerun_keeps_unchanged_submissions_and_regrades_changed_ones(classroom, tmp_path, edition, skeleton_source):
     out = tmp_path / "out"
@@ -151,6 +153,7 @@ def test_a_zip_bomb_is_refused_without_unpacking(tmp_path):
     assert source is None and "larger than" in reason
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_command_line_grades_a_class(classroom, tmp_path, capsys):
     out = tmp_path / "cli-out"

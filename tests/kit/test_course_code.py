@@ -168,6 +168,7 @@ def slipped_source(edition_name: str, table: dict) -> str:
     return f'"""{table["about"]}"""\n' + source.split('"""', 2)[2]
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(("edition_name", "name", "table"), slips(), ids=[f"{e}/{n}" for e, n, _ in slips()])
 def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(edition_name, name, table):

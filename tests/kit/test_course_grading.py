@@ -153,6 +153,7 @@ def graded_class(tmp_path_factory, sources):
     return root, folder, course, out
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
     _, _, _, out = graded_class
@@ -190,6 +191,7 @@ def test_a_student_with_nothing_graded_is_out_of_the_edition_s_points(graded_cla
     assert all(r["Name"] for r in gradescope.values()) and gradescope["zed"]["Name"] == "zed"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_imports_and_each_student_s_feedback(graded_class) -> None:
     _, _, _, out = graded_class
@@ -214,6 +216,7 @@ def test_the_imports_and_each_student_s_feedback(graded_class) -> None:
     assert "Your extension of 2 days moves these deadlines" in alice and "Early bonus: no points" in alice
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_rerun_grades_nothing_again_and_keeps_the_overrides(graded_class, capsys) -> None:
     _, folder, course, out = graded_class
@@ -223,6 +226,7 @@ def test_a_rerun_grades_nothing_again_and_keeps_the_overrides(graded_class, caps
     assert {name: (out / name).read_bytes() for name in before} == before
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_self_test_course_from_a_gradescope_export(tmp_path, sources, graded_class) -> None:
     out = tmp_path / "out"
@@ -247,6 +251,7 @@ def grade_one(tmp_path: Path, sources: dict[str, str], handins, course: str = CO
     return {row["student"]: row for row in read_csv(out / "grades.csv")}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_checkpoint_by_date_a_second_either_side(tmp_path, sources) -> None:
     rows = grade_one(tmp_path, sources, [("alice-1", C.checkpoint + timedelta(days=2), ["alice"], "phase1"),
@@ -257,6 +262,7 @@ def test_the_checkpoint_by_date_a_second_either_side(tmp_path, sources) -> None:
     assert rows["erin"]["final"] == "13" and rows["frank"]["final"] == "12"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_early_bonus_and_the_accommodation(tmp_path, sources) -> None:
     rows = grade_one(tmp_path, sources, [("alice-1", C.early + SECOND, ["alice"], "full"),
@@ -266,6 +272,7 @@ def test_the_early_bonus_and_the_accommodation(tmp_path, sources) -> None:
     assert (rows["alice"]["final"], rows["bob"]["final"], rows["erin"]["final"]) == ("24", "25", "25")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_late_days_the_penalty_its_cap_and_no_late_work(tmp_path, sources) -> None:
     handins = [("erin-1", C.due, ["erin"], "full"), ("frank-1", C.due + SECOND, ["frank"], "full"),
@@ -400,6 +407,7 @@ def gradescope_metadata(key: str, previous: list[tuple[datetime, dict]]) -> dict
                                       "results": r} for t, r in previous]}
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_self_test_course_through_the_autograder_s_metadata(tmp_path, sources) -> None:
     """Each student's submissions in turn, each run given the results the earlier runs wrote: the same
@@ -433,6 +441,7 @@ def test_the_self_test_course_through_the_autograder_s_metadata(tmp_path, source
     assert "Checkpoint: +1" in last["alice"]["output"]  # from alice-1, her earlier submission
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_the_autograder_at_and_around_each_deadline(tmp_path, sources) -> None:
     """The checkpoint kept from an earlier submission made before its date, a second late, and a
@@ -453,6 +462,7 @@ def test_the_autograder_at_and_around_each_deadline(tmp_path, sources) -> None:
     assert empty["score"] == 1 and empty["extra_data"]["hogkit"]["total"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_kit_failure_withholds_the_students_scores_never_a_zero(tmp_path, sources, monkeypatch) -> None:
     from graders import classroom

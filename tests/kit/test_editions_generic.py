@@ -94,6 +94,7 @@ def answer_lines(edition: Edition) -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_student_loop_reaches_full_marks(any_edition, tmp_path):
     """Unlock every problem with the answers piped in, put the reference in place, check the score."""

@@ -52,6 +52,7 @@ def python_verdict(data: bytes, support: list[Path], folder: Path) -> tuple[bool
     return done.returncode == 0, last.split(": ", 1)[-1]
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("variant", list(variants("")))
 def test_the_kits_verdict_on_a_files_encoding_is_pythons(variant, edition, reference_source, tmp_path):

@@ -70,6 +70,7 @@ def check_format(results: dict) -> None:
         assert isinstance(test["output"], str)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_passing_submission(autograder):
     root, _ = autograder
@@ -79,6 +80,7 @@ def test_a_passing_submission(autograder):
     assert results["output"] == messages.total_with_checkpoint(24, 24, "Phase 1 checkpoint", 1, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_failing_submission_under_another_name(autograder):
     root, _ = autograder
@@ -89,6 +91,7 @@ def test_a_failing_submission_under_another_name(autograder):
     assert hidden and all(t["max_score"] == 0 for t in hidden)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_hostile_submission(autograder):
     root, _ = autograder
@@ -102,6 +105,7 @@ def test_a_hostile_submission(autograder):
     assert next(t for t in results["tests"] if t["number"] == "01")["score"] == 2
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_no_submission_still_writes_results(autograder):
     root, _ = autograder
@@ -114,6 +118,7 @@ def reference_text() -> str:
     return (load_edition().solution_dir / "hog.py").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_notebook_hand_in_is_graded(autograder):
     """The bundle says a finished notebook can be handed in as is: on Gradescope it is graded."""
@@ -127,6 +132,7 @@ def test_a_notebook_hand_in_is_graded(autograder):
     assert results["score"] == 25
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_zip_hand_in_is_graded(autograder):
     root, _ = autograder
@@ -138,6 +144,7 @@ def test_a_zip_hand_in_is_graded(autograder):
     assert results["score"] == 25
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("name, content", [("hog.py", b"\x00\x01 not python \xff"),
                                            ("hog.ipynb", "{ not a notebook"),
@@ -149,6 +156,7 @@ def test_a_broken_hand_in_gets_a_result_that_says_why(autograder, name, content)
     assert name in results["output"] and str(root) not in results["output"]  # never the server's folder
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_an_engine_that_cannot_start_still_leaves_a_result(autograder, tmp_path):
     """Whatever happens, results.json is written: an engine that fails to import (a broken

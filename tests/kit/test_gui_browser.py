@@ -29,6 +29,8 @@ from .test_webgui import (
     student_copy,
 )
 
+pytestmark = pytest.mark.slow  # a browser per worker, and games played out on the page
+
 CHROMIUM = os.environ.get("HOGKIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]

@@ -79,6 +79,7 @@ def assert_rerun_heals(folder: Path, out: Path, capsys) -> None:
     assert not (out / messages.KIT_LOG_NAME).exists()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_an_exception_in_the_parent_is_the_kits_failure_and_a_rerun_regrades_it(two_students, tmp_path, capsys,
                                                                                   monkeypatch):
@@ -91,6 +92,7 @@ def test_an_exception_in_the_parent_is_the_kits_failure_and_a_rerun_regrades_it(
     assert_rerun_heals(two_students, out, capsys)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_failure_that_passes_is_healed_by_the_second_try(two_students, tmp_path, capsys, monkeypatch):
     out = tmp_path / "out"
@@ -103,6 +105,7 @@ def test_a_failure_that_passes_is_healed_by_the_second_try(two_students, tmp_pat
     assert not (out / messages.KIT_LOG_NAME).exists()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_sandbox_that_does_not_start_is_the_kits_failure(two_students, tmp_path, capsys, monkeypatch):
     out = tmp_path / "out"
@@ -131,6 +134,7 @@ def test_a_child_that_dies_before_any_student_code_raises_sandbox_error(tmp_path
         sandbox.open_session(reference_source, edition)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_missing_kit_file_is_the_kits_failure(two_students, tmp_path, capsys, monkeypatch, edition):
     kit = tmp_path / "kit"
@@ -150,6 +154,7 @@ def test_a_missing_kit_file_is_the_kits_failure(two_students, tmp_path, capsys, 
     assert code == 0 and not (out / messages.KIT_LOG_NAME).exists()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_full_disk_while_preparing_the_child_is_the_kits_failure(two_students, tmp_path, capsys, monkeypatch):
     out = tmp_path / "out"
@@ -161,6 +166,7 @@ def test_a_full_disk_while_preparing_the_child_is_the_kits_failure(two_students,
     assert_rerun_heals(two_students, out, capsys)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_full_disk_while_writing_a_students_files_is_the_kits_failure(two_students, tmp_path, capsys,
                                                                           monkeypatch):
@@ -181,6 +187,7 @@ def test_a_full_disk_while_writing_a_students_files_is_the_kits_failure(two_stud
     assert_rerun_heals(two_students, out, capsys)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_worker_that_died_is_the_kits_failure(two_students, tmp_path, capsys, monkeypatch):
     out = tmp_path / "out"
@@ -213,6 +220,7 @@ def test_an_old_kit_failure_record_is_never_kept(two_students, tmp_path, capsys,
 # -- the single routes ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_single_grading_retries_and_then_says_the_kit_failed(tmp_path, capsys, monkeypatch, reference_source):
     path = tmp_path / "hog.py"
@@ -228,6 +236,7 @@ def test_single_grading_retries_and_then_says_the_kit_failed(tmp_path, capsys, m
     assert "Traceback" in captured.err
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_students_runner_says_the_kit_failed_not_their_code(tmp_path, capsys, monkeypatch, edition,
                                                                   reference_source):
@@ -239,6 +248,7 @@ def test_the_students_runner_says_the_kit_failed_not_their_code(tmp_path, capsys
     assert messages.kit_failed_student("RuntimeError: injected") in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_gradescope_shows_the_staff_a_kit_failure_never_a_zero_with_an_exception_name(tmp_path, monkeypatch,
                                                                                      reference_source, capsys):
@@ -340,6 +350,7 @@ def test_a_memo_computes_each_key_once_under_contention_and_keeps_no_exception()
     assert slow(7) == 14 and calls[-1] == 7
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_grading_works_with_descriptor_numbers_past_1024(edition, reference_source):
     """A grader with many children holds many descriptors; ``select`` refuses numbers past 1023."""

@@ -19,6 +19,7 @@ def boar_brawl(player_score, opponent_score):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_the_whole_run_stops_at_its_own_deadline(edition, reference_source):
     """Slow but correct code still cannot keep the grader busy past the run's budget."""

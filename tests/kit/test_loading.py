@@ -25,6 +25,7 @@ def project(tmp_path, name: str, edition_name: str):
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_grade_uses_the_edition_a_project_folder_declares(tmp_path, capsys):
     folder = project(tmp_path, "mine", "more_boar")
@@ -36,6 +37,7 @@ def test_grade_uses_the_edition_a_project_folder_declares(tmp_path, capsys):
     assert capsys.readouterr().err == ""  # an edition given is not announced
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_class_of_project_folders_is_graded_with_the_edition_most_declare(tmp_path, capsys):
     folder = tmp_path / "class"
@@ -63,6 +65,7 @@ def num_factors(n):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_winrate_and_picture_load_a_submission_as_grading_does(tmp_path, capsys, reference_source):
     """A syntax error in a function the strategy never calls costs that function only, and is said."""
@@ -76,6 +79,7 @@ def test_winrate_and_picture_load_a_submission_as_grading_does(tmp_path, capsys,
     assert "num_factors was left out" in capsys.readouterr().err and (tmp_path / "b.svg").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_contest_entry_with_a_repairable_slip_takes_part(tmp_path, capsys, reference_source):
     folder = tmp_path / "class"

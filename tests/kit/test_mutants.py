@@ -447,6 +447,7 @@ def test_every_edition_has_a_sample():
     assert sorted(SAMPLE) == sorted(edition_names()), "a new edition adds a few of its mutants to SAMPLE"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SAMPLE))
 def test_a_fixed_sample_of_mutants_is_killed_by_its_own_problems_cases(name):
     edition = load_edition(name)
@@ -459,6 +460,7 @@ def test_a_fixed_sample_of_mutants_is_killed_by_its_own_problems_cases(name):
         assert outcome.killer_problem == outcome.mutant.problem and outcome.killer, outcome.mutant.id
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
 def test_recorded_equivalents_survive_every_case(name):
     edition = load_edition(name)

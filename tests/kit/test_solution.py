@@ -83,6 +83,7 @@ def test_hog_command_line_help(name):
         assert "--run_experiments" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
 @pytest.mark.timeout(900)
 def test_the_reference_final_strategy_is_the_exact_best_response_to_the_baseline(name):

@@ -27,6 +27,7 @@ def without_timings(value: object) -> object:
     return value
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_reference_as_a_class_gets_full_marks_at_any_jobs(tmp_path, edition, reference_source):
     folder = tmp_path / "class"

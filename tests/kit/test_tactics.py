@@ -24,6 +24,7 @@ def edition(request):
     return load_edition(request.param)
 
 
+@pytest.mark.slow
 def test_pig_figures_are_pinned():
     edition = load_edition("pig")
     model = tactics.build_model(edition)
@@ -62,6 +63,7 @@ def test_the_model_reads_the_reference(edition):
     assert set(np.unique(model.sides)) <= {4, 6} and model.sides[0, 0] == 4 and model.sides[0, 1] == 6
 
 
+@pytest.mark.slow
 def test_the_exact_rate_agrees_with_seeded_games(edition):
     """The reference's own play, 3000 seeded games: within four standard errors of the exact figure."""
     model = tactics.build_model(edition)
@@ -83,6 +85,7 @@ def test_a_game_both_players_give_away_is_won_by_nobody(edition):
     assert rates == {"first": 0.0, "second": 0.0, "average": 0.0}
 
 
+@pytest.mark.slow
 def test_holding_at_once_against_a_player_who_rolls_loses(edition):
     model = tactics.build_model(edition)
     always_hold = np.full((model.goal, model.goal, model.width), model.actions.index("hold"), dtype=np.int8)
@@ -102,6 +105,7 @@ def pig():
     return edition, model, baseline, (best, best_values), (optimal, optimal_values)
 
 
+@pytest.mark.slow
 def test_best_play_figures_are_pinned(pig):
     _edition, model, baseline, (best, best_values), (optimal, optimal_values) = pig
     rates = tactics.win_rates(model, best, baseline)
@@ -117,6 +121,7 @@ def test_best_play_figures_are_pinned(pig):
     assert optimal_values[0, 0, 0] == pytest.approx(0.5030823161317154, abs=1e-10)
 
 
+@pytest.mark.slow
 def test_no_strategy_beats_the_best_response(pig):
     edition, model, baseline, (best, _values), (optimal, optimal_values) = pig
     top = tactics.win_rates(model, best, baseline)["average"]
@@ -153,6 +158,7 @@ def _simulate(model, first, second, games: int, seed: int) -> float:
     return wins / games
 
 
+@pytest.mark.slow
 def test_best_play_agrees_with_seeded_games(pig):
     """The optimal strategy against the baseline, 3000 seeded games: within four standard errors."""
     _edition, model, baseline, _best, (optimal, _values) = pig
@@ -161,6 +167,7 @@ def test_best_play_agrees_with_seeded_games(pig):
     assert abs(played - exact) < 4 * (exact * (1 - exact) / 3000) ** 0.5
 
 
+@pytest.mark.slow
 def test_value_iteration_that_does_not_settle_is_refused(pig, monkeypatch):
     _edition, model, baseline, _best, _optimal = pig
     monkeypatch.setattr(tactics, "MOST_ROUNDS", 1)
@@ -173,6 +180,7 @@ def test_value_iteration_that_does_not_settle_is_refused(pig, monkeypatch):
 PIG = str(kit_root() / "solution" / "pig")
 
 
+@pytest.mark.slow
 def test_winrate_for_a_game_of_tactics(capsys):
     assert hogkit(["winrate", PIG, "--strategy", "final_strategy", "--json"]) == 0
     rates = json.loads(capsys.readouterr().out)
@@ -185,6 +193,7 @@ def test_winrate_for_a_game_of_tactics(capsys):
     assert "unknown variant 'no_rule'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_optimal_for_a_game_of_tactics(tmp_path, capsys):
     assert hogkit(["optimal", "--edition", "pig"]) == 0
     out = capsys.readouterr().out
@@ -196,6 +205,7 @@ def test_optimal_for_a_game_of_tactics(tmp_path, capsys):
 
 
 
+@pytest.mark.slow
 def test_optimal_writes_the_best_response_as_a_strategy(tmp_path, capsys, pig):
     """The file holds the best response's tactic for every pair of scores, and its final_strategy
     wins exactly as often as the best response itself."""
@@ -216,6 +226,7 @@ def test_optimal_writes_the_best_response_as_a_strategy(tmp_path, capsys, pig):
     assert names["BEST_RESPONSE"][0][0].startswith("r0 ")  # a turn at 0 to 0 starts by rolling
 
 
+@pytest.mark.slow
 def test_pictures_for_a_game_of_tactics(tmp_path, capsys):
     import xml.etree.ElementTree as ElementTree
 
@@ -236,6 +247,7 @@ def test_pictures_for_a_game_of_tactics(tmp_path, capsys):
     assert "returned None, not a tactic" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_contest_of_tactics(tmp_path, capsys):
     source = (Path(PIG) / "pig.py").read_text(encoding="utf-8")

@@ -65,6 +65,7 @@ def by_route(source: str, edition, tmp_path: Path, monkeypatch) -> dict[str, lis
     return routes
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("variant", ["reference", "slip in Problem 02"])
 def test_every_route_gives_every_case_the_same_verdict(variant, edition, reference_source, tmp_path, monkeypatch,

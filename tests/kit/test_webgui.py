@@ -786,6 +786,7 @@ def test_a_launcher_outside_a_project_names_its_own_file(tmp_path):
     assert "hog.py" not in found.stderr and "hog_gui" not in found.stderr, found.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_function_stuck_in_a_loop_is_named_on_the_page(tmp_path: Path, edition: Edition,
                                                          reference_source: str) -> None:
@@ -1132,6 +1133,7 @@ def test_the_pig_meter_reads_the_best_response_values(monkeypatch: pytest.Monkey
     assert any(a is None for a in asked)  # two people: best play against best play
 
 
+@pytest.mark.slow
 def test_the_pig_meter_is_the_exact_chance_with_best_play(pig: Edition) -> None:
     """The real figures: a person about to start against make_roll_until_strategy(20) wins 69.24%
     with best play (the best response's own exact figure going first); two people at the start, the
