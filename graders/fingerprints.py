@@ -22,6 +22,8 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
+from graders.syntax import parse_module
+
 K = 12  # tokens per k-gram: measured on the labelled corpus (benchmarks/similarity_corpus.py)
 KEEP = frozenset(dir(builtins))  # names kept as written: builtins, and the skeleton's own (given)
 GIVEN = (ast.Assert, ast.Assign, ast.Return)  # the kinds of statement a skeleton gives inside a stub
@@ -66,7 +68,7 @@ def functions_of(source: str, known: Collection[str], provided: Mapping[str, fro
     statements the skeleton gives it, which are left out of that function. A source that does not
     parse has no functions."""
     try:
-        tree = ast.parse(source)
+        tree = parse_module(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # nothing to compare; never an error
         return []
     lines = source.splitlines()

@@ -141,7 +141,7 @@ def case_names(case: Case, stores: bool = True) -> frozenset[str]:
         sources += [getattr(check, a) for a in ("function", "strategy", "against") if hasattr(check, a)]
     for text in sources:
         try:
-            found |= mentioned(ast.parse(text), stores)
+            found |= mentioned(syntax.parse(text), stores)
         except SyntaxError:
             continue
     return frozenset(found)
@@ -203,7 +203,7 @@ def appended(ref: Reference, replace: set[str], keep: set[str], avoid: frozenset
                 continue
             chosen.add(k)
             first, last = ref.spans[k]
-            node_names = mentioned(ast.parse("\n".join(ref.lines[first - 1:last])))
+            node_names = mentioned(syntax.parse("\n".join(ref.lines[first - 1:last])))
             todo += sorted(node_names - seen)
     parts = ["\n".join(ref.lines[a - 1:b]) for a, b in (ref.spans[k] for k in sorted(chosen))]
     return "\n\n".join(parts)

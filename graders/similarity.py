@@ -40,6 +40,7 @@ from graders.handins import EXPORT_METADATA, class_handins, read_export
 from graders.markers import strip_solutions
 from graders.storage import write_atomically
 from graders.submissions import discover
+from graders.syntax import parse_module
 from graders.writers import csv_text
 
 CSV_NAME, HTML_NAME = "similarity.csv", "similarity.html"
@@ -116,7 +117,7 @@ def provided(edition: Edition) -> Given:
     """What the skeleton gives: the names it defines, each function's own statements, and the
     names of the functions students write (the manifest's)."""
     solution = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
-    tree = ast.parse(strip_solutions(solution))
+    tree = parse_module(strip_solutions(solution))
     names = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
     names |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}

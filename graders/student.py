@@ -126,7 +126,8 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     if report.does_not_run:  # never "All passed" for a file Python refuses to run
         print(messages.LABEL_NOTE + report.does_not_run)
         return 1
-    if report.problems and all(p.status in ("passed", "ungraded") for p in report.problems) and not unwritten:
+    if report.problems and all(p.status == "passed" for p in report.problems) and not unwritten:  # never for one
+        # scored only at hand-in (ungraded here)
         order = [p.label for p in edition.problems]
         last = max(order.index(p.label) for p in report.problems)
         following = edition.problems[last + 1:]

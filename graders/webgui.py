@@ -479,7 +479,7 @@ def serve(game: Game, args: argparse.Namespace) -> int:
     previous = _stop_on_signals()
     try:
         server.serve_forever()
-    except (KeyboardInterrupt, Stopped):
+    except KeyboardInterrupt:  # Ctrl+C, or SIGTERM or SIGHUP (see _raise_stopped)
         print(messages.gui_stopped(), flush=True)
     finally:
         _restore_signals(previous)
@@ -492,12 +492,9 @@ def serve(game: Game, args: argparse.Namespace) -> int:
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-class Stopped(Exception):
-    """SIGTERM or SIGHUP reached the server: it stops as it does on Ctrl+C, children ended, folders removed."""
-
-
 def _raise_stopped(signum: int, _frame: object) -> None:
-    raise Stopped(signum)
+    """SIGTERM or SIGHUP reached the server: it stops as it does on Ctrl+C, children ended, folders removed."""
+    raise KeyboardInterrupt(signum)
 
 
 def _stop_on_signals() -> dict[int, Any]:

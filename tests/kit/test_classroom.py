@@ -236,7 +236,7 @@ def test_an_entry_that_cannot_be_rendered_or_tabulated_is_its_own_row(tmp_path, 
     assert rows["alice"].total == edition.max_points and rows["mallory"].status == "kit error"
     assert "RecursionError" in rows["mallory"].reason
     assert (tmp_path / "out" / "grades.csv").is_file() and (tmp_path / "out" / "feedback" / "alice.md").is_file()
-    standings = run_contest(folder, edition, tmp_path / "contest", jobs=2)
+    standings, _invalid = run_contest(folder, edition, tmp_path / "contest", jobs=2)
     assert [s.student for s in standings] == ["alice"]
     board = (tmp_path / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
     assert "mallory" in board and messages.contest_kit_failed("MemoryError") in board

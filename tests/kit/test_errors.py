@@ -50,7 +50,7 @@ def test_each_kind_says_how_a_command_ends():
     kinds = [c for _, c in inspect.getmembers(errors, inspect.isclass) if issubclass(c, HogkitError)]
     assert len(kinds) >= 10
     statuses = {c.__name__: c.exit_status for c in kinds}
-    kits = ("KitFailure", "SandboxError", "MutantError")
+    kits = ("KitFailure", "SandboxError", "MutantError", "IsolationRefused")
     assert {statuses[name] for name in kits} == {errors.KIT_STATUS} == {3}
     assert {s for name, s in statuses.items() if name not in kits} == {2}
 

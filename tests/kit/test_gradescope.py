@@ -111,7 +111,9 @@ def test_no_submission_still_writes_results(autograder):
     root, _ = autograder
     results = run_autograder(root, {})
     assert results["score"] == 0 and "Not graded" in results["output"]
-    assert messages.nothing_handed_in("hog.py") in results["output"]  # said to a student, not an instructor
+    from graders.writers import md_text
+
+    assert md_text(messages.nothing_handed_in("hog.py")) in results["output"]  # said to a student, not an instructor
 
 
 def reference_text() -> str:

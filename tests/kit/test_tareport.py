@@ -173,6 +173,7 @@ def test_a_score_run_is_no_try_at_every_problem(tmp_path: Path, edition) -> None
 
     project = tmp_path / "p"
     shutil.copytree(edition.skeleton_dir, project)
+    shutil.copyfile(edition.solution_dir / edition.submission, project / edition.submission)  # work to score
     ok(project, ["--score"])
     logged = activity.read_activity(project).tests
     assert logged and all(e.score for e in logged)  # the runner says which runs were --score
