@@ -34,6 +34,7 @@ def autograder(tmp_path_factory):
     return root, names
 
 
+@pytest.mark.slow
 def test_the_zip_has_the_scripts_at_its_root_and_no_reference(autograder):
     _, names = autograder
     assert "setup.sh" in names and "run_autograder" in names and "requirements.txt" in names
