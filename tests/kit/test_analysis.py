@@ -41,6 +41,7 @@ PUBLISHED = {
 FINAL = {"boar_brawl": 0.7653, "more_boar": 0.7886, "pig_tail": 0.7343, "swine_swap": 0.8713}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FINAL))
 def test_the_reference_final_strategies_keep_their_figures(name):
     edition = load_edition(name)
@@ -51,6 +52,7 @@ def test_the_reference_final_strategies_keep_their_figures(name):
     assert round(analysis.pair_rate(model, final, baseline), 4) == FINAL[name]  # compiled or not, the same
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PUBLISHED))
 def test_the_published_cross_checks(name):
     edition = load_edition(name)
@@ -105,6 +107,7 @@ def analysed(name: str):
     return edition
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
 def test_every_edition_can_be_analysed(name):
     edition = analysed(name)
@@ -190,6 +193,7 @@ def test_a_random_strategy_table_is_never_better_than_the_best_response(boar):
         assert analysis.win_rates(model, table, six)["average"] <= best
 
 
+@pytest.mark.slow
 def test_pictures_of_a_strategy(tmp_path, capsys):
     """Real axes, a colour bar and a title, as SVG (its text kept as text) or PNG, and small files."""
     import xml.etree.ElementTree as ElementTree

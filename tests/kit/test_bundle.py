@@ -90,6 +90,7 @@ def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle)
     assert not (out / "graders" / "artifacts.py").exists()  # no tool that could rebuild from a solution
 
 
+@pytest.mark.slow
 def test_the_notebook_is_a_submission(bundle):
     edition, out, _ = bundle
     book = json.loads((out / "handout.ipynb").read_text(encoding="utf-8"))
@@ -104,6 +105,7 @@ def test_the_notebook_is_a_submission(bundle):
     assert json.loads(done.stdout)["total"] == 0  # the stubs, as handed out
 
 
+@pytest.mark.slow
 def test_the_notebook_checks_each_problem_in_place(bundle):
     """The notebook's first code cell loads the checks, and each problem's code cell is followed by
     a cell that checks that problem; graded as a submission, those cells are no code of hog.py."""

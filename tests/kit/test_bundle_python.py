@@ -93,6 +93,7 @@ def test_the_bundle_runs_on_the_oldest_python_at_hand(tmp_path, edition, record_
     assert f"Total: {edition.max_points}/{edition.max_points}" in done.stdout, f"Python {version}: {done.stdout}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("program", ["ok", "hog_gui.py"])
 def test_an_older_python_gets_one_line_naming_the_version_needed(program, edition):
     older = {v: p for v, p in interpreters().items() if v < OLDEST}

@@ -92,6 +92,7 @@ def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
     assert {t["visibility"] for t in results["tests"]} == {"visible", "after_published"}
 
 
+@pytest.mark.slow
 def test_feedback_never_shows_a_hidden_case_source(classroom, tmp_path, edition):
     from graders.cases import load_problem_cases
 

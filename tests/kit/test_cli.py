@@ -202,6 +202,7 @@ def test_build_check_reports_fresh_files(capsys):
     assert code == 0 and "everything is up to date" in out
 
 
+@pytest.mark.slow
 def test_build_check_fails_on_a_stale_skeleton(tmp_path, capsys, monkeypatch):
     copy = tmp_path / "kit"
     shutil.copytree(kit_root(), copy, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))

@@ -34,6 +34,7 @@ def autograder(tmp_path_factory):
     return root, names
 
 
+@pytest.mark.slow
 def test_the_zip_has_the_scripts_at_its_root_and_the_reference(autograder):
     """The reference comes along: hidden cases run it for the problems they do not test."""
     _, names = autograder

@@ -120,6 +120,7 @@ def test_a_problems_parts_are_known_by_their_labels():
     assert [m.id for m in mutants.measured_by("05b", made)] == [m.id for m in made if m.problem == "05b"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
 def test_every_editions_mutants_lie_in_their_problems_blocks_and_functions(name):
     edition = load_edition(name)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from graders import messages, reports
 from graders.artifacts import stale_files
 from graders.cases import load_problem_cases
@@ -124,6 +126,7 @@ def test_markdown_feedback_is_pure_and_hides_hidden_case_sources(edition, skelet
     assert "hidden cases failed" in md
 
 
+@pytest.mark.slow
 def test_generated_files_and_skeletons_are_fresh():
     for name in edition_names():
         stale = stale_files(load_edition(name))

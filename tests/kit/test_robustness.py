@@ -102,6 +102,7 @@ def test_a_misspelt_function_gets_a_suggestion(edition, reference_source):
     assert problem(report, 1).reason == messages.missing_function("hog.py", "roll_dice", ["rol_dice"])
 
 
+@pytest.mark.slow
 def test_build_removes_what_it_would_not_write(tmp_path, monkeypatch):
     copy = tmp_path / "kit"
     shutil.copytree(kit_root(), copy, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))

@@ -23,6 +23,7 @@ def test_written_files_get_the_permissions_the_umask_allows(tmp_path, mask, mode
     assert [p.name for p in tmp_path.iterdir()] == ["grades.csv"]  # no temporary file left
 
 
+@pytest.mark.slow
 def test_a_class_output_folder_is_readable_by_the_group_and_others(tmp_path):
     from graders.classroom import grade_class
     from graders.demo import build_demo_class

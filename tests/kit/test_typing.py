@@ -14,6 +14,7 @@ from graders.edition import kit_root
 api = pytest.importorskip("mypy.api", reason="mypy is not installed (a dev dependency: pip install -e '.[dev]')")
 
 
+@pytest.mark.slow
 def test_the_engine_type_checks_cleanly(monkeypatch: pytest.MonkeyPatch) -> None:
     root = kit_root()
     monkeypatch.chdir(root)  # as `mypy` in CI: [tool.mypy] names the files, relative to the kit's root

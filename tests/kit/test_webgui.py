@@ -360,6 +360,7 @@ def test_an_error_names_the_function_and_the_server_goes_on(tmp_path: Path, edit
         assert status == 200 and view["error"] is None and view["waiting"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("body", "title"), [
     ("while True:\n    pass", "always_roll_5 did not finish in time"),
     ("while True:\n    try:\n        pass\n    except BaseException:\n        pass", "did not finish"),
@@ -578,6 +579,7 @@ def test_hogkit_play_reads_a_submission_as_grading_does(tmp_path: Path, referenc
     assert done.returncode == 2 and "Python refuses to read it" in done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("argv", "needle"), [
     (["/no/such/hog.py"], "no such file or folder"),
     (["README.md"], "not a Python file"),
@@ -737,6 +739,7 @@ def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
     assert len(failures) == 1 and "NoneType" in failures[0] and "(in say, line" in failures[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
 def test_each_solution_folder_serves_its_own_edition(name: str) -> None:
     edition = with_gui(name)
@@ -970,6 +973,7 @@ def act_to_the_end(client: Client, players: list[str], seed: int, choose: object
     pytest.fail("the game did not end")
 
 
+@pytest.mark.slow
 def test_pig_is_played_one_action_at_a_time(pig: Edition, pig_server: Client) -> None:
     status, view = pig_server.post({"players": ["person", "final_strategy"], "seed": 5, "moves": []})
     assert status == 200 and view["waiting"] and view["next"] == 0 and view["turn_total"] == 0
