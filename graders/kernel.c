@@ -22,6 +22,28 @@ typedef struct {
     const unsigned char *extra;
 } Game;
 
+/* Where outcome C of rolling K dice from (a, b) with the mover's memory M leads: the mover's score
+ * and the other's once the turn's points are in (and any swap), and the memory the mover carries on. */
+static void outcome(const Game *g, int a, int b, int m, long k, int c, long *mover, long *other, long *recall) {
+    long next;
+    if (k == 0 && c == 0) {
+        size_t at = ((size_t)m * g->goal + a) * g->goal + b;
+        next = g->zero[at];
+        *recall = g->zero_recall[at];
+    } else {
+        size_t at = (((size_t)k * g->memory + m) * g->goal + a) * g->classes + c;
+        next = g->nexts[at];
+        *recall = g->recalls[at];
+    }
+    *mover = next;
+    *other = b;
+    if (g->after != NULL) {
+        size_t at = ((size_t)next * g->size + b) * 2;
+        *mover = g->after[at];
+        *other = g->after[at + 1];
+    }
+}
+
 static void values_memory(const Game *g, int a, int b, int m, long k, const double *mine, const double *theirs,
                           double *out) {
     int memory = g->memory, goal = g->goal;
@@ -31,22 +53,8 @@ static void values_memory(const Game *g, int a, int b, int m, long k, const doub
         out[o] = 0.0;
     for (int c = 0; c < g->counts[k]; c++) {
         double p = g->probs[k * g->classes + c];
-        long next, recall;
-        if (k == 0 && c == 0) {
-            size_t at = ((size_t)m * goal + a) * goal + b;
-            next = g->zero[at];
-            recall = g->zero_recall[at];
-        } else {
-            size_t at = (((size_t)k * memory + m) * goal + a) * g->classes + c;
-            next = g->nexts[at];
-            recall = g->recalls[at];
-        }
-        long mover = next, other = b;
-        if (g->after != NULL) {
-            size_t at = ((size_t)next * g->size + b) * 2;
-            mover = g->after[at];
-            other = g->after[at + 1];
-        }
+        long mover, other, recall;
+        outcome(g, a, b, m, k, c, &mover, &other, &recall);
         if (mover >= goal) {  /* the mover has won (whatever the other's score) */
             won += p;
         } else if (other >= goal) {  /* the other has: nothing to add */
@@ -188,22 +196,8 @@ static void push(const Game *g, int a, int b, long k, const double *from, double
     for (int m = 0; m < memory; m++) {
         for (int c = 0; c < g->counts[k]; c++) {
             double p = g->probs[k * g->classes + c];
-            long next, recall;
-            if (k == 0 && c == 0) {
-                size_t at = ((size_t)m * goal + a) * goal + b;
-                next = g->zero[at];
-                recall = g->zero_recall[at];
-            } else {
-                size_t at = (((size_t)k * memory + m) * goal + a) * g->classes + c;
-                next = g->nexts[at];
-                recall = g->recalls[at];
-            }
-            long mover = next, other = b;
-            if (g->after != NULL) {
-                size_t at = ((size_t)next * g->size + b) * 2;
-                mover = g->after[at];
-                other = g->after[at + 1];
-            }
+            long mover, other, recall;
+            outcome(g, a, b, m, k, c, &mover, &other, &recall);
             if (mover >= goal || other >= goal)
                 continue;  /* the game is over */
             if (g->extra != NULL && g->extra[(size_t)mover * goal + other]) {
