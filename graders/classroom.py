@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from graders import gradebook, messages, reports
+from graders import gradebook, messages, reports, shards
 from graders.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
 from graders.edition import Edition
 from graders.errors import InputError
@@ -47,6 +47,7 @@ from graders.handins import (
 )
 from graders.records import RECORD_VERSION, ClassRecord, EntryStatus
 from graders.sandbox import Limits
+from graders.shards import Shard
 from graders.storage import write_atomically
 from graders.submissions import Entry, Submission, discover, file_id, not_submissions, shown_text
 
@@ -159,13 +160,16 @@ def grade_class(
     notice: Notice | None = None,
     course: Setup | None = None,
     trust_file_times: bool = False,
+    shard: Shard | None = None,
 ) -> list[ClassRecord]:
     """Grade every submission in FOLDER into OUT; return the records in student order. PROGRESS
     hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure).
     With COURSE, FOLDER may also be a Gradescope export; each hand-in is graded once, then the
     course's policy is applied per student (see :func:`write_course_files`). A hand-in whose time
     would be its file's (which unzip, cp -p and tar restore from the student's own archive) is refused
-    (InputError) unless TRUST_FILE_TIMES, and then every course output says so."""
+    (InputError) unless TRUST_FILE_TIMES, and then every course output says so. With SHARD, only
+    that share of the entries is graded (see :mod:`graders.shards`): its records, feedback and tables,
+    then ``shard.json``; the course's policy and the similarity report wait for ``hogkit merge``."""
     check_class_folder(folder, edition, "grade")
     root = export_root(folder) if course is not None and is_export(folder) else folder
     entries = discover(root, edition.submission, skip=out)
@@ -175,14 +179,36 @@ def grade_class(
     ignored = [n for n in not_submissions(root) if course is None or n not in COURSE_INPUTS]
     if ignored and notice:
         notice(messages.files_skipped(ignored))
-    records = _grade_entries(entries, edition, out, limits or Limits(), jobs, force, progress, notice)
+    mine = shards.select(entries, shard) if shard is not None else entries
+    records = _grade_entries(mine, edition, out, limits or Limits(), jobs, force, progress, notice)
+    if shard is not None:
+        ordered = [records[k] for k in sorted(records)]
+        write_class_files(out, ordered, edition, "grades.csv" if course is None else HANDINS_TABLE)
+        shards.write_manifest(out, shard_manifest(shard, entries, mine, edition, folder, course, trust_file_times))
+        return ordered
+    return finish_class(root, entries, records, edition, out, course, (handins, notes), notice)
+
+
+def finish_class(root: Path, entries: list[Entry], records: Mapping[str, ClassRecord], edition: Edition, out: Path,
+                 course: Setup | None, handins: tuple[Sequence[Handin], Sequence[str]],
+                 notice: Notice | None) -> list[ClassRecord]:
+    """Write the class's own files from every entry's record (RECORDS by :func:`_key`): the tables,
+    the course's (with COURSE: HANDINS, its hand-ins and notes) and the similarity report of ROOT."""
     ordered = [records[k] for k in sorted(records)]
     write_class_files(out, ordered, edition, "grades.csv" if course is None else HANDINS_TABLE)
     if course is not None:
         by_key = {entry.student: records[_key(entry)] for entry in entries}
-        write_course_files(out, course, edition, handins, by_key, notes, notice)
+        write_course_files(out, course, edition, handins[0], by_key, handins[1], notice)
     write_similarity(root, edition, out, course, notice)
     return ordered
+
+
+def shard_manifest(shard: Shard, entries: list[Entry], mine: list[Entry], edition: Edition, folder: Path,
+                   course: Setup | None, trust_file_times: bool) -> shards.Manifest:
+    kit = kit_fingerprint(edition)
+    return shards.Manifest(shard, shards.class_identity(entries, edition.name, kit), edition.name, kit,
+                           str(folder.resolve()), str(folder), str(Path(course.folder).resolve()) if course else "",
+                           trust_file_times, tuple(e.student for e in mine))
 
 
 def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | None, notice: Notice | None) -> None:

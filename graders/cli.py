@@ -1,7 +1,8 @@
 """``hogkit``: a thin command line over the engine's pure functions.
 
     hogkit grade [PATH] [--edition NAME] [--json] [-q NN] [--verbose] [--out OUTDIR] [--jobs N] [--force]
-                 [--course DIR]
+                 [--course DIR] [--shard K/N]
+    hogkit merge SHARDDIR... --out OUTDIR [--class CLASSDIR] [--course DIR]
     hogkit answers [-q NN | --phase N] [--markdown] [--edition NAME]
     hogkit build [--edition NAME | --all] [--check]
     hogkit release EDITION --out DIR
@@ -41,6 +42,7 @@ from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
 from graders.grading import grade_reliably
 from graders.isolation import Verified
 from graders.records import ProblemResult, Report
+from graders.shards import Shard, parse_shard
 from graders.submissions import load_submission
 from graders.terminal import prepare_streams
 from graders.writers import json_text
@@ -102,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     _add_grade(sub)
+    _add_merge(sub)
     _add_answers(sub)
     _add_build(sub)
     _add_release(sub)
@@ -150,6 +153,28 @@ def _add_grade(sub: Subparsers) -> None:
                    help="with --course, when neither times.csv nor a Gradescope export gives a hand-in's time: use "
                         "its file's modification time, which the student's archive can set; every course output "
                         "then says so (without this flag such a class is refused)")
+    g.add_argument("--shard", type=parse_shard, metavar="K/N",
+                   help="with --out: grade only share K of N of the class (each submission is in exactly one share, "
+                        "chosen by a hash of its id) and write shard.json beside it; combine the N output folders "
+                        "with `hogkit merge`. A rerun of a shard resumes it")
+
+
+def _add_merge(sub: Subparsers) -> None:
+    m = sub.add_parser("merge", help="combine the output folders of `hogkit grade --shard K/N` into one class's",
+                       description="Combine the output folders of every shard of a class (`hogkit grade CLASS "
+                                   "--out OUTk --shard k/N`, k = 1..N) into OUTDIR: the same files one `hogkit "
+                                   "grade CLASS --out OUTDIR` would have written, byte for byte apart from times, "
+                                   "with the course's policy (when the shards had --course) and the similarity "
+                                   "report computed across the whole class, plus merge.json. Nothing is graded. "
+                                   "Shards of another class, a missing shard or a non-empty OUTDIR (other than "
+                                   "this same merge) are refused.")
+    m.add_argument("shards", nargs="+", metavar="SHARDDIR", help="the output folder of each shard, in any order")
+    m.add_argument("--out", required=True, metavar="OUTDIR", help="where the class's files go (new, empty, or "
+                                                                  "an earlier run of this merge)")
+    m.add_argument("--class", dest="class_folder", metavar="CLASSDIR",
+                   help="the class folder, when it is not where the shards read it (their shard.json says where)")
+    m.add_argument("--course", metavar="DIR",
+                   help="the course folder, when it is not where the shards read it")
 
 
 def _add_answers(sub: Subparsers) -> None:
@@ -382,6 +407,8 @@ def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
 def cmd_grade(args: argparse.Namespace) -> int:
     if args.out and args.path and Path(args.path).is_file():
         raise SubmissionError(messages.out_needs_a_class_folder(args.path))
+    if args.shard is not None and not args.out:
+        raise InputError(messages.shard_needs_out())
     if args.trust_file_times and not args.course:
         raise InputError(messages.trust_file_times_needs_course())
     setup = course_setup(args) if args.course else None  # every course file read before any grading
@@ -394,7 +421,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         return grade_demo(edition, numbers, args.json)
     if args.out:
         return grade_a_class(Path(args.path), edition, writable_output(args.out, folder=True), args.jobs, args.force,
-                             setup, args.trust_file_times, args.require_isolation)
+                             setup, args.trust_file_times, args.require_isolation, args.shard)
     verified_isolation(edition, [], args.require_isolation)
     try:
         submission = load_submission(Path(args.path), edition)
@@ -456,7 +483,8 @@ def check_course_edition(setup: Setup, edition: str) -> None:
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
-                  course: Setup | None = None, trust_file_times: bool = False, require_all: bool = False) -> int:
+                  course: Setup | None = None, trust_file_times: bool = False, require_all: bool = False,
+                  shard: Shard | None = None) -> int:
     from graders import isolation
     from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
 
@@ -466,13 +494,15 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
                           notice=lambda line: print(line, file=sys.stderr, flush=True), course=course,
-                          trust_file_times=trust_file_times)
+                          trust_file_times=trust_file_times, shard=shard)
     graded = sum(r.graded for r in records)
     reused = sum(r.reused for r in records)
     if reused:
         print(messages.class_reused(reused))
     print(messages.class_summary_line(graded, len(records), len(edition.problems), time.monotonic() - started,
                                       str(out)))
+    if shard is not None:
+        print(messages.shard_written(str(shard), str(out)))
     failed = kit_errors(records)
     if failed:
         print(messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)
@@ -785,7 +815,26 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     return 3 if any(o.status == mutants.KIT_ERROR for o in report.outcomes) else 0
 
 
-COMMANDS = {"grade": cmd_grade, "play": cmd_play, "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
+def cmd_merge(args: argparse.Namespace) -> int:
+    from graders.classroom import kit_errors, print_progress
+    from graders.merging import merge
+
+    out = writable_output(args.out, folder=True)
+    started = time.monotonic()
+    records = merge([Path(p) for p in args.shards], out,
+                    folder=Path(args.class_folder) if args.class_folder else None,
+                    course_dir=Path(args.course) if args.course else None, progress=print_progress,
+                    notice=lambda line: print(line, file=sys.stderr, flush=True))
+    print(messages.merge_summary_line(len(records), len(args.shards), time.monotonic() - started, str(out)))
+    failed = kit_errors(records)
+    if failed:
+        print(messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)
+        return 3
+    return 0
+
+
+COMMANDS = {"grade": cmd_grade, "merge": cmd_merge, "play": cmd_play,
+            "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
             "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report, "mutants": cmd_mutants,
             "similar": cmd_similar}

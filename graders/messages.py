@@ -591,6 +591,81 @@ def class_summary_line(graded: int, total: int, problems: int, seconds: float, o
     return f"Graded {graded} of {total} submissions{missed} in {seconds:.1f} s. Results are in {out}"
 
 
+# -- a class split across machines: --shard K/N, then hogkit merge ----------------------------------
+
+COUNT_MERGED = "submissions merged"
+
+
+def shard_expected(text: str) -> str:
+    return (f"--shard needs K/N, this machine's share K of N shards, with whole numbers 1 <= K <= N "
+            f"(say 2/3), not {text!r}")
+
+
+def shard_needs_out() -> str:
+    return "--shard grades a share of a class folder: give the folder to write it to with --out OUTDIR"
+
+
+def shard_written(shard: str, out: str) -> str:
+    count = shard.partition("/")[2]
+    return (f"Shard {shard} is in {out}. Once all {count} shards are done, combine them with "
+            f"`hogkit merge OUTDIR1 ... OUTDIR{count} --out OUTDIR`")
+
+
+def not_a_shard(out: str, manifest: str) -> str:
+    return (f"{out} is not the output of a finished shard (it has no {manifest}): grade it with "
+            f"`hogkit grade CLASS --out {out} --shard K/N` and let it finish")
+
+
+def bad_shard_file(path: str) -> str:
+    return f"{path} cannot be read as a shard's description: grade that shard again with --shard K/N"
+
+
+def merge_nothing() -> str:
+    return "hogkit merge needs the output folders of the shards to combine"
+
+
+def shard_mismatch(first: str, first_shard: str, other: str, other_shard: str) -> str:
+    return (f"{other} (shard {other_shard}) is not a shard of the same class as {first} (shard {first_shard}): "
+            "the class's submissions, the number of shards, the edition or the kit differ; grade every shard "
+            "of the class folder as it is now, with the same N and the same kit")
+
+
+def shard_twice(shard: str, first: str, other: str) -> str:
+    return f"shard {shard} is given twice, in {first} and in {other}: give each shard once"
+
+
+def shards_missing(missing: Sequence[str], count: int) -> str:
+    which = ", ".join(missing)
+    return (f"missing shard{'s' if len(missing) != 1 else ''} {which} of the {count}: grade "
+            f"{'them' if len(missing) != 1 else 'it'} with --shard and give every shard's output folder to "
+            "hogkit merge")
+
+
+def shard_other_kit(out: str) -> str:
+    return (f"the shards in {out} and beside it were graded by another version of the kit than this one: "
+            "merge them with the kit that graded them, or grade them again with this one")
+
+
+def shard_class_changed(folder: str) -> str:
+    return (f"{folder} no longer holds the submissions the shards graded (one was added, removed or renamed): "
+            "grade every shard again (each resumes what it already graded), then merge; or give the class "
+            "folder as it was with --class")
+
+
+def shard_record_missing(student: str, shard: str, out: str) -> str:
+    return (f"shard {shard} ({out}) has no record of {student}'s submission as the class folder holds it now: "
+            f"grade shard {shard} again (it resumes), then merge")
+
+
+def merge_out_not_empty(out: str) -> str:
+    return (f"{out} is not empty and is not an earlier run of this same merge: give an empty or new folder "
+            "with --out")
+
+
+def merge_summary_line(entries: int, count: int, seconds: float, out: str) -> str:
+    return f"Merged {entries} submissions from {count} shards in {seconds:.1f} s. Results are in {out}"
+
+
 def class_retrying(count: int) -> str:
     return f"grading {count} submission{'s' if count != 1 else ''} again, one at a time, after a failure of the kit"
 
