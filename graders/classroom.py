@@ -168,8 +168,8 @@ def grade_class(
     course's policy is applied per student (see :func:`write_course_files`). A hand-in whose time
     would be its file's (which unzip, cp -p and tar restore from the student's own archive) is refused
     (InputError) unless TRUST_FILE_TIMES, and then every course output says so. With SHARD, only
-    that share of the entries is graded (see :mod:`graders.shards`): its records, feedback and tables,
-    then ``shard.json``; the course's policy and the similarity report wait for ``hogkit merge``."""
+    that share of the entries is graded (see :mod:`graders.shards`): each one's files, then
+    ``shard.json``; the tables, the course's policy and the similarity report wait for ``hogkit merge``."""
     check_class_folder(folder, edition, "grade")
     root = export_root(folder) if course is not None and is_export(folder) else folder
     entries = discover(root, edition.submission, skip=out)
@@ -181,11 +181,9 @@ def grade_class(
         notice(messages.files_skipped(ignored))
     mine = shards.select(entries, shard) if shard is not None else entries
     records = _grade_entries(mine, edition, out, limits or Limits(), jobs, force, progress, notice)
-    if shard is not None:
-        ordered = [records[k] for k in sorted(records)]
-        write_class_files(out, ordered, edition, "grades.csv" if course is None else HANDINS_TABLE)
+    if shard is not None:  # the class's own files wait for the merge: they are of the whole class
         shards.write_manifest(out, shard_manifest(shard, entries, mine, edition, folder, course, trust_file_times))
-        return ordered
+        return [records[k] for k in sorted(records)]
     return finish_class(root, entries, records, edition, out, course, (handins, notes), notice)
 
 

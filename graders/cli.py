@@ -499,10 +499,11 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     reused = sum(r.reused for r in records)
     if reused:
         print(messages.class_reused(reused))
-    print(messages.class_summary_line(graded, len(records), len(edition.problems), time.monotonic() - started,
-                                      str(out)))
+    seconds = time.monotonic() - started
     if shard is not None:
-        print(messages.shard_written(str(shard), str(out)))
+        print(messages.shard_written(str(shard), graded, len(records), seconds, str(out)))
+    else:
+        print(messages.class_summary_line(graded, len(records), len(edition.problems), seconds, str(out)))
     failed = kit_errors(records)
     if failed:
         print(messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)

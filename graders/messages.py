@@ -605,10 +605,11 @@ def shard_needs_out() -> str:
     return "--shard grades a share of a class folder: give the folder to write it to with --out OUTDIR"
 
 
-def shard_written(shard: str, out: str) -> str:
+def shard_written(shard: str, graded: int, total: int, seconds: float, out: str) -> str:
     count = shard.partition("/")[2]
-    return (f"Shard {shard} is in {out}. Once all {count} shards are done, combine them with "
-            f"`hogkit merge OUTDIR1 ... OUTDIR{count} --out OUTDIR`")
+    return (f"Shard {shard}: graded {graded} of its {total} submissions in {seconds:.1f} s; its files are in {out}. "
+            f"Once all {count} shards are done, combine them with `hogkit merge OUTDIR1 ... OUTDIR{count} --out "
+            "OUTDIR`, which writes the class's tables")
 
 
 def not_a_shard(out: str, manifest: str) -> str:
