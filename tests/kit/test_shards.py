@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from graders import messages
 from graders.classroom import grade_class
 from graders.cli import main as hogkit
+from graders.course import load_setup
 from graders.errors import InputError
 from graders.merging import MERGE_FILE, merge
 from graders.shards import SHARD_FILE, Shard, parse_shard, select, shard_of
@@ -239,3 +241,26 @@ def test_a_shard_rerun_resumes_and_its_manifest_lists_its_share(tmp_path, editio
     assert [r.student for r in first] == [n for n in NAMES if shard_of(n, 3) == 2]
     again = grade_class(folder, edition, out, jobs=1, shard=Shard(2, 3))
     assert [r.student for r in again] == [r.student for r in first] and all(r.reused for r in again)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_course_s_policy_is_applied_at_the_merge_across_every_shard(tmp_path, edition):
+    """The course's files (each student's grade from hand-ins in several shards, the imports, the
+    notes, each student's feedback) come from the merge, equal to a single run's."""
+    from .test_course_grading import class_folder, course_folder
+
+    course = course_folder(tmp_path)
+    folder = class_folder(tmp_path, {"full": "", "phase1": ""})
+    for entry in folder.glob("*.py"):
+        entry.write_bytes(NOT_PYTHON)
+    setup = load_setup(course, [p.label for p in edition.problems])
+    grade_class(folder, edition, tmp_path / "single", jobs=1, course=setup)
+    outs = shards_of(folder, tmp_path, edition, course=setup)
+    assert len({shard_of(p.stem, 3) for p in folder.glob("*.py")}) > 1  # the hand-ins are in several shards
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(course, moved)
+    shutil.rmtree(course)  # the course folder moved: --course says where it is now
+    assert hogkit(["merge", *map(str, outs), "--out", str(tmp_path / "merged"), "--course", str(moved)]) == 0
+    same_as_single(tmp_path / "single", tmp_path / "merged")
+    assert (tmp_path / "merged" / "gradescope-scores.csv").is_file() and (tmp_path / "merged" / "handins.csv").is_file()
