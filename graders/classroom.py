@@ -13,6 +13,10 @@ A failure of the kit (anything grading raises, a worker that died, outputs that 
 is never a student's grade: the submission is graded again once, alone, after the others; if the
 kit fails again its row has the status ``kit error``, a reason saying the student is not at fault,
 and the traceback in its record and in ``kit-errors.log``. A rerun always regrades such a row.
+
+With a shard (``--shard K/N``, :mod:`graders.shards`) only that share is graded, and its folder gets
+``shard.json`` instead of the class files; :mod:`graders.merging` writes those, through
+:func:`finish_class`, from every shard's records.
 """
 
 from __future__ import annotations
@@ -171,6 +175,8 @@ def grade_class(
     that share of the entries is graded (see :mod:`graders.shards`): each one's files, then
     ``shard.json``; the tables, the course's policy and the similarity report wait for ``hogkit merge``."""
     check_class_folder(folder, edition, "grade")
+    if shard is not None:
+        shards.check_outside(folder, out)
     root = export_root(folder) if course is not None and is_export(folder) else folder
     entries = discover(root, edition.submission, skip=out)
     if not entries:

@@ -42,7 +42,7 @@ from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
 from graders.grading import grade_reliably
 from graders.isolation import Verified
 from graders.records import ProblemResult, Report
-from graders.shards import Shard, parse_shard
+from graders.shards import Shard, check_outside, parse_shard
 from graders.submissions import load_submission
 from graders.terminal import prepare_streams
 from graders.writers import json_text
@@ -409,6 +409,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise SubmissionError(messages.out_needs_a_class_folder(args.path))
     if args.shard is not None and not args.out:
         raise InputError(messages.shard_needs_out())
+    if args.shard is not None and args.path:
+        check_outside(Path(args.path), Path(args.out))  # before OUTDIR is made
     if args.trust_file_times and not args.course:
         raise InputError(messages.trust_file_times_needs_course())
     setup = course_setup(args) if args.course else None  # every course file read before any grading

@@ -612,6 +612,11 @@ def shard_written(shard: str, graded: int, total: int, seconds: float, out: str)
             "OUTDIR`, which writes the class's tables")
 
 
+def shard_out_inside_class(out: str, folder: str) -> str:
+    return (f"{out} is inside the class folder {folder}: the other shards would take it for a submission; "
+            "write each shard's output outside the class folder")
+
+
 def not_a_shard(out: str, manifest: str) -> str:
     return (f"{out} is not the output of a finished shard (it has no {manifest}): grade it with "
             f"`hogkit grade CLASS --out {out} --shard K/N` and let it finish")

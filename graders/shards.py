@@ -92,6 +92,14 @@ def class_identity(entries: Sequence[Entry], edition: str, kit: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
+def check_outside(folder: Path, out: Path) -> None:
+    """Refuse a shard's OUT inside the class FOLDER: the other shards, reading FOLDER while it is
+    being written, would each see another class."""
+    inside = out.resolve() == folder.resolve() or folder.resolve() in out.resolve().parents
+    if inside:
+        raise InputError(messages.shard_out_inside_class(str(out), str(folder)))
+
+
 def write_manifest(out: Path, manifest: Manifest) -> None:
     write_atomically(out / SHARD_FILE, json.dumps(manifest.to_dict(), indent=1) + "\n")
 

@@ -581,6 +581,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.shard_written, ("2/3", 4, 5, 1.25, "out2"), ["Shard 2/3", "graded 4 of its 5", "1.2 s", "out2",
                                                   "all 3 shards", "hogkit merge OUTDIR1 ... OUTDIR3 --out OUTDIR"]),
     (m.not_a_shard, ("out2", "shard.json"), ["out2", "no shard.json", "hogkit grade CLASS --out out2 --shard K/N"]),
+    (m.shard_out_inside_class, ("class/out", "class"), ["class/out is inside the class folder class",
+                                                         "outside the class folder"]),
     (m.bad_shard_file, ("out2/shard.json",), ["out2/shard.json", "grade that shard again"]),
     (m.merge_nothing, (), ["hogkit merge needs", "output folders"]),
     (m.shard_mismatch, ("a", "1/3", "b", "2/2"), ["b (shard 2/2)", "a (shard 1/3)", "not a shard of the same class",

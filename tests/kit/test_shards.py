@@ -73,6 +73,16 @@ def test_good_shards_are_read():
     assert parse_shard("2/3") == Shard(2, 3) and parse_shard("1/1") == Shard(1, 1) and str(Shard(2, 3)) == "2/3"
 
 
+def test_a_shard_is_never_written_inside_the_class_folder(tmp_path, edition, capsys):
+    folder = cheap_class(tmp_path / "class", NAMES)
+    with pytest.raises(InputError) as refused:
+        grade_class(folder, edition, folder / "out", shard=Shard(1, 2))
+    assert str(refused.value) == messages.shard_out_inside_class(str(folder / "out"), str(folder))
+    assert hogkit(["grade", str(folder), "--out", str(folder / "out"), "--shard", "1/2"]) == 2
+    assert "is inside the class folder" in capsys.readouterr().err
+    assert not (folder / "out").exists()
+
+
 def test_a_shard_needs_an_output_folder(capsys, tmp_path):
     assert hogkit(["grade", str(cheap_class(tmp_path / "class", NAMES)), "--shard", "1/2"]) == 2
     assert messages.shard_needs_out() in capsys.readouterr().err
