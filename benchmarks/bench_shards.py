@@ -7,7 +7,8 @@ into its own folder, then merges them with :func:`graders.merging.merge`, and pr
 size and time and the merge's wall and CPU time (this process's: the merge starts no child) split
 into copying the records and writing the class's files (tables, histograms, similarity report).
 With ``--compare`` the class is also graded in one run and every file compared with the merge's,
-times masked. Printed, never asserted.
+times masked (on a loaded machine the submissions that loop or exhaust memory may meet a different
+limit first in any two runs, sharded or not). Printed, never asserted.
 """
 
 from __future__ import annotations
