@@ -128,7 +128,7 @@ def gather(entries: list[Entry], by_index: dict[int, Path], count: int, edition:
             records[_key(entry)] = _base(entry, edition, kit)
         else:
             records[_key(entry)] = copy_entry(entry, by_index[index], f"{index}/{count}", edition, kit, out)
-        if progress and (done == len(entries) or done % 50 == 0):
+        if progress:  # the bar decides how often it is drawn
             progress(done, len(entries), started, messages.COUNT_MERGED)
     return records
 

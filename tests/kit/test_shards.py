@@ -49,6 +49,17 @@ def shards_of(folder: Path, tmp_path: Path, edition, count: int = 3, **kwargs) -
 NAMES = [f"s{n:02d}" for n in range(12)]
 
 
+@pytest.fixture
+def quick_pictures(monkeypatch):
+    """Histograms as the text of what they would draw: the same comparison, without matplotlib's seconds."""
+    from graders import pictures
+
+    def drawn(title, totals, most, fmt):
+        return f"{title}|{sorted(totals)}|{most}|{fmt}".encode()
+
+    monkeypatch.setattr(pictures, "score_histogram", drawn)
+
+
 def test_shards_partition_the_class_exactly_and_a_new_student_moves_nobody(tmp_path):
     entries = discover(cheap_class(tmp_path / "class", NAMES), "hog.py")
     for count in (1, 2, 3, 5):
@@ -88,7 +99,7 @@ def test_a_shard_needs_an_output_folder(capsys, tmp_path):
     assert messages.shard_needs_out() in capsys.readouterr().err
 
 
-def test_a_cheap_class_merges_into_what_one_run_writes(tmp_path, edition, capsys):
+def test_a_cheap_class_merges_into_what_one_run_writes(tmp_path, edition, capsys, quick_pictures):
     folder = cheap_class(tmp_path / "class", NAMES)
     grade_class(folder, edition, tmp_path / "single", jobs=1)
     outs = shards_of(folder, tmp_path, edition)
@@ -167,7 +178,7 @@ def test_a_record_missing_from_its_shard_is_named(tmp_path, edition):
     assert str(refused.value) == messages.shard_record_missing(victim, f"{k}/3", str(outs[k - 1]))
 
 
-def test_a_merge_never_overwrites_a_folder_of_something_else(tmp_path, edition, capsys):
+def test_a_merge_never_overwrites_a_folder_of_something_else(tmp_path, edition, capsys, quick_pictures):
     folder = cheap_class(tmp_path / "class", NAMES)
     outs = shards_of(folder, tmp_path, edition)
     busy = tmp_path / "busy"
@@ -253,9 +264,7 @@ def test_a_shard_rerun_resumes_and_its_manifest_lists_its_share(tmp_path, editio
     assert [r.student for r in again] == [r.student for r in first] and all(r.reused for r in again)
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(600)
-def test_a_course_s_policy_is_applied_at_the_merge_across_every_shard(tmp_path, edition):
+def test_a_course_s_policy_is_applied_at_the_merge_across_every_shard(tmp_path, edition, quick_pictures):
     """The course's files (each student's grade from hand-ins in several shards, the imports, the
     notes, each student's feedback) come from the merge, equal to a single run's."""
     from .test_course_grading import class_folder, course_folder
