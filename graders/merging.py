@@ -88,7 +88,8 @@ def check_shards(outs: Sequence[Path]) -> list[Found]:
     first = found[0]
     for other in found[1:]:
         a, b = first.manifest, other.manifest
-        if (a.identity, a.shard.count, a.edition, a.kit) != (b.identity, b.shard.count, b.edition, b.kit):
+        if (a.identity, a.shard.count, a.edition, a.kit, bool(a.course), a.trust_file_times) != \
+                (b.identity, b.shard.count, b.edition, b.kit, bool(b.course), b.trust_file_times):
             raise InputError(messages.shard_mismatch(str(first.out), str(a.shard), str(other.out), str(b.shard)))
     seen: dict[int, Path] = {}
     for each in found:

@@ -632,8 +632,9 @@ def merge_nothing() -> str:
 
 def shard_mismatch(first: str, first_shard: str, other: str, other_shard: str) -> str:
     return (f"{other} (shard {other_shard}) is not a shard of the same class as {first} (shard {first_shard}): "
-            "the class's submissions, the number of shards, the edition or the kit differ; grade every shard "
-            "of the class folder as it is now, with the same N and the same kit")
+            "the class's submissions, the number of shards, the edition, the kit, or whether a course (and "
+            "--trust-file-times) was given differ; grade every shard of the class folder as it is now, with "
+            "the same N, options and kit")
 
 
 def shard_twice(shard: str, first: str, other: str) -> str:

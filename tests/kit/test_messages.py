@@ -586,7 +586,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.bad_shard_file, ("out2/shard.json",), ["out2/shard.json", "grade that shard again"]),
     (m.merge_nothing, (), ["hogkit merge needs", "output folders"]),
     (m.shard_mismatch, ("a", "1/3", "b", "2/2"), ["b (shard 2/2)", "a (shard 1/3)", "not a shard of the same class",
-                                                 "same N"]),
+                                                 "same N, options and kit"]),
     (m.shard_twice, ("1/3", "a", "b"), ["shard 1/3 is given twice", "in a and in b"]),
     (m.shards_missing, (["2/3"], 3), ["missing shard 2/3 of the 3", "grade it with --shard"]),
     (m.shards_missing, (["1/4", "3/4"], 4), ["missing shards 1/4, 3/4 of the 4", "grade them"]),

@@ -145,6 +145,10 @@ def test_shards_of_another_class_or_another_count_are_refused(tmp_path, edition)
     two = shards_of(tmp_path / "class", halves, edition, count=2)
     with pytest.raises(InputError, match="not a shard of the same class"):
         merge([outs[0], two[1], outs[2]], tmp_path / "merged")
+    data = json.loads((outs[1] / SHARD_FILE).read_text(encoding="utf-8"))
+    (outs[1] / SHARD_FILE).write_text(json.dumps({**data, "course": "/somewhere/course"}), encoding="utf-8")
+    with pytest.raises(InputError, match="whether a course"):  # one shard graded with --course, the others not
+        merge(outs, tmp_path / "merged")
 
 
 def test_a_folder_that_is_no_finished_shard_is_refused(tmp_path, edition):
