@@ -65,7 +65,7 @@ pytest_plugins = ["graders.pytest_plugin"]
 # Python 3.9 (see pyproject.toml) and import nothing outside this list at module level.
 STUDENT_MODULES = (
     "__init__", "activity", "astrules", "cases", "checks", "child", "edition", "errors", "gamelog", "grading",
-    "isolation", "judge", "locking", "markers", "memo", "messages", "notebook", "onefunction", "probes",
+    "guard", "isolation", "judge", "locking", "markers", "memo", "messages", "notebook", "onefunction", "probes",
     "pytest_plugin", "reaper", "records", "repairs", "reports", "sandbox", "serveroptions", "storage", "student",
     "submissions", "syntax", "tables", "terminal", "webgui", "writers",
 )
