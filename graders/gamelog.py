@@ -114,6 +114,7 @@ class GuiSettings:
     factory_numbers: tuple[int, int] = (0, MOST_DICE)  # the numbers a factory is offered with
     turn_sides: CodeType | None = None  # the die's sides over ``score`` and ``opponent_score`` (tactic games)
     hidden: tuple[str, ...] = ()  # strategies never offered as a computer player
+    launcher: str = ""  # the student's program that starts the page (hog_gui.py, pig_gui.py), from the edition
 
     def variant(self, ident: str) -> Variant | None:
         return next((v for v in self.variants if v.id == ident), None)
@@ -166,7 +167,12 @@ def gui_settings(edition: Edition) -> GuiSettings:
                        data["scored_by"], data["returns"], tuple((r["say"], r["spoken"]) for r in data["remarks"]),
                        (data["factory_numbers"][0], data["factory_numbers"][1]),
                        _compile(edition.game.sides, f"{where} [game] sides") if tactic else None,
-                       tuple(data["hidden"]))
+                       tuple(data["hidden"]), launcher(edition))
+
+
+def launcher(edition: Edition) -> str:
+    """The student's file that starts the page: the one of the edition's student files named *_gui.py."""
+    return next((f for f in edition.student_files if f.endswith("_gui.py")), "")
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -353,18 +359,18 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     view: dict = {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
                   "waiting": False, "over": False, "winner": None, "chance": None, "error": None}
     if not isinstance(result, tuple) or len(result) != 6 or result[0] not in STATUSES:
-        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
     checked = [r for r in rows if r is not None]
     if len(checked) < len(rows) or _check_turn(opening) is None:
-        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
         if type(who) is not int:  # not the probe's (player, name, value): a result of the wrong shape
-            view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+            view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
             return view
         view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
@@ -462,7 +468,7 @@ def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: st
     if status == "wait" and stop is not None:
         view["next"], view["waiting"] = stop[0], True
     elif status == "wait":
-        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
     elif status == "end" and settings.returns == "winner":
         ending = _banked(turns) if final in (0, 1) and type(final) is int else None
         if final not in (0, 1) or type(final) is not int:

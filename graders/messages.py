@@ -1372,9 +1372,10 @@ def gui_next_differs(who: int, expected: int) -> str:
     return f"By the rules, {_player(who)}'s turn is over, but your play let {_player(who)} go again."
 
 
-def gui_strange_result() -> str:
-    return ("The game came back in a shape the page cannot read. Press New game; if it happens again, "
-            "restart hog_gui.py.")
+def gui_strange_result(launcher: str) -> str:
+    """LAUNCHER: the edition's own program that starts the page (hog_gui.py, pig_gui.py); "" for none."""
+    restart = f"restart {launcher}" if launcher else "restart the game"
+    return f"The game came back in a shape the page cannot read. Press New game; if it happens again, {restart}."
 
 
 def gui_play_returned(value: str) -> str:

@@ -455,4 +455,4 @@ def test_a_failed_remark_is_said_once_and_in_the_kits_words(pig: gamelog.GuiSett
 ])
 def test_a_tactic_turn_of_the_wrong_shape_is_strange(pig: gamelog.GuiSettings, row: tuple) -> None:
     view = game_view(pig, pig_request(pig), ("wait", (row,), None, (1, 0, 0, 0), None, OPENING))
-    assert view["error"]["title"] == messages.gui_strange_result()
+    assert view["error"]["title"] == messages.gui_strange_result("pig_gui.py")  # pig's own launcher, never hog_gui.py
