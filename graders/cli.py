@@ -497,7 +497,8 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
         workers = max(1, min(len(made), os.cpu_count() or 1))
         with ThreadPoolExecutor(workers) as pool:
             futures = [
-                (name, pool.submit(grade_reliably, load_submission(path, edition), edition, problems=numbers))
+                (name, pool.submit(grade_reliably, load_submission(path, edition), edition, problems=numbers,
+                                     game=game_of(edition)))
                 for name, path in made
             ]
             graded: list[tuple[str, Report]] = []

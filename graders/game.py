@@ -1,19 +1,20 @@
 """The game seam: one :class:`Game` interface, with one implementation per kind of game, chosen once.
 
-Contract: an edition's ``[game]`` table (:class:`graders.edition.GameSettings`) names the kind of its
-game (``kind``). :func:`game_of` reads it, here and nowhere else, and gives the matching
-implementation: :class:`DiceGame` (a strategy returns a number of dice; Hog's shape, modelled by
-:mod:`graders.analysis`) or :class:`TacticGame` (a strategy returns a tactic of roll-or-hold actions;
-Pig's shape, modelled by :mod:`graders.tactics`). Everything that needs the game (grading a win
-rate, ``winrate``, ``optimal``, ``picture``, ``contest``, the page's meter) asks the :class:`Game` it
-was handed, never the edition's name nor its kind.
+Contract: an edition's ``[game]`` table (:class:`graders.edition.GameSettings`; its keys, kind by
+kind, in :mod:`graders.gamekind`) names the kind of its game (``kind``). :func:`game_of` reads it,
+here and nowhere else, and gives the matching implementation: :class:`DiceGame` (a strategy returns
+a number of dice; Hog's shape, modelled by :mod:`graders.analysis`) or :class:`TacticGame` (a
+strategy returns a tactic of roll-or-hold actions; Pig's shape, modelled by :mod:`graders.tactics`).
+Everything that needs the game (grading a win rate, ``winrate``, ``optimal``, ``picture``,
+``contest``, the page's meter) asks the :class:`Game` it was handed, never the edition's name nor
+its kind.
 
 A strategy's *table* is plain numpy data either way: ``table[score, opponent_score]`` dice for a
 dice game, ``table[score, opponent_score, turn_total]`` action indexes for a tactic game. The methods
 take and give tables, so callers never look inside one.
 
 A third kind of game: a module modelling it (like :mod:`graders.tactics`), a class here implementing
-:class:`Game`, one entry in :data:`KINDS`, and the kind's name in the edition loader's list of kinds.
+:class:`Game`, one entry in :data:`KINDS`, and its name and keys in :data:`graders.gamekind.KIND_KEYS`.
 """
 
 from __future__ import annotations
@@ -347,4 +348,4 @@ KINDS: dict[str, type[Game]] = {"dice": DiceGame, "tactic": TacticGame}
 
 def game_of(edition: Edition) -> Game:
     """The edition's game, by the kind its ``[game]`` table names: the one place the kind is read."""
-    return KINDS[edition.game.turn](edition)
+    return KINDS[edition.game.kind](edition)

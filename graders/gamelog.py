@@ -160,13 +160,13 @@ def gui_settings(edition: Edition) -> GuiSettings:
                                                      repr(data["memory"])))
     for i, remark in enumerate(data["remarks"]):
         _compile(remark["say"], f"{where} remarks[{i}] say")
-    tactic = edition.game.turn == "tactic"
+    actions = edition.game.actions  # what a move is in a game of actions; () where a move is a number of dice
     return GuiSettings(edition.title, data["play"], data["sides"], data["goal"], tuple(data["factories"]),
                        data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission,
-                       data["memory"], edition.game.actions if tactic else (), tuple(data["die_functions"].items()),
+                       data["memory"], actions, tuple(data["die_functions"].items()),
                        data["scored_by"], data["returns"], tuple((r["say"], r["spoken"]) for r in data["remarks"]),
                        (data["factory_numbers"][0], data["factory_numbers"][1]),
-                       _compile(edition.game.sides, f"{where} [game] sides") if tactic else None,
+                       _compile(edition.game.sides, f"{where} [game] sides") if actions else None,
                        tuple(data["hidden"]), launcher(edition))
 
 

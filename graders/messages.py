@@ -725,7 +725,13 @@ def autograder_written(path: str, parts: list[tuple[str, float]] | None = None) 
 
 
 def no_analysis(edition: str) -> str:
-    return f"edition {edition!r} has no [analysis] table in its manifest, so it cannot be analysed exactly"
+    return (f"edition {edition!r} describes no game of dice in its manifest ([game] kind = \"dice\"), so it "
+            "cannot be analysed exactly")
+
+
+def game_key_of_other_kind(where: str, key: str, kind: str, other: str) -> str:
+    return (f"{where} {key}: only a game of kind {other!r} takes this key, and this table says "
+            f"kind = {kind!r}")
 
 
 def no_game_baseline(edition: str) -> str:
@@ -2057,6 +2063,8 @@ EXPECTED_PROBLEM_NUMBER = "the number of a problem"
 EXPECTED_MEMORY_START = "a class below classes"
 EXPECTED_GUI_NUMBER = "the name of one of [gui.numbers]"
 EXPECTED_TWO_ACTIONS = "two or more action names"
+EXPECTED_UPDATE = "an expression for the mover's new score: update(num_rolls, score, opponent_score, dice)"
+EXPECTED_DICE_RANGE = "[fewest, most]: two whole numbers from 0 to 100, fewest first"
 EXPECTED_NUMBER_RANGE = "[low, high]: two whole numbers from 0 to 1000, low first"
 RUN_PASSES = "the test passes"
 RUN_FAILS = "the test fails"
@@ -2141,7 +2149,7 @@ def unknown_variant(name: str, known: list[str]) -> str:
 
 
 def after_must_keep_sum(edition: str) -> str:
-    return (f"edition {edition!r} declares an [analysis] after that changes the sum of the scores, so its "
+    return (f"edition {edition!r} declares a [game] after that changes the sum of the scores, so its "
             "game cannot be solved in order of that sum")
 
 

@@ -36,7 +36,7 @@ PUBLISHED = {
     "swine_swap": (0.5000, {"bacon_strategy": 0.5205, "swap_strategy": 0.5727}),
 }
 
-# Each reference final_strategy against its edition's own baseline ([analysis] baseline): the figures
+# Each reference final_strategy against its edition's own baseline ([game] baseline): the figures
 # the reference's comments and the README quote. An engine change must keep them exactly.
 FINAL = {"boar_brawl": 0.7653, "more_boar": 0.7886, "pig_tail": 0.7343, "swine_swap": 0.8713}
 
@@ -100,10 +100,10 @@ def test_best_response_and_minimax(boar):
 
 
 def analysed(name: str):
-    """Edition NAME, or a skip when it declares no [analysis] (its game is not Hog's shape)."""
+    """Edition NAME, or a skip when its [game] is not of kind "dice" (Hog's shape)."""
     edition = load_edition(name)
     if edition.analysis is None:
-        pytest.skip(f"{name} declares no [analysis]: its game is modelled by its [game] table (test_tactics.py)")
+        pytest.skip(f"{name} describes no game of dice: its [game] is of another kind (test_tactics.py)")
     return edition
 
 
@@ -326,15 +326,15 @@ def test_swine_swap_exact_values_agree_with_a_seeded_simulation(swine):
 
 def _changed(edition, **analysis_keys):
     data = read_toml(edition.suite_dir / "edition.toml")
-    data["analysis"].update(analysis_keys)
-    data["analysis"].pop("variants", None)
+    data["game"].update(analysis_keys)
+    data["game"].pop("variants", None)
     return parse_manifest(data, edition.name, edition.root, edition.suite_dir / "edition.toml")
 
 
 @pytest.mark.slow
 def test_too_few_memory_classes_are_refused(swine):
     edition, _ = swine
-    memory = dict(read_toml(edition.suite_dir / "edition.toml")["analysis"]["memory"], classes=10)
+    memory = dict(read_toml(edition.suite_dir / "edition.toml")["game"]["memory"], classes=10)
     with pytest.raises(analysis.AnalysisError, match="classes = 10 is too few"):
         analysis.derive_model(edition, _changed(edition, memory=memory).analysis)
 

@@ -167,7 +167,7 @@ def test_a_turn_that_breaks_the_rules_gets_a_warning(settings: gamelog.GuiSettin
 
 
 EXTRA_TURNS = [n for n in edition_names() if "expected_next" in load_edition(n).gui.get("numbers", {})
-               and load_edition(n).game.turn == "dice"]  # a tactic game's: test_a_tactic_turn_that_breaks_the_rules
+               and load_edition(n).game.kind == "dice"]  # a tactic game's: test_a_tactic_turn_that_breaks_the_rules
 
 
 @pytest.mark.parametrize("name", EXTRA_TURNS)

@@ -16,7 +16,7 @@ from graders.edition import edition_names, kit_root, load_edition
 from graders.errors import AnalysisError
 from graders.probes import tactic_row
 
-TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.turn == "tactic"]
+TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.kind == "tactic"]
 
 
 @pytest.fixture(scope="module", params=TACTIC_EDITIONS)
