@@ -59,7 +59,7 @@ MEMORY_KEYS = {"classes": Key(int, check=within(1, 64)), "start": Key(int, 0, ch
 REPORT_KEYS = {"problem": Key((int, str)), "strategy": Key(str, check=_a_name)}
 # [gui]: how the web page plays a game and explains each turn (graders.gamelog).
 GUI_KEYS = {
-    "play": Key(str), "sides": Key(int, 6, check=within(2, 20)), "goal": Key(int, 100, check=within(1, 1000)),
+    "play": Key(str), "goal": Key(int, 100, check=within(1, 1000)),
     "factories": Key(list, [], items=str), "opponent": Key(str, ""), "commentary": Key(str, ""),
     "variants": Key(list, [{"id": "standard", "name": "Standard rules"}], items=dict),
     "numbers": Key(dict, {}, items=str), "events": Key(list, [], items=dict), "memory": Key(str, ""),
@@ -72,7 +72,7 @@ GUI_KEYS = {
     # on each action of a tactic game (see REMARK_KEYS).
     "die_functions": Key(dict, {}, items=int), "scored_by": Key(str, "", check=lambda v: v and _a_name(v)),
     "returns": Key(str, "scores", check=one_of("scores", "winner")), "remarks": Key(list, [], items=dict),
-    "factory_numbers": Key(list, [0, 10], items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= 1000
+    "factory_numbers": Key(list, None, items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= 1000
                            else messages.EXPECTED_NUMBER_RANGE),
 }
 VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),

@@ -243,7 +243,8 @@ class DiceGame(Game):
     def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
         from graders import pictures
 
-        return pictures.strategy_dice(messages.picture_dice_title(strategy), table.tolist(), fmt)
+        return pictures.strategy_dice(messages.picture_dice_title(strategy), table.tolist(), self.edition.game.dice,
+                                      fmt)
 
 
 class TacticGame(Game):

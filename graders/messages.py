@@ -729,6 +729,11 @@ def no_analysis(edition: str) -> str:
             "cannot be analysed exactly")
 
 
+def dice_not_modelled(edition: str, sides: str, dice: tuple[int, int], faces: int, most: int) -> str:
+    return (f"edition {edition!r} plays {dice[0]} to {dice[1]} dice of a die with sides {sides!r} ([game] sides, "
+            f"dice); the exact analysis solves 0 to {most} dice of a {faces}-sided die only")
+
+
 def game_key_of_other_kind(where: str, key: str, kind: str, other: str) -> str:
     return (f"{where} {key}: only a game of kind {other!r} takes this key, and this table says "
             f"kind = {kind!r}")
@@ -1355,8 +1360,8 @@ def gui_bad_moves(most: int) -> str:
     return f"moves should be a list of at most {most} numbers of dice."
 
 
-def gui_dice_out_of_range(position: int, value: str, most: int) -> str:
-    return f"Move {position} is {value}: a player rolls a whole number of dice from 0 to {most}."
+def gui_dice_out_of_range(position: int, value: str, fewest: int, most: int) -> str:
+    return f"Move {position} is {value}: a player rolls a whole number of dice from {fewest} to {most}."
 
 
 def gui_moves_without_person() -> str:
@@ -1406,8 +1411,8 @@ def gui_not_a_number(who: int, label: str, value: str) -> str:
     return f"play gave {_player(who)}'s strategy {value} as {what}, not a whole number."
 
 
-def gui_bad_choice(who: int, value: str) -> str:
-    return f"{_player(who)}'s strategy chose {value}, not a number of dice from 0 to 10."
+def gui_bad_choice(who: int, value: str, fewest: int, most: int) -> str:
+    return f"{_player(who)}'s strategy chose {value}, not a number of dice from {fewest} to {most}."
 
 
 def gui_asked_twice(who: int) -> str:
@@ -2063,6 +2068,7 @@ EXPECTED_PROBLEM_NUMBER = "the number of a problem"
 EXPECTED_MEMORY_START = "a class below classes"
 EXPECTED_GUI_NUMBER = "the name of one of [gui.numbers]"
 EXPECTED_TWO_ACTIONS = "two or more action names"
+EXPECTED_SIDES = "an expression giving a whole number of sides from 2 to 20 at every pair of scores"
 EXPECTED_UPDATE = "an expression for the mover's new score: update(num_rolls, score, opponent_score, dice)"
 EXPECTED_DICE_RANGE = "[fewest, most]: two whole numbers from 0 to 100, fewest first"
 EXPECTED_NUMBER_RANGE = "[low, high]: two whole numbers from 0 to 1000, low first"

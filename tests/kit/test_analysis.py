@@ -418,3 +418,14 @@ def test_the_contest_says_how_many_more_stand_below_its_top_ten() -> None:
     lines = contest_summary(board, [], "out")
     assert len([line for line in lines if "match points" in line]) == 10
     assert messages.leaderboard_more(2) in lines and "s10" not in "\n".join(lines)
+
+
+def test_the_analysis_reads_the_die_and_the_dice_from_the_game_table():
+    """[game] sides and dice are the edition's word: a die or a range of dice the solvers are not
+    built for is refused with both named, never answered for the wrong game."""
+    edition = load_edition("boar_brawl")
+    assert analysis.analysis_settings(edition) is edition.analysis
+    for change in ({"sides": "8"}, {"dice": (1, 10)}):
+        other = dataclasses.replace(edition, game=dataclasses.replace(edition.game, **change))
+        with pytest.raises(analysis.AnalysisError, match="solves 0 to 10 dice of a 6-sided die only"):
+            analysis.analysis_settings(other)

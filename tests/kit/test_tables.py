@@ -96,7 +96,8 @@ def _manifest(name: str) -> tuple[dict, Path]:
     ("boar_brawl", lambda d: d["gui"].update(colour="pink"), "[gui]: unknown key 'colour'"),
     ("boar_brawl", lambda d: d["gui"]["variants"][0].update(exat=True), "[gui] variants[0]: unknown key 'exat'"),
     ("boar_brawl", lambda d: d["gui"]["events"][0].update(wen="dice"), "[gui] events[0]: unknown key 'wen'"),
-    ("boar_brawl", lambda d: d["gui"].update(sides="6"), "[gui] sides: should be a whole number"),
+    ("boar_brawl", lambda d: d["gui"].update(sides=6), "[gui]: unknown key 'sides'"),  # the die is said in [game]
+    ("boar_brawl", lambda d: d["game"].update(sides="6 +"), "[game] sides: should be a Python expression"),
 ])
 def test_a_typo_in_any_manifest_table_fails_when_the_edition_loads(edition_name, change, needle):
     data, path = _manifest(edition_name)
