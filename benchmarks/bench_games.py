@@ -69,14 +69,15 @@ def main() -> None:
          clock(lambda: (analysis.score_best_response(model, four), analysis.full_best_response(model, four)), 1),
          "target <= 30 s")
     pig = load_edition("pig")
-    game.prepare(pig)
+    pig_game = game.game_of(pig)
+    pig_game.prepare()
     tactic = tactics.build_model(pig)
-    baseline = tactics.reference_table(pig, game.baseline(pig))
+    baseline = tactics.reference_table(pig, pig_game.baseline())
     best = tactics.reference_table(pig, "final_strategy")
-    ours, others = game.contest_entry(pig, best), game.contest_entry(pig, baseline)
+    ours, others = pig_game.contest_entry(best), pig_game.contest_entry(baseline)
     show("pig: one entry's turn gains (once per entry in a contest)",
-         clock(lambda: game.contest_entry(pig, best), args.repeat))
-    show("pig: one pair from kept turn gains, compiled", clock(lambda: game.contest_pair(pig, ours, others),
+         clock(lambda: pig_game.contest_entry(best), args.repeat))
+    show("pig: one pair from kept turn gains, compiled", clock(lambda: pig_game.contest_pair(ours, others),
                                                               args.repeat), "target <= 0.02 s")
     show("pig: one pair as before (turn gains again, numpy)",
          clock(numpy_only(lambda: tactics.win_rates(tactic, best, baseline)), args.repeat))

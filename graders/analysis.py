@@ -118,6 +118,11 @@ def analysis_settings(edition: Edition) -> AnalysisSettings:
     """The edition's ``[analysis]`` table; an :class:`AnalysisError` when it has none."""
     if edition.analysis is None:
         raise AnalysisError(messages.no_analysis(edition.name))
+    if edition.game.dice != (0, MOST_DICE) or edition.game.sides.strip() != str(FACES):
+        # The die and the dice are the edition's to say ([game] sides, dice); the solvers (and
+        # kernel.c) are built for these, and refuse rather than answer for another game.
+        raise AnalysisError(messages.dice_not_modelled(edition.name, edition.game.sides, edition.game.dice,
+                                                       FACES, MOST_DICE))
     return edition.analysis
 
 

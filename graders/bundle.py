@@ -64,10 +64,10 @@ pytest_plugins = ["graders.pytest_plugin"]
 # web game import, and the sandbox's child and probes, which it starts by file name. They keep to
 # Python 3.9 (see pyproject.toml) and import nothing outside this list at module level.
 STUDENT_MODULES = (
-    "__init__", "activity", "astrules", "cases", "checks", "child", "edition", "errors", "gamelog", "grading",
-    "isolation", "judge", "locking", "markers", "memo", "messages", "notebook", "onefunction", "probes",
-    "pytest_plugin", "reaper", "records", "repairs", "reports", "sandbox", "serveroptions", "storage", "student",
-    "submissions", "syntax", "tables", "terminal", "webgui", "writers",
+    "__init__", "activity", "astrules", "cases", "checks", "child", "edition", "errors", "gamekind", "gamelog",
+    "grading", "guard", "isolation", "judge", "locking", "markers", "memo", "messages", "notebook", "onefunction",
+    "probes", "pytest_plugin", "reaper", "records", "repairs", "reports", "sandbox", "serveroptions", "storage",
+    "student", "submissions", "syntax", "tables", "terminal", "webgui", "writers",
 )
 
 

@@ -13,8 +13,10 @@ Contract: two kinds, declared in the case files (see :mod:`graders.cases`):
   case keeps (the function tested and the helpers it needs): the rest of the reference never
   reaches the child, whatever the student's test reads.
 * an exact win rate (:class:`WinRateCheck`): the student's strategy is tabulated in the sandbox
-  as plain data and its exact chance to win is worked out here by the edition's game
-  (:mod:`graders.game`); it passes at ``at_least`` or above, the figure in its note.
+  as plain data and its exact chance to win is worked out by the edition's game, handed in by
+  the instructor's side (a :class:`GameRates`, :mod:`graders.game`'s ``Game``); it passes at
+  ``at_least`` or above, the figure in its note. Where no game is handed in (a student's own copy,
+  which has no reference and no numpy), the case is not run.
 
 Nothing the child says is trusted beyond its exact-typed plain data.
 """
@@ -26,6 +28,7 @@ import builtins
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from graders import messages, syntax
 from graders.cases import Case, StudentRun, WinRateCheck
@@ -33,6 +36,20 @@ from graders.edition import Edition
 from graders.errors import AnalysisError, EditionError
 from graders.records import CaseResult, CaseStatus
 from graders.sandbox import Session
+
+
+class GameRates(Protocol):
+    """What grading asks of an edition's game (the instructor's side implements it: the student's
+    side never imports the game's modules)."""
+
+    def rates_against(self, session: Session, strategy: str, against: str, seconds: float) -> dict[str, float]:
+        ...
+
+    def report(self) -> tuple[str, str] | None:
+        ...
+
+    def report_note(self, session: Session, strategy: str, seconds: float) -> str:
+        ...
 
 
 @dataclass(frozen=True)
@@ -110,11 +127,11 @@ def reference_file(edition: Edition) -> Path:
 
 
 def run_check(session: Session, case: Case, edition: Edition, deadline: float = float("inf"),
-              carried: Carried | None = None) -> CaseResult:
+              carried: Carried | None = None, game: GameRates | None = None) -> CaseResult:
     if isinstance(case.check, StudentRun):
         return _student_run(session, case, case.check, min(deadline, time.monotonic() + case.timeout), carried)
     if isinstance(case.check, WinRateCheck):
-        return _win_rate(session, case, case.check, edition, deadline)
+        return _win_rate(session, case, case.check, edition, deadline, game)
     raise EditionError(messages.broken_spec(str(case.path), case.id))
 
 
@@ -170,14 +187,13 @@ def builtin_name(name: object) -> str:
     return name if isinstance(name, str) and name in BUILTIN_EXCEPTIONS else messages.AN_EXCEPTION_OF_THEIR_OWN
 
 
-def _win_rate(session: Session, case: Case, check: WinRateCheck, edition: Edition, deadline: float) -> CaseResult:
-    from graders import game  # numpy only when it is needed
-
-    if not reference_file(edition).is_file():
+def _win_rate(session: Session, case: Case, check: WinRateCheck, edition: Edition, deadline: float,
+              game: GameRates | None) -> CaseResult:
+    if game is None or not reference_file(edition).is_file():
         return _result(case, False, messages.win_rate_not_here(), status=CaseStatus.NOT_RUN)
     seconds = max(0.0, min(case.timeout, deadline - time.monotonic()))
     try:
-        rates = game.rates_against(edition, session, check.strategy, check.against, seconds)
+        rates = game.rates_against(session, check.strategy, check.against, seconds)
     except AnalysisError as exc:
         return _result(case, False, str(exc))
     figure = messages.win_rate_figure(rates["average"], rates["first"], rates["second"], check.against)

@@ -36,6 +36,7 @@ from graders import gradebook, messages, reports, shards
 from graders.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
 from graders.edition import Edition
 from graders.errors import InputError
+from graders.game import game_of
 from graders.grading import describe_failure, grade
 from graders.handins import (
     EXPORT_METADATA,
@@ -91,7 +92,8 @@ def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "") ->
     if entry.source is None:
         return base
     try:
-        report = grade(Submission(entry.path, entry.source), edition, limits=limits, workers=1)
+        report = grade(Submission(entry.path, entry.source), edition, limits=limits, workers=1,
+                       game=game_of(edition))
     except Exception as exc:  # anything grading raises is the kit's failure, never the student's
         return kit_error_record(base, exc, traceback.format_exc())
     return dataclasses.replace(base, status=EntryStatus.GRADED, reason="", report=report, max=report.max)

@@ -39,6 +39,7 @@ from graders.cases import load_questions
 from graders.course import CourseError, Setup, load_setup
 from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
 from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
+from graders.game import game_of
 from graders.grading import grade_reliably
 from graders.isolation import Verified
 from graders.records import ProblemResult, Report
@@ -378,7 +379,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     serveroptions.check_options(args.parser, args)
     path = Path(args.path) if args.path else edition.solution_dir / edition.submission
     load_submission(path, edition)  # refused as grading refuses it, before any server starts
-    return webgui.serve(webgui.Game(path.resolve(), edition, edition, args.seed, args.timeout), args)
+    game = webgui.Game(path.resolve(), edition, edition, args.seed, args.timeout, best_play=game_of(edition))
+    return webgui.serve(game, args)
 
 
 def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
@@ -432,7 +434,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
             raise SubmissionError(f"{exc}; {messages.class_folder_hint()}") from exc  # advice for instructors only
         raise
     try:
-        report = grade_reliably(submission, edition, problems=numbers, on_problem=_progress)
+        report = grade_reliably(submission, edition, problems=numbers, on_problem=_progress, game=game_of(edition))
     except KitFailure as exc:
         raise KitFailure(messages.kit_failed_single(args.path, exc.summary), exc.details) from exc
     if sys.stderr.isatty():
@@ -528,7 +530,8 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
         workers = max(1, min(len(made), os.cpu_count() or 1))
         with ThreadPoolExecutor(workers) as pool:
             futures = [
-                (name, pool.submit(grade_reliably, load_submission(path, edition), edition, problems=numbers))
+                (name, pool.submit(grade_reliably, load_submission(path, edition), edition, problems=numbers,
+                                     game=game_of(edition)))
                 for name, path in made
             ]
             graded: list[tuple[str, Report]] = []
@@ -627,15 +630,14 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
 
 
 def cmd_winrate(args: argparse.Namespace) -> int:
-    from graders import game
-
     edition = _edition(args, Path(args.path))
     submission = load_submission(Path(args.path), edition)
-    game.prepare(edition, args.variant)
-    against = args.against or game.baseline(edition)
-    (mine, theirs), notes = game.tabulate_source(submission.source, edition, [args.strategy, against])
+    game = game_of(edition)
+    game.prepare(args.variant)
+    against = args.against or game.baseline()
+    (mine, theirs), notes = game.tabulate_source(submission.source, [args.strategy, against])
     _print_notes(notes)
-    rates = game.win_rates(edition, mine, theirs, args.variant)
+    rates = game.win_rates(mine, theirs, args.variant)
     print(json.dumps(rates) if args.json else messages.win_rate_lines(args.strategy, against, rates))
     return 0
 
@@ -647,83 +649,40 @@ def _print_notes(notes: list[str]) -> None:
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
-    from graders import analysis, game
-
     edition = load_edition(args.edition)
-    if game.is_tactic_game(edition):
-        return _optimal_tactics(args, edition)
     if args.table:
         writable_output(args.table, folder=False)
-    model = analysis.build_model(edition, args.variant)
-    against_text = args.against or analysis.analysis_settings(edition).baseline
-    against = analysis.reference_table(edition, against_text)
-    if model.memory > 1:  # strategies see the scores only: a best response found by improvement, and a bound
-        best, rates, rounds = analysis.score_best_response(model, against)
-        print(messages.win_rate_lines(messages.improved_response(against_text, rounds), against_text, rates))
-        print(messages.win_rate_lines(messages.whole_state_bound(), against_text,
-                                      analysis.full_best_response(model, against)[1]))
-    else:
-        best = analysis.best_response(model, against)
-        rates = analysis.win_rates(model, best, against)
-        minimax = analysis.optimal(model)
-        print(messages.win_rate_lines(messages.best_response_to(against_text), against_text, rates))
-        print(messages.win_rate_lines(messages.MINIMAX, against_text, analysis.win_rates(model, minimax, against)))
-        print(messages.win_rate_lines(messages.MINIMAX, messages.ITSELF, analysis.win_rates(model, minimax, minimax)))
+    game = game_of(edition)
+    game.prepare(args.variant)
+    play = game.optimal(args.against or game.baseline(), args.variant)
+    for line in play.lines:
+        print(line)
     if args.table:
-        heading = (messages.improved_table_heading(against_text, edition.name, rates["average"]) if model.memory > 1
-                   else messages.table_heading(against_text, edition.name, rates["average"]))
-        Path(args.table).write_text(analysis.strategy_module_source(best, heading), encoding="utf-8")
-        print(messages.table_written(args.table, edition.submission))
-    return 0
-
-
-def _optimal_tactics(args: argparse.Namespace, edition: Edition) -> int:
-    """Best play for a game of tactics: the best response to a reference strategy and the optimal
-    strategy, both found by value iteration, each then evaluated exactly."""
-    from graders import game, tactics
-
-    if args.table:
-        writable_output(args.table, folder=False)
-    game.prepare(edition, args.variant)
-    model = tactics.build_model(edition)
-    against_text = args.against or game.baseline(edition)
-    against = tactics.reference_table(edition, against_text)
-    started = time.monotonic()
-    best = tactics.best_response(model, against)[0]
-    optimal, values = tactics.best_response(model)
-    seconds = time.monotonic() - started
-    rates = tactics.win_rates(model, best, against)
-    print(messages.win_rate_lines(messages.best_response_to(against_text), against_text, rates))
-    print(messages.win_rate_lines(messages.OPTIMAL, against_text, tactics.win_rates(model, optimal, against)))
-    print(messages.win_rate_lines(messages.OPTIMAL, messages.ITSELF, tactics.win_rates(model, optimal, optimal)))
-    print(messages.optimal_guarantee(float(values[0, 0, 0])))
-    print(messages.solved_in(seconds))
-    if args.table:
-        heading = messages.table_heading(against_text, edition.name, rates["average"])
-        Path(args.table).write_text(tactics.strategy_module_source(model, best, heading), encoding="utf-8")
-        print(messages.tactic_table_written(args.table, edition.submission))
+        Path(args.table).write_text(play.module_source, encoding="utf-8")
+        print(game.table_written(args.table))
     return 0
 
 
 def cmd_picture(args: argparse.Namespace) -> int:
-    from graders import game, pictures
+    from graders import pictures
 
     edition = load_edition(args.edition)
     writable_output(args.out, folder=False)
-    game.prepare(edition)
-    baseline_text = args.against or (game.baseline(edition) if args.kind == "win" else "")
+    game = game_of(edition)
+    game.prepare()
+    baseline_text = args.against or (game.baseline() if args.kind == "win" else "")
     if args.path:
         source = load_submission(Path(args.path), edition).source
-        (table,), notes = game.tabulate_source(source, edition, [args.strategy])
+        (table,), notes = game.tabulate_source(source, [args.strategy])
         _print_notes(notes)
     else:
-        table = game.reference_table(edition, args.strategy)
+        table = game.reference_table(args.strategy)
     fmt = pictures.format_of(args.out)
     if args.kind == "win":
-        win = game.start_values(edition, table, game.reference_table(edition, baseline_text))
+        win = game.start_values(table, game.reference_table(baseline_text))
         picture = pictures.win_chances(messages.picture_win_title(args.strategy, baseline_text), win.tolist(), fmt)
     else:
-        picture = game.strategy_picture(edition, args.strategy, table, fmt)
+        picture = game.strategy_picture(args.strategy, table, fmt)
     Path(args.out).write_bytes(picture)
     print(messages.picture_written(args.out))
     return 0

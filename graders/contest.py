@@ -1,7 +1,7 @@
 """Contest: every submission's strategy against every other, exactly, going first and second.
 
 Contract: each entry's strategy (the edition's contest strategy, ``final_strategy``: see
-:func:`graders.game.contest_strategy`) is tabulated in the sandbox, as the submission's own code,
+:meth:`graders.game.Game.contest_strategy`) is tabulated in the sandbox, as the submission's own code,
 through the game seam (dice per pair of scores for Hog, an action per turn total for a game of
 tactics); an entry that cannot be read, loaded or tabulated (a value the game does not allow,
 answers that change, too slow, or the kit failing on it) is listed with its reason and takes no
@@ -20,10 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from graders import game, messages, pictures, reports
+from graders import messages, pictures, reports
 from graders.classroom import Progress, check_class_folder
 from graders.edition import Edition
 from graders.errors import AnalysisError, InputError
+from graders.game import Game, game_of
 from graders.grading import describe_failure
 from graders.records import Standing
 from graders.storage import write_atomically
@@ -33,12 +34,12 @@ THRESHOLD = 0.500001
 TIE = 1e-9  # average win rates closer than this are equal: the same strategy, solved twice
 
 
-def tabulate_entry(entry: Entry, edition: Edition, strategy: str) -> np.ndarray | str:
+def tabulate_entry(entry: Entry, game: Game, strategy: str) -> np.ndarray | str:
     """The entry's strategy as a table, or why it cannot take part."""
     if entry.source is None:
         return entry.reason
     try:
-        return game.tabulate_source(entry.source, edition, [strategy])[0][0]
+        return game.tabulate_source(entry.source, [strategy])[0][0]
     except AnalysisError as exc:
         return str(exc)
     except Exception as exc:  # the kit's failure on one entry is that entry's line, never the contest's end
@@ -53,13 +54,14 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
         raise InputError(messages.empty_class(str(folder)))
-    game.prepare(edition)
-    strategy = game.contest_strategy(edition)
+    game = game_of(edition)
+    game.prepare()
+    strategy = game.contest_strategy()
     workers = max(1, jobs or os.cpu_count() or 1)
     tables: list[np.ndarray | str] = [""] * len(entries)
     started = time.monotonic()
     with ThreadPoolExecutor(workers) as pool:
-        entry_of = {pool.submit(tabulate_entry, e, edition, strategy): k for k, e in enumerate(entries)}
+        entry_of = {pool.submit(tabulate_entry, e, game, strategy): k for k, e in enumerate(entries)}
         for done, entry_done in enumerate(as_completed(entry_of), start=1):
             tables[entry_of[entry_done]] = entry_done.result()
             if progress:
@@ -76,8 +78,8 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     solved: dict[tuple[bytes, bytes], float] = {}
     started = time.monotonic()
     with ThreadPoolExecutor(workers) as pool:
-        kept = list(pool.map(lambda pair: game.contest_entry(edition, pair[1]), valid))  # once per entry
-        pair_of = {pool.submit(game.contest_pair, edition, kept[i], kept[j]): key for key, (i, j) in unique.items()}
+        kept = list(pool.map(lambda pair: game.contest_entry(pair[1]), valid))  # once per entry
+        pair_of = {pool.submit(game.contest_pair, kept[i], kept[j]): key for key, (i, j) in unique.items()}
         for done, pair_done in enumerate(as_completed(pair_of), start=1):
             solved[pair_of[pair_done]] = pair_done.result()
             if progress and (done % 200 == 0 or done == len(pair_of)):

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graders import messages
+from graders import gamekind, messages
 from graders.errors import EditionError, InputError
 from graders.tables import Key, check_table, check_value, one_of, positive, within
 
 DEFAULT_EDITION = "boar_brawl"
 RULE_KINDS = ("forbid", "uses")
+DICE_BASELINE = "always_roll(6)"  # what a dice game compares against when its [game] names no baseline
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -37,7 +38,7 @@ TOP_KEYS = {
     "support": Key(list, [], items=str), "student_files": Key(list, None, items=str), "setup": Key(str, ""),
     "case_timeout": Key(float, 5.0, check=positive), "run_timeout": Key(float, 120.0, check=positive),
     "checkpoint": Key(dict, None), "phases": Key(list, items=dict), "problems": Key(list, items=dict),
-    "analysis": Key(dict, None), "gui": Key(dict, None), "game": Key(dict, None),
+    "gui": Key(dict, None), "game": Key(dict, None),
     "course_points": Key(int, 0, check=within(0, 10_000)),
 }
 PHASE_KEYS = {"number": Key(int), "name": Key(str)}
@@ -51,18 +52,14 @@ PROBLEM_KEYS = {
 RULE_KEYS = {"kind": Key(str, check=one_of(*RULE_KINDS)), "function": Key(str), "names": Key(list, items=str),
              "required": Key(bool, None)}
 CHECKPOINT_KEYS = {"phase": Key(int), "points": Key(int), "label": Key(str, "Checkpoint")}
-# [analysis]: the game's rules are the reference's own functions, named by expressions (graders.analysis).
-ANALYSIS_KEYS = {"update": Key(str), "extra_turn": Key(str, ""), "goal": Key(str, "GOAL"),
-                 "baseline": Key(str, "always_roll(6)"), "report": Key(dict, None),
-                 "memory": Key(dict, None), "after": Key(str, ""), "variants": Key(dict, {}, items=str)}
-# [analysis] memory: what each player carries from turn to turn beyond the scores (Feral Hogs' previous
+# [game] memory (a dice game): what each player carries from turn to turn beyond the scores (Feral Hogs' previous
 # points), as CLASSES whole numbers 0..CLASSES-1 (a larger value counts as the last class).
 MEMORY_KEYS = {"classes": Key(int, check=within(1, 64)), "start": Key(int, 0, check=within(0, 63)),
                "remember": Key(str)}
 REPORT_KEYS = {"problem": Key((int, str)), "strategy": Key(str, check=_a_name)}
 # [gui]: how the web page plays a game and explains each turn (graders.gamelog).
 GUI_KEYS = {
-    "play": Key(str), "sides": Key(int, 6, check=within(2, 20)), "goal": Key(int, 100, check=within(1, 1000)),
+    "play": Key(str), "goal": Key(int, 100, check=within(1, 1000)),
     "factories": Key(list, [], items=str), "opponent": Key(str, ""), "commentary": Key(str, ""),
     "variants": Key(list, [{"id": "standard", "name": "Standard rules"}], items=dict),
     "numbers": Key(dict, {}, items=str), "events": Key(list, [], items=dict), "memory": Key(str, ""),
@@ -75,15 +72,12 @@ GUI_KEYS = {
     # on each action of a tactic game (see REMARK_KEYS).
     "die_functions": Key(dict, {}, items=int), "scored_by": Key(str, "", check=lambda v: v and _a_name(v)),
     "returns": Key(str, "scores", check=one_of("scores", "winner")), "remarks": Key(list, [], items=dict),
-    "factory_numbers": Key(list, [0, 10], items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= 1000
+    "factory_numbers": Key(list, None, items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= 1000
                            else messages.EXPECTED_NUMBER_RANGE),
 }
 VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
                 "exact": Key(bool, False)}
-# [game]: the shape of a turn, for the engine's game seam (graders.game); without it, Hog's shape.
-GAME_KEYS = {"turn": Key(str, "dice", check=one_of("dice", "tactic")), "actions": Key(list, [], items=str),
-             "sides": Key(str, "6"), "goal": Key(str, "GOAL"), "baseline": Key(str, ""),
-             "strategy": Key(str, "final_strategy")}
+# [game]: the game, one table whatever its kind (the keys of each kind: graders.gamekind).
 EVENT_KEYS = {"rule": Key(str), "when": Key(str), "text": Key(str)}
 # [[gui.remarks]]: what the submission says of each action: SAY an expression over ``action`` and
 # ``outcome`` giving a str, SPOKEN when the page puts the player's name before it (a sentence, not art).
@@ -134,7 +128,7 @@ class Checkpoint:
 
 @dataclass(frozen=True)
 class AnalysisSettings:
-    """The ``[analysis]`` table: expressions over the reference's names (see :mod:`graders.analysis`)."""
+    """A dice game's ``[game]`` keys: expressions over the reference's names (see :mod:`graders.analysis`)."""
 
     update: str  # update(num_rolls, score, opponent_score, dice[, last]) -> the mover's new score
     extra_turn: str  # extra_turn(score, opponent_score) -> bool, asked after a turn short of the goal ("": none)
@@ -162,23 +156,26 @@ class AnalysisSettings:
 
 @dataclass(frozen=True)
 class GameSettings:
-    """The ``[game]`` table: what a strategy returns and what the engine needs to model a turn.
+    """The ``[game]`` table's keys every kind shares, its ``kind`` (which :mod:`graders.game` reads to
+    pick the game's model) and a tactic game's own (see :mod:`graders.gamekind`).
 
-    ``turn = "dice"`` (Hog's shape, the default): a strategy returns a number of dice.
-    ``turn = "tactic"``: a strategy returns a tactic, called with the turn total before each action,
+    ``kind = "dice"`` (Hog's shape, the default): a strategy returns a number of dice, from
+    ``dice[0]`` to ``dice[1]``; the rules' own keys are kept as :class:`AnalysisSettings`.
+    ``kind = "tactic"``: a strategy returns a tactic, called with the turn total before each action,
     that returns one of ``actions`` (the reference's functions ``action(turn_total, outcome) ->
-    (points scored, new turn total, whether the turn is over)``); ``sides`` is an expression over
-    ``score`` and ``opponent_score`` for the die a turn uses, ``goal`` one for the goal score;
-    ``baseline`` the reference strategy analysis compares against, and ``strategy`` the name of the
-    strategy a contest plays (Hog's shape reads both from ``[analysis]``).
+    (points scored, new turn total, whether the turn is over)``); ``strategy`` names the strategy a
+    contest plays. ``sides`` is an expression over ``score`` and ``opponent_score`` for the die a
+    turn uses, ``goal`` one for the goal score; ``baseline`` the reference strategy analysis
+    compares against.
     """
 
-    turn: str = "dice"
+    kind: str = "dice"
     actions: tuple[str, ...] = ()
     sides: str = "6"
     goal: str = "GOAL"
     baseline: str = ""
     strategy: str = "final_strategy"
+    dice: tuple[int, int] = (0, 10)  # the fewest and most dice a strategy may choose
 
 
 @dataclass(frozen=True)
@@ -197,7 +194,7 @@ class Edition:
     run_timeout: float
     suite_dir: Path  # where edition.toml and the case files are
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
-    analysis: AnalysisSettings | None = field(default=None, compare=False)  # [analysis] (graders.analysis)
+    analysis: AnalysisSettings | None = field(default=None, compare=False)  # a dice [game]'s rules (graders.analysis)
     gui: dict = field(default_factory=dict, compare=False)  # [gui], checked (graders.gamelog compiles it)
     game: GameSettings = field(default_factory=GameSettings, compare=False)  # [game] (graders.game)
     course_points: int = 0  # what the points are worth in the course's own total (0: the points themselves)
@@ -371,7 +368,7 @@ def parse_manifest(
         run_timeout=top["run_timeout"],
         suite_dir=suite_dir or root / "tests" / name,
         support_dir=support_dir or root / "solution" / name,
-        analysis=_analysis(top["analysis"], {p.label for p in problems}, where),
+        analysis=_analysis(top["game"], {p.label for p in problems}, where),
         gui=_gui(top["gui"], where),
         game=_game(top["game"], where),
         course_points=top["course_points"],
@@ -428,10 +425,15 @@ def _checkpoint(raw: dict | None, where: str) -> Checkpoint | None:
 
 
 def _analysis(raw: dict | None, labels: set[str], where: str) -> AnalysisSettings | None:
+    """A dice game's rules, from the ``[game]`` table's keys (None when the table gives no update:
+    no table, or a game of another kind)."""
     if raw is None:
         return None
-    awhere = f"{where} [analysis]"
-    values = check_table(raw, ANALYSIS_KEYS, awhere)
+    awhere = f"{where} [game]"
+    values = gamekind.check_game(raw, awhere)
+    if not values["update"]:
+        return None
+    values["baseline"] = values["baseline"] or DICE_BASELINE
     for key in ("update", "extra_turn", "goal", "baseline", "after"):
         if values[key]:
             _check_expression(values[key], f"{awhere} {key}")
@@ -479,17 +481,14 @@ def _game(raw: dict | None, where: str) -> GameSettings:
     if raw is None:
         return GameSettings()
     gwhere = f"{where} [game]"
-    values = check_table(raw, GAME_KEYS, gwhere)
+    values = gamekind.check_game(raw, gwhere)
     for key in ("sides", "goal", "baseline"):
         if values[key]:
             _check_expression(values[key], f"{gwhere} {key}")
     for name in values["actions"]:
         check_value(name, Key(str, check=_a_name), f"{gwhere} actions")
-    if values["turn"] == "tactic" and len(values["actions"]) < 2:
-        raise EditionError(messages.table_wrong_type(f"{gwhere} actions", messages.EXPECTED_TWO_ACTIONS,
-                                                     repr(values["actions"])))
-    return GameSettings(values["turn"], tuple(values["actions"]), values["sides"], values["goal"],
-                        values["baseline"], values["strategy"])
+    return GameSettings(values["kind"], tuple(values["actions"]), values["sides"], values["goal"],
+                        values["baseline"], values["strategy"], (values["dice"][0], values["dice"][1]))
 
 
 def _check_expression(source: str, where: str) -> None:

@@ -1,18 +1,27 @@
-"""The game seam: what the engine needs to know of an edition's game, in one place.
+"""The game seam: one :class:`Game` interface, with one implementation per kind of game, chosen once.
 
-Contract: an edition's ``[game]`` table (:class:`graders.edition.GameSettings`) says what a
-strategy returns. ``turn = "dice"`` (Hog's shape, the default) is modelled by
-:mod:`graders.analysis` from the ``[analysis]`` table; ``turn = "tactic"`` (a turn of roll-or-hold
-actions, Pig's shape) by :mod:`graders.tactics`. Everything that needs the game (grading a win rate,
-``winrate``, ``optimal``, ``picture``, ``contest``) asks this module, never the edition's name.
+Contract: an edition's ``[game]`` table (:class:`graders.edition.GameSettings`; its keys, kind by
+kind, in :mod:`graders.gamekind`) names the kind of its game (``kind``). :func:`game_of` reads it,
+here and nowhere else, and gives the matching implementation: :class:`DiceGame` (a strategy returns
+a number of dice; Hog's shape, modelled by :mod:`graders.analysis`) or :class:`TacticGame` (a
+strategy returns a tactic of roll-or-hold actions; Pig's shape, modelled by :mod:`graders.tactics`).
+Everything that needs the game (grading a win rate, ``winrate``, ``optimal``, ``picture``,
+``contest``, the page's meter) asks the :class:`Game` it was handed, never the edition's name nor
+its kind.
 
-A strategy's *table* is plain numpy data either way: ``table[score, opponent_score]`` dice for Hog,
-``table[score, opponent_score, turn_total]`` action indexes for a tactic game. The functions here
+A strategy's *table* is plain numpy data either way: ``table[score, opponent_score]`` dice for a
+dice game, ``table[score, opponent_score, turn_total]`` action indexes for a tactic game. The methods
 take and give tables, so callers never look inside one.
+
+A third kind of game: a module modelling it (like :mod:`graders.tactics`), a class here implementing
+:class:`Game`, one entry in :data:`KINDS`, and its name and keys in :data:`graders.gamekind.KIND_KEYS`.
 """
 
 from __future__ import annotations
 
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from graders import messages
@@ -24,149 +33,320 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def is_tactic_game(edition: Edition) -> bool:
-    return edition.game.turn == "tactic"
+@dataclass(frozen=True)
+class OptimalPlay:
+    """What ``hogkit optimal`` found: the lines to print, and the best response as a module's source."""
+
+    lines: tuple[str, ...]
+    module_source: str
+    average: float  # the best response's average win rate against the strategy it answers
 
 
-def baseline(edition: Edition) -> str:
-    """The reference strategy results are compared against, as an expression."""
-    if is_tactic_game(edition):
-        if not edition.game.baseline:
-            raise AnalysisError(messages.no_game_baseline(edition.name))
-        return edition.game.baseline
-    from graders import analysis
+class Game(ABC):
+    """What the engine asks of an edition's game. A kind of game implements the abstract methods;
+    the exact rates of a submission's strategy are worked out here, once, for every kind."""
 
-    return analysis.analysis_settings(edition).baseline
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+
+    @abstractmethod
+    def prepare(self, variant: str = "") -> None:
+        """Build the rules model now, so that a game the model cannot take, or a variant it does not
+        have, is refused before any other work."""
+
+    @abstractmethod
+    def baseline(self) -> str:
+        """The reference strategy results are compared against, as an expression."""
+
+    @abstractmethod
+    def contest_strategy(self) -> str:
+        """The name of the strategy each entry plays in a contest."""
+
+    @abstractmethod
+    def reference_table(self, expression: str, variant: str = "") -> np.ndarray:
+        """A strategy of the reference solution (an expression) as a table."""
+
+    @abstractmethod
+    def modelled(self) -> bool:
+        """Whether the edition describes its rules for the exact analysis at all."""
+
+    @abstractmethod
+    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
+        """STRATEGY (a name in the code SESSION runs) as a table, tabulated in SESSION's sandbox."""
+
+    @abstractmethod
+    def tabulate_source(self, source: str, expressions: list[str], limits: Limits | None = None
+                        ) -> tuple[list[np.ndarray], list[str]]:
+        """EXPRESSIONS of a submission (SOURCE) as tables, in one sandboxed child; with loading's notes."""
+
+    @abstractmethod
+    def win_rates(self, mine: np.ndarray, theirs: np.ndarray, variant: str = "") -> dict[str, float]:
+        """MINE's exact chance to beat THEIRS going first, going second, and their average."""
+
+    @abstractmethod
+    def contest_entry(self, table: np.ndarray) -> np.ndarray:
+        """What a contest keeps of an entry's TABLE, worked out once per entry."""
+
+    @abstractmethod
+    def contest_pair(self, first: np.ndarray, second: np.ndarray) -> float:
+        """The first entry's exact chance to beat the second (each from :meth:`contest_entry`),
+        averaged over both seats, in the compiled loop where there is one."""
+
+    @abstractmethod
+    def start_values(self, table: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        """(goal, goal): TABLE's exact chance to win about to start a turn at each pair of scores."""
+
+    @abstractmethod
+    def optimal(self, against: str, variant: str = "") -> OptimalPlay:
+        """Best play: the best response to AGAINST (an expression), and what else the kind knows."""
+
+    @abstractmethod
+    def table_written(self, path: str) -> str:
+        """The line saying a best response's module was written to PATH."""
+
+    @abstractmethod
+    def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
+        """The mover's exact chance to win with best play against OPPONENT's table (None: against
+        best play) from every state the page shows (the page's meter)."""
+
+    @abstractmethod
+    def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
+        """A picture of what the strategy chooses."""
+
+    def report(self) -> tuple[str, str] | None:
+        """(problem, strategy): the problem whose result carries its strategy's exact win rate
+        against the baseline as a note; None when the edition reports none."""
+        return None
+
+    def pair_rate(self, first: np.ndarray, second: np.ndarray) -> float:
+        """FIRST's exact chance to beat SECOND, averaged over both seats."""
+        return self.contest_pair(self.contest_entry(first), self.contest_entry(second))
+
+    def rates_against(self, session: Session, strategy: str, against: str, seconds: float) -> dict[str, float]:
+        """STRATEGY (a name in the submission, tabulated in SESSION's sandbox) against AGAINST (a
+        reference expression): the exact chance to win going first, second, and their average. The
+        one way a final strategy's exact rate is computed: for a ``[win_rate]`` case
+        (:mod:`graders.checks`) and for the note on the problem the edition reports (:meth:`report_note`)."""
+        self.prepare()
+        mine = self.tabulate(session, strategy, seconds)
+        return self.win_rates(mine, self.reference_table(against))
+
+    def report_note(self, session: Session, strategy: str, seconds: float) -> str:
+        """The note on the reported problem: STRATEGY's exact win rate against the baseline, or why
+        it could not be worked out."""
+        try:
+            baseline = self.baseline()
+            rates = self.rates_against(session, strategy, baseline, seconds)
+        except AnalysisError as exc:
+            return str(exc)
+        return messages.final_strategy_rate(rates["average"], baseline)
 
 
-def contest_strategy(edition: Edition) -> str:
-    """The name of the strategy each entry plays in a contest."""
-    if is_tactic_game(edition):
-        return edition.game.strategy
-    from graders import analysis
 
-    return analysis.analysis_settings(edition).report_strategy
+class DiceGame(Game):
+    """A game whose strategies return a number of dice (Hog's shape): :mod:`graders.analysis`."""
+
+    def prepare(self, variant: str = "") -> None:
+        from graders import analysis
+
+        analysis.build_model(self.edition, variant)
+
+    def baseline(self) -> str:
+        from graders import analysis
+
+        return analysis.analysis_settings(self.edition).baseline
+
+    def contest_strategy(self) -> str:
+        from graders import analysis
+
+        return analysis.analysis_settings(self.edition).report_strategy
+
+    def report(self) -> tuple[str, str] | None:
+        settings = self.edition.analysis
+        if settings is None or settings.report_problem is None:
+            return None
+        return settings.report_problem, settings.report_strategy
+
+    def reference_table(self, expression: str, variant: str = "") -> np.ndarray:
+        from graders import analysis
+
+        self.prepare(variant)
+        return analysis.reference_table(self.edition, expression)
+
+    def modelled(self) -> bool:
+        return self.edition.analysis is not None
+
+    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
+        from graders import analysis
+
+        return analysis.tabulate(session, strategy, analysis.build_model(self.edition).goal)
+
+    def tabulate_source(self, source: str, expressions: list[str], limits: Limits | None = None
+                        ) -> tuple[list[np.ndarray], list[str]]:
+        from graders import analysis
+
+        return analysis.tabulate_source(source, self.edition, expressions, limits)
+
+    def win_rates(self, mine: np.ndarray, theirs: np.ndarray, variant: str = "") -> dict[str, float]:
+        from graders import analysis
+
+        return analysis.win_rates(analysis.build_model(self.edition, variant), mine, theirs)
+
+    def contest_entry(self, table: np.ndarray) -> np.ndarray:
+        return table
+
+    def contest_pair(self, first: np.ndarray, second: np.ndarray) -> float:
+        from graders import analysis
+
+        return analysis.pair_rate(analysis.build_model(self.edition), first, second)
+
+    def start_values(self, table: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+        from graders import analysis
+
+        model = analysis.build_model(self.edition)
+        return analysis.start_values(model, analysis.win_tables(model, table, opponent)[0])
+
+    def optimal(self, against: str, variant: str = "") -> OptimalPlay:
+        from graders import analysis
+
+        model = analysis.build_model(self.edition, variant)
+        theirs = analysis.reference_table(self.edition, against)
+        if model.memory > 1:  # strategies see the scores only: a best response found by improvement, and a bound
+            best, rates, rounds = analysis.score_best_response(model, theirs)
+            lines = [messages.win_rate_lines(messages.improved_response(against, rounds), against, rates),
+                     messages.win_rate_lines(messages.whole_state_bound(), against,
+                                             analysis.full_best_response(model, theirs)[1])]
+            heading = messages.improved_table_heading(against, self.edition.name, rates["average"])
+        else:
+            best = analysis.best_response(model, theirs)
+            rates = analysis.win_rates(model, best, theirs)
+            minimax = analysis.optimal(model)
+            lines = [messages.win_rate_lines(messages.best_response_to(against), against, rates),
+                     messages.win_rate_lines(messages.MINIMAX, against, analysis.win_rates(model, minimax, theirs)),
+                     messages.win_rate_lines(messages.MINIMAX, messages.ITSELF,
+                                             analysis.win_rates(model, minimax, minimax))]
+            heading = messages.table_heading(against, self.edition.name, rates["average"])
+        return OptimalPlay(tuple(lines), analysis.strategy_module_source(best, heading), rates["average"])
+
+    def table_written(self, path: str) -> str:
+        return messages.table_written(path, self.edition.submission)
+
+    def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
+        from graders import analysis
+
+        model = analysis.build_model(self.edition)
+        if opponent is None:
+            best = analysis.optimal(model)
+            return analysis.win_tables(model, best, best)[0]
+        return analysis.win_tables(model, analysis.best_response(model, opponent), opponent)[0]
+
+    def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
+        from graders import pictures
+
+        return pictures.strategy_dice(messages.picture_dice_title(strategy), table.tolist(), self.edition.game.dice,
+                                      fmt)
 
 
-def prepare(edition: Edition, variant: str = "") -> None:
-    """Build the game's model now, so that a game the analysis cannot model, or a variant it does
-    not have (a tactic game has none), is refused before any other work."""
-    if is_tactic_game(edition):
+class TacticGame(Game):
+    """A game whose strategies return a tactic of actions (Pig's shape): :mod:`graders.tactics`."""
+
+    def prepare(self, variant: str = "") -> None:
+        from graders import tactics
+
         if variant:
             raise AnalysisError(messages.unknown_variant(variant, []))
+        tactics.build_model(self.edition)
+
+    def baseline(self) -> str:
+        if not self.edition.game.baseline:
+            raise AnalysisError(messages.no_game_baseline(self.edition.name))
+        return self.edition.game.baseline
+
+    def contest_strategy(self) -> str:
+        return self.edition.game.strategy
+
+    def reference_table(self, expression: str, variant: str = "") -> np.ndarray:
         from graders import tactics
 
-        tactics.build_model(edition)
-        return
-    from graders import analysis
+        self.prepare(variant)
+        return tactics.reference_table(self.edition, expression)
 
-    analysis.build_model(edition, variant)
+    def modelled(self) -> bool:
+        return True
 
-
-def reference_table(edition: Edition, expression: str, variant: str = "") -> np.ndarray:
-    """A strategy of the reference solution (an expression) as a table."""
-    prepare(edition, variant)
-    if is_tactic_game(edition):
+    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
         from graders import tactics
 
-        return tactics.reference_table(edition, expression)
-    from graders import analysis
+        model = tactics.build_model(self.edition)
+        return tactics.tabulate(session, strategy, model, tactics.TABULATE_SECONDS if seconds is None else seconds)
 
-    return analysis.reference_table(edition, expression)
-
-
-def tabulate_source(source: str, edition: Edition, expressions: list[str], limits: Limits | None = None
-                    ) -> tuple[list[np.ndarray], list[str]]:
-    """EXPRESSIONS of a submission (SOURCE) as tables, computed in one sandboxed child; with the
-    notes on what loading did."""
-    if is_tactic_game(edition):
+    def tabulate_source(self, source: str, expressions: list[str], limits: Limits | None = None
+                        ) -> tuple[list[np.ndarray], list[str]]:
         from graders import tactics
 
-        return tactics.tabulate_source(source, edition, expressions, limits)
-    from graders import analysis
+        return tactics.tabulate_source(source, self.edition, expressions, limits)
 
-    return analysis.tabulate_source(source, edition, expressions, limits)
-
-
-def win_rates(edition: Edition, mine: np.ndarray, theirs: np.ndarray, variant: str = "") -> dict[str, float]:
-    """MINE's exact chance to beat THEIRS going first, going second, and their average."""
-    prepare(edition, variant)
-    if is_tactic_game(edition):
+    def win_rates(self, mine: np.ndarray, theirs: np.ndarray, variant: str = "") -> dict[str, float]:
         from graders import tactics
 
-        return tactics.win_rates(tactics.build_model(edition), mine, theirs)
-    from graders import analysis
+        self.prepare(variant)
+        return tactics.win_rates(tactics.build_model(self.edition), mine, theirs)
 
-    return analysis.win_rates(analysis.build_model(edition, variant), mine, theirs)
-
-
-def pair_rate(edition: Edition, first: np.ndarray, second: np.ndarray) -> float:
-    """FIRST's exact chance to beat SECOND, averaged over both seats."""
-    return contest_pair(edition, contest_entry(edition, first), contest_entry(edition, second))
-
-
-def contest_entry(edition: Edition, table: np.ndarray) -> np.ndarray:
-    """What a contest keeps of an entry's TABLE, worked out once per entry rather than once per pair:
-    for a game of tactics, its distribution of turn gains; for a dice game, the table itself."""
-    if is_tactic_game(edition):
+    def contest_entry(self, table: np.ndarray) -> np.ndarray:
         from graders import tactics
 
-        return tactics.turn_gains(tactics.build_model(edition), table)
-    return table
+        return tactics.turn_gains(tactics.build_model(self.edition), table)
 
-
-def contest_pair(edition: Edition, first: np.ndarray, second: np.ndarray) -> float:
-    """The first entry's exact chance to beat the second (each from :func:`contest_entry`), averaged
-    over both seats, in the compiled loop where there is one."""
-    prepare(edition)
-    if is_tactic_game(edition):
+    def contest_pair(self, first: np.ndarray, second: np.ndarray) -> float:
         from graders import tactics
 
-        return tactics.rates_of_gains(tactics.build_model(edition), first, second)["average"]
-    from graders import analysis
+        return tactics.rates_of_gains(tactics.build_model(self.edition), first, second)["average"]
 
-    return analysis.pair_rate(analysis.build_model(edition), first, second)
-
-
-def start_values(edition: Edition, table: np.ndarray, opponent: np.ndarray) -> np.ndarray:
-    """(goal, goal): TABLE's exact chance to win about to start a turn at each pair of scores."""
-    if is_tactic_game(edition):
+    def start_values(self, table: np.ndarray, opponent: np.ndarray) -> np.ndarray:
         from graders import tactics
 
-        return tactics.start_values(tactics.build_model(edition), table, opponent)
-    from graders import analysis
+        return tactics.start_values(tactics.build_model(self.edition), table, opponent)
 
-    model = analysis.build_model(edition)
-    return analysis.start_values(model, analysis.win_tables(model, table, opponent)[0])
-
-
-def strategy_picture(edition: Edition, strategy: str, table: np.ndarray, fmt: str) -> bytes:
-    """A picture of what the strategy chooses: its dice for every pair of scores (Hog's shape), or
-    roll or hold for every pair of scores at a few turn totals (a tactic game)."""
-    from graders import pictures
-
-    if is_tactic_game(edition):
+    def optimal(self, against: str, variant: str = "") -> OptimalPlay:
+        """The best response to AGAINST and the optimal strategy, both by value iteration, each then
+        evaluated exactly."""
         from graders import tactics
 
-        model = tactics.build_model(edition)
+        self.prepare(variant)
+        model = tactics.build_model(self.edition)
+        theirs = tactics.reference_table(self.edition, against)
+        started = time.monotonic()
+        best = tactics.best_response(model, theirs)[0]
+        optimal, values = tactics.best_response(model)
+        seconds = time.monotonic() - started
+        rates = tactics.win_rates(model, best, theirs)
+        lines = (messages.win_rate_lines(messages.best_response_to(against), against, rates),
+                 messages.win_rate_lines(messages.OPTIMAL, against, tactics.win_rates(model, optimal, theirs)),
+                 messages.win_rate_lines(messages.OPTIMAL, messages.ITSELF, tactics.win_rates(model, optimal, optimal)),
+                 messages.optimal_guarantee(float(values[0, 0, 0])), messages.solved_in(seconds))
+        heading = messages.table_heading(against, self.edition.name, rates["average"])
+        return OptimalPlay(lines, tactics.strategy_module_source(model, best, heading), rates["average"])
+
+    def table_written(self, path: str) -> str:
+        return messages.tactic_table_written(path, self.edition.submission)
+
+    def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
+        from graders import tactics
+
+        return tactics.best_response(tactics.build_model(self.edition), opponent)[1]
+
+    def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
+        from graders import pictures, tactics
+
+        model = tactics.build_model(self.edition)
         shown = tactics.picture_totals(model)
         return pictures.tactic_map(messages.picture_tactic_title(strategy),
                                    [(t, table[:, :, t].tolist()) for t in shown], model.actions, fmt)
-    return pictures.strategy_dice(messages.picture_dice_title(strategy), table.tolist(), fmt)
 
 
-def rates_against(edition: Edition, session: Session, strategy: str, against: str, seconds: float
-                  ) -> dict[str, float]:
-    """STRATEGY (a name in the submission, tabulated in SESSION's sandbox) against AGAINST (a
-    reference expression): the exact chance to win going first, second, and their average."""
-    if is_tactic_game(edition):
-        from graders import tactics
+KINDS: dict[str, type[Game]] = {"dice": DiceGame, "tactic": TacticGame}
 
-        model = tactics.build_model(edition)
-        mine = tactics.tabulate(session, strategy, model, seconds)
-        return tactics.win_rates(model, mine, tactics.reference_table(edition, against))
-    from graders import analysis
 
-    dice_model = analysis.build_model(edition)
-    table = analysis.tabulate(session, strategy, dice_model.goal)
-    return analysis.win_rates(dice_model, table, analysis.reference_table(edition, against))
+def game_of(edition: Edition) -> Game:
+    """The edition's game, by the kind its ``[game]`` table names: the one place the kind is read."""
+    return KINDS[edition.game.kind](edition)

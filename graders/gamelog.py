@@ -35,7 +35,6 @@ from graders.errors import EditionError, RequestError
 
 PERSON = "person"
 STATUSES = ("end", "wait", "error", "long", "bad_player", "loop")  # how the probe's game ended (probes.gui_game)
-MOST_DICE = 10
 MOST_MOVES = 2000
 
 
@@ -111,9 +110,11 @@ class GuiSettings:
     scored_by: str = ""  # the function whose return value is a turn's points
     returns: str = "scores"  # what play returns: the final "scores", or the "winner"
     remarks: tuple[tuple[str, bool], ...] = ()  # (expression, spoken) said of each action (tactic games)
-    factory_numbers: tuple[int, int] = (0, MOST_DICE)  # the numbers a factory is offered with
+    factory_numbers: tuple[int, int] = (0, 10)  # the numbers a factory is offered with (default: the dice range)
     turn_sides: CodeType | None = None  # the die's sides over ``score`` and ``opponent_score`` (tactic games)
     hidden: tuple[str, ...] = ()  # strategies never offered as a computer player
+    dice: tuple[int, int] = (0, 10)  # the fewest and most dice a move may be ([game] dice)
+    launcher: str = ""  # the student's program that starts the page (hog_gui.py, pig_gui.py), from the edition
 
     def variant(self, ident: str) -> Variant | None:
         return next((v for v in self.variants if v.id == ident), None)
@@ -159,14 +160,45 @@ def gui_settings(edition: Edition) -> GuiSettings:
                                                      repr(data["memory"])))
     for i, remark in enumerate(data["remarks"]):
         _compile(remark["say"], f"{where} remarks[{i}] say")
-    tactic = edition.game.turn == "tactic"
-    return GuiSettings(edition.title, data["play"], data["sides"], data["goal"], tuple(data["factories"]),
+    actions = edition.game.actions  # what a move is in a game of actions; () where a move is a number of dice
+    sides = page_sides(edition, data["goal"])
+    return GuiSettings(edition.title, data["play"], sides, data["goal"], tuple(data["factories"]),
                        data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission,
-                       data["memory"], edition.game.actions if tactic else (), tuple(data["die_functions"].items()),
+                       data["memory"], actions, tuple(data["die_functions"].items()),
                        data["scored_by"], data["returns"], tuple((r["say"], r["spoken"]) for r in data["remarks"]),
-                       (data["factory_numbers"][0], data["factory_numbers"][1]),
-                       _compile(edition.game.sides, f"{where} [game] sides") if tactic else None,
-                       tuple(data["hidden"]))
+                       _factory_numbers(data["factory_numbers"], edition.game.dice),
+                       _compile(edition.game.sides, f"{where} [game] sides") if actions else None,
+                       tuple(data["hidden"]), edition.game.dice, launcher(edition))
+
+
+def page_sides(edition: Edition, goal: int) -> int:
+    """The die the page rolls: the most sides the game's die has at any pair of scores below GOAL,
+    from the ``[game]`` table's ``sides`` (the one place an edition says its die)."""
+    where = f"{edition.suite_dir / 'edition.toml'} [game] sides"
+    code = _compile(edition.game.sides, where)
+    most = 0
+    for score in range(goal):
+        for opponent in range(goal):
+            try:
+                sides = eval(code, {"__builtins__": {}, **HELPERS, "score": score, "opponent_score": opponent})
+            except Exception as exc:  # the kit's own expression: what is wrong with it, named
+                raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_SIDES, repr(exc))) from exc
+            if type(sides) is not int or not 2 <= sides <= 20:
+                raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_SIDES, repr(sides)))
+            most = max(most, sides)
+        if code.co_names == () and score == 0:
+            return most  # a die that does not depend on the scores: one look is enough
+    return most
+
+
+def _factory_numbers(given: list | None, dice: tuple[int, int]) -> tuple[int, int]:
+    """The numbers a factory is offered with: as [gui] says, else the game's dice range."""
+    return (given[0], given[1]) if given else dice
+
+
+def launcher(edition: Edition) -> str:
+    """The student's file that starts the page: the one of the edition's student files named *_gui.py."""
+    return next((f for f in edition.student_files if f.endswith("_gui.py")), "")
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -229,11 +261,12 @@ def parse_request(data: object, settings: GuiSettings, strategies: list[str], se
     if not isinstance(moves, list) or len(moves) > MOST_MOVES:
         raise RequestError(messages.gui_bad_action_moves(MOST_MOVES, list(settings.actions)) if settings.actions
                            else messages.gui_bad_moves(MOST_MOVES))
-    most = len(settings.actions) - 1 if settings.actions else MOST_DICE
+    fewest, most = (0, len(settings.actions) - 1) if settings.actions else settings.dice
     for k, m in enumerate(moves):
-        if type(m) is not int or not 0 <= m <= most:
+        if type(m) is not int or not fewest <= m <= most:
             raise RequestError(messages.gui_action_out_of_range(k + 1, repr(m)[:40], list(settings.actions))
-                               if settings.actions else messages.gui_dice_out_of_range(k + 1, repr(m)[:40], MOST_DICE))
+                               if settings.actions else messages.gui_dice_out_of_range(k + 1, repr(m)[:40],
+                                                                                        fewest, most))
     if moves and PERSON not in players:
         raise RequestError(messages.gui_moves_without_person())
     return GameRequest((players[0], players[1]), variant, raw_seed, tuple(moves))
@@ -353,18 +386,18 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     view: dict = {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
                   "waiting": False, "over": False, "winner": None, "chance": None, "error": None}
     if not isinstance(result, tuple) or len(result) != 6 or result[0] not in STATUSES:
-        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
     checked = [r for r in rows if r is not None]
     if len(checked) < len(rows) or _check_turn(opening) is None:
-        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
         if type(who) is not int:  # not the probe's (player, name, value): a result of the wrong shape
-            view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+            view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
             return view
         view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
         return view
@@ -462,7 +495,7 @@ def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: st
     if status == "wait" and stop is not None:
         view["next"], view["waiting"] = stop[0], True
     elif status == "wait":
-        view["error"] = error_record(messages.gui_strange_result(), hint=fix_hint(settings))
+        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
     elif status == "end" and settings.returns == "winner":
         ending = _banked(turns) if final in (0, 1) and type(final) is int else None
         if final not in (0, 1) or type(final) is not int:
@@ -551,12 +584,12 @@ def _opening(view: dict, turns: list[dict], opening: tuple) -> None:
             turns[0]["warnings"].insert(0, view["commentary_error"])
 
 
-def _dice_fit(turn: dict, previous: dict | None) -> bool:
+def _dice_fit(turn: dict, previous: dict | None, dice: tuple[int, int]) -> bool:
     """Whether TURN's choice is a number of dice (a warning says when not); PREVIOUS is warned when
     the same strategy was asked twice for one turn."""
     who = turn["who"]
-    if not _int(turn["dice"]) or not 0 <= turn["dice"] <= MOST_DICE:
-        turn["warnings"].append(messages.gui_bad_choice(who, str(turn["dice"])))
+    if not _int(turn["dice"]) or not dice[0] <= turn["dice"] <= dice[1]:
+        turn["warnings"].append(messages.gui_bad_choice(who, str(turn["dice"]), dice[0], dice[1]))
         return False
     if previous is not None and previous["who"] == who and previous["before"] == turn["before"] \
             and previous["dice"] and not previous["rolls"]:
@@ -575,7 +608,7 @@ def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dic
         if unknown:
             turn["warnings"].append(messages.gui_bad_action(who, unknown[0], list(settings.actions)))
             return
-    elif not _dice_fit(turn, previous):
+    elif not _dice_fit(turn, previous, settings.dice):
         return
     after = turn["after"]
     if after is None or not all(_int(v) for v in after + turn["before"]) or turn["next"] is None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graders import checks, isolation, messages, onefunction
+from graders import checks, guard, isolation, messages, onefunction
 from graders.astrules import RuleChecker
 from graders.cases import Case, StudentRun, kit_only, load_problem_cases
 from graders.edition import Edition, Problem, edition_names, load_edition
@@ -120,20 +120,21 @@ def grade(
     limits: Limits | None = None,
     on_problem: ProgressFn | None = None,
     workers: int | None = None,
+    game: checks.GameRates | None = None,
 ) -> Report:
     """Grade SUBMISSION. ``problems`` limits the run; ``unlocked`` (students) gates each problem.
 
     Every problem is scored on its own cases, whatever the others score: the problems are handed
-    to up to ``workers`` children at once, in order, with no waiting on one another.
+    to up to ``workers`` children at once, in order, with no waiting on one another. ``game`` (the
+    edition's game, from the instructor's side) works out exact win rates; without it a
+    ``[win_rate]`` case is not run and no strategy's rate is reported.
     """
     started = time.monotonic()
-    if include_hidden:
-        from graders import guard  # the instructor's side only: the student's runner never runs hidden cases
-
+    if include_hidden:  # the student's runner never runs hidden cases
         guard.require([edition])  # never a hidden case where a child could read the kit
-    plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden)
+    plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
     children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
-                        edition, limits or Limits())
+                        edition, limits or Limits(), game=game)
     in_reference = reference_children(plan, edition, limits or Limits())
     hidden = hidden_children(plan, edition, limits or Limits())
     try:
@@ -142,7 +143,7 @@ def grade(
                                hidden=hidden)  # the run's budget
         notes = plan.notes + tuple(children.notes)
         if children.first is not None and not children.unloadable:
-            results = _report_exact_rate(edition, results, children.first)
+            results = _report_exact_rate(edition, results, children.first, game)
     finally:
         for runner in {id(r): r for r in [children, *in_reference.values(), *hidden.values()]}.values():
             runner.dispose()
@@ -166,6 +167,7 @@ class Plan:
     cases: dict[str, list[Case]]
     include_hidden: bool
     kit_only: dict[str, str] = dataclasses.field(default_factory=dict)  # {problem: why only the kit grades it}
+    game: checks.GameRates | None = None  # the edition's game, handed in by the instructor's side
 
     @property
     def removed(self) -> dict[str, int]:
@@ -173,7 +175,8 @@ class Plan:
 
 
 def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | None,
-                 unlocked: Iterable[int | str] | None, include_hidden: bool) -> Plan:
+                 unlocked: Iterable[int | str] | None, include_hidden: bool,
+                 game: checks.GameRates | None = None) -> Plan:
     filename = edition.submission
     wanted = edition.labels(problems)
     chosen = tuple(p for p in edition.problems if wanted is None or p.label in wanted)
@@ -191,6 +194,7 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
                for p in chosen},
         include_hidden=include_hidden,
         kit_only={p.label: why for p in chosen if (why := kit_only(edition, p.label))},
+        game=game,
     )
 
 
@@ -204,7 +208,7 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
         if runs and plan.tree is not None and reference.is_file() and isinstance(runs[0], StudentRun):
             carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function,
                                    runs[0].keep)
-            found[problem.label] = Children(carried.source, edition, limits, carried)
+            found[problem.label] = Children(carried.source, edition, limits, carried, plan.game)
     return found
 
 
@@ -217,7 +221,7 @@ def hidden_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, C
         return found
     cases = {p.label: plan.cases[p.label] for p in plan.chosen if settle(p, plan, edition.submission) is None}
     for labels, source in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
-        runner = Children(source, edition, limits)
+        runner = Children(source, edition, limits, game=plan.game)
         found.update(dict.fromkeys(labels, runner))
     return found
 
@@ -294,8 +298,9 @@ class Children:
     chunk takes an idle child or starts one. When the submission cannot be loaded at all, every
     chunk is marked not run, once, with the reason among the notes."""
 
-    def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None) -> None:
-        self.source, self.edition, self.limits, self.carried = source, edition, limits, carried
+    def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None,
+                 game: checks.GameRates | None = None) -> None:
+        self.source, self.edition, self.limits, self.carried, self.game = source, edition, limits, carried, game
         self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
         self.unloadable = ""
         self.first: Session | None = None
@@ -308,7 +313,7 @@ class Children:
         if session is None:
             return [mark_not_run(c, self.unloadable) for c in chunk]
         try:
-            return run_cases(session, chunk, deadline, self.edition, self.carried)
+            return run_cases(session, chunk, deadline, self.edition, self.carried, self.game)
         finally:
             with self._lock:
                 self._idle.append(session)
@@ -381,28 +386,18 @@ def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> 
         raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
 
 
-def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], session: Session
-                       ) -> dict[str, ProblemResult]:
+def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], session: Session,
+                       game: checks.GameRates | None) -> dict[str, ProblemResult]:
     """RESULTS, where the edition's chosen strategy problem gets its exact win rate against the
-    baseline as a note, as the course's calculator gave it: ``[analysis] report = {problem = N,
-    strategy = "NAME"}``."""
-    settings = edition.analysis
-    result = results.get(settings.report_problem) if settings and settings.report_problem is not None else None
-    if settings is None or result is None or result.status not in ("passed", "ungraded"):
+    baseline as a note, as the course's calculator gave it (``report = {problem = N, strategy =
+    "NAME"}``), worked out by GAME (none handed in: no note)."""
+    report = game.report() if game is not None else None
+    result = results.get(report[0]) if report is not None else None
+    if game is None or report is None or result is None or result.status not in ("passed", "ungraded"):
         return results
     if not (edition.solution_dir / edition.submission).is_file():
         return results  # a student's own copy has no reference to compare with
-    from graders import analysis  # numpy only when it is needed
-
-    try:
-        model = analysis.build_model(edition)
-        mine = analysis.tabulate(session, settings.report_strategy, model.goal)
-        baseline = analysis.reference_table(edition, settings.baseline)
-    except analysis.AnalysisError as exc:
-        note = str(exc)
-    else:
-        rate = analysis.pair_rate(model, mine, baseline)  # compiled when it can be: this runs for every grade
-        note = messages.final_strategy_rate(rate, settings.baseline)
+    note = game.report_note(session, report[1], float(edition.run_timeout))
     return {**results, result.label: dataclasses.replace(result, note=note)}
 
 
@@ -443,7 +438,7 @@ def split(cases: list[Case], most: int) -> list[list[Case]]:
 
 
 def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"), edition: Edition | None = None,
-              carried: checks.Carried | None = None) -> list[CaseResult]:
+              carried: checks.Carried | None = None, game: checks.GameRates | None = None) -> list[CaseResult]:
     """Run CASES in order; stop at the first endless loop or crash, or when the run's DEADLINE passes.
     A case of another kind than a transcript (``check``) runs as :mod:`graders.checks` says, and
     never stops the others: its failures are what it is looking for."""
@@ -452,7 +447,7 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
         if time.monotonic() >= deadline:
             return outcomes + [mark_not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
         if case.check is not None and edition is not None:
-            outcomes.append(checks.run_check(session, case, edition, deadline, carried))
+            outcomes.append(checks.run_check(session, case, edition, deadline, carried, game))
             continue
         outcome = run_case(session, case, deadline)
         outcomes.append(outcome)
@@ -546,8 +541,6 @@ def _isolation_line(hidden: bool) -> str:
     """What the child verified (graders.guard) when hidden cases ran; else the policy's own line."""
     if not hidden:
         return isolation.policy().summary
-    from graders import guard
-
     return guard.summary()
 
 

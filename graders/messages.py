@@ -807,7 +807,18 @@ def autograder_written(path: str, parts: list[tuple[str, float]] | None = None) 
 
 
 def no_analysis(edition: str) -> str:
-    return f"edition {edition!r} has no [analysis] table in its manifest, so it cannot be analysed exactly"
+    return (f"edition {edition!r} describes no game of dice in its manifest ([game] kind = \"dice\"), so it "
+            "cannot be analysed exactly")
+
+
+def dice_not_modelled(edition: str, sides: str, dice: tuple[int, int], faces: int, most: int) -> str:
+    return (f"edition {edition!r} plays {dice[0]} to {dice[1]} dice of a die with sides {sides!r} ([game] sides, "
+            f"dice); the exact analysis solves 0 to {most} dice of a {faces}-sided die only")
+
+
+def game_key_of_other_kind(where: str, key: str, kind: str, other: str) -> str:
+    return (f"{where} {key}: only a game of kind {other!r} takes this key, and this table says "
+            f"kind = {kind!r}")
 
 
 def no_game_baseline(edition: str) -> str:
@@ -1431,8 +1442,8 @@ def gui_bad_moves(most: int) -> str:
     return f"moves should be a list of at most {most} numbers of dice."
 
 
-def gui_dice_out_of_range(position: int, value: str, most: int) -> str:
-    return f"Move {position} is {value}: a player rolls a whole number of dice from 0 to {most}."
+def gui_dice_out_of_range(position: int, value: str, fewest: int, most: int) -> str:
+    return f"Move {position} is {value}: a player rolls a whole number of dice from {fewest} to {most}."
 
 
 def gui_moves_without_person() -> str:
@@ -1454,9 +1465,10 @@ def gui_next_differs(who: int, expected: int) -> str:
     return f"By the rules, {_player(who)}'s turn is over, but your play let {_player(who)} go again."
 
 
-def gui_strange_result() -> str:
-    return ("The game came back in a shape the page cannot read. Press New game; if it happens again, "
-            "restart hog_gui.py.")
+def gui_strange_result(launcher: str) -> str:
+    """LAUNCHER: the edition's own program that starts the page (hog_gui.py, pig_gui.py); "" for none."""
+    restart = f"restart {launcher}" if launcher else "restart the game"
+    return f"The game came back in a shape the page cannot read. Press New game; if it happens again, {restart}."
 
 
 def gui_play_returned(value: str) -> str:
@@ -1481,8 +1493,8 @@ def gui_not_a_number(who: int, label: str, value: str) -> str:
     return f"play gave {_player(who)}'s strategy {value} as {what}, not a whole number."
 
 
-def gui_bad_choice(who: int, value: str) -> str:
-    return f"{_player(who)}'s strategy chose {value}, not a number of dice from 0 to 10."
+def gui_bad_choice(who: int, value: str, fewest: int, most: int) -> str:
+    return f"{_player(who)}'s strategy chose {value}, not a number of dice from {fewest} to {most}."
 
 
 def gui_asked_twice(who: int) -> str:
@@ -2138,6 +2150,9 @@ EXPECTED_PROBLEM_NUMBER = "the number of a problem"
 EXPECTED_MEMORY_START = "a class below classes"
 EXPECTED_GUI_NUMBER = "the name of one of [gui.numbers]"
 EXPECTED_TWO_ACTIONS = "two or more action names"
+EXPECTED_SIDES = "an expression giving a whole number of sides from 2 to 20 at every pair of scores"
+EXPECTED_UPDATE = "an expression for the mover's new score: update(num_rolls, score, opponent_score, dice)"
+EXPECTED_DICE_RANGE = "[fewest, most]: two whole numbers from 0 to 100, fewest first"
 EXPECTED_NUMBER_RANGE = "[low, high]: two whole numbers from 0 to 1000, low first"
 RUN_PASSES = "the test passes"
 RUN_FAILS = "the test fails"
@@ -2222,7 +2237,7 @@ def unknown_variant(name: str, known: list[str]) -> str:
 
 
 def after_must_keep_sum(edition: str) -> str:
-    return (f"edition {edition!r} declares an [analysis] after that changes the sum of the scores, so its "
+    return (f"edition {edition!r} declares a [game] after that changes the sum of the scores, so its "
             "game cannot be solved in order of that sum")
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 from graders import isolation, messages, syntax
 from graders.edition import Edition, Problem, problem_label, read_toml
 from graders.errors import EditionError, MutantError
+from graders.game import game_of
 from graders.grading import KitFailure, ProblemResult, Submission, grade_reliably
 from graders.markers import BEGIN, END
 from graders.sandbox import Limits
@@ -427,11 +428,12 @@ def _is_docstring(statement: ast.stmt) -> bool:
 # -- generation ----------------------------------------------------------------------------------
 
 
-def generate(source: str, problems: Sequence[Problem]) -> tuple[Mutant, ...]:
+def generate(source: str, problems: Sequence[Problem], filename: str) -> tuple[Mutant, ...]:
     """Every mutant of SOURCE in code PROBLEMS own, in a fixed order: by function as the file has
     them, then statement by statement, each node's changes before its children's. Mutants whose
     file is the same as an earlier one's are left out. Raises :class:`MutantError` for a mutant
-    Python cannot compile (a bug of the kit, never of the edition)."""
+    Python cannot compile (a bug of the kit, never of the edition); FILENAME (the edition's
+    submission file) is the name the changed code is compiled under."""
     tree = syntax.parse_module(source)
     functions = _callable_functions(tree)
     namers: dict[str, list[str]] = {}
@@ -447,7 +449,7 @@ def generate(source: str, problems: Sequence[Problem]) -> tuple[Mutant, ...]:
         site = Site(block.label, top.name, top.name, (top.lineno, top.end_lineno or top.lineno), statement,
                     tuple(namers[top.name]), tuple(local))
         for where, operator, old, new in _changes_in(statement, site, {**functions, **local}):
-            mutant = _make(splicer, where, operator, old, new, counts)
+            mutant = _make(splicer, where, operator, old, new, counts, filename)
             if mutant.source not in seen_sources:
                 seen_sources.add(mutant.source)
                 found.append(mutant)
@@ -496,7 +498,7 @@ def _expressions(value: object) -> Iterator[ast.expr]:
 
 
 def _make(splicer: Splicer, site: Site, operator: str, old: ast.AST, new: ast.AST | None,
-          counts: dict[str, int]) -> Mutant:
+          counts: dict[str, int], filename: str) -> Mutant:
     statement = site.statement
     before = _first_line(statement)
     if new is None:
@@ -508,7 +510,7 @@ def _make(splicer: Splicer, site: Site, operator: str, old: ast.AST, new: ast.AS
             text = f"({text})"
     mutated = splicer.splice(old, text)
     try:  # the changed function alone: the rest of the file is the reference's, which compiles
-        syntax.compile_code(splicer.splice(old, text, within=site.top_lines), "hog.py")
+        syntax.compile_code(splicer.splice(old, text, within=site.top_lines), filename)
     except SyntaxError as exc:
         raise MutantError(f"{site.problem} {site.function}: {operator}: {after}: {exc}") from exc
     key = f"{site.problem} {site.function}: {operator}: {_short(before if new is None else after)}"
@@ -621,7 +623,7 @@ Progress = Callable[[int, int, float], None]  # (done, total, started), as grade
 def edition_mutants(edition: Edition, problems: Sequence[int | str] | None = None) -> tuple[Mutant, ...]:
     """The mutants of EDITION's reference that PROBLEMS (labels, or numbers) are measured on (all when None)."""
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
-    found = generate(source, edition.problems)
+    found = generate(source, edition.problems, edition.submission)
     labels = edition.labels(problems)
     if labels is None:
         return found
@@ -637,7 +639,7 @@ def grade_mutant(mutant: Mutant, edition: Edition, limits: Limits | None = None)
     submission = Submission(Path(edition.submission), mutant.source)
     try:
         report = grade_reliably(submission, edition, problems=mutant.graded_with, include_hidden=True,
-                                limits=limits, workers=1)
+                                limits=limits, workers=1, game=game_of(edition))
     except KitFailure as exc:
         return Outcome(mutant, KIT_ERROR, seconds=time.monotonic() - started, detail=exc.summary)
     by_label = {p.label: p for p in report.problems}

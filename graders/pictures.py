@@ -58,18 +58,20 @@ def _score_axes(axes: Axes, size: int) -> None:
     axes.set_yticks(ticks)
 
 
-def strategy_dice(title: str, table: Sequence[Sequence[int]], fmt: str = "svg") -> bytes:
-    """How many dice the strategy rolls for every pair of scores (TABLE[score][opponent])."""
+def strategy_dice(title: str, table: Sequence[Sequence[int]], dice: tuple[int, int], fmt: str = "svg") -> bytes:
+    """How many dice the strategy rolls for every pair of scores (TABLE[score][opponent]), one colour
+    for each number of dice the game allows (DICE: the fewest and the most, from its [game] table)."""
     from matplotlib import colormaps
     from matplotlib.colors import BoundaryNorm
 
     figure, axes = _figure(6.4, 5.4)
-    norm = BoundaryNorm([k - 0.5 for k in range(12)], 11)
-    image = axes.imshow(table, origin="lower", cmap=colormaps["viridis"].resampled(11), norm=norm,
+    levels = dice[1] - dice[0] + 1
+    norm = BoundaryNorm([k - 0.5 for k in range(dice[0], dice[1] + 2)], levels)
+    image = axes.imshow(table, origin="lower", cmap=colormaps["viridis"].resampled(levels), norm=norm,
                         interpolation="nearest")
     _score_axes(axes, len(table))
     axes.set_title(title)
-    bar = figure.colorbar(image, ax=axes, ticks=range(11))
+    bar = figure.colorbar(image, ax=axes, ticks=range(dice[0], dice[1] + 1))
     bar.set_label("dice rolled")
     return _save(figure, fmt)
 

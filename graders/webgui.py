@@ -12,7 +12,8 @@ checked by :func:`graders.gamelog.parse_request` before anything reaches the chi
 back is plain data turned into the page's view by :func:`graders.gamelog.game_view`. The setup
 also carries the page's own sentences (:data:`graders.messages.PAGE_TEXT`).
 
-Where the kit's exact analysis is at hand (numpy and the edition's reference solution), a view
+Where the kit's exact analysis is at hand (``hogkit play`` hands in the edition's game, with numpy
+and the edition's reference solution), a view
 waiting for a person carries ``chance``: that person's exact chance to win from there with best
 play, against the computer's strategy as tabulated from ``hog.py`` (or against best play, when
 the opponent is a person too).
@@ -25,7 +26,6 @@ import ast
 import dataclasses
 import errno
 import hashlib
-import importlib
 import importlib.util
 import json
 import secrets
@@ -39,7 +39,7 @@ from concurrent.futures import Future
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from graders import gamelog, messages, syntax
 from graders.edition import NAME, Edition, kit_root, load_edition, load_student_edition, student_manifest
@@ -98,12 +98,27 @@ def unfinished_functions(tree: ast.Module) -> list[str]:
 ALARM_SHARE = 0.8  # of a request's deadline, after which the game names the function still running
 
 
+class BestPlay(Protocol):
+    """What the meter asks of the edition's game (:class:`graders.game.Game`, handed in by the
+    instructor's side: the page's own modules never import the analysis)."""
+
+    def modelled(self) -> bool:
+        ...
+
+    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> Any:
+        ...
+
+    def best_play_table(self, opponent: Any) -> Any:
+        ...
+
+
 class Game:
     """The state requests share: the submission's child, what it offers, and the exact analysis."""
 
     def __init__(self, submission: Path, edition: Edition, kit: Edition | None, seed: int | None = None,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, best_play: BestPlay | None = None) -> None:
         self.submission, self.edition, self.kit = submission, edition, kit
+        self.best_play = best_play  # the kit's game, handed in by ``hogkit play``: the meter's source
         self.settings: GuiSettings = gamelog.gui_settings(edition)
         self._hint = gamelog.fix_hint(self.settings)
         self.base_seed, self.timeout = seed, timeout
@@ -210,6 +225,7 @@ class Game:
                 "strategies": list(self._strategies), "factories": list(s.factories),
                 "factory_numbers": list(s.factory_numbers), "submission": s.submission,
                 "actions": list(s.actions),  # a tactic game's moves (Roll, Hold); [] when a move is a number of dice
+                "dice": list(s.dice),  # the fewest and most dice a move may be ([game] dice)
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
                 "meter": self._meter_possible(), "seed": self.base_seed,  # a freshly loaded page's first game
                 "notes": list(self._notes), "error": self._error,
@@ -254,9 +270,9 @@ class Game:
 
     # -- the exact analysis ------------------------------------------------------------------------
     def _meter_possible(self) -> bool:
-        if self.kit is None or not any(v.exact for v in self.settings.variants):
+        if self.kit is None or self.best_play is None or not any(v.exact for v in self.settings.variants):
             return False
-        if not self.kit.analysis and not self.settings.actions:  # neither game the analysis models
+        if not self.best_play.modelled():  # a game the exact analysis has no description of
             return False
         if not (self.kit.solution_dir / self.kit.submission).is_file():
             return False
@@ -302,35 +318,22 @@ class Game:
 
         def work() -> None:
             try:
-                job.set_result(self._tactic_table(opponent, source) if self.settings.actions
-                               else self._dice_table(opponent, source))
+                job.set_result(self._best_play_table(opponent, source))
             except BaseException as exc:  # noqa: BLE001 - whatever went wrong, the meter stays off
                 job.set_exception(exc)
 
         threading.Thread(target=work, daemon=True, name=f"meter {opponent}").start()
         return job
 
-    def _dice_table(self, opponent: str, source: str) -> object:
-        """For a game of dice counts: the mover's exact chance to win with best play against
-        OPPONENT (a person: minimax) from every pair of scores."""
-        analysis = importlib.import_module("graders.analysis")  # not followed into the student bundle
-        model = analysis.build_model(self.kit)
-        if opponent == gamelog.PERSON:
-            best = analysis.optimal(model)
-            return analysis.win_tables(model, best, best)[0]
-        theirs = self._tabulated(source, lambda session: analysis.tabulate(session, opponent, model.goal))
-        return analysis.win_tables(model, analysis.best_response(model, theirs), theirs)[0]
-
-    def _tactic_table(self, opponent: str, source: str) -> object:
-        """For a tactic game: the mover's exact chance to win with best play against OPPONENT (a
-        person: best play too) from every (score, opponent's score, turn total), by
-        ``tactics.best_response``."""
-        tactics = importlib.import_module("graders.tactics")  # numpy: not followed into the student bundle
-        model = tactics.build_model(self.kit)
+    def _best_play_table(self, opponent: str, source: str) -> object:
+        """The mover's exact chance to win with best play against OPPONENT (a person: best play
+        too) from every state the page shows, worked out by the game handed in."""
+        game = self.best_play
+        assert game is not None  # the meter is offered only with a game
         theirs = None
         if opponent != gamelog.PERSON:
-            theirs = self._tabulated(source, lambda session: tactics.tabulate(session, opponent, model))
-        return tactics.best_response(model, theirs)[1]
+            theirs = self._tabulated(source, lambda session: game.tabulate(session, opponent))
+        return game.best_play_table(theirs)
 
     def _tabulated(self, source: str, tabulate: Callable[[Session], object]) -> Any:
         """TABULATE's table of a strategy of SOURCE, worked out in a sandboxed child of its own that

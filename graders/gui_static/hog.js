@@ -29,7 +29,6 @@
   const SHUFFLE_STEP_MS = 70;
   const SETTLE_MS = 150;
   const ZERO_DICE_MS = 380;
-  const MAX_DICE = 10;
   const MOST_ANIMATED = 60;
   const RULE_GROUPS_SHOWN = 3;  // turns whose rules the latest-roll card shows  // turns in one reveal; a longer one (an endless game) is shown at once
   const ANIMATE_KEY = "hog.animate";
@@ -45,12 +44,14 @@
     seed: null,
     number: -1,  // this page's games so far, less one: with --seed, game k of a page gets seed + k
     goal: 100,
-    sides: 6,
+    sides: 0,  // the die's sides: from the setup ([game] sides)
     moves: [],
     shown: 0,
     shownKeys: [],  // each shown turn as JSON, to notice a replay that differs from the screen
     token: 0,
     pick: 5,
+    fewest: 0,  // the dice range the setup gives ([game] dice); none offered until it comes
+    most: -1,
     zeroRule: null,
     refocus: false,
     releaseStep: null,  // set while a reveal waits for Next turn
@@ -150,9 +151,10 @@
 
   /* ---------- Setup ---------- */
 
-  // The numbers a strategy factory is offered with: the edition's own range, 0 to 10 by default.
+  // The numbers a strategy factory is offered with: the edition's own range (the server fills in the
+  // game's dice range when the edition names none).
   function factoryNumbers(setup) {
-    const range = Array.isArray(setup.factory_numbers) ? setup.factory_numbers : [0, MAX_DICE];
+    const range = Array.isArray(setup.factory_numbers) ? setup.factory_numbers : [0, -1];
     const numbers = [];
     for (let k = range[0]; k <= range[1]; k++) numbers.push(k);
     return numbers;
@@ -266,7 +268,13 @@
 
   function applySetup(setup) {
     game.setup = setup;
-    game.sides = setup.sides || 6;
+    game.sides = setup.sides;  // the die, as the edition says
+    // The fewest and most dice a move may be, as the edition says ([game] dice): the chooser offers those.
+    if (Array.isArray(setup.dice) && setup.dice.length === 2) {
+      game.fewest = setup.dice[0];
+      game.most = setup.dice[1];
+      buildChooser();
+    }
     if (setup.title) {
       $("title").textContent = setup.title;
       document.title = setup.title;
@@ -618,7 +626,7 @@
   function buildChooser() {
     const group = $("dice-choices");
     group.replaceChildren();
-    for (let k = 0; k <= MAX_DICE; k++) {
+    for (let k = game.fewest; k <= game.most; k++) {
       const button = el("button", "choice", k);
       button.type = "button";
       button.dataset.dice = String(k);
@@ -636,7 +644,7 @@
 
   // One checked radio, which is also the only one reached by Tab (roving tabindex).
   function setPick(k, focus) {
-    game.pick = Math.max(0, Math.min(MAX_DICE, k));
+    game.pick = Math.max(game.fewest, Math.min(game.most, k));
     for (const button of choiceButtons()) {
       const checked = Number(button.dataset.dice) === game.pick;
       button.setAttribute("aria-checked", String(checked));
@@ -1048,7 +1056,7 @@
     const onNothing = !active || active === document.body;
     let k = null;
     if (/^[0-9]$/.test(event.key)) k = Number(event.key);
-    else if (event.key === "x" || event.key === "X" || event.key === "t" || event.key === "T") k = MAX_DICE;
+    else if (event.key === "x" || event.key === "X" || event.key === "t" || event.key === "T") k = game.most;
     if (k !== null) {
       event.preventDefault();
       setPick(k, true);  // focus moves to the pick, so Enter next rolls rather than pressing a button
@@ -1070,7 +1078,7 @@
       setPick(game.pick + moves[event.key], true);
     } else if (inGroup && (event.key === "Home" || event.key === "End")) {
       event.preventDefault();
-      setPick(event.key === "Home" ? 0 : MAX_DICE, true);
+      setPick(event.key === "Home" ? game.fewest : game.most, true);
     } else if (event.key === "Enter") {
       event.preventDefault();  // also stops the focused button's own click: one roll only
       if (!event.repeat) roll();  // a held key must not send a second move

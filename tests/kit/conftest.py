@@ -12,6 +12,7 @@ import pytest
 
 from graders import syntax
 from graders.edition import DEFAULT_EDITION, Edition, edition_names, kit_root, load_edition
+from graders.game import game_of
 from graders.grading import grade
 from graders.records import Report
 from graders.submissions import Submission
@@ -74,6 +75,7 @@ def skeleton_source(edition: Edition) -> str:
 
 def grade_source(source: str, edition: Edition, problems: list[int] | None = None, **kwargs: object) -> Report:
     """Grade SOURCE as if it were a student's hog.py (every case, hidden ones included)."""
+    kwargs.setdefault("game", game_of(edition))  # the instructor's side hands grading the edition's game
     return grade(Submission(Path("hog.py"), source), edition, problems=problems, **kwargs)
 
 

@@ -36,7 +36,7 @@ PUBLISHED = {
     "swine_swap": (0.5000, {"bacon_strategy": 0.5205, "swap_strategy": 0.5727}),
 }
 
-# Each reference final_strategy against its edition's own baseline ([analysis] baseline): the figures
+# Each reference final_strategy against its edition's own baseline ([game] baseline): the figures
 # the reference's comments and the README quote. An engine change must keep them exactly.
 FINAL = {"boar_brawl": 0.7653, "more_boar": 0.7886, "pig_tail": 0.7343, "swine_swap": 0.8713}
 
@@ -100,10 +100,10 @@ def test_best_response_and_minimax(boar):
 
 
 def analysed(name: str):
-    """Edition NAME, or a skip when it declares no [analysis] (its game is not Hog's shape)."""
+    """Edition NAME, or a skip when its [game] is not of kind "dice" (Hog's shape)."""
     edition = load_edition(name)
     if edition.analysis is None:
-        pytest.skip(f"{name} declares no [analysis]: its game is modelled by its [game] table (test_tactics.py)")
+        pytest.skip(f"{name} describes no game of dice: its [game] is of another kind (test_tactics.py)")
     return edition
 
 
@@ -326,15 +326,15 @@ def test_swine_swap_exact_values_agree_with_a_seeded_simulation(swine):
 
 def _changed(edition, **analysis_keys):
     data = read_toml(edition.suite_dir / "edition.toml")
-    data["analysis"].update(analysis_keys)
-    data["analysis"].pop("variants", None)
+    data["game"].update(analysis_keys)
+    data["game"].pop("variants", None)
     return parse_manifest(data, edition.name, edition.root, edition.suite_dir / "edition.toml")
 
 
 @pytest.mark.slow
 def test_too_few_memory_classes_are_refused(swine):
     edition, _ = swine
-    memory = dict(read_toml(edition.suite_dir / "edition.toml")["analysis"]["memory"], classes=10)
+    memory = dict(read_toml(edition.suite_dir / "edition.toml")["game"]["memory"], classes=10)
     with pytest.raises(analysis.AnalysisError, match="classes = 10 is too few"):
         analysis.derive_model(edition, _changed(edition, memory=memory).analysis)
 
@@ -418,3 +418,14 @@ def test_the_contest_says_how_many_more_stand_below_its_top_ten() -> None:
     lines = contest_summary(board, [], "out")
     assert len([line for line in lines if "match points" in line]) == 10
     assert messages.leaderboard_more(2) in lines and "s10" not in "\n".join(lines)
+
+
+def test_the_analysis_reads_the_die_and_the_dice_from_the_game_table():
+    """[game] sides and dice are the edition's word: a die or a range of dice the solvers are not
+    built for is refused with both named, never answered for the wrong game."""
+    edition = load_edition("boar_brawl")
+    assert analysis.analysis_settings(edition) is edition.analysis
+    for change in ({"sides": "8"}, {"dice": (1, 10)}):
+        other = dataclasses.replace(edition, game=dataclasses.replace(edition.game, **change))
+        with pytest.raises(analysis.AnalysisError, match="solves 0 to 10 dice of a 6-sided die only"):
+            analysis.analysis_settings(other)

@@ -8,6 +8,7 @@ installed, as under CI). An interpreter older than 3.9 gets one line naming the 
 
 from __future__ import annotations
 
+import ast
 import glob
 import os
 import re
@@ -66,16 +67,45 @@ def test_what_a_student_runs_keeps_to_python_3_9():
 def test_the_bundle_ships_exactly_its_modules_and_they_import_nothing_else():
     for name in STUDENT_MODULES:
         assert engine_imports(name) <= set(STUDENT_MODULES), name
-    # Imports made inside a function reach further only where the kit's reference is at hand.
+    # Nothing a student runs reaches an instructor-only module, not even inside a function: the game
+    # (exact win rates, the page's meter) is handed in by the instructor's side (graders.game).
     beyond = {name: engine_imports(name, top_level_only=False) - set(STUDENT_MODULES) for name in STUDENT_MODULES}
-    # Only the kit's own exact win rates reach past the bundle, each inside a function and only where the
-    # kit's reference is at hand: never in a student's copy (kit_only cases do not run there).
-    # The same holds for the check of what a child can reach before hidden cases run (graders.guard).
-    assert {k: v for k, v in beyond.items() if v} == {"grading": {"analysis", "guard"}, "checks": {"game"}}
+    assert {k: v for k, v in beyond.items() if v} == {}
     settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
     (pattern,) = settings["per-file-target-version"]
     listed = re.fullmatch(r"graders/\{(.*)\}\.py", pattern).group(1).split(",")
     assert sorted(listed) == sorted(STUDENT_MODULES) and settings["per-file-target-version"][pattern] == "py39"
+
+
+def reached_by_name(tree: ast.Module) -> set[str]:
+    """The engine modules a module names in a string handed to a call (``importlib.import_module(
+    "graders.analysis")``, ``__import__``) or imports as ``import graders.x``: what could be loaded
+    behind the import graph's back. (Docstrings and comments naming a module are prose, not reach.)"""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("graders."))
+        elif isinstance(node, ast.Call):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.update(re.findall(r"\bgraders\.([a-z_0-9]+)", arg.value))
+    return {name for name in found if (bundle.ENGINE / f"{name}.py").is_file()}
+
+
+def test_no_student_module_reaches_an_instructor_module_at_any_level():
+    """Imports at any depth, ``import graders.x``, and importlib strings naming an engine module: a
+    module the bundle ships reaches only modules the bundle ships."""
+    shipped = set(STUDENT_MODULES)
+    for name in STUDENT_MODULES:
+        tree = ast.parse((bundle.ENGINE / f"{name}.py").read_text(encoding="utf-8"))
+        reached = engine_imports(name, top_level_only=False) | reached_by_name(tree)
+        assert reached <= shipped, (name, sorted(reached - shipped))
+
+
+def test_the_reach_test_sees_an_importlib_string(tmp_path):
+    tree = ast.parse('import importlib\ndef f():\n    return importlib.import_module("graders.analysis")\n')
+    assert reached_by_name(tree) == {"analysis"}
+    assert reached_by_name(ast.parse("import graders.tactics\n")) == {"tactics"}
 
 
 @pytest.mark.slow

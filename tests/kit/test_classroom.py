@@ -219,20 +219,20 @@ def test_an_entry_that_cannot_be_rendered_or_tabulated_is_its_own_row(tmp_path, 
     folder.mkdir()
     (folder / "alice.py").write_text(reference_source, encoding="utf-8")
     (folder / "mallory.py").write_text(reference_source + "\nMALLORY = 1\n", encoding="utf-8")
-    real_render, real_tabulate = reports.render_record_markdown, game.tabulate_source
+    real_render, real_tabulate = reports.render_record_markdown, game.DiceGame.tabulate_source
 
     def render(record):
         if record.student == "mallory":
             raise RecursionError("maximum recursion depth exceeded")
         return real_render(record)
 
-    def tabulate(source, *args, **kwargs):
+    def tabulate(self, source, *args, **kwargs):
         if "MALLORY" in source:
             raise MemoryError()
-        return real_tabulate(source, *args, **kwargs)
+        return real_tabulate(self, source, *args, **kwargs)
 
     monkeypatch.setattr(reports, "render_record_markdown", render)
-    monkeypatch.setattr(game, "tabulate_source", tabulate)
+    monkeypatch.setattr(game.DiceGame, "tabulate_source", tabulate)
     rows = {r.student: r for r in grade_class(folder, edition, tmp_path / "out", jobs=2)}
     assert rows["alice"].total == edition.max_points and rows["mallory"].status == "kit error"
     assert "RecursionError" in rows["mallory"].reason

@@ -167,7 +167,7 @@ def test_a_turn_that_breaks_the_rules_gets_a_warning(settings: gamelog.GuiSettin
 
 
 EXTRA_TURNS = [n for n in edition_names() if "expected_next" in load_edition(n).gui.get("numbers", {})
-               and load_edition(n).game.turn == "dice"]  # a tactic game's: test_a_tactic_turn_that_breaks_the_rules
+               and load_edition(n).game.kind == "dice"]  # a tactic game's: test_a_tactic_turn_that_breaks_the_rules
 
 
 @pytest.mark.parametrize("name", EXTRA_TURNS)
@@ -455,4 +455,21 @@ def test_a_failed_remark_is_said_once_and_in_the_kits_words(pig: gamelog.GuiSett
 ])
 def test_a_tactic_turn_of_the_wrong_shape_is_strange(pig: gamelog.GuiSettings, row: tuple) -> None:
     view = game_view(pig, pig_request(pig), ("wait", (row,), None, (1, 0, 0, 0), None, OPENING))
-    assert view["error"]["title"] == messages.gui_strange_result()
+    assert view["error"]["title"] == messages.gui_strange_result("pig_gui.py")  # pig's own launcher, never hog_gui.py
+
+
+def test_the_page_reads_the_die_and_the_dice_from_the_game_table() -> None:
+    """The die and the dice range are said once, in [game]: the page rolls the game's die (Pig's
+    largest, 6) and offers, and accepts, the dice the game allows."""
+    pig = load_edition("pig")
+    assert gui_settings(pig).sides == 6  # 4 or 6 by the scores: the page's die has the most faces
+    boar = load_edition("boar_brawl")
+    narrow = dataclasses.replace(boar, game=dataclasses.replace(boar.game, dice=(1, 6), sides="8"))
+    settings = gui_settings(narrow)
+    assert settings.sides == 8 and settings.dice == (1, 6) and settings.factory_numbers == (1, 6)
+    assert parse_request({"players": ["person", "always_roll_5"], "moves": [1, 6]}, settings, STRATEGIES, seed=1)
+    with pytest.raises(RequestError, match="from 1 to 6"):
+        parse_request({"players": ["person", "always_roll_5"], "moves": [0]}, settings, STRATEGIES, seed=1)
+    broken = dataclasses.replace(boar, game=dataclasses.replace(boar.game, sides="1"))
+    with pytest.raises(EditionError, match=r"\[game\] sides: should be an expression giving a whole number"):
+        gui_settings(broken)

@@ -91,7 +91,7 @@ def test_the_reference_final_strategy_is_the_exact_best_response_to_the_baseline
 
     edition = load_edition(name)
     if edition.analysis is None:
-        pytest.skip(f"{name} declares no [analysis]; its final_strategy is graded by a [win_rate] case instead")
+        pytest.skip(f"{name} describes no game of dice; its final_strategy is graded by a [win_rate] case instead")
     model = analysis.build_model(edition)
     baseline = analysis.reference_table(edition, analysis.analysis_settings(edition).baseline)
     final = analysis.reference_table(edition, "final_strategy")

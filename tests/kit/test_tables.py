@@ -60,20 +60,31 @@ def _manifest(name: str) -> tuple[dict, Path]:
 
 @pytest.mark.parametrize(("edition_name", "change", "needle"), [
     # The review's example: a renamed key made every win rate of more_boar wrong, silently.
-    ("more_boar", lambda d: d["analysis"].update(extra_trun=d["analysis"].pop("extra_turn")),
-     "[analysis]: unknown key 'extra_trun' (known keys: after, baseline, extra_turn, goal, memory, report, update, "
-     "variants)"),
-    ("more_boar", lambda d: d["analysis"].update(update="score +"), "[analysis] update: should be a Python expression"),
-    ("boar_brawl", lambda d: d["analysis"]["report"].update(probelm=12), "[analysis] report: unknown key 'probelm'"),
-    ("boar_brawl", lambda d: d["analysis"]["report"].update(problem=99), "report problem: should be the number of"),
-    ("boar_brawl", lambda d: d["analysis"].update(baseline=6), "[analysis] baseline: should be text, not 6"),
-    ("swine_swap", lambda d: d["analysis"]["memory"].update(clases=14), "[analysis] memory: unknown key 'clases'"),
-    ("swine_swap", lambda d: d["analysis"]["memory"].update(start=14), "[analysis] memory start: should be a class"),
-    ("swine_swap", lambda d: d["analysis"]["memory"].update(classes="14"), "memory classes: should be a whole number"),
-    ("swine_swap", lambda d: d["analysis"]["memory"].update(remember="take_turn("), "memory remember: should be a"),
-    ("swine_swap", lambda d: d["analysis"].update(after="lambda s, o:"), "[analysis] after: should be a Python"),
-    ("swine_swap", lambda d: d["analysis"]["variants"].update({"no feral": "1"}), "[analysis] variants: should be a"),
-    ("swine_swap", lambda d: d["analysis"]["variants"].update(none="lambda ("), "variants none: should be a Python"),
+    ("more_boar", lambda d: d["game"].update(extra_trun=d["game"].pop("extra_turn")),
+     "[game]: unknown key 'extra_trun' (known keys: actions, after, baseline, dice, extra_turn, goal, kind, memory, "
+     "report, sides, strategy, update, variants)"),
+    # One table for every kind of game: a key of another kind, or none of the kind's own, is named with the file.
+    ("pig", lambda d: d["game"].update(update="sus_update"),
+     "edition.toml [game] update: only a game of kind 'dice' takes this key, and this table says kind = 'tactic'"),
+    ("boar_brawl", lambda d: d["game"].update(actions=["roll", "hold"]),
+     "[game] actions: only a game of kind 'tactic'"),
+    ("boar_brawl", lambda d: d["game"].pop("kind"), "edition.toml [game]: missing key 'kind'"),
+    ("boar_brawl", lambda d: d["game"].update(kind="cards"), "edition.toml [game] kind: should be"),
+    ("boar_brawl", lambda d: d["game"].pop("update"), "edition.toml [game]: missing key 'update'"),
+    ("pig", lambda d: d["game"].update(actions=["roll"]), "edition.toml [game] actions: should be two or more"),
+    ("boar_brawl", lambda d: d["game"].update(dice=[3, 1]), "edition.toml [game] dice: should be [fewest, most]"),
+    ("boar_brawl", lambda d: d.update(analysis=d.pop("game")), "unknown key 'analysis'"),
+    ("more_boar", lambda d: d["game"].update(update="score +"), "[game] update: should be a Python expression"),
+    ("boar_brawl", lambda d: d["game"]["report"].update(probelm=12), "[game] report: unknown key 'probelm'"),
+    ("boar_brawl", lambda d: d["game"]["report"].update(problem=99), "report problem: should be the number of"),
+    ("boar_brawl", lambda d: d["game"].update(baseline=6), "[game] baseline: should be text, not 6"),
+    ("swine_swap", lambda d: d["game"]["memory"].update(clases=14), "[game] memory: unknown key 'clases'"),
+    ("swine_swap", lambda d: d["game"]["memory"].update(start=14), "[game] memory start: should be a class"),
+    ("swine_swap", lambda d: d["game"]["memory"].update(classes="14"), "memory classes: should be a whole number"),
+    ("swine_swap", lambda d: d["game"]["memory"].update(remember="take_turn("), "memory remember: should be a"),
+    ("swine_swap", lambda d: d["game"].update(after="lambda s, o:"), "[game] after: should be a Python"),
+    ("swine_swap", lambda d: d["game"]["variants"].update({"no feral": "1"}), "[game] variants: should be a"),
+    ("swine_swap", lambda d: d["game"]["variants"].update(none="lambda ("), "variants none: should be a Python"),
     ("swine_swap", lambda d: d["gui"].update(memory=3), "[gui] memory: should be text, not 3"),
     ("boar_brawl", lambda d: d.update(gaol=100), "unknown key 'gaol'"),
     ("boar_brawl", lambda d: d["phases"][0].update(nmae="x"), "[[phases]] #1: unknown key 'nmae'"),
@@ -85,7 +96,8 @@ def _manifest(name: str) -> tuple[dict, Path]:
     ("boar_brawl", lambda d: d["gui"].update(colour="pink"), "[gui]: unknown key 'colour'"),
     ("boar_brawl", lambda d: d["gui"]["variants"][0].update(exat=True), "[gui] variants[0]: unknown key 'exat'"),
     ("boar_brawl", lambda d: d["gui"]["events"][0].update(wen="dice"), "[gui] events[0]: unknown key 'wen'"),
-    ("boar_brawl", lambda d: d["gui"].update(sides="6"), "[gui] sides: should be a whole number"),
+    ("boar_brawl", lambda d: d["gui"].update(sides=6), "[gui]: unknown key 'sides'"),  # the die is said in [game]
+    ("boar_brawl", lambda d: d["game"].update(sides="6 +"), "[game] sides: should be a Python expression"),
 ])
 def test_a_typo_in_any_manifest_table_fails_when_the_edition_loads(edition_name, change, needle):
     data, path = _manifest(edition_name)

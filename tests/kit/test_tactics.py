@@ -16,7 +16,7 @@ from graders.edition import edition_names, kit_root, load_edition
 from graders.errors import AnalysisError
 from graders.probes import tactic_row
 
-TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.turn == "tactic"]
+TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.kind == "tactic"]
 
 
 @pytest.fixture(scope="module", params=TACTIC_EDITIONS)
@@ -44,7 +44,7 @@ def test_the_compiled_pair_agrees_with_numpy(edition, monkeypatch):
     from graders import analysis, game
 
     model = tactics.build_model(edition)
-    baseline = tactics.reference_table(edition, game.baseline(edition))
+    baseline = tactics.reference_table(edition, game.game_of(edition).baseline())
     final = tactics.reference_table(edition, "final_strategy")
     ours, others = tactics.turn_gains(model, final), tactics.turn_gains(model, baseline)
     assert analysis.compiled_kernel() is not None
@@ -53,7 +53,7 @@ def test_the_compiled_pair_agrees_with_numpy(edition, monkeypatch):
     plain = tactics._solve_gains(model, ours, others)
     for mine, theirs in zip(compiled, plain, strict=True):
         assert np.abs(mine - theirs).max() < 1e-12
-    assert game.contest_pair(edition, ours, others) == pytest.approx(
+    assert game.game_of(edition).contest_pair(ours, others) == pytest.approx(
         tactics.win_rates(model, final, baseline)["average"], abs=1e-12)
 
 

@@ -23,6 +23,7 @@ import pytest
 from graders import messages, sandbox, webgui
 from graders.edition import Edition, edition_names, load_edition
 from graders.errors import InputError
+from graders.game import game_of
 
 from .conftest import ROOT, replace_function
 
@@ -56,7 +57,8 @@ class Client:
 @contextmanager
 def serving(folder: Path, seed: int | None = 4, timeout: float = 5.0) -> Iterator[Client]:
     edition, kit = webgui.find_edition(folder)
-    game = webgui.Game(folder / edition.submission, edition, kit, seed, timeout)
+    best_play = game_of(kit) if kit is not None else None  # as hogkit play hands it in
+    game = webgui.Game(folder / edition.submission, edition, kit, seed, timeout, best_play)
     server = webgui.make_server(game, port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
