@@ -132,6 +132,7 @@ def grade(
 
         guard.require([edition])  # never a hidden case where a child could read the kit
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden)
+    prepare_exact_rate(edition, plan)
     children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
                         edition, limits or Limits())
     in_reference = reference_children(plan, edition, limits or Limits())
@@ -379,6 +380,32 @@ def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> 
         return grade(submission, edition, **options)
     except Exception as exc:
         raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
+
+
+def prepare_exact_rate(edition: Edition, plan: Plan) -> None:
+    """Start, beside the children, what the exact win rate of :func:`_report_exact_rate` needs and
+    every grade in this process shares (numpy, the compiled loop, the game's arrays, the baseline's
+    table): built once by a thread of its own while the submission's cases run, so a grade waits
+    only for its own strategy's pair. Whatever fails here is found again, and said, where it is used."""
+    settings = edition.analysis
+    if settings is None or settings.report_problem is None or not plan.include_hidden:
+        return
+    if not any(p.label == settings.report_problem for p in plan.chosen):
+        return
+    if not (edition.solution_dir / edition.submission).is_file():
+        return
+
+    def build() -> None:
+        try:
+            from graders import analysis
+
+            analysis.compiled_kernel()
+            analysis.build_model(edition)
+            analysis.reference_table(edition, settings.baseline)
+        except Exception:  # said where the rate is worked out, with the kit's message
+            return
+
+    threading.Thread(target=build, name="hogkit-exact-rate", daemon=True).start()
 
 
 def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], session: Session
