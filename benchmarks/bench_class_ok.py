@@ -13,6 +13,13 @@ of the process and of everything it started, read from a cpuacct cgroup of the b
 where one can be made (it counts the sandboxed children that a namespace's init reaps, which
 ``getrusage(RUSAGE_CHILDREN)`` never sees), otherwise from ``getrusage(RUSAGE_CHILDREN)`` (said in
 the output). Wall seconds are printed beside. Printed, never asserted.
+
+    python3 benchmarks/bench_class_ok.py --parts [--runs 3] [--edition NAME]
+
+says where one submission's time goes in a class: a process grades the reference GRADES times as a
+class does (one child at a time, the process already warm), and again with the hidden cases' group
+children turned off (every hidden case in the submission's own child, as before one-function
+cases); the difference is what those children cost. Processor seconds per grade, and the children started per grade.
 """
 
 from __future__ import annotations
@@ -38,6 +45,32 @@ from bench_stress import reference_class  # noqa: E402
 from graders.edition import load_edition  # noqa: E402
 
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+GRADES = 6
+
+# One process grading the reference as a class does, warm; argv: kit root, edition, way, grades.
+PARTS = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from graders import onefunction, sandbox
+from graders.edition import load_edition
+from graders.grading import grade
+from graders.submissions import Submission
+edition = load_edition(sys.argv[2])
+path = edition.solution_dir / edition.submission
+submission = Submission(path, path.read_text(encoding="utf-8"))
+if sys.argv[3] == "no groups":
+    onefunction.hidden_contexts = lambda *args: []
+grade(submission, edition, workers=1)  # warm: the kit's own files read, the guard's child started
+started = [0]
+spawn = sandbox.Session._spawn_and_import
+def counted(self, budget):
+    started[0] += 1
+    return spawn(self, budget)
+sandbox.Session._spawn_and_import = counted
+for _ in range(int(sys.argv[4])):
+    grade(submission, edition, workers=1)
+print(started[0])
+"""
 
 
 class Meter:
@@ -45,6 +78,7 @@ class Meter:
     one can be made, otherwise this process's waited-for children."""
 
     def __init__(self) -> None:
+        self.last_output_number = 0  # the number the latest command printed last, if any
         self.group: Path | None = CPUACCT / f"hogkit-bench-{os.getpid()}"
         try:
             self.group.mkdir(exist_ok=True)
@@ -81,6 +115,8 @@ class Meter:
         time.sleep(0.2)  # what a namespace's init reaps last is counted by then
         if done.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+        last = (done.stdout.split() or ["0"])[-1]
+        self.last_output_number = int(last) if last.isdigit() else 0
         return self._now() - before, wall
 
     def close(self) -> None:
@@ -97,8 +133,24 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(values):7.3f} s  ({min(values):.3f}-{max(values):.3f})"
 
 
+def parts(meter: Meter, edition: str, runs: int) -> None:
+    """Processor seconds per grade of a warm process, with and without the hidden cases' group children."""
+    print(f"where a submission's time goes ({edition}, {GRADES} grades in one warm process, median of {runs})")
+    for way in ("as graded", "no groups"):
+        per, children = [], 0
+        for _ in range(runs):
+            cpu = []
+            for grades in (0, GRADES):  # the process's own start and warm-up, taken away
+                argv = [sys.executable, "-c", PARTS, str(ROOT), edition, way, str(grades)]
+                cpu.append(meter.run(argv, ROOT)[0])
+            per.append((cpu[1] - cpu[0]) / GRADES)
+            children = meter.last_output_number // GRADES
+        print(f"  {way:<40} cpu per grade {spread(per)}   children per grade {children}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--parts", action="store_true", help="where one submission's time goes")
     parser.add_argument("--copies", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3)
@@ -106,6 +158,12 @@ def main() -> None:
     args = parser.parse_args()
     edition = load_edition(args.edition)
     meter = Meter()
+    if args.parts:
+        try:
+            parts(meter, edition.name, args.runs)
+        finally:
+            meter.close()
+        return
     hogkit = [sys.executable, "-m", "graders.cli"]
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; processor time from {meter.how}; "
           f"median of {args.runs} (min-max)")
