@@ -333,8 +333,15 @@ def _rule_of(function: str, rules: tuple, where: str) -> str:
 
 def kit_only(edition: Edition, key: int | str) -> str:
     """Why problem KEY is graded by the kit alone ("" when it is not): a student's copy holds no case
-    of another kind than a transcript, since those need the kit's reference."""
-    return next((r for r in (read_case_file(p)["kit_only"] for p in edition.case_files(key)) if r), "")
+    of another kind than a transcript, since those need the kit's reference. Read once while the
+    files stay the same, as the cases are."""
+    return _kit_only(tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in edition.case_files(key)))
+
+
+@lru_cache(maxsize=256)
+def _kit_only(stamps: tuple) -> str:
+    """STAMPS (the files' names, times and sizes) make a changed file a new key."""
+    return next((r for r in (read_case_file(Path(name))["kit_only"] for name, _, _ in stamps) if r), "")
 
 
 def load_questions(edition: Edition, key: int | str) -> list[Question]:

@@ -48,6 +48,9 @@ class GameRates(Protocol):
     def report(self) -> tuple[str, str] | None:
         ...
 
+    def warm(self) -> None:
+        ...
+
     def report_note(self, session: Session, strategy: str, seconds: float) -> str:
         ...
 

@@ -131,6 +131,15 @@ class Game(ABC):
         mine = self.tabulate(session, strategy, seconds)
         return self.win_rates(mine, self.reference_table(against))
 
+    def warm(self) -> None:
+        """Build what every exact rate of this game shares (the rules model, the compiled loop, the
+        baseline's table), so that a grade running beside it waits only for its own strategy. Never
+        raises: whatever fails here is found again, and said, where the rate is worked out."""
+        try:
+            self.reference_table(self.baseline())
+        except Exception:  # noqa: BLE001 - said where it is used, with the kit's message
+            return
+
     def report_note(self, session: Session, strategy: str, seconds: float) -> str:
         """The note on the reported problem: STRATEGY's exact win rate against the baseline, or why
         it could not be worked out."""
@@ -191,6 +200,15 @@ class DiceGame(Game):
         from graders import analysis
 
         return analysis.win_rates(analysis.build_model(self.edition, variant), mine, theirs)
+
+    def warm(self) -> None:
+        from graders import analysis
+
+        try:
+            analysis.compiled_kernel()  # built once per process, off a grade's critical path
+        except Exception:  # noqa: BLE001 - the numpy fallback, or the error, comes where it is used
+            pass
+        super().warm()
 
     def contest_entry(self, table: np.ndarray) -> np.ndarray:
         return table

@@ -133,6 +133,7 @@ def grade(
     if include_hidden:  # the student's runner never runs hidden cases
         guard.require([edition])  # never a hidden case where a child could read the kit
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
+    prepare_exact_rate(edition, plan, game)
     children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
                         edition, limits or Limits(), game=game)
     in_reference = reference_children(plan, edition, limits or Limits())
@@ -384,6 +385,21 @@ def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> 
         return grade(submission, edition, **options)
     except Exception as exc:
         raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
+
+
+def prepare_exact_rate(edition: Edition, plan: Plan, game: checks.GameRates | None) -> None:
+    """Start, beside the children, what the exact win rate of :func:`_report_exact_rate` needs and
+    every grade in this process shares (the compiled loop, the game's arrays, the baseline's table):
+    built once by GAME in a thread of its own while the submission's cases run, so a grade waits
+    only for its own strategy's pair. Whatever fails here is found again, and said, where it is used."""
+    report = game.report() if game is not None else None
+    if game is None or report is None or not plan.include_hidden:
+        return
+    if not any(p.label == report[0] for p in plan.chosen):
+        return
+    if not (edition.solution_dir / edition.submission).is_file():
+        return
+    threading.Thread(target=game.warm, name="hogkit-exact-rate", daemon=True).start()
 
 
 def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], session: Session,

@@ -140,11 +140,18 @@ def case_names(case: Case, stores: bool = True) -> frozenset[str]:
     if check is not None:
         sources += [getattr(check, a) for a in ("function", "strategy", "against") if hasattr(check, a)]
     for text in sources:
-        try:
-            found |= mentioned(syntax.parse(text), stores)
-        except SyntaxError:
-            continue
+        found |= _names_in(text, stores)
     return frozenset(found)
+
+
+@once(maxsize=8192)
+def _names_in(text: str, stores: bool) -> frozenset[str]:
+    """The names the source TEXT mentions (none when it does not parse): worked out once per text,
+    since a class runs the same cases for every submission."""
+    try:
+        return mentioned(syntax.parse(text), stores)
+    except SyntaxError:
+        return frozenset()
 
 
 def reach(start: Iterable[str], *uses: dict[str, frozenset[str]]) -> set[str]:
@@ -203,7 +210,7 @@ def appended(ref: Reference, replace: set[str], keep: set[str], avoid: frozenset
                 continue
             chosen.add(k)
             first, last = ref.spans[k]
-            node_names = mentioned(syntax.parse("\n".join(ref.lines[first - 1:last])))
+            node_names = _names_in("\n".join(ref.lines[first - 1:last]), True)
             todo += sorted(node_names - seen)
     parts = ["\n".join(ref.lines[a - 1:b]) for a, b in (ref.spans[k] for k in sorted(chosen))]
     return "\n\n".join(parts)

@@ -296,10 +296,20 @@ def _known(cls: type[Any], data: dict) -> dict:
     return {k: v for k, v in data.items() if k in names}
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a record class's field names, looked up once per class
+_LEAVES = (str, int, float, bool, type(None))
+
+
 def plain(value: Any) -> Any:
     """VALUE as JSON data: records as dicts, tuples as lists, statuses as their words."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _LEAVES:  # the exact types: a status is a str subclass and goes on to become its word
+        return value
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS.setdefault(kind, tuple(f.name for f in dataclasses.fields(value)))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, Status):
         return str(value)
     if isinstance(value, (list, tuple)):
