@@ -2,8 +2,9 @@
 
 Contract: :func:`grade_class` grades every entry :func:`graders.submissions.discover` finds, each
 in its own sandboxed children (isolated as :mod:`graders.isolation` decides), ``jobs`` at a time.
-As each submission finishes, its record, Markdown feedback and Gradescope-style ``results.json``
-are written atomically under OUTDIR; a rerun keeps the records of submissions whose code did not
+As each submission finishes, its record (lean and gzipped: ``records/ID.json.gz``, see
+:func:`write_record`), Markdown feedback and Gradescope-style ``results.json`` are written atomically
+under OUTDIR; a rerun keeps the records of submissions whose code did not
 change, graded by the same kit (unless ``force``). A submission that cannot be graded gets a row
 with its status and reason and never stops the batch. At the end the class files are written from
 the records: ``grades.csv``, ``records.jsonl``, ``summary.md``, ``histogram.png`` and ``.svg``, and ``kit-
@@ -18,15 +19,18 @@ and the traceback in its record and in ``kit-errors.log``. A rerun always regrad
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import hashlib
 import json
 import os
 import sys
 import time
 import traceback
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 from graders import gradebook, messages, reports
 from graders.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
@@ -105,9 +109,13 @@ def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str =
     return record
 
 
+RECORD_SUFFIX = ".json.gz"
+OLD_RECORD_SUFFIX = ".json"  # records of version 3 and before: made by another kit, so always graded again
+
+
 def _outputs(out: Path, student: str) -> dict[str, Path]:
     return {
-        "record": out / "records" / f"{student}.json",
+        "record": out / "records" / f"{student}{RECORD_SUFFIX}",
         "feedback": out / "feedback" / f"{student}.md",
         "gradescope": out / "gradescope" / student / "results.json",
     }
@@ -117,14 +125,36 @@ def write_student(out: Path, record: ClassRecord) -> None:
     paths = _outputs(out, record.file_id or record.student)
     write_atomically(paths["feedback"], reports.render_record_markdown(record))
     write_atomically(paths["gradescope"], json.dumps(reports.render_gradescope(record), indent=2))
-    write_atomically(paths["record"], json.dumps(record.to_dict(), indent=1))  # last: it marks the student done
+    write_record(paths["record"], record)  # last: it marks the student done
+    paths["record"].with_name(paths["record"].name.removesuffix(RECORD_SUFFIX) + OLD_RECORD_SUFFIX).unlink(
+        missing_ok=True)  # an older form's record of the same id, never read again
+
+
+def write_record(path: Path, record: ClassRecord) -> None:
+    """RECORD at PATH: lean JSON (a passing case by its fields that are not defaults; a failing one
+    whole), gzipped. Both halve or better what the other does alone; see benchmarks/bench_outputs.py."""
+    text = json.dumps(record.to_dict(lean=True), separators=(",", ":"))
+    write_atomically(path, gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+
+
+def read_record(path: Path) -> Any:
+    """A record written by :func:`write_record`, as JSON data (OSError, ValueError when it is not one)."""
+    try:
+        return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise ValueError(str(path)) from exc
+
+
+def record_path(out: Path, student: str) -> Path:
+    """Where the record of the student whose outputs are named STUDENT is kept under OUT."""
+    return _outputs(out, student)["record"]
 
 
 def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> ClassRecord | None:
     """The record of an earlier run for the same code, edition and kit, or None. A row the kit
     failed to grade is never kept: it is graded again; nor is a record of another version."""
     try:
-        data = json.loads(_outputs(out, entry.files_as)["record"].read_text(encoding="utf-8"))
+        data = read_record(record_path(out, entry.files_as))
         if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
             return None
         record = ClassRecord.from_dict(data)
