@@ -23,16 +23,19 @@ import gzip
 import hashlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 import zlib
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from graders import gradebook, messages, reports
+from graders import gradebook, messages, reports, sandbox
 from graders.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
 from graders.edition import Edition
 from graders.errors import InputError
@@ -229,7 +232,8 @@ def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | No
 def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Limits, jobs: int | None, force: bool,
                    progress: Progress | None, notice: Notice | None) -> dict[str, ClassRecord]:
     """Every entry's record by :func:`_key`: an earlier run's when it still holds (unless FORCE),
-    else graded now, JOBS at a time, the kit's failures graded again alone at the end."""
+    else graded now, JOBS at a time, the kit's failures graded again alone at the end. Ctrl-C (or
+    SIGTERM, SIGHUP) stops the run as :func:`_stop` says, then rises as KeyboardInterrupt."""
     kit = kit_fingerprint(edition)
     out.mkdir(parents=True, exist_ok=True)
     records: dict[str, ClassRecord] = {}
@@ -241,28 +245,95 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
         else:
             todo.append(entry)
     started = time.monotonic()
-    if progress:
-        progress(len(records), len(entries), started)
-    retry = []
-    with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
-        futures = {pool.submit(_attempt, entry, edition, limits, kit): entry for entry in todo}
-        for future in as_completed(futures):
-            entry = futures[future]
-            record = future.result()
-            if record.status == EntryStatus.KIT_ERROR:
-                retry.append(entry)  # graded again below, alone, once the others are done
-                continue
-            records[_key(entry)] = _finish(out, entry, record, edition)
-            if progress:
-                progress(len(records), len(entries), started)
-    if retry and notice:
-        notice(messages.class_retrying(len(retry)))
-    for entry in retry:  # alone: whatever load or race made the kit fail is over
-        record = dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2)
+
+    def keep(entry: Entry, record: ClassRecord) -> None:
         records[_key(entry)] = _finish(out, entry, record, edition)
         if progress:
             progress(len(records), len(entries), started)
+
+    if progress:
+        progress(len(records), len(entries), started)
+    retry: list[Entry] = []
+    with _stop_signals():
+        pool = ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1))
+        futures = {pool.submit(_attempt, entry, edition, limits, kit): entry for entry in todo}
+        handled: set[Future] = set()
+        try:
+            for future in as_completed(futures):
+                record = future.result()
+                if record.status == EntryStatus.KIT_ERROR:
+                    retry.append(futures[future])  # graded again below, alone, once the others are done
+                else:
+                    keep(futures[future], record)
+                handled.add(future)
+        except KeyboardInterrupt:
+            _stop(pool, futures, handled, keep, notice)
+            raise
+        pool.shutdown()
+        if retry and notice:
+            notice(messages.class_retrying(len(retry)))
+        for entry in retry:  # alone: whatever load or race made the kit fail is over
+            keep(entry, dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2))
     return records
+
+
+def _stop(pool: ThreadPoolExecutor, futures: dict[Future, Entry], handled: set[Future],
+          keep: Callable[[Entry, ClassRecord], None], notice: Notice | None) -> None:
+    """The first Ctrl-C of a class grade: say so at once, start no other submission, kill the running
+    submissions' children (graders.sandbox.halt_children), keep what finished before (written
+    atomically, the record last) and drop what was running: no record, so a rerun grades it. A
+    second Ctrl-C stops at once (:func:`_at_once`)."""
+    finished = [f for f in futures if f.done() and f not in handled]  # before any child is killed
+    running = sum(1 for f in futures if f.running())
+    line = messages.class_stopping(running)
+    if notice:
+        notice(("\n" if sys.stderr.isatty() else "") + line)
+    pool.shutdown(wait=False, cancel_futures=True)
+    sandbox.halt_children()
+    try:
+        for future in finished:
+            record = future.result() if future.exception() is None else None
+            if record is not None and record.status != EntryStatus.KIT_ERROR:
+                keep(futures[future], record)
+        # each running one ends as its children did (its record is dropped); a cancelled one never
+        # counts as done for wait()
+        wait([f for f in futures if not f.cancelled()])
+    finally:
+        sandbox.resume_children()
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def _stop_signals() -> Iterator[None]:
+    """While a class is graded: SIGTERM and SIGHUP (a job's time limit, a closed terminal) stop it as
+    Ctrl-C does, and a second of any of them stops at once. Only the main thread can set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    first = {"seen": False}
+
+    def stopped(signum: int, frame: object) -> None:
+        if first["seen"]:
+            _at_once()
+        first["seen"] = True
+        raise KeyboardInterrupt(signum)
+
+    before = {number: signal.signal(number, stopped) for number in (signal.SIGINT, *STOP_SIGNALS)}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def _at_once() -> NoReturn:
+    """The second interrupt: every child killed, and the process ends here (status 130). Whatever was
+    written is whole (every write is atomic); a rerun grades whatever has no record."""
+    sandbox.halt_children()
+    print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr, flush=True)
+    os._exit(130)
 
 
 def _key(entry: Entry) -> str:
