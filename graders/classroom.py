@@ -251,14 +251,16 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
         if progress:
             progress(len(records), len(entries), started)
 
-    if progress:
-        progress(len(records), len(entries), started)
     retry: list[Entry] = []
     with _stop_signals():
         pool = ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1))
-        futures = {pool.submit(_attempt, entry, edition, limits, kit): entry for entry in todo}
+        futures: dict[Future, Entry] = {}
         handled: set[Future] = set()
         try:
+            if progress:
+                progress(len(records), len(entries), started)
+            for entry in todo:
+                futures[pool.submit(_attempt, entry, edition, limits, kit)] = entry
             for future in as_completed(futures):
                 record = future.result()
                 if record.status == EntryStatus.KIT_ERROR:
@@ -308,23 +310,24 @@ STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if 
 @contextmanager
 def _stop_signals() -> Iterator[None]:
     """While a class is graded: SIGTERM and SIGHUP (a job's time limit, a closed terminal) stop it as
-    Ctrl-C does, and a second of any of them stops at once. Only the main thread can set handlers."""
+    Ctrl-C does, and a second of any of them stops at once, until the process ends (the handlers
+    are put back only when none came). Only the main thread can set handlers."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    first = {"seen": False}
+    seen: list[int] = []
 
     def stopped(signum: int, frame: object) -> None:
-        if first["seen"]:
+        if seen:
             _at_once()
-        first["seen"] = True
+        seen.append(signum)
         raise KeyboardInterrupt(signum)
 
     before = {number: signal.signal(number, stopped) for number in (signal.SIGINT, *STOP_SIGNALS)}
     try:
         yield
     finally:
-        for number, handler in before.items():
+        for number, handler in before.items() if not seen else ():
             signal.signal(number, handler)
 
 

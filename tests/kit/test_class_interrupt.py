@@ -79,3 +79,33 @@ def test_ctrl_c_on_a_class_says_so_stops_and_a_rerun_grades_the_rest(tmp_path, r
     assert rerun.returncode == 0, rerun.stderr
     assert messages.class_reused(len(kept)) in rerun.stdout
     assert (out / "grades.csv").read_text(encoding="utf-8") == (whole / "grades.csv").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_sigterm_stops_a_class_as_ctrl_c_does_and_a_second_signal_stops_at_once(tmp_path, reference_source,
+                                                                                  skeleton_source):
+    """A job's time limit (Slurm, Kubernetes) sends SIGTERM: the same stop, said the same way; the
+    Ctrl-C that follows the message ends the run at once, with status 130 and nothing half-written."""
+    folder = tmp_path / "class"
+    make_class(folder, reference_source, skeleton_source, 6)
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen(hogkit_command(folder, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if "submissions graded" in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    for line in proc.stderr:
+        if STOPPING.search(line):
+            proc.send_signal(signal.SIGINT)
+            break
+    else:
+        pytest.fail("no stopping line after SIGTERM")
+    err = proc.communicate(timeout=30)[1]
+    assert proc.returncode == 130 and messages.interrupted() in err, err
+    assert not [p for p in out.rglob(".*") if p.is_file()], "a half-written file was left"
+    for path in (out / "records").glob("*.json.gz") if (out / "records").exists() else ():
+        assert read_record(path)["status"] == "graded"
