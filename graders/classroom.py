@@ -2,8 +2,9 @@
 
 Contract: :func:`grade_class` grades every entry :func:`graders.submissions.discover` finds, each
 in its own sandboxed children (isolated as :mod:`graders.isolation` decides), ``jobs`` at a time.
-As each submission finishes, its record, Markdown feedback and Gradescope-style ``results.json``
-are written atomically under OUTDIR; a rerun keeps the records of submissions whose code did not
+As each submission finishes, its record (lean and gzipped: ``records/ID.json.gz``, see
+:func:`write_record`), Markdown feedback and Gradescope-style ``results.json`` are written atomically
+under OUTDIR; a rerun keeps the records of submissions whose code did not
 change, graded by the same kit (unless ``force``). A submission that cannot be graded gets a row
 with its status and reason and never stops the batch. At the end the class files are written from
 the records: ``grades.csv``, ``records.jsonl``, ``summary.md``, ``histogram.png`` and ``.svg``, and ``kit-
@@ -22,17 +23,23 @@ With a shard (``--shard K/N``, :mod:`graders.shards`) only that share is graded,
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import hashlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, NoReturn
 
-from graders import gradebook, messages, reports, shards
+from graders import gradebook, messages, reports, sandbox, shards
 from graders.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
 from graders.edition import Edition
 from graders.errors import InputError
@@ -112,9 +119,13 @@ def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str =
     return record
 
 
+RECORD_SUFFIX = ".json.gz"
+OLD_RECORD_SUFFIX = ".json"  # records of version 3 and before: made by another kit, so always graded again
+
+
 def _outputs(out: Path, student: str) -> dict[str, Path]:
     return {
-        "record": out / "records" / f"{student}.json",
+        "record": out / "records" / f"{student}{RECORD_SUFFIX}",
         "feedback": out / "feedback" / f"{student}.md",
         "gradescope": out / "gradescope" / student / "results.json",
     }
@@ -124,14 +135,36 @@ def write_student(out: Path, record: ClassRecord) -> None:
     paths = _outputs(out, record.file_id or record.student)
     write_atomically(paths["feedback"], reports.render_record_markdown(record))
     write_atomically(paths["gradescope"], json.dumps(reports.render_gradescope(record), indent=2))
-    write_atomically(paths["record"], json.dumps(record.to_dict(), indent=1))  # last: it marks the student done
+    write_record(paths["record"], record)  # last: it marks the student done
+    paths["record"].with_name(paths["record"].name.removesuffix(RECORD_SUFFIX) + OLD_RECORD_SUFFIX).unlink(
+        missing_ok=True)  # an older form's record of the same id, never read again
+
+
+def write_record(path: Path, record: ClassRecord) -> None:
+    """RECORD at PATH: lean JSON (a passing case by its fields that are not defaults; a failing one
+    whole), gzipped. Both halve or better what the other does alone; see benchmarks/bench_outputs.py."""
+    text = json.dumps(record.to_dict(lean=True), separators=(",", ":"))
+    write_atomically(path, gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+
+
+def read_record(path: Path) -> Any:
+    """A record written by :func:`write_record`, as JSON data (OSError, ValueError when it is not one)."""
+    try:
+        return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise ValueError(str(path)) from exc
+
+
+def record_path(out: Path, student: str) -> Path:
+    """Where the record of the student whose outputs are named STUDENT is kept under OUT."""
+    return _outputs(out, student)["record"]
 
 
 def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> ClassRecord | None:
     """The record of an earlier run for the same code, edition and kit, or None. A row the kit
     failed to grade is never kept: it is graded again; nor is a record of another version."""
     try:
-        data = json.loads(_outputs(out, entry.files_as)["record"].read_text(encoding="utf-8"))
+        data = read_record(record_path(out, entry.files_as))
         if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
             return None
         record = ClassRecord.from_dict(data)
@@ -231,7 +264,8 @@ def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | No
 def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Limits, jobs: int | None, force: bool,
                    progress: Progress | None, notice: Notice | None) -> dict[str, ClassRecord]:
     """Every entry's record by :func:`_key`: an earlier run's when it still holds (unless FORCE),
-    else graded now, JOBS at a time, the kit's failures graded again alone at the end."""
+    else graded now, JOBS at a time, the kit's failures graded again alone at the end. Ctrl-C (or
+    SIGTERM, SIGHUP) stops the run as :func:`_stop` says, then rises as KeyboardInterrupt."""
     kit = kit_fingerprint(edition)
     out.mkdir(parents=True, exist_ok=True)
     records: dict[str, ClassRecord] = {}
@@ -243,28 +277,98 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
         else:
             todo.append(entry)
     started = time.monotonic()
-    if progress:
-        progress(len(records), len(entries), started)
-    retry = []
-    with ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1)) as pool:
-        futures = {pool.submit(_attempt, entry, edition, limits, kit): entry for entry in todo}
-        for future in as_completed(futures):
-            entry = futures[future]
-            record = future.result()
-            if record.status == EntryStatus.KIT_ERROR:
-                retry.append(entry)  # graded again below, alone, once the others are done
-                continue
-            records[_key(entry)] = _finish(out, entry, record, edition)
-            if progress:
-                progress(len(records), len(entries), started)
-    if retry and notice:
-        notice(messages.class_retrying(len(retry)))
-    for entry in retry:  # alone: whatever load or race made the kit fail is over
-        record = dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2)
+
+    def keep(entry: Entry, record: ClassRecord) -> None:
         records[_key(entry)] = _finish(out, entry, record, edition)
         if progress:
             progress(len(records), len(entries), started)
+
+    retry: list[Entry] = []
+    with _stop_signals():
+        pool = ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1))
+        futures: dict[Future, Entry] = {}
+        handled: set[Future] = set()
+        try:
+            if progress:
+                progress(len(records), len(entries), started)
+            for entry in todo:
+                futures[pool.submit(_attempt, entry, edition, limits, kit)] = entry
+            for future in as_completed(futures):
+                record = future.result()
+                if record.status == EntryStatus.KIT_ERROR:
+                    retry.append(futures[future])  # graded again below, alone, once the others are done
+                else:
+                    keep(futures[future], record)
+                handled.add(future)
+        except KeyboardInterrupt:
+            _stop(pool, futures, handled, keep, notice)
+            raise
+        pool.shutdown()
+        if retry and notice:
+            notice(messages.class_retrying(len(retry)))
+        for entry in retry:  # alone: whatever load or race made the kit fail is over
+            keep(entry, dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2))
     return records
+
+
+def _stop(pool: ThreadPoolExecutor, futures: dict[Future, Entry], handled: set[Future],
+          keep: Callable[[Entry, ClassRecord], None], notice: Notice | None) -> None:
+    """The first Ctrl-C of a class grade: say so at once, start no other submission, kill the running
+    submissions' children (graders.sandbox.halt_children), keep what finished before (written
+    atomically, the record last) and drop what was running: no record, so a rerun grades it. A
+    second Ctrl-C stops at once (:func:`_at_once`)."""
+    finished = [f for f in futures if f.done() and f not in handled]  # before any child is killed
+    running = sum(1 for f in futures if f.running())
+    line = messages.class_stopping(running)
+    if notice:
+        notice(("\n" if sys.stderr.isatty() else "") + line)
+    pool.shutdown(wait=False, cancel_futures=True)
+    sandbox.halt_children()
+    try:
+        for future in finished:
+            record = future.result() if future.exception() is None else None
+            if record is not None and record.status != EntryStatus.KIT_ERROR:
+                keep(futures[future], record)
+        # each running one ends as its children did (its record is dropped); a cancelled one never
+        # counts as done for wait()
+        wait([f for f in futures if not f.cancelled()])
+    finally:
+        sandbox.resume_children()
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def _stop_signals() -> Iterator[None]:
+    """While a class is graded: SIGTERM and SIGHUP (a job's time limit, a closed terminal) stop it as
+    Ctrl-C does, and a second of any of them stops at once, until the process ends (the handlers
+    are put back only when none came). Only the main thread can set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    seen: list[int] = []
+
+    def stopped(signum: int, frame: object) -> None:
+        if seen:
+            _at_once()
+        seen.append(signum)
+        raise KeyboardInterrupt(signum)
+
+    before = {number: signal.signal(number, stopped) for number in (signal.SIGINT, *STOP_SIGNALS)}
+    try:
+        yield
+    finally:
+        for number, handler in before.items() if not seen else ():
+            signal.signal(number, handler)
+
+
+def _at_once() -> NoReturn:
+    """The second interrupt: every child killed, and the process ends here (status 130). Whatever was
+    written is whole (every write is atomic); a rerun grades whatever has no record."""
+    sandbox.halt_children()
+    print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr, flush=True)
+    os._exit(130)
 
 
 def _key(entry: Entry) -> str:

@@ -4,7 +4,7 @@ Contract: :func:`merge` reads each shard folder's ``shard.json`` (:mod:`graders.
 (InputError, naming what is wrong) shards of different classes, counts, editions or kits, a shard
 given twice, a shard missing, a kit other than the one merging, a class folder that now lists other
 entries, and a record missing or made for other code. It grades nothing: each entry's files
-(``records/ID.json``, ``feedback/ID.md``, ``gradescope/ID/results.json``) are copied from its
+(``records/ID.json.gz``, ``feedback/ID.md``, ``gradescope/ID/results.json``) are copied from its
 shard as they are, and the class's own files are then written from those records by the very code a
 single run uses (:func:`graders.classroom.finish_class`): the tables, the course's policy, and the
 similarity report, computed across the whole class here and never per shard. The output folder
@@ -30,6 +30,7 @@ from graders.classroom import (
     course_handins,
     finish_class,
     kit_fingerprint,
+    read_record,
 )
 from graders.course import load_setup
 from graders.edition import Edition, load_edition
@@ -138,7 +139,7 @@ def copy_entry(entry: Entry, shard: Path, name: str, edition: Edition, kit: str,
     """ENTRY's record as shard NAME (in folder SHARD) wrote it, and its files copied to OUT."""
     sources = _outputs(shard, entry.files_as)
     try:
-        data = json.loads(sources["record"].read_text(encoding="utf-8"))
+        data = read_record(sources["record"])
         if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
             raise ValueError(data)
         record = ClassRecord.from_dict(data)

@@ -673,6 +673,13 @@ def merge_summary_line(entries: int, count: int, seconds: float, out: str) -> st
     return f"Merged {entries} submissions from {count} shards in {seconds:.1f} s. Results are in {out}"
 
 
+def class_stopping(running: int) -> str:
+    """Said at once on the first Ctrl-C of a class grade: the running submissions' children are
+    ended, what finished before is kept, and a rerun grades the rest."""
+    return (f"stopping: finishing {running} running submission{'s' if running != 1 else ''} "
+            "(Ctrl-C again to stop at once)")
+
+
 def class_retrying(count: int) -> str:
     return f"grading {count} submission{'s' if count != 1 else ''} again, one at a time, after a failure of the kit"
 

@@ -9,8 +9,11 @@ never sees it change. Statuses are enums whose values are the words the JSON and
 always carried (``"passed"``, ``"kit error"``), so a status compares equal to its word and prints as
 it. :meth:`ClassRecord.to_dict` and :meth:`ClassRecord.from_dict` are the one way a class record
 becomes JSON and comes back; the shape carries :data:`RECORD_VERSION`, and a record of another
-version is not read (it is graded again). What a record means for a student (public failures,
-hidden groups, cases not run) is decided here, once, for every renderer. Ships in the student
+version is not read (it is graded again). A class keeps records lean (``to_dict(lean=True)``):
+a case's fields are written only where they differ from their defaults, and a passing case without
+its time, which nothing renders; every renderer gives the same text for the lean record read back.
+What a record means for a student (public failures, hidden groups, cases not run) is decided here,
+once, for every renderer. Ships in the student
 bundle: Python 3.9, standard library only.
 """
 
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-RECORD_VERSION = 3  # 3: typed records (the JSON shape of version 2, read back through from_dict)
+RECORD_VERSION = 4  # 4: lean cases (see ClassRecord.to_dict); 3: typed records, every field of every case
 
 
 class Status(str, Enum):
@@ -253,13 +256,17 @@ class ClassRecord:
     def problems(self) -> tuple[ProblemResult, ...]:
         return self.report.problems if self.report is not None else ()
 
-    def to_dict(self) -> dict:
-        """The record as JSON data: the entry's fields, then the report's (the shape records/ID.json has)."""
+    def to_dict(self, lean: bool = False) -> dict:
+        """The record as JSON data: the entry's fields, then the report's (the shape of a class's
+        records/ID.json.gz). LEAN: each case as :func:`lean_case` keeps it (read back the same way)."""
         out: dict = {"version": self.version, "kit": self.kit, "student": self.student, "file_id": self.file_id,
                      "path": self.path, "digest": self.digest, "edition": self.edition, "title": self.title,
                      "status": str(self.status), "reason": self.reason}
         if self.report is not None:
             out.update(self.report.as_dict())
+            if lean:
+                for data, problem in zip(out["problems"], self.report.problems):
+                    data["cases"] = [lean_case(c) for c in problem.cases]
         else:
             out.update(total=0, max=self.max)
         if self.traceback:
@@ -278,6 +285,30 @@ class ClassRecord:
                                         "traceback", "attempts", "version") if k in data}
         return ClassRecord(student=student, status=status, report=report,
                            max=int(data.get("max", 0)), **fields)
+
+
+LEAN_PASSING_DROPS = ("seconds",)  # a passing case's time: nothing renders it, and it is most of its bytes
+LEAN_SECONDS = 4  # a failing case's time to a tenth of a millisecond (the digits beyond are noise, and bytes)
+
+
+def lean_case(case: CaseResult) -> dict:
+    """CASE as JSON data holding only the fields that differ from their defaults (read back as the
+    same case by :func:`problem_from_dict`), a passing case also without its time, a failing one's
+    time to :data:`LEAN_SECONDS` places. A failing case keeps everything else: expected and got, the
+    transcript, the reason, the traceback, its debug lines."""
+    out: dict = {}
+    for f in dataclasses.fields(case):
+        value = getattr(case, f.name)
+        value = round(value, LEAN_SECONDS) if f.name == "seconds" else value
+        dropped = case.passed and f.name in LEAN_PASSING_DROPS
+        if not dropped and (f.default is dataclasses.MISSING or value != f.default):
+            out[f.name] = plain(value)
+    return out
+
+
+def lean(record: ClassRecord) -> ClassRecord:
+    """RECORD as it reads back from its lean JSON (:meth:`ClassRecord.to_dict` with ``lean=True``)."""
+    return ClassRecord.from_dict(record.to_dict(lean=True))
 
 
 @dataclass(frozen=True)

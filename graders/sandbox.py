@@ -8,6 +8,10 @@ not), or when all the child's processes together hold more memory than the limit
 of the child is killed and the step is reported as ``timeout``, ``crashed`` or ``memory``. The next
 request starts a fresh child transparently, from fresh copies of the runner.
 
+A run that is stopping (Ctrl-C on a class) calls :func:`halt_children`: every live child's process
+group is killed at once from here, and no child starts again (:class:`Halted`, a KeyboardInterrupt,
+rises in the thread that asks) until :func:`resume_children`.
+
 The parent trusts nothing it reads: frames are size-capped and depth-capped, replies carry the
 number of the request they answer (anything else is dropped), and every value, text and error is
 decoded into plain data of exact types, clipped, with surrogates replaced. Nothing from the child
@@ -27,6 +31,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Generator
 from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +55,44 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 # dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
 # process), and a grading thread of a pool ends long before the session it started.
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
+_LIVE: set[subprocess.Popen] = set()  # every running child, for halt_children (under _LIVE_LOCK)
+_LIVE_LOCK = threading.Lock()
+_HALTED = threading.Event()
+
+
+class Halted(KeyboardInterrupt):
+    """The run is stopping: no child starts (raised where one would)."""
+
+
+def halt_children() -> int:
+    """Kill every live child's process group now, and start no child until :func:`resume_children`;
+    how many were live. Each session still cleans up after its own child (strays, zombies, folders)."""
+    with _LIVE_LOCK:
+        _HALTED.set()
+        live = list(_LIVE)
+    for proc in live:
+        _kill_group(proc.pid)
+    return len(live)
+
+
+def resume_children() -> None:
+    _HALTED.clear()
+
+
+def _kill_group(group: int) -> None:
+    try:
+        os.killpg(group, signal.SIGKILL)  # under namespaces, every process inside dies with it
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _track(proc: subprocess.Popen) -> None:
+    """PROC among the live children, or killed at once when the run stopped while it started."""
+    with _LIVE_LOCK:
+        _LIVE.add(proc)
+        halted = _HALTED.is_set()
+    if halted:
+        _kill_group(proc.pid)
 
 
 @dataclass(frozen=True)
@@ -134,6 +177,8 @@ class Session:
 
     def _spawn_and_import(self, budget_ends: float) -> tuple[int, str] | None:
         self.close()
+        if _HALTED.is_set():
+            raise Halted
         policy = isolation.policy()
         runner = self._fresh_runner()
         if self._identity is None:
@@ -167,6 +212,7 @@ class Session:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
             ).result()
+            _track(self._proc)
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
@@ -266,11 +312,10 @@ class Session:
         if self._proc is not None:
             group = self._proc.pid
             descendants = reaper.snapshot(process_tree(group)[1:])
-            try:
-                os.killpg(group, signal.SIGKILL)  # under namespaces, every process inside dies with it
-            except (ProcessLookupError, PermissionError):
-                pass
+            _kill_group(group)
             self._proc.wait()
+            with _LIVE_LOCK:
+                _LIVE.discard(self._proc)
             self._proc = None
             reaper.kill_strays(self._token)  # descendants that left the process group
             if self._identity is not None:
@@ -638,6 +683,8 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None) ->
     Raises :class:`~graders.sandbox.LoadError` when the submission cannot be loaded at all, and
     :class:`~graders.sandbox.SandboxError` when the child does not start; either way after cleaning up.
     """
+    if _HALTED.is_set():  # the run is stopping: not even a staging folder
+        raise Halted
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
     session = Session(target, edition.module, workdir, limits or Limits())

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from graders import messages
-from graders.classroom import grade_class
+from graders.classroom import grade_class, read_record
 from graders.cli import main as hogkit
 from graders.errors import InputError
 from graders.submissions import discover
@@ -72,7 +72,7 @@ def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
     lines = (out / "records.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(records)
     alice_line = next(json.loads(line) for line in lines if json.loads(line)["student"] == "alice")
-    alice_full = json.loads((out / "records" / "alice.json").read_text(encoding="utf-8"))
+    alice_full = read_record(out / "records" / "alice.json.gz")
     assert alice_line["total"] == alice_full["total"] == 24
     assert all("cases" not in p and p["cases_passed"] == p["cases_run"] for p in alice_line["problems"])
     assert len(json.dumps(alice_line)) < len(json.dumps(alice_full)) / 10  # a line, not the whole record
@@ -114,15 +114,15 @@ def test_feedback_never_shows_a_hidden_case_source(classroom, tmp_path, edition)
 def test_a_rerun_keeps_unchanged_submissions_and_regrades_changed_ones(classroom, tmp_path, edition, skeleton_source):
     out = tmp_path / "out"
     grade_class(classroom, edition, out, jobs=2)
-    first = (out / "records" / "alice.json").stat().st_mtime_ns
+    first = (out / "records" / "alice.json.gz").stat().st_mtime_ns
     (classroom / "bob.py").write_text(skeleton_source + "\n# changed\n", encoding="utf-8")
     records = grade_class(classroom, edition, out, jobs=2)
-    assert (out / "records" / "alice.json").stat().st_mtime_ns == first
+    assert (out / "records" / "alice.json.gz").stat().st_mtime_ns == first
     reused = {r.student for r in records if r.reused}
     assert "alice" in reused and "bob" not in reused
     forced = grade_class(classroom, edition, out, jobs=2, force=True)
     assert not any(r.reused for r in forced)
-    assert (out / "records" / "alice.json").stat().st_mtime_ns != first
+    assert (out / "records" / "alice.json.gz").stat().st_mtime_ns != first
 
 
 def test_bad_class_folders_get_clear_messages(tmp_path, edition):
@@ -262,3 +262,46 @@ def test_the_summary_groups_generated_cases_by_what_they_check(edition, skeleton
     count = sum(c.about == about for c in generated)
     assert messages.case_group(about, count) in table
     assert not [c.name for c in generated if c.name in table]  # no generated case by its own name
+
+
+def _outputs(out) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_resumed_run_writes_what_a_fresh_run_wrote_from_its_lean_records(tmp_path, edition, reference_source,
+                                                                           skeleton_source):
+    """Every output of a rerun that reads all its records back (lean and gzipped) is byte for byte
+    the fresh run's; and each feedback file renders again the same from the record read back."""
+    from graders import reports
+    from graders.classroom import kit_fingerprint, load_record, record_path
+    from graders.markers import strip_solutions
+    from graders.records import ClassRecord
+    from graders.submissions import discover
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ada.py").write_text(reference_source, encoding="utf-8")
+    (folder / "bo.py").write_text(skeleton_source, encoding="utf-8")
+    half = {p.label for p in edition.problems[: len(edition.problems) // 2]}
+    marked = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    (folder / "cy.py").write_text(strip_solutions(marked, half), encoding="utf-8")
+    out = tmp_path / "out"
+    fresh = grade_class(folder, edition, out, jobs=2)
+    written = _outputs(out)
+    assert not any(r.reused for r in fresh) and 0 < fresh[2].total < fresh[2].max
+    resumed = grade_class(folder, edition, out, jobs=2)
+    assert all(r.reused for r in resumed)
+    assert _outputs(out) == written
+    for path in ("grades.csv", "records.jsonl", "summary.md", "histogram.svg"):
+        (out / path).unlink()  # written again from the records alone
+    grade_class(folder, edition, out, jobs=2)
+    assert _outputs(out) == written
+    for entry in discover(folder, edition.submission):
+        kept = load_record(out, entry, edition, kit_fingerprint(edition))
+        assert kept is not None and record_path(out, entry.files_as).stat().st_size < 50_000
+        assert reports.render_record_markdown(kept).encode() == written[f"feedback/{entry.files_as}.md"]
+        full = next(r for r in fresh if r.student == entry.student)
+        assert reports.render_gradescope(kept) == reports.render_gradescope(full)
+        assert isinstance(kept, ClassRecord) and kept.total == full.total

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from graders import messages
+from graders.classroom import read_record
 from graders.cli import main as hogkit
 from graders.course import parse_course
 from graders.edition import load_edition
@@ -169,7 +170,7 @@ def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
     assert rows["erin"]["score"] == "0" and rows["erin"]["reason"] == messages.course_no_handin()
     assert "could be graded" in rows["gina"]["reason"] and "gina" in rows["gina"]["reason"]
     assert rows["zed"]["on roster"] == "no" and rows["zed"]["name"] == ""
-    assert len(list((out / "records").glob("*.json"))) == len(HANDINS) + 1  # each hand-in graded once
+    assert len(list((out / "records").glob("*.json.gz"))) == len(HANDINS) + 1  # each hand-in graded once
     assert {r["student"] for r in read_csv(out / "handins.csv")} == {k for k, *_ in HANDINS} | {"gina"}
     assert "ghost" not in rows  # an override naming no one graded is listed, not made a student
     assert (out / "course-notes.txt").read_text(encoding="utf-8") == \
@@ -235,7 +236,7 @@ def test_the_self_test_course_from_a_gradescope_export(tmp_path, sources, graded
     assert finals(out) == EXPECTED == {k: v for k, v in finals(graded_class[3]).items() if k != "gina"}
     rows = {row["student"]: row for row in read_csv(out / "grades.csv")}
     assert rows["zed"]["name"] == "Zed Zorn" and rows["zed"]["email"] == "zed@uni.edu"
-    assert sorted(p.name for p in (out / "records").iterdir()) == [f"submission_{n}.json" for n in range(1001, 1009)]
+    assert sorted(p.name for p in (out / "records").iterdir()) == [f"submission_{n}.json.gz" for n in range(1001, 1009)]
     assert not (out / "course-notes.txt").exists()
 
 
@@ -351,7 +352,7 @@ def test_without_a_course_a_class_folder_s_outputs_are_unchanged(tmp_path, sourc
                                                                   "records.jsonl", "similarity.csv",
                                                                   "similarity.html", "summary.md"]
     assert read_csv(out / "grades.csv")[0]["student"] == "alice-1" and "final" not in read_csv(out / "grades.csv")[0]
-    assert json.loads((out / "records" / "alice-1.json").read_text(encoding="utf-8"))["total"] == 12
+    assert read_record(out / "records" / "alice-1.json.gz")["total"] == 12
 
 
 # -- the autograder: submission_metadata.json, previous submissions, the course shipped in the zip ----------

@@ -157,9 +157,55 @@ def test_a_record_of_another_version_is_graded_again(tmp_path, edition, referenc
                          edition=edition.name, file_id=entry.files_as)
     classroom.write_student(out, record)
     assert classroom.load_record(out, entry, edition, kit) == record
-    path = out / "records" / f"{entry.files_as}.json"
-    path.write_text(json.dumps({**record.to_dict(), "version": RECORD_VERSION - 1}), encoding="utf-8")
+    path = classroom.record_path(out, entry.files_as)
+    classroom.write_record(path, dataclasses.replace(record, version=RECORD_VERSION - 1))
     assert classroom.load_record(out, entry, edition, kit) is None
+    path.write_bytes(b"{not gzipped")
+    assert classroom.load_record(out, entry, edition, kit) is None
+
+
+def test_a_record_of_the_old_uncompressed_form_is_graded_again_and_removed(tmp_path, edition, reference_source):
+    """Records before version 4 were records/ID.json, every field of every case: never read (their
+    kit is another), and gone once the student's record is written anew."""
+    from graders import classroom
+    from graders.submissions import discover
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ada.py").write_text(reference_source, encoding="utf-8")
+    out = tmp_path / "out"
+    (entry,) = discover(folder, edition.submission)
+    kit = classroom.kit_fingerprint(edition)
+    record = ClassRecord(student="ada", status=EntryStatus.MISSING, kit=kit, digest=entry.digest,
+                         edition=edition.name, file_id=entry.files_as)
+    old = out / "records" / f"{entry.files_as}.json"
+    old.parent.mkdir(parents=True)
+    old.write_text(json.dumps({**record.to_dict(), "version": 3}, indent=1), encoding="utf-8")
+    assert classroom.load_record(out, entry, edition, kit) is None
+    classroom.write_student(out, record)
+    assert not old.exists() and classroom.load_record(out, entry, edition, kit) == record
+
+
+def test_a_lean_record_keeps_every_failing_case_whole_and_renders_as_the_full_one(edition, skeleton_source,
+                                                                                  report):
+    from graders import reports
+
+    failing = grade(Submission(Path("hog.py"), skeleton_source), edition, workers=1)
+    for graded in (report, failing):
+        record = ClassRecord(student="ada", status=EntryStatus.GRADED, report=graded, kit="k", digest="d",
+                             edition=edition.name, title=graded.title, max=graded.max)
+        back = records.lean(record)
+        assert back.report is not None
+        for full, kept in zip((c for p in graded.problems for c in p.cases),
+                              (c for p in back.report.problems for c in p.cases), strict=True):
+            assert kept == dataclasses.replace(full, seconds=0.0 if full.passed else round(full.seconds, 4))
+        assert reports.render_record_markdown(back) == reports.render_record_markdown(record)
+        assert reports.render_gradescope(back) == reports.render_gradescope(record)
+        assert reports.summary_record(back) == reports.summary_record(record)
+        assert reports.render_class_summary([back], edition) == reports.render_class_summary([record], edition)
+    assert any(not c.passed and c.transcript and c.expected for p in failing.problems for c in p.cases)
+    lean = json.dumps(ClassRecord(student="b", status=EntryStatus.GRADED, report=failing).to_dict(lean=True))
+    assert not re.search(r'"seconds": 0\.0[,}]', lean) and '"traceback": ""' not in lean
 
 
 def test_a_case_result_knows_whether_it_ran():

@@ -1226,7 +1226,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     assert hoarded["status"] == "memory", hoarded
     text = (out / "feedback" / f"{rows['screen']['file_id']}.md").read_text(encoding="utf-8")
     assert "\x1b" not in text and "\\x1b" in text  # written out (and Markdown-escaped), never sent raw
-    assert len(list((out / "records").glob("*.json"))) == len(records) - 0
+    assert len(list((out / "records").glob("*.json.gz"))) == len(records) - 0
     written = [p for top in (edition.root, folder, out, elsewhere, Path("/tmp"), Path("/dev/shm"))
                for p in files_named(top, marker)]
     assert written == [], written

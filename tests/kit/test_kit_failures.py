@@ -64,7 +64,7 @@ def assert_kit_error_row(out: Path, rows: dict[str, dict], code: int, err: str, 
     assert messages.kit_failures_line(1, str(out / messages.KIT_LOG_NAME)) in err
     log = (out / messages.KIT_LOG_NAME).read_text(encoding="utf-8")
     assert "== faulty:" in log and needle in log and "Traceback" in log
-    record = json.loads((out / "records" / "faulty.json").read_text(encoding="utf-8"))
+    record = classroom.read_record(out / "records" / "faulty.json.gz")
     assert record["attempts"] == 2 and needle in record["traceback"]
     assert "kit failed on 1 submission" in (out / "summary.md").read_text(encoding="utf-8")
     results = json.loads((out / "gradescope" / "faulty" / "results.json").read_text(encoding="utf-8"))
@@ -100,7 +100,7 @@ def test_a_failure_that_passes_is_healed_by_the_second_try(two_students, tmp_pat
     code, rows, err = grade_class_cli(two_students, out, capsys)
     assert code == 0, err
     assert rows["faulty"]["status"] == "graded" and rows["faulty"]["total"] == rows["faulty"]["max"]
-    record = json.loads((out / "records" / "faulty.json").read_text(encoding="utf-8"))
+    record = classroom.read_record(out / "records" / "faulty.json.gz")
     assert record["attempts"] == 2
     assert not (out / messages.KIT_LOG_NAME).exists()
 
@@ -121,7 +121,7 @@ def test_a_sandbox_that_does_not_start_is_the_kits_failure(two_students, tmp_pat
     monkeypatch.undo()
     code = hogkit(["grade", str(two_students), "--out", str(out)])
     capsys.readouterr()
-    records = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((out / "records").glob("*.json"))]
+    records = [classroom.read_record(p) for p in sorted((out / "records").glob("*.json.gz"))]
     assert code == 0 and [r["total"] for r in records] == [r["max"] for r in records]
 
 
@@ -182,7 +182,7 @@ def test_a_full_disk_while_writing_a_students_files_is_the_kits_failure(two_stud
     code, rows, err = grade_class_cli(two_students, out, capsys)
     assert code == 3 and rows["faulty"]["status"] == grading.KIT_ERROR and rows["faulty"]["total"] == ""
     assert "No space left on device" in (out / messages.KIT_LOG_NAME).read_text(encoding="utf-8")
-    assert not (out / "records" / "faulty.json").exists()  # nothing half-kept for a rerun to trust
+    assert not (out / "records" / "faulty.json.gz").exists()  # nothing half-kept for a rerun to trust
     monkeypatch.undo()
     assert_rerun_heals(two_students, out, capsys)
 

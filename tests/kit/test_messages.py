@@ -103,6 +103,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
      ["hog.py defines functions of the more_boar edition", "piggy_points, more_boar, a, b, …",
       "grade it with --edition more_boar"]),
     (m.class_retrying, (2,), ["2 submissions again", "one at a time", "failure of the kit"]),
+    (m.class_stopping, (3,), ["stopping: finishing 3 running submissions (Ctrl-C again to stop at once)"]),
+    (m.class_stopping, (1,), ["finishing 1 running submission (Ctrl-C"]),
     (m.kit_failed_row, ("KeyError: 'dice'",), ["kit failed while grading", "KeyError: 'dice'",
                                                "not the student's fault", "no score", "hogkit grade",
                                                "kit-errors.log"]),
