@@ -176,7 +176,7 @@ def test_a_record_missing_from_its_shard_is_named(tmp_path, edition):
     outs = shards_of(folder, tmp_path, edition)
     victim = NAMES[0]
     k = shard_of(victim, 3)
-    (outs[k - 1] / "records" / f"{victim}.json").unlink()
+    (outs[k - 1] / "records" / f"{victim}.json.gz").unlink()
     with pytest.raises(InputError) as refused:
         merge(outs, tmp_path / "merged")
     assert str(refused.value) == messages.shard_record_missing(victim, f"{k}/3", str(outs[k - 1]))
