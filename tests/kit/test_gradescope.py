@@ -215,6 +215,7 @@ def test_the_autograder_zip_is_the_same_whenever_it_is_built(tmp_path):
     assert modes["run_autograder"] == modes["setup.sh"] == 0o755 and modes["graders/gradescope.py"] == 0o644
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder):
     import nbformat
