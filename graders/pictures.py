@@ -122,16 +122,24 @@ def win_chances(title: str, win: Sequence[Sequence[float]], fmt: str = "svg") ->
 
 
 def score_histogram(title: str, totals: Sequence[int], most: int, fmt: str = "svg") -> bytes:
-    """How many submissions earned each total from 0 to MOST."""
+    """How many submissions earned each total from 0 to MOST.
+
+    Only the totals someone earned get a bar (and its count), and at most about 20 ticks are
+    labelled, so an edition whose points run to thousands draws as fast as one out of 25."""
     from matplotlib.ticker import MaxNLocator
 
     figure, axes = _figure(7.0, 3.6)
-    counts = [0] * (most + 1)
+    counts: dict[int, int] = {}
     for total in totals:
-        counts[min(max(int(total), 0), most)] += 1
-    bars = axes.bar(range(most + 1), counts, color="#4a7ab5", width=0.8)
-    axes.bar_label(bars, labels=[str(n) if n else "" for n in counts], fontsize=8)
-    axes.set_xticks(range(0, most + 1, 2 if most > 12 else 1))
+        earned = min(max(int(total), 0), most)
+        counts[earned] = counts.get(earned, 0) + 1
+    bars = axes.bar(list(counts), list(counts.values()), color="#4a7ab5", width=max(0.8, most / 100))
+    axes.bar_label(bars, labels=[str(n) for n in counts.values()], fontsize=8)
+    axes.set_xlim(-0.6 - most / 50, most + 0.6 + most / 50)
+    if most <= 40:
+        axes.set_xticks(range(0, most + 1, 2 if most > 12 else 1))
+    else:
+        axes.xaxis.set_major_locator(MaxNLocator(nbins=20, integer=True))
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("total score")
     axes.set_ylabel("submissions")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ast
+import fcntl
 import hashlib
+import os
 import textwrap
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from graders import syntax
@@ -20,32 +23,60 @@ from graders.submissions import Submission
 ROOT = kit_root()
 
 
+def _digest(*parts: object) -> str:
+    """A content hash of PARTS (numpy arrays by shape, type and bytes; anything else by repr)."""
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, np.ndarray):
+            h.update(repr((part.shape, part.dtype.str)).encode() + part.tobytes())
+        else:
+            h.update(repr(part).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
 @pytest.fixture(scope="session", autouse=True)
-def best_play_solved_once():
-    """A game of tactics' best play is solved once per test process, however many tests ask.
+def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
+    """A game of tactics' best play is solved once per test run, however many tests and workers ask.
 
     Value iteration over Pig's states takes seconds for each opponent, and the fixtures, the
     ``optimal`` command and the page all ask for the same few. The key is everything the answer
-    depends on: the model (one object per edition and process: ``build_model`` is memoised), the
-    opponent's table by content, and the iteration's settings (a test that lowers MOST_ROUNDS gets
-    a fresh solve, and its error). Each caller gets its own copy; a failure is never kept."""
+    depends on: the model's arrays, the opponent's table by content, and the iteration's settings
+    (a test that lowers MOST_ROUNDS gets a fresh solve, and its error). The first worker to ask
+    solves under a file lock and leaves the answer in the run's shared temporary folder; the
+    others wait for it and read it. Each caller gets its own copy; a failure is never kept."""
     from graders import tactics
 
     real = tactics.best_response
-    solved: dict[tuple, tuple] = {}
-    locks: dict[tuple, threading.Lock] = {}
+    shared = tmp_path_factory.getbasetemp()
+    shared = (shared.parent if worker_id != "master" else shared) / "best-play"
+    shared.mkdir(exist_ok=True)
+    solved: dict[str, tuple] = {}
+    locks: dict[str, threading.Lock] = {}
     guard = threading.Lock()
 
     def best_response(model, opponent=None):
-        table = None if opponent is None else (opponent.shape, opponent.dtype.str,
-                                               hashlib.sha256(opponent.tobytes()).hexdigest())
-        key = (model, table, tactics.MOST_ROUNDS, tactics.TOLERANCE)
+        key = _digest(model.goal, model.width, model.actions, model.totals, model.sides, model.over, model.gain,
+                      model.after, opponent, tactics.MOST_ROUNDS, tactics.TOLERANCE)
         with guard:
             lock = locks.setdefault(key, threading.Lock())
         with lock:
             if key not in solved:
-                solved[key] = real(model, opponent)
+                solved[key] = solve_or_read(key, model, opponent)
         return tuple(array.copy() for array in solved[key])
+
+    def solve_or_read(key: str, model, opponent) -> tuple:
+        answer = shared / f"{key}.npz"
+        with open(shared / f"{key}.lock", "w") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)  # another worker solving the same waits, then reads
+            if answer.is_file():
+                with np.load(answer) as kept:
+                    return kept["table"], kept["values"]
+            table, values = real(model, opponent)
+            partial = shared / f"{key}.{os.getpid()}.npz"
+            np.savez(partial, table=table, values=values)
+            os.replace(partial, answer)
+            return table, values
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tactics, "best_response", best_response)

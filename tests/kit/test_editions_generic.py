@@ -122,6 +122,7 @@ def test_the_student_loop_reaches_full_marks(any_edition, tmp_path):
         assert messages.graded_by_the_kit(p.label) in said.stdout
 
 
+@pytest.mark.slow
 def test_demo_class_and_answer_key(any_edition, capsys):
     assert hogkit(["grade", "--edition", any_edition.name]) == 0
     out = capsys.readouterr().out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -17,21 +18,32 @@ from graders.gradescope import build_autograder
 
 
 @pytest.fixture(scope="module")
-def autograder(tmp_path_factory):
+def autograder(tmp_path_factory, worker_id):
     """A simulated /autograder: the zip unpacked into source/ and its own setup.sh run, as Gradescope
     does on a fresh image (here apt-get finds Python and bubblewrap present, and pip fills the
-    autograder's own virtual environment)."""
+    autograder's own virtual environment). That is done once per test run, under a file lock in the
+    run's shared temporary folder, however many workers ask; each module's /autograder has its own
+    submission and results folders, and a source/ that leads to the one set up."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if worker_id != "master" else base) / "gradescope-source"
+    with open(f"{shared}.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another worker setting it up waits, then uses it
+        if not (shared / "names.json").is_file():
+            shutil.rmtree(shared, ignore_errors=True)  # what a failed set-up left
+            shared.mkdir()
+            archive = build_autograder(load_edition(), shared / "autograder.zip")
+            with zipfile.ZipFile(archive) as z:
+                z.extractall(shared / "source")
+                names = z.namelist()
+            for script in ("setup.sh", "run_autograder"):
+                (shared / "source" / script).chmod(0o755)
+            done = subprocess.run(["bash", str(shared / "source" / "setup.sh")], capture_output=True, text=True,
+                                  timeout=900, stdin=subprocess.DEVNULL)
+            assert done.returncode == 0, done.stdout + done.stderr
+            (shared / "names.json").write_text(json.dumps(names), encoding="utf-8")
     root = tmp_path_factory.mktemp("autograder")
-    archive = build_autograder(load_edition(), root / "autograder.zip")
-    with zipfile.ZipFile(archive) as z:
-        names = z.namelist()
-        z.extractall(root / "source")
-    for script in ("setup.sh", "run_autograder"):
-        (root / "source" / script).chmod(0o755)
-    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], capture_output=True, text=True,
-                          timeout=900, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return root, names
+    (root / "source").symlink_to(shared / "source")
+    return root, json.loads((shared / "names.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.slow
@@ -215,6 +227,7 @@ def test_the_autograder_zip_is_the_same_whenever_it_is_built(tmp_path):
     assert modes["run_autograder"] == modes["setup.sh"] == 0o755 and modes["graders/gradescope.py"] == 0o644
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder):
     import nbformat

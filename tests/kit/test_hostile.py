@@ -670,6 +670,7 @@ def test_missing_module_is_reported_and_later_functions_still_work(edition, refe
 # -- 8. floods of output -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ten_megabytes_of_output_is_capped_and_the_case_completes(edition, reference_source):
     """Attack: boar_brawl prints 10 MB (10,000 lines of 1,000 characters) and then returns the right value.
 
@@ -1585,6 +1586,7 @@ def test_a_zip_whose_stream_is_corrupt_is_that_students_row(edition, reference_s
     assert results["score"] == 0 and "hog.zip" in json.dumps(results)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_folder_nested_past_the_recursion_limit_is_that_students_row(edition, reference_source, tmp_path,
                                                                         monkeypatch):
@@ -1637,7 +1639,7 @@ def nested_routes(edition: Edition, folder: Path, tmp_path: Path, monkeypatch: p
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("manifest", ["proc_mem", "mode_000"])
+@pytest.mark.parametrize("manifest", [pytest.param("proc_mem", marks=pytest.mark.slow), "mode_000"])
 def test_a_manifest_that_cannot_be_read_is_never_opened_through_a_link(reference_source, tmp_path, manifest):
     """Attack: a project folder whose tests/edition.json is a link to /proc/self/mem (reading it
     fails with EIO) or a file of mode 000 (EACCES, for a grader that is not root); the class's
@@ -2208,7 +2210,8 @@ MODES = ["namespaces", "limits", "limits_unconfined"]
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.slow) if m == "limits_unconfined" else m
+                                  for m in MODES])
 def test_the_isolation_line_says_what_a_child_could_do(edition, reference_source, mode, monkeypatch):
     """Attack: boar_brawl sends its arguments (hidden cases included) to a listener on 127.0.0.1 (on
     a cloud machine the metadata service is as close) and reports whether it could read the reference.

@@ -15,13 +15,16 @@ import pytest
 
 from graders import markers, onefunction
 from graders.cases import load_problem_cases
-from graders.edition import Edition, edition_names, load_edition, problem_label
+from graders.edition import DEFAULT_EDITION, Edition, edition_names, load_edition, problem_label
 from graders.grading import defined_names
 from graders.repairs import repair
 
 from .conftest import grade_source
 
-PROBLEMS = [(name, p.label) for name in edition_names() for p in load_edition(name).problems if p.functions]
+# The default edition's problems run in the edit loop's lane; every other edition's (a whole grade
+# each, about a hundred of them) only in the full run.
+PROBLEMS = [pytest.param(name, p.label, marks=() if name == DEFAULT_EDITION else pytest.mark.slow)
+            for name in edition_names() for p in load_edition(name).problems if p.functions]
 
 
 def sharing(edition: Edition, label: str) -> set[str]:
@@ -91,7 +94,8 @@ def test_no_case_calls_a_students_function_of_a_later_problem(name: str) -> None
     assert not later, f"public cases that call a later problem's function: {later}"
 
 
-@pytest.mark.parametrize("name", edition_names())
+@pytest.mark.parametrize("name", [pytest.param(name, marks=() if name == DEFAULT_EDITION else pytest.mark.slow)
+                                  for name in edition_names()])
 def test_a_hand_in_finished_up_to_a_problem_earns_it(name: str) -> None:
     """The reference with every function of the later problems still raising (a checkpoint
     hand-in, whatever its stubs return) earns each problem, through whatever its cases reach."""

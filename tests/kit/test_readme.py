@@ -67,6 +67,7 @@ def places(tmp_path: Path) -> dict[str, str]:
             "DIR": str(tmp_path / "bundle"), "ZIP": str(tmp_path / "autograder.zip")}
 
 
+@pytest.mark.slow
 def test_every_hogkit_example_runs_and_succeeds(places: dict[str, str], tmp_path: Path, monkeypatch,
                                                 capsys) -> None:
     monkeypatch.chdir(tmp_path)  # outputs named in the README (hog-project, autograder.zip) land here
@@ -92,6 +93,7 @@ def test_every_hogkit_example_runs_and_succeeds(places: dict[str, str], tmp_path
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.slow
 def test_every_student_example_runs_in_a_finished_project(tmp_path: Path) -> None:
     """The student loop's commands, in the README's order, in a project whose work is done: each
     exits 0 as the README says of a run where everything passed."""

@@ -127,6 +127,7 @@ def test_answers_into_a_closed_pipe_is_quiet():
 
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("seed", [27])
 def test_a_class_of_odd_hand_ins_grades_everyone_else(edition, reference_source, tmp_path, seed):

@@ -991,6 +991,7 @@ def test_pig_is_played_one_action_at_a_time(pig: Edition, pig_server: Client) ->
     assert all(set(a["sides"]) <= {4, 6} and len(a["outcomes"]) == 1 for t in view["turns"] for a in t["actions"])
 
 
+@pytest.mark.slow
 def test_two_people_play_pig(pig: Edition, pig_server: Client) -> None:
     view, moves = act_to_the_end(pig_server, ["person", "person"], 8, hold_at(15))
     assert view["over"]
