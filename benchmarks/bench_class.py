@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders import isolation  # noqa: E402
-from graders.classroom import grade_class  # noqa: E402
-from graders.demo import demo_stages  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
-from graders.markers import strip_solutions  # noqa: E402
+from graders.authoring.demo import demo_stages  # noqa: E402
+from graders.courses.classroom import grade_class  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
+from graders.editions.markers import strip_solutions  # noqa: E402
+from graders.sandboxing import isolation  # noqa: E402
 
 LOOP = "\n\ndef roll_dice(num_rolls, dice=six_sided):\n    while True:\n        pass\n"
 MEMORY = (

@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from bench_grade import unlock_everything  # noqa: E402  (this folder, first on the path of a script)
 from bench_stress import reference_class  # noqa: E402
 
-from graders.edition import load_edition  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
 
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
 GRADES = 6
@@ -52,9 +52,9 @@ PARTS = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from graders import onefunction, sandbox
-from graders.edition import load_edition
-from graders.grading import grade
-from graders.submissions import Submission
+from graders.editions.edition import load_edition
+from graders.scoring.grading import grade
+from graders.scoring.submissions import Submission
 edition = load_edition(sys.argv[2])
 path = edition.solution_dir / edition.submission
 submission = Submission(path, path.read_text(encoding="utf-8"))

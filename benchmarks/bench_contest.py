@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders import analysis  # noqa: E402
-from graders.contest import run_contest  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
+from graders.courses.contest import run_contest  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
+from graders.games import analysis  # noqa: E402
 
 
 def entry(source: str, k: int) -> str:

@@ -26,8 +26,8 @@ TIMER = """
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from graders import grading
-from graders.edition import load_edition
-from graders.submissions import Submission
+from graders.editions.edition import load_edition
+from graders.scoring.submissions import Submission
 edition = load_edition(sys.argv[2])
 if sys.argv[3] == "off":
     grading.prepare_exact_rate = lambda *args: None

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders import analysis, game, tactics  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
+from graders.games import analysis, game, tactics  # noqa: E402
 
 
 def clock(fn: Callable[[], object], repeat: int) -> tuple[float, float]:

@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graders import locking  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
-from graders.student import load_student_edition, locked_records  # noqa: E402
+from graders.editions import locking  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
+from graders.runner.student import load_student_edition, locked_records  # noqa: E402
 
 
 def clock(argv: list[str], cwd: Path, repeat: int) -> tuple[float, float, float]:
@@ -76,7 +76,7 @@ def main() -> None:
         unlock_everything(folder)
         env_path = str(ROOT)
         argv = [sys.executable, "-c", f"import sys; sys.path.insert(0, {env_path!r}); "
-                "from graders.student import main; sys.exit(main('.', ['-q', '01']))"]
+                "from graders.runner.student import main; sys.exit(main('.', ['-q', '01']))"]
         med, lo, hi = clock(argv, folder, args.repeat)
         print(f"student: python3 ok -q 01          {med:6.3f} s  ({lo:.3f}-{hi:.3f})")
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders import webgui  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
+from graders.gui import webgui  # noqa: E402
 
 
 def call(port: int, method: str, path: str, body: object = None) -> dict:

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graders.edition import load_edition  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
 
 
 def one_run(folder: Path, out: Path, twice: bool) -> tuple[float, float, int]:

@@ -38,15 +38,15 @@ sys.path.insert(0, str(ROOT))
 
 from bench_stress import reference_class  # noqa: E402  (this folder, first on the path of a script)
 
-from graders import isolation  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
+from graders.sandboxing import isolation  # noqa: E402
 
 # Run in a fresh process per level, so that the level is decided there as in any grader.
 SESSION_TIMER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from graders.edition import load_edition
-from graders.sandbox import open_session
+from graders.editions.edition import load_edition
+from graders.sandboxing.sandbox import open_session
 from graders import isolation
 edition = load_edition(sys.argv[2])
 source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
@@ -94,7 +94,7 @@ VERIFY_TIMER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from graders import guard, isolation
-from graders.edition import edition_names, load_edition
+from graders.editions.edition import edition_names, load_edition
 if sys.argv[2:] == ["confinement"]:
     isolation.confinement = lambda *args: {}  # as on a kernel without Landlock and seccomp
 secrets = guard.secret_paths([load_edition(name) for name in edition_names()])

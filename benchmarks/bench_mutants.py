@@ -19,8 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders import messages, mutants  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
+from graders.authoring import mutants  # noqa: E402
+from graders.core import messages  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
 
 
 def main() -> None:

@@ -20,9 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graders import grading, onefunction  # noqa: E402
-from graders.edition import edition_names, load_edition  # noqa: E402
-from graders.submissions import Submission  # noqa: E402
+from graders.editions import onefunction  # noqa: E402
+from graders.editions.edition import edition_names, load_edition  # noqa: E402
+from graders.scoring import grading  # noqa: E402
+from graders.scoring.submissions import Submission  # noqa: E402
 
 
 def clock(submission: Submission, name: str, repeat: int, substitute: bool) -> list[float]:

@@ -9,7 +9,7 @@ reason). For each it prints the bytes of ``records/ID.json.gz`` as written, of i
 
 - ``old``: the form before (every field of every case, JSON indented by one: ``records/ID.json``);
 - ``old.gz``: that form gzipped;
-- ``lean``: cases as :func:`graders.records.lean_case` keeps them, compact JSON, not compressed;
+- ``lean``: cases as :func:`graders.core.records.lean_case` keeps them, compact JSON, not compressed;
 - ``lean.gz``: what is written (lean, compact, gzip level 9).
 
 Goal: at most 50 KB per submission. Printed, never asserted.
@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders.classroom import grade_class, record_path  # noqa: E402
-from graders.edition import edition_names, load_edition  # noqa: E402
-from graders.records import ClassRecord  # noqa: E402
+from graders.core.records import ClassRecord  # noqa: E402
+from graders.courses.classroom import grade_class, record_path  # noqa: E402
+from graders.editions.edition import edition_names, load_edition  # noqa: E402
 
 
 def forms(record: ClassRecord) -> dict[str, int]:

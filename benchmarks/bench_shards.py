@@ -3,7 +3,7 @@
     python3 benchmarks/bench_shards.py [--count 40] [--shards 3] [--jobs J] [--edition NAME] [--compare]
 
 Builds the class ``bench_class.py`` builds, grades each shard with ``grade_class(..., shard=K/N)``
-into its own folder, then merges them with :func:`graders.merging.merge`, and prints each shard's
+into its own folder, then merges them with :func:`graders.courses.merging.merge`, and prints each shard's
 size and time and the merge's wall and CPU time (this process's: the merge starts no child) split
 into copying the records and writing the class's files (tables, histograms, similarity report).
 With ``--compare`` the class is also graded in one run and every file compared with the merge's,
@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_class import build_class  # noqa: E402
 
-from graders import merging  # noqa: E402
-from graders.classroom import grade_class  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
-from graders.shards import Shard  # noqa: E402
+from graders.courses import merging  # noqa: E402
+from graders.courses.classroom import grade_class  # noqa: E402
+from graders.courses.shards import Shard  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
 
 TIMES = re.compile(rb'"(seconds|execution_time)": [0-9.e+-]+')
 

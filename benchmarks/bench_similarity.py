@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from graders import similarity  # noqa: E402
-from graders.classroom import print_progress  # noqa: E402
-from graders.edition import load_edition  # noqa: E402
-from graders.submissions import notebook_source  # noqa: E402
+from graders.courses import similarity  # noqa: E402
+from graders.courses.classroom import print_progress  # noqa: E402
+from graders.editions.edition import load_edition  # noqa: E402
+from graders.scoring.submissions import notebook_source  # noqa: E402
 from tests.kit.similarity_corpus import ROOT, Corpus, build  # noqa: E402
 
 

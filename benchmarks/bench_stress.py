@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graders.edition import Edition, load_edition  # noqa: E402
+from graders.editions.edition import Edition, load_edition  # noqa: E402
 
 
 def one_run(folder: Path, out: Path, edition: str, jobs: int) -> tuple[list[dict], int, float]:

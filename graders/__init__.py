@@ -1,7 +1,7 @@
 """hogkit: the engine behind the Hog teaching kit.
 
 The engine knows nothing about any one edition of the game. An edition is data: its manifest
-(``tests/<edition>/edition.toml``), its marked solution, the skeleton generated from it, its case
+(``tests/editions/<edition>/edition.toml``), its marked solution, the skeleton generated from it, its case
 files and its handout. Everything here reads those files and never branches on an edition's name.
 """
 

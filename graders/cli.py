@@ -34,19 +34,21 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeAlias
 
-from graders import messages, reports, serveroptions
-from graders.cases import load_questions
-from graders.course import CourseError, Setup, load_setup
-from graders.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
-from graders.errors import HogkitError, InputError, KitFailure, SubmissionError
-from graders.game import game_of
-from graders.grading import grade_reliably
-from graders.isolation import Verified
-from graders.records import ProblemResult, Report
-from graders.shards import Shard, check_outside, parse_shard
-from graders.submissions import load_submission
-from graders.terminal import prepare_streams
-from graders.writers import json_text
+from graders.core import messages
+from graders.core.errors import HogkitError, InputError, KitFailure, SubmissionError
+from graders.core.records import ProblemResult, Report
+from graders.core.terminal import prepare_streams
+from graders.core.writers import json_text
+from graders.courses.course import CourseError, Setup, load_setup
+from graders.courses.shards import Shard, check_outside, parse_shard
+from graders.editions.cases import load_questions
+from graders.editions.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
+from graders.games.game import game_of
+from graders.gui import serveroptions
+from graders.sandboxing.isolation import Verified
+from graders.scoring import reports
+from graders.scoring.grading import grade_reliably
+from graders.scoring.submissions import load_submission
 
 
 def positive_int(text: str) -> int:
@@ -72,7 +74,7 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
     class's), or else the default edition; a declared edition is said on standard error."""
     if args.edition:
         return load_edition(args.edition)
-    from graders.submissions import declared_by_class
+    from graders.scoring.submissions import declared_by_class
 
     declared = None
     if path is not None and path.exists():
@@ -87,7 +89,7 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
 def _class_root(path: Path) -> Path:
     """The folder whose entries are the hand-ins: a Gradescope export's own folder when PATH holds
     one (each submission_<id> is then an entry, never the export as a whole), else PATH."""
-    from graders.handins import export_root, is_export
+    from graders.courses.handins import export_root, is_export
 
     return export_root(path) if path.is_dir() and is_export(path) else path
 
@@ -326,7 +328,7 @@ def _add_mutants(sub: Subparsers) -> None:
                                    "a problem's own marked code), grade each in the sandbox on its problem's cases, "
                                    "hidden ones included, and report per problem how many the cases kill, how many "
                                    "time out and which survive. Equivalent mutants are recorded with a reason in "
-                                   "tests/<edition>/mutants.toml. Run it after editing or adding cases.")
+                                   "tests/editions/<edition>/mutants.toml. Run it after editing or adding cases.")
     _add_edition(m)
     m.add_argument("-q", "--question", action="append", metavar="NN",
                    help="only the mutants this problem is measured on (a label such as 05 or 05a; repeatable)")
@@ -373,7 +375,7 @@ def _progress(result: ProblemResult) -> None:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from graders import webgui  # the web server loads only for this command
+    from graders.gui import webgui  # the web server loads only for this command
 
     edition = _edition(args, Path(args.path) if args.path else None)
     serveroptions.check_options(args.parser, args)
@@ -450,8 +452,8 @@ def verified_isolation(edition: Edition, folders: list[Path], require_all: bool)
     """What a child here verified it can reach, before any hidden case runs: refused (exit status 3)
     when it could read the kit's secrets or FOLDERS, or, with REQUIRE_ALL, had less than full isolation.
     None when no child could even start: each submission is then the kit's failure, as always."""
-    from graders import guard
-    from graders.errors import SandboxError
+    from graders.core.errors import SandboxError
+    from graders.sandboxing import guard
 
     try:
         return guard.require([edition], folders, require_all)
@@ -489,8 +491,8 @@ def check_course_edition(setup: Setup, edition: str) -> None:
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
                   course: Setup | None = None, trust_file_times: bool = False, require_all: bool = False,
                   shard: Shard | None = None) -> int:
-    from graders import isolation
-    from graders.classroom import check_class_folder, grade_class, kit_errors, print_progress
+    from graders.courses.classroom import check_class_folder, grade_class, kit_errors, print_progress
+    from graders.sandboxing import isolation
 
     check_class_folder(folder, edition, "grade")  # before any line about the grading to come
     verified = verified_isolation(edition, [folder, out], require_all)
@@ -522,7 +524,7 @@ def _shown_path(path: Path) -> str:
 
 
 def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> int:
-    from graders.demo import build_demo_class
+    from graders.authoring.demo import build_demo_class
 
     made = build_demo_class(edition)
     folder = made[0][1].parent
@@ -576,7 +578,7 @@ def cmd_answers(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from graders.artifacts import build
+    from graders.authoring.artifacts import build
 
     names = edition_names() if args.all else [args.edition]
     stale = []
@@ -605,7 +607,7 @@ def cmd_editions(args: argparse.Namespace) -> int:
 
 
 def cmd_release(args: argparse.Namespace) -> int:
-    from graders.bundle import release
+    from graders.authoring.bundle import release
 
     edition = load_edition(args.edition_name)
     out = writable_output(args.out, folder=False, made_later=True)  # release makes the folder, or refuses
@@ -618,7 +620,7 @@ def cmd_release(args: argparse.Namespace) -> int:
 
 
 def cmd_gradescope(args: argparse.Namespace) -> int:
-    from graders.gradescope import assignment_total, build_autograder
+    from graders.courses.gradescope import assignment_total, build_autograder
 
     edition = load_edition(args.edition_name)
     course = Path(args.course) if args.course else None
@@ -664,7 +666,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
 
 
 def cmd_picture(args: argparse.Namespace) -> int:
-    from graders import pictures
+    from graders.games import pictures
 
     edition = load_edition(args.edition)
     writable_output(args.out, folder=False)
@@ -689,8 +691,8 @@ def cmd_picture(args: argparse.Namespace) -> int:
 
 
 def cmd_contest(args: argparse.Namespace) -> int:
-    from graders.classroom import print_progress
-    from graders.contest import run_contest
+    from graders.courses.classroom import print_progress
+    from graders.courses.contest import run_contest
 
     writable_output(args.out, folder=True)
     edition = _edition(args, Path(args.path), class_folder=True)
@@ -716,8 +718,8 @@ def contest_summary(board: list, invalid: list[tuple[str, str]], out: str) -> li
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from graders.classroom import check_class_folder
-    from graders.tareport import write_report
+    from graders.courses.classroom import check_class_folder
+    from graders.courses.tareport import write_report
 
     edition = _edition(args, Path(args.path), class_folder=True)
     check_class_folder(Path(args.path), edition, "report")
@@ -728,9 +730,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_similar(args: argparse.Namespace) -> int:
-    from graders import similarity
-    from graders.classroom import check_class_folder, print_progress
-    from graders.handins import export_root, is_export
+    from graders.courses import similarity
+    from graders.courses.classroom import check_class_folder, print_progress
+    from graders.courses.handins import export_root, is_export
 
     folder = Path(args.path)
     edition = _edition(args, folder, class_folder=True)
@@ -753,8 +755,9 @@ def cmd_similar(args: argparse.Namespace) -> int:
 def cmd_mutants(args: argparse.Namespace) -> int:
     import traceback
 
-    from graders import mutants, storage
-    from graders.classroom import print_progress
+    from graders.authoring import mutants
+    from graders.core import storage
+    from graders.courses.classroom import print_progress
 
     edition = load_edition(args.edition)
     labels = edition.parse_numbers(args.question)
@@ -778,8 +781,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from graders.classroom import kit_errors, print_progress
-    from graders.merging import merge
+    from graders.courses.classroom import kit_errors, print_progress
+    from graders.courses.merging import merge
 
     out = writable_output(args.out, folder=True)
     started = time.monotonic()

@@ -27,7 +27,7 @@ sys.path.append(HERE + '/../..')
 
 if __name__ == '__main__':
     try:
-        from graders.webgui import main
+        from graders.gui.webgui import main
     except ModuleNotFoundError:
         sys.exit('hog_gui.py: cannot find the kit (the graders folder). Run it from the project '
                  'folder you were given; for a copy of a folder of the kit, run hogkit play PATH '

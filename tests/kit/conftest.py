@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graders import syntax
-from graders.edition import DEFAULT_EDITION, Edition, edition_names, kit_root, load_edition
-from graders.game import game_of
-from graders.grading import grade
-from graders.records import Report
-from graders.submissions import Submission
+from graders.core import syntax
+from graders.core.records import Report
+from graders.editions.edition import DEFAULT_EDITION, Edition, edition_names, kit_root, load_edition
+from graders.games.game import game_of
+from graders.scoring.grading import grade
+from graders.scoring.submissions import Submission
 
 ROOT = kit_root()
 
@@ -45,7 +45,7 @@ def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: s
     (a test that lowers MOST_ROUNDS gets a fresh solve, and its error). The first worker to ask
     solves under a file lock and leaves the answer in the run's shared temporary folder; the
     others wait for it and read it. Each caller gets its own copy; a failure is never kept."""
-    from graders import tactics
+    from graders.games import tactics
 
     real = tactics.best_response
     shared = tmp_path_factory.getbasetemp()
@@ -125,15 +125,16 @@ def scores(report: Report) -> dict[int, int]:
 
 def problem(report: Report, key: int | str):
     """The result of the problem KEY names (a number such as 2, or a label such as "05a")."""
-    from graders.edition import problem_label
+    from graders.editions.edition import problem_label
 
     return next(p for p in report.problems if p.label == problem_label(key))
 
 
 def unlock_everything(folder: Path) -> None:
     """Mark every question of a student's project folder unlocked, as answering them all would."""
-    from graders import locking, student
-    from graders.edition import load_student_edition
+    from graders.editions import locking
+    from graders.editions.edition import load_student_edition
+    from graders.runner import student
 
     edition = load_student_edition(folder)
     progress: dict = {"unlocked": [], "answers": {}}
@@ -145,7 +146,8 @@ def unlock_everything(folder: Path) -> None:
 
 def grade_on_gradescope(source: str, edition: Edition, folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
     """The record Gradescope's run_autograder renders for SOURCE, run in FOLDER as its /autograder."""
-    from graders import gradescope, reports
+    from graders.courses import gradescope
+    from graders.scoring import reports
 
     (folder / "submission").mkdir()
     (folder / "submission" / edition.submission).write_text(source, encoding="utf-8")

@@ -11,7 +11,7 @@ import random
 import zipfile
 from pathlib import Path
 
-from graders import activity
+from graders.runner import activity
 
 DEEP = 1100  # folders nested one in another: past Python's default recursion limit of 1000
 

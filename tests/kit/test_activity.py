@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from graders import activity, messages
-from graders.activity import HANDIN_NAME, LOG, parse_log, read_activity
+from graders.core import messages
+from graders.runner import activity
+from graders.runner.activity import HANDIN_NAME, LOG, parse_log, read_activity
 
 from .test_student import answer_lines, run_ok, use_reference
 

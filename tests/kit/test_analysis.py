@@ -13,11 +13,12 @@ import sys
 import numpy as np
 import pytest
 
-from graders import analysis, messages
 from graders.cli import main as hogkit
-from graders.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
-from graders.errors import InputError
-from graders.sandbox import open_session
+from graders.core import messages
+from graders.core.errors import InputError
+from graders.editions.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
+from graders.games import analysis
+from graders.sandboxing.sandbox import open_session
 
 from .conftest import grade_source, problem
 
@@ -412,7 +413,7 @@ def test_the_whole_state_bound_and_one_round_of_improvement(swine):
 
 def test_the_contest_says_how_many_more_stand_below_its_top_ten() -> None:
     from graders.cli import contest_summary
-    from graders.records import Standing
+    from graders.core.records import Standing
 
     board = [Standing(k + 1, f"s{k:02d}", 12 - k, 0.5) for k in range(12)]
     lines = contest_summary(board, [], "out")

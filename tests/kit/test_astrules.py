@@ -1,6 +1,6 @@
 """Every declared shape rule has a test that makes it fire, and passes on code that keeps it.
 
-Most tests call :func:`graders.astrules.check_rules` on a parsed source (fast, no child process);
+Most tests call :func:`graders.scoring.astrules.check_rules` on a parsed source (fast, no child process);
 a few grade a whole submission to show that a broken rule costs the problem although its cases pass.
 """
 
@@ -12,10 +12,10 @@ import textwrap
 
 import pytest
 
-from graders import messages
-from graders.astrules import check_rule, check_rules, describe
-from graders.edition import Edition, Rule
-from graders.reports import render_text
+from graders.core import messages
+from graders.editions.edition import Edition, Rule
+from graders.scoring.astrules import check_rule, check_rules, describe
+from graders.scoring.reports import render_text
 from tests.kit.conftest import grade_source, problem, replace_function  # root conftest owns `conftest`
 
 MARK = "# <- here"

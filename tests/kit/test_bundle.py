@@ -9,12 +9,12 @@ import zipfile
 
 import pytest
 
-from graders import messages
-from graders.bundle import STUDENT_MODULES, notebook_check_import, release
-from graders.cases import load_problem_cases, load_questions
+from graders.authoring.bundle import STUDENT_MODULES, notebook_check_import, release
 from graders.cli import main as hogkit
-from graders.edition import EditionError, edition_names, load_edition
-from graders.markers import BEGIN, END
+from graders.core import messages
+from graders.editions.cases import load_problem_cases, load_questions
+from graders.editions.edition import EditionError, edition_names, load_edition
+from graders.editions.markers import BEGIN, END
 
 from .conftest import unlock_everything
 
@@ -58,12 +58,14 @@ def test_the_bundle_holds_what_a_student_needs(bundle):
     for name in (*edition.student_files, "ok", "README.md", "HANDOUT.md", "handout.ipynb", "requirements.txt",
                  "conftest.py", "tests/edition.json"):
         assert (out / name).is_file(), name
-    assert {f"{m}.py" for m in STUDENT_MODULES} | {"gui_static"} == {p.name for p in (out / "graders").iterdir()}
-    assert {p.name for p in (out / "graders" / "gui_static").iterdir()} == {"index.html", "hog.css", "hog.js"}
+    assert {m.split("/")[0] if "/" in m else f"{m}.py" for m in STUDENT_MODULES} == {
+        p.name for p in (out / "graders").iterdir()}
+    assert {p.name for p in (out / "graders" / "gui" / "gui_static").iterdir()} == {"index.html", "hog.css", "hog.js"}
     requirements = (out / "requirements.txt").read_text()
     assert "pytest" in requirements and "pytest-timeout" in requirements
     with zipfile.ZipFile(archive) as z:
-        assert f"{out.name}/{edition.submission}" in z.namelist() and f"{out.name}/graders/student.py" in z.namelist()
+        assert f"{out.name}/{edition.submission}" in z.namelist()
+        assert f"{out.name}/graders/runner/student.py" in z.namelist()
 
 
 def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle):
@@ -87,7 +89,7 @@ def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle)
                     for record in data.get("locked", []):
                         for s in record.get("steps", []):
                             assert step.expected not in s.get("hashes", [])
-    assert not (out / "graders" / "artifacts.py").exists()  # no tool that could rebuild from a solution
+    assert not (out / "graders" / "authoring" / "artifacts.py").exists()  # no tool that could rebuild from a solution
 
 
 @pytest.mark.slow
@@ -132,7 +134,7 @@ class Shell:
     user_ns = {"In": [""] + cells}
 builtins.get_ipython = lambda: Shell()
 sys.path.insert(0, ".")
-from graders.notebook import check, checked
+from graders.runner.notebook import check, checked
 shown = check(sys.argv[2])  # a check cell shows the report alone, never a True or False after it
 print("PASSED" if checked(sys.argv[2]) and shown is None else "FAILED")
 """
@@ -205,8 +207,9 @@ def test_the_pytest_route_respects_locking_and_prints_a_table(bundle, tmp_path):
     are skipped with the command that unlocks it) and ends with a table per problem."""
     import shutil
 
-    from graders import locking, student
-    from graders.edition import load_student_edition
+    from graders.editions import locking
+    from graders.editions.edition import load_student_edition
+    from graders.runner import student
 
     edition, out, _ = bundle
     folder = tmp_path / "project"

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from graders import bundle, messages
-from graders.bundle import STUDENT_MODULES, engine_imports, release
-from graders.edition import edition_names, kit_root, load_edition
+from graders.authoring import bundle
+from graders.authoring.bundle import STUDENT_MODULES, engine_imports, release
+from graders.core import messages
+from graders.editions.edition import edition_names, kit_root, load_edition
 
 from .conftest import unlock_everything
 
@@ -68,18 +69,20 @@ def test_the_bundle_ships_exactly_its_modules_and_they_import_nothing_else():
     for name in STUDENT_MODULES:
         assert engine_imports(name) <= set(STUDENT_MODULES), name
     # Nothing a student runs reaches an instructor-only module, not even inside a function: the game
-    # (exact win rates, the page's meter) is handed in by the instructor's side (graders.game).
+    # (exact win rates, the page's meter) is handed in by the instructor's side (graders.games.game).
     beyond = {name: engine_imports(name, top_level_only=False) - set(STUDENT_MODULES) for name in STUDENT_MODULES}
     assert {k: v for k, v in beyond.items() if v} == {}
     settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]
-    (pattern,) = settings["per-file-target-version"]
-    listed = re.fullmatch(r"graders/\{(.*)\}\.py", pattern).group(1).split(",")
-    assert sorted(listed) == sorted(STUDENT_MODULES) and settings["per-file-target-version"][pattern] == "py39"
+    patterns = settings["per-file-target-version"]
+    assert set(patterns.values()) == {"py39"}
+    (folders,) = (re.fullmatch(r"graders/\{(.*)\}/\*\.py", p) for p in patterns if "{" in p)
+    listed = {"__init__"} | {m for m in STUDENT_MODULES if m.split("/")[0] in folders.group(1).split(",")}
+    assert sorted(listed) == sorted(STUDENT_MODULES) and "graders/__init__.py" in patterns
 
 
 def reached_by_name(tree: ast.Module) -> set[str]:
     """The engine modules a module names in a string handed to a call (``importlib.import_module(
-    "graders.analysis")``, ``__import__``) or imports as ``import graders.x``: what could be loaded
+    "graders.games.analysis")``, ``__import__``) or imports as ``import graders.x``: what could be loaded
     behind the import graph's back. (Docstrings and comments naming a module are prose, not reach.)"""
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -103,9 +106,9 @@ def test_no_student_module_reaches_an_instructor_module_at_any_level():
 
 
 def test_the_reach_test_sees_an_importlib_string(tmp_path):
-    tree = ast.parse('import importlib\ndef f():\n    return importlib.import_module("graders.analysis")\n')
+    tree = ast.parse('import importlib\ndef f():\n    return importlib.import_module("graders.games.analysis")\n')
     assert reached_by_name(tree) == {"analysis"}
-    assert reached_by_name(ast.parse("import graders.tactics\n")) == {"tactics"}
+    assert reached_by_name(ast.parse("import graders.games.tactics\n")) == {"tactics"}
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """Cases of other kinds than transcripts: tests a student writes, and a strategy's exact win rate.
 
-Pig is the edition that declares both (tests/pig/q03.toml, tests/pig/q13.toml); the kinds belong
+Pig is the edition that declares both (tests/editions/pig/q03.toml, tests/editions/pig/q13.toml); the kinds belong
 to no edition, and these tests check how the engine reads and judges them.
 """
 
@@ -10,11 +10,12 @@ import ast
 
 import pytest
 
-from graders import messages, reports
-from graders.cases import StudentRun, WinRateCheck, load_problem_cases
-from graders.checks import carry
-from graders.edition import load_edition
-from graders.errors import EditionError
+from graders.core import messages
+from graders.core.errors import EditionError
+from graders.editions.cases import StudentRun, WinRateCheck, load_problem_cases
+from graders.editions.edition import load_edition
+from graders.scoring import reports
+from graders.scoring.checks import carry
 
 from .conftest import grade_source, problem, replace_function
 
@@ -153,7 +154,7 @@ def test_a_tactic_that_returns_something_else_is_named(pig, pig_source):
 
 
 def test_unknown_keys_in_the_new_tables_are_refused(pig, tmp_path):
-    from graders.cases import _win_rate_case, read_case_file
+    from graders.editions.cases import _win_rate_case, read_case_file
 
     path = tmp_path / "q13.toml"
     path.write_text('[win_rate]\nstrategy = "final_strategy"\nagainst = "x"\nat_least = 0.6\ntolerance = 1\n')
@@ -164,7 +165,7 @@ def test_unknown_keys_in_the_new_tables_are_refused(pig, tmp_path):
 def test_the_report_also_shows_the_courses_own_total(pig, pig_source):
     """The manifest's course_points (the seed's nominal 15 for 25 points) scales the total in the
     text report, beside the points themselves; editions without it show the points only."""
-    from graders.reports import render_text
+    from graders.scoring.reports import render_text
 
     source = replace_function(pig_source, "describe_action", '''
         def describe_action(action):

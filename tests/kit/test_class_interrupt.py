@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages
-from graders.classroom import read_record
+from graders.core import messages
+from graders.courses.classroom import read_record
 
 STOPPING = re.compile(re.escape(messages.class_stopping(0)).replace("0", r"\d+").replace("submissions", "submissions?"))
 

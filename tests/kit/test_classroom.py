@@ -11,11 +11,11 @@ import zipfile
 import nbformat
 import pytest
 
-from graders import messages
-from graders.classroom import grade_class, read_record
 from graders.cli import main as hogkit
-from graders.errors import InputError
-from graders.submissions import discover
+from graders.core import messages
+from graders.core.errors import InputError
+from graders.courses.classroom import grade_class, read_record
+from graders.scoring.submissions import discover
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_a_class_is_graded_into_every_output(classroom, tmp_path, edition):
 
 @pytest.mark.slow
 def test_feedback_never_shows_a_hidden_case_source(classroom, tmp_path, edition):
-    from graders.cases import load_problem_cases
+    from graders.editions.cases import load_problem_cases
 
     out = tmp_path / "out"
     grade_class(classroom, edition, out, jobs=2)
@@ -139,13 +139,13 @@ def test_discovery_reads_each_shape(classroom):
     assert entries["gina"].status == "ok" and "def roll_dice" in entries["gina"].source
     assert entries["ivan"].reason == messages.zip_without(str(classroom / "ivan.zip"), "hog.py")
     assert "notes" not in entries  # a plain file of another kind is no submission
-    from graders.submissions import not_submissions
+    from graders.scoring.submissions import not_submissions
 
     assert not_submissions(classroom) == ["notes.txt"]
 
 
 def test_a_zip_bomb_is_refused_without_unpacking(tmp_path):
-    from graders.submissions import MAX_BYTES, read_entry
+    from graders.scoring.submissions import MAX_BYTES, read_entry
 
     bomb = tmp_path / "bomb.zip"
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -198,7 +198,7 @@ def test_an_output_folder_inside_the_class_is_never_graded(tmp_path, edition, re
 
 
 def test_a_long_reason_is_cut_between_words():
-    from graders.reports import shorten
+    from graders.scoring.reports import shorten
 
     text = "expected nothing but the function printed something else entirely " * 5
     cut = shorten(text, 60)
@@ -212,8 +212,9 @@ def test_an_entry_that_cannot_be_rendered_or_tabulated_is_its_own_row(tmp_path, 
                                                                       monkeypatch):
     """Whatever rendering one student's files or tabulating one strategy raises (not only an OSError
     or the analysis's own refusal) is that entry's row: the others are graded, ranked and written."""
-    from graders import game, reports
-    from graders.contest import run_contest
+    from graders.courses.contest import run_contest
+    from graders.games import game
+    from graders.scoring import reports
 
     folder = tmp_path / "class"
     folder.mkdir()
@@ -247,8 +248,8 @@ def test_the_summary_groups_generated_cases_by_what_they_check(edition, skeleton
     """"Cases that fail most" once listed generated case names ("random scores (player=113,
     opponent=115); … and 45 more") that no TA can act on: each template is one row now, with how many
     cases it holds."""
-    from graders.records import ClassRecord, EntryStatus
-    from graders.reports import render_class_summary
+    from graders.core.records import ClassRecord, EntryStatus
+    from graders.scoring.reports import render_class_summary
 
     from .conftest import grade_source
 
@@ -274,11 +275,11 @@ def test_a_resumed_run_writes_what_a_fresh_run_wrote_from_its_lean_records(tmp_p
                                                                            skeleton_source):
     """Every output of a rerun that reads all its records back (lean and gzipped) is byte for byte
     the fresh run's; and each feedback file renders again the same from the record read back."""
-    from graders import reports
-    from graders.classroom import kit_fingerprint, load_record, record_path
-    from graders.markers import strip_solutions
-    from graders.records import ClassRecord
-    from graders.submissions import discover
+    from graders.core.records import ClassRecord
+    from graders.courses.classroom import kit_fingerprint, load_record, record_path
+    from graders.editions.markers import strip_solutions
+    from graders.scoring import reports
+    from graders.scoring.submissions import discover
 
     folder = tmp_path / "class"
     folder.mkdir()

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages
 from graders.cli import main
-from graders.edition import kit_root
+from graders.core import messages
+from graders.editions.edition import kit_root
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -161,9 +161,9 @@ def test_answers_for_every_problem(capsys):
 
 @pytest.mark.parametrize("edition_name", ["boar_brawl", "more_boar", "pig_tail"])
 def test_answers_of_a_phase_as_a_markdown_handout(capsys, edition_name):
-    from graders import messages
-    from graders.cases import load_questions
-    from graders.edition import load_edition
+    from graders.core import messages
+    from graders.editions.cases import load_questions
+    from graders.editions.edition import load_edition
 
     edition = load_edition(edition_name)
     code, out, _ = run(capsys, "answers", "--phase", "1", "--markdown", "--edition", edition_name)

@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from graders import messages
-from graders.course import (
+from graders.core import messages
+from graders.courses.course import (
     Attempt,
     CourseError,
     Override,
@@ -455,7 +455,7 @@ def test_in_the_hour_shown_twice_the_real_instant_decides() -> None:
 
 def test_a_course_fits_the_edition_graded_its_checkpoint_and_its_scale() -> None:
     """No checkpoint point for an edition that has none unless the file sets one; Pig's 25 count as 15."""
-    from graders.course import for_edition, parse_course
+    from graders.courses.course import for_edition, parse_course
 
     plain = parse_course('timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n')
     assert for_edition(plain, 0).checkpoint_points == 0 and for_edition(plain, 1).checkpoint_points == 1
@@ -465,7 +465,7 @@ def test_a_course_fits_the_edition_graded_its_checkpoint_and_its_scale() -> None
     assert pig.scale == pytest.approx(0.6)
     from datetime import UTC, datetime
 
-    from graders.course import Student, apply_policy
+    from graders.courses.course import Student, apply_policy
     on_time = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 20.0, 25.0, (), "ann-1")
     outcome = apply_policy(pig, Student("ann"), [on_time])
     assert (outcome.checkpoint, outcome.final) == (0.0, 12.0)
@@ -476,7 +476,7 @@ def test_a_later_worse_hand_in_of_a_group_is_said_and_best_keeps_the_finished_wo
     partners read a warning naming the earlier hand-in; with groups = "best" the 24 counts."""
     from datetime import UTC, datetime
 
-    from graders.course import LOWER, Student, apply_policy, parse_course
+    from graders.courses.course import LOWER, Student, apply_policy, parse_course
 
     text = 'timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n'
     finished = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 24.0, 24.0, (), "carol-1")
@@ -498,7 +498,7 @@ def test_a_phase_due_earlier_is_scored_from_the_hand_in_by_its_date() -> None:
     count from the hand-in by its own date; the later one counts for the rest."""
     from datetime import UTC, datetime
 
-    from graders.course import Student, apply_policy, for_edition, parse_course
+    from graders.courses.course import Student, apply_policy, for_edition, parse_course
 
     text = ('timezone = "Asia/Shanghai"\n[deadlines]\ndue = 2024-03-16T23:59:00\n'
             'phases = { 1 = 2024-03-11T23:59:00 }\n')

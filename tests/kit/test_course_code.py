@@ -15,7 +15,7 @@ SUBMISSIONS = Path(__file__).parent / "submissions"
 @pytest.mark.parametrize("path", sorted(SUBMISSIONS.glob("*/*_hog.py")), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_correct_code_in_other_styles_earns_every_point(path):
     """Files under submissions/<edition>/ are graded with that edition."""
-    from graders.edition import load_edition
+    from graders.editions.edition import load_edition
 
     edition = load_edition(path.parent.name)
     report = grade_source(path.read_text(encoding="utf-8"), edition)
@@ -150,7 +150,7 @@ def test_common_mistakes_lose_exactly_their_problem(edition, reference_source, m
 
 def slips() -> list[tuple[str, str, dict]]:
     """(edition, name, table) for every slip in submissions/<edition>/slips.toml."""
-    from graders.edition import read_toml
+    from graders.editions.edition import read_toml
 
     return [(path.parent.name, name, table) for path in sorted(SUBMISSIONS.glob("*/slips.toml"))
             for name, table in read_toml(path).items()]
@@ -174,7 +174,7 @@ def slipped_source(edition_name: str, table: dict) -> str:
 def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(edition_name, name, table):
     """The slip costs exactly the problems whose own cases or required rules it breaks; each problem
     scores the same graded alone (``-q NN``) as in the full grade; advice shows and costs nothing."""
-    from graders.edition import load_edition
+    from graders.editions.edition import load_edition
 
     edition = load_edition(edition_name)
     source = slipped_source(edition_name, table)

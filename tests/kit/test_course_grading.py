@@ -15,11 +15,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from graders import messages
-from graders.classroom import read_record
 from graders.cli import main as hogkit
-from graders.course import parse_course
-from graders.edition import load_edition
+from graders.core import messages
+from graders.courses.classroom import read_record
+from graders.courses.course import parse_course
+from graders.editions.edition import load_edition
 
 from .conftest import replace_function
 
@@ -361,7 +361,7 @@ def test_without_a_course_a_class_folder_s_outputs_are_unchanged(tmp_path, sourc
 def test_the_autograder_zip_ships_the_course(tmp_path, capsys) -> None:
     import zipfile
 
-    from graders.gradescope import build_autograder
+    from graders.courses.gradescope import build_autograder
 
     course = course_folder(tmp_path)
     with zipfile.ZipFile(build_autograder(load_edition(), tmp_path / "a.zip", course)) as archive:
@@ -385,7 +385,7 @@ def test_the_autograder_zip_ships_the_course(tmp_path, capsys) -> None:
 def run_on_gradescope(root: Path, course: Path, source: str, metadata: dict) -> dict:
     """One run of the autograder on ROOT (its /autograder) for SOURCE, with METADATA as
     submission_metadata.json; the results.json it writes."""
-    from graders import gradescope
+    from graders.courses import gradescope
 
     for name in ("submission", "results"):
         shutil.rmtree(root / name, ignore_errors=True)
@@ -466,7 +466,7 @@ def test_the_autograder_at_and_around_each_deadline(tmp_path, sources) -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_kit_failure_withholds_the_students_scores_never_a_zero(tmp_path, sources, monkeypatch) -> None:
-    from graders import classroom
+    from graders.courses import classroom
 
     real = classroom.grade
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.edition import EditionError, edition_names, load_edition, parse_manifest
-from graders.errors import InputError
+from graders.core.errors import InputError
+from graders.editions.edition import EditionError, edition_names, load_edition, parse_manifest
 
 GOOD = {
     "title": "T",
@@ -38,9 +38,9 @@ def test_unknown_edition_names_the_known_ones():
 
 
 def test_manifest_parses():
-    ed = parse_manifest(GOOD, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+    ed = parse_manifest(GOOD, "x", Path("/k"), Path("/k/tests/editions/x/edition.toml"))
     assert ed.max_points == 5 and ed.problem(2).depends == ("01",) and ed.problem("02").label == "02"
-    assert ed.suite_dir == Path("/k/tests/x") and ed.support_dir == Path("/k/solution/x")
+    assert ed.suite_dir == Path("/k/tests/editions/x") and ed.support_dir == Path("/k/solution/x")
 
 
 @pytest.mark.parametrize(
@@ -60,8 +60,8 @@ def test_broken_manifests_are_rejected_clearly(change, message):
     data = copy.deepcopy(GOOD)
     change(data)
     with pytest.raises(EditionError, match=message) as info:
-        parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
-    assert "/k/tests/x/edition.toml" in str(info.value)
+        parse_manifest(data, "x", Path("/k"), Path("/k/tests/editions/x/edition.toml"))
+    assert "/k/tests/editions/x/edition.toml" in str(info.value)
 
 
 def test_unknown_problem_is_a_clear_error():
@@ -83,11 +83,11 @@ def test_unknown_keys_are_rejected_not_ignored():
     data = copy.deepcopy(GOOD)
     data["problems"][1]["depend"] = [1]
     with pytest.raises(EditionError, match="unknown key 'depend'"):
-        parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+        parse_manifest(data, "x", Path("/k"), Path("/k/tests/editions/x/edition.toml"))
     data = copy.deepcopy(GOOD)
     data["goal"] = 100
     with pytest.raises(EditionError, match="unknown key 'goal'"):
-        parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+        parse_manifest(data, "x", Path("/k"), Path("/k/tests/editions/x/edition.toml"))
 
 
 def test_problem_numbers_are_read_the_way_people_type_them():
@@ -109,7 +109,7 @@ def test_a_problem_in_parts_has_a_label_of_its_own_per_part():
         {"number": 3, "label": "03a", "title": "c", "phase": 1, "points": 2, "depends": [2]},
         {"number": 3, "label": "03b", "title": "d", "phase": 1, "points": 1, "depends": ["3a", 1]},
     ]
-    ed = parse_manifest(data, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+    ed = parse_manifest(data, "x", Path("/k"), Path("/k/tests/editions/x/edition.toml"))
     assert [p.label for p in ed.problems] == ["01", "02", "03a", "03b"]
     assert ed.problem("03b").depends == ("03a", "01") and ed.problem("q3b").number == 3
     assert ed.parse_numbers(["3a", "03b"]) == ["03a", "03b"]
@@ -119,7 +119,7 @@ def test_a_problem_in_parts_has_a_label_of_its_own_per_part():
         broken = copy.deepcopy(data)
         broken["problems"][2].update(change)
         with pytest.raises(EditionError, match=needle):
-            parse_manifest(broken, "x", Path("/k"), Path("/k/tests/x/edition.toml"))
+            parse_manifest(broken, "x", Path("/k"), Path("/k/tests/editions/x/edition.toml"))
 
 
 def test_optional_problems_are_marked():
@@ -129,7 +129,7 @@ def test_optional_problems_are_marked():
 
 def test_a_kit_solution_folder_declares_its_edition(tmp_path):
     """`hogkit winrate solution/more_boar` needs no --edition: the folder is that edition's reference."""
-    from graders.edition import declared_edition
+    from graders.editions.edition import declared_edition
 
     root = Path(__file__).resolve().parents[2]
     for name in edition_names():
@@ -145,7 +145,7 @@ def test_swine_swaps_question_on_a_swap_that_wins_holds_for_the_reference(monkey
     Bacon), 73, and 73 + 95 triggers a swap that puts the player ahead."""
     import runpy
 
-    from graders.cases import load_questions
+    from graders.editions.cases import load_questions
 
     edition = load_edition("swine_swap")
     (question,) = [q for q in load_questions(edition, 12) if q.name == "a swap that wins"]

@@ -12,11 +12,11 @@ import sys
 
 import pytest
 
-from graders import messages
-from graders.astrules import check_rules
-from graders.cases import load_problem_cases, load_questions
 from graders.cli import main as hogkit
-from graders.edition import Edition, edition_names, kit_root, load_edition
+from graders.core import messages
+from graders.editions.cases import load_problem_cases, load_questions
+from graders.editions.edition import Edition, edition_names, kit_root, load_edition
+from graders.scoring.astrules import check_rules
 
 # One statement per forbidden word that uses exactly that construct.
 VIOLATIONS = {

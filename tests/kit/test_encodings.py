@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.errors import SubmissionError
-from graders.grading import grade
-from graders.sandbox import as_utf8_file
-from graders.submissions import load_submission, python_source
+from graders.core.errors import SubmissionError
+from graders.sandboxing.sandbox import as_utf8_file
+from graders.scoring.grading import grade
+from graders.scoring.submissions import load_submission, python_source
 
 
 def variants(reference: str) -> dict[str, bytes]:

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from graders import records
-from graders.grading import grade
-from graders.records import (
+from graders.core import records
+from graders.core.records import (
     RECORD_VERSION,
     CaseResult,
     CaseStatus,
@@ -25,14 +24,16 @@ from graders.records import (
     ProblemStatus,
     Report,
 )
-from graders.submissions import Submission
+from graders.scoring.grading import grade
+from graders.scoring.submissions import Submission
 
 ENGINE = Path(__file__).resolve().parents[2] / "graders"
+PACKAGES = {f"graders.{p.name}" for p in ENGINE.iterdir() if (p / "__init__.py").is_file()}
 LONGEST = 60  # lines, decorators and docstring included
 
 
 def engine_trees() -> dict[str, ast.Module]:
-    return {p.stem: ast.parse(p.read_text(encoding="utf-8"), str(p)) for p in sorted(ENGINE.glob("*.py"))}
+    return {p.stem: ast.parse(p.read_text(encoding="utf-8"), str(p)) for p in sorted(ENGINE.rglob("*.py"))}
 
 
 def test_no_engine_function_is_longer_than_sixty_lines():
@@ -47,12 +48,12 @@ def imports_of(tree: ast.Module) -> set[str]:
     """The engine modules TREE imports anywhere, a function's own imports included."""
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "graders":
+        if isinstance(node, ast.ImportFrom) and node.module in ("graders", *PACKAGES):
             found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("graders."):
-            found.add(node.module.split(".")[1])
+            found.add(node.module.split(".")[-1])
         elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("graders.")}
+            found |= {a.name.split(".")[-1] for a in node.names if a.name.startswith("graders.")}
     return found
 
 
@@ -144,8 +145,8 @@ def test_a_record_of_another_kind_is_refused():
 
 
 def test_a_record_of_another_version_is_graded_again(tmp_path, edition, reference_source):
-    from graders import classroom
-    from graders.submissions import discover
+    from graders.courses import classroom
+    from graders.scoring.submissions import discover
 
     folder = tmp_path / "class"
     folder.mkdir()
@@ -167,8 +168,8 @@ def test_a_record_of_another_version_is_graded_again(tmp_path, edition, referenc
 def test_a_record_of_the_old_uncompressed_form_is_graded_again_and_removed(tmp_path, edition, reference_source):
     """Records before version 4 were records/ID.json, every field of every case: never read (their
     kit is another), and gone once the student's record is written anew."""
-    from graders import classroom
-    from graders.submissions import discover
+    from graders.courses import classroom
+    from graders.scoring.submissions import discover
 
     folder = tmp_path / "class"
     folder.mkdir()
@@ -188,7 +189,7 @@ def test_a_record_of_the_old_uncompressed_form_is_graded_again_and_removed(tmp_p
 
 def test_a_lean_record_keeps_every_failing_case_whole_and_renders_as_the_full_one(edition, skeleton_source,
                                                                                   report):
-    from graders import reports
+    from graders.scoring import reports
 
     failing = grade(Submission(Path("hog.py"), skeleton_source), edition, workers=1)
     for graded in (report, failing):
@@ -265,7 +266,7 @@ def test_every_renderer_lives_in_reports():
                  for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("render_")
                  and name in ("contest", "cli", "classroom", "grading", "gradescope")]
     assert elsewhere == []
-    from graders import reports
+    from graders.scoring import reports
 
     for name in ("render_leaderboard_csv", "render_contest_html", "render_answer_key", "render_answer_key_text",
                  "render_gradescope", "render_grades_csv", "render_class_summary", "render_record_markdown"):
@@ -275,14 +276,14 @@ def test_every_renderer_lives_in_reports():
 def test_the_contest_standings_are_typed_and_share_ranks_on_ties():
     import numpy as np
 
-    from graders.contest import _standings
-    from graders.records import Standing
+    from graders.core.records import Standing
+    from graders.courses.contest import _standings
 
     rates = np.array([[0.5, 0.6, 0.6], [0.4, 0.5, 0.5], [0.4, 0.5, 0.5]])
     board = _standings(["ada", "bo", "cy"], rates)
     assert [s for _i, s in board] == [Standing(1, "ada", 2, 0.6), Standing(2, "bo", 0, 0.45),
                                       Standing(2, "cy", 0, 0.45)]
-    from graders import reports
+    from graders.scoring import reports
 
     assert reports.render_leaderboard_csv([s for _i, s in board], [("dee", "no final_strategy")]).splitlines() == [
         "rank,student,match points,average win rate,status", "1,ada,2,0.600000,valid", "2,bo,0,0.450000,valid",
@@ -306,7 +307,7 @@ def _strings(tree: ast.Module) -> list[tuple[int, str]]:
 
 
 def test_every_csv_and_markdown_file_is_written_through_the_writers():
-    """Formulas in CSV and HTML in Markdown are escaped in one place (graders/writers.py): no other
+    """Formulas in CSV and HTML in Markdown are escaped in one place (graders/core/writers.py): no other
     module makes a CSV writer, fences a code block, puts a value in a code span of an f-string,
     or writes JSON with raw control characters; a module rendering Markdown imports the writers."""
     found = []
@@ -328,7 +329,7 @@ def test_every_csv_and_markdown_file_is_written_through_the_writers():
         strings = _strings(tree)
         found += [f"{name}.py:{line}: a code fence (use writers.md_block)" for line, s in strings if "```" in s]
         renders_markdown = any("|---|" in s or s.startswith("## ") for _, s in strings)
-        if renders_markdown and name != "messages" and "graders.writers" not in {
+        if renders_markdown and name != "messages" and "graders.core.writers" not in {
                 n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}:
-            found.append(f"{name}.py: renders Markdown without graders.writers")
+            found.append(f"{name}.py: renders Markdown without graders.core.writers")
     assert not found, "\n".join(found)

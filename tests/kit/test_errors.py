@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from graders import errors, messages
 from graders.cli import main as hogkit
-from graders.errors import EditionError, HogkitError, InputError, KitFailure
+from graders.core import errors, messages
+from graders.core.errors import EditionError, HogkitError, InputError, KitFailure
 
-ENGINE = Path(errors.__file__).parent
+ENGINE = Path(errors.__file__).parents[1]
 # Exceptions the engine defines that are not failures the kit reports: each says why.
 NOT_REPORTED = {
     "NotAFile": "an OSError carrying why a class folder's entry was not opened; it becomes a status, never escapes",
@@ -27,7 +27,7 @@ EDITION_DATA = {"edition.py", "cases.py", "gamelog.py", "tables.py", "templates.
 
 
 def _trees() -> dict[str, ast.Module]:
-    return {p.name: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(ENGINE.glob("*.py"))}
+    return {p.name: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(ENGINE.rglob("*.py"))}
 
 
 def test_every_exception_the_engine_defines_belongs_to_the_family():
@@ -41,7 +41,7 @@ def test_every_exception_the_engine_defines_belongs_to_the_family():
     assert defined, "the scan found no exception classes at all"
     outside = {c: where for c, where in defined.items() if c not in NOT_REPORTED
                and not (hasattr(errors, c) and issubclass(getattr(errors, c), HogkitError))}
-    assert outside == {}, "define these in graders/errors.py as kinds of HogkitError"
+    assert outside == {}, "define these in graders/core/errors.py as kinds of HogkitError"
     # And every kind lives in errors.py once: no module defines its own copy.
     assert {where for c, where in defined.items() if c not in NOT_REPORTED} == {"errors.py"}
 
@@ -65,7 +65,7 @@ def test_edition_error_is_raised_only_where_edition_data_is_read():
     assert raised and raised <= EDITION_DATA, sorted(raised - EDITION_DATA)
 
 
-@pytest.mark.parametrize("module", ["cli.py", "student.py", "webgui.py"])
+@pytest.mark.parametrize("module", ["cli.py", "runner/student.py", "gui/webgui.py"])
 def test_each_entry_point_catches_the_base_class_not_a_list_of_kinds(module):
     tree = ast.parse((ENGINE / module).read_text(encoding="utf-8"))
     caught = [ast.unparse(h.type) for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler) and h.type is not None]

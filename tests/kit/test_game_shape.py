@@ -1,8 +1,8 @@
 """The game seam's shape, checked: only the game modules decide the kind of game.
 
-The engine asks an edition's game through :class:`graders.game.Game`, picked once by
-:func:`graders.game.game_of` from the ``[game]`` table's ``kind``. No other module reads the kind
-or imports a kind's model (:mod:`graders.analysis`, :mod:`graders.tactics`) directly, so a third kind
+The engine asks an edition's game through :class:`graders.games.game.Game`, picked once by
+:func:`graders.games.game.game_of` from the ``[game]`` table's ``kind``. No other module reads the kind
+or imports a kind's model (:mod:`graders.games.analysis`, :mod:`graders.games.tactics`) directly, so a third kind
 of game touches the game modules and the editions' data only.
 """
 
@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from graders import game
-from graders.edition import edition_names, load_edition
+from graders.editions.edition import edition_names, load_edition
+from graders.games import game
 
 ENGINE = Path(__file__).resolve().parents[2] / "graders"
 GAME_MODULES = {"game", "gamekind"}  # the seam: the interface and factory, and the table's keys kind by kind
 MODELS = {"analysis", "tactics"}  # a kind's model: only the seam (and one model, for the other's kernel) imports it
 ALLOWED_IMPORTS = {
-    # tactics solves its pairs in the compiled loop analysis builds (graders/kernel.c): one model
+    # tactics solves its pairs in the compiled loop analysis builds (graders/games/kernel.c): one model
     # using the other's kernel, not a decision about the kind.
     ("tactics", "analysis"),
 }
@@ -41,38 +41,41 @@ def kind_reads(tree: ast.Module) -> list[int]:
 
 
 def model_imports(tree: ast.Module) -> set[str]:
+    """The kind models TREE imports, in any form: ``from graders.games import analysis``,
+    ``from graders.games.analysis import x``, ``import graders.games.analysis`` or the module's name
+    as a string (``importlib``)."""
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "graders":
-                found.update(a.name for a in node.names if a.name in MODELS)
-            elif node.module.removeprefix("graders.") in MODELS:
-                found.add(node.module.removeprefix("graders."))
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graders"):
+            found.update(a.name for a in node.names if a.name in MODELS)
+            found.update(m for m in MODELS if node.module.endswith(f".{m}"))
         elif isinstance(node, ast.Import):
-            names = (a.name.removeprefix("graders.") for a in node.names)
-            found.update(n for n in names if n in MODELS)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in {f"graders.{m}"
-                                                                                               for m in MODELS}:
-            found.add(node.value.removeprefix("graders."))
+            found.update(m for a in node.names for m in MODELS if a.name.startswith("graders") and a.name.endswith(
+                f".{m}"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("graders."):
+            found.update(m for m in MODELS if node.value.endswith(f".{m}"))
     return found
 
 
 def test_nothing_outside_the_game_modules_decides_the_kind_of_game():
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         name = path.stem
         if name in GAME_MODULES:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        assert not kind_reads(tree), f"{name}.py reads the kind of game at lines {kind_reads(tree)}: ask graders.game"
+        lines = kind_reads(tree)
+        assert not lines, f"{name}.py reads the kind of game at lines {lines}: ask graders.games.game"
         reached = {m for m in model_imports(tree) if m != name and (name, m) not in ALLOWED_IMPORTS}
-        assert not reached, f"{name}.py imports {sorted(reached)}: go through graders.game.game_of"
+        assert not reached, f"{name}.py imports {sorted(reached)}: go through graders.games.game.game_of"
 
 
 def test_the_scan_sees_a_kind_decided_elsewhere():
-    tree = ast.parse('from graders import tactics\nif edition.game.kind == "tactic":\n    pass\n'
-                     'x = importlib.import_module("graders.analysis")\n')
+    tree = ast.parse('from graders.games import tactics\nif edition.game.kind == "tactic":\n    pass\n'
+                     'x = importlib.import_module("graders.games.analysis")\n')
     assert kind_reads(tree) == [2, 2]
     assert model_imports(tree) == {"tactics", "analysis"}
+    assert model_imports(ast.parse("from graders.games.tactics import best_response")) == {"tactics"}
+    assert model_imports(ast.parse("import graders.games.analysis")) == {"analysis"}
 
 
 @pytest.mark.parametrize("name", edition_names())

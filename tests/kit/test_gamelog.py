@@ -6,9 +6,10 @@ import dataclasses
 
 import pytest
 
-from graders import gamelog, messages
-from graders.edition import Edition, EditionError, edition_names, load_edition, parse_manifest, read_toml
-from graders.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
+from graders.core import messages
+from graders.editions.edition import Edition, EditionError, edition_names, load_edition, parse_manifest, read_toml
+from graders.gui import gamelog
+from graders.gui.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
 
 STRATEGIES = ["always_roll_5", "final_strategy"]
 

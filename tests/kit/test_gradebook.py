@@ -7,8 +7,9 @@ import csv
 import io
 from datetime import timedelta
 
-from graders import gradebook, messages
-from graders.course import Attempt, Override, Student, apply_policy, parse_course
+from graders.core import messages
+from graders.courses import gradebook
+from graders.courses.course import Attempt, Override, Student, apply_policy, parse_course
 
 from .test_course import COURSE
 

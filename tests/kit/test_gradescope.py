@@ -12,9 +12,9 @@ import zipfile
 
 import pytest
 
-from graders import messages
-from graders.edition import load_edition
-from graders.gradescope import build_autograder
+from graders.core import messages
+from graders.courses.gradescope import build_autograder
+from graders.editions.edition import load_edition
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +52,9 @@ def test_the_zip_has_the_scripts_at_its_root_and_the_reference(autograder):
     _, names = autograder
     assert "setup.sh" in names and "run_autograder" in names and "requirements.txt" in names
     assert "solution/boar_brawl/hog.py" in names
-    assert "solution/boar_brawl/dice.py" in names and "graders/gradescope.py" in names
-    assert any(n.startswith("tests/boar_brawl/q05.generated") for n in names)
-    assert "tests/boar_brawl/mutants.toml" not in names  # its mutant ids quote the reference's code
+    assert "solution/boar_brawl/dice.py" in names and "graders/courses/gradescope.py" in names
+    assert any(n.startswith("tests/editions/boar_brawl/q05.generated") for n in names)
+    assert "tests/editions/boar_brawl/mutants.toml" not in names  # its mutant ids quote the reference's code
 
 
 def run_autograder(root, submission_files: dict[str, str | bytes]) -> dict:
@@ -124,7 +124,7 @@ def test_no_submission_still_writes_results(autograder):
     root, _ = autograder
     results = run_autograder(root, {})
     assert results["score"] == 0 and "Not graded" in results["output"]
-    from graders.writers import md_text
+    from graders.core.writers import md_text
 
     assert md_text(messages.nothing_handed_in("hog.py")) in results["output"]  # said to a student, not an instructor
 
@@ -179,7 +179,7 @@ def test_an_engine_that_cannot_start_still_leaves_a_result(autograder, tmp_path)
     root, _ = autograder
     broken = tmp_path / "autograder"
     shutil.copytree(root / "source", broken / "source", symlinks=True)
-    (broken / "source" / "graders" / "gradescope.py").write_text("raise ImportError('a broken build')\n")
+    (broken / "source" / "graders" / "courses" / "gradescope.py").write_text("raise ImportError('a broken build')\n")
     results = run_autograder(broken, {"hog.py": reference_text()})
     assert results["score"] == 0 and "could not be graded" in results["output"]
     assert results["extra_data"] == {"kit_error": True}
@@ -187,7 +187,7 @@ def test_an_engine_that_cannot_start_still_leaves_a_result(autograder, tmp_path)
 
 
 def test_the_autograder_root_is_an_option(tmp_path):
-    from graders import gradescope
+    from graders.courses import gradescope
 
     (tmp_path / "submission").mkdir()
     (tmp_path / "submission" / "hog.py").write_text(reference_text(), encoding="utf-8")
@@ -202,7 +202,7 @@ def test_the_reference_comes_along_where_a_case_is_judged_against_it_or_runs_it(
     the reference for other problems' functions; an edition with neither does not."""
     import dataclasses
 
-    from graders.gradescope import needs_reference
+    from graders.courses.gradescope import needs_reference
 
     assert needs_reference(load_edition())
     lone = load_edition()
@@ -224,7 +224,7 @@ def test_the_autograder_zip_is_the_same_whenever_it_is_built(tmp_path):
     with zipfile.ZipFile(tmp_path / "a.zip") as z:
         assert {info.date_time for info in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
         modes = {info.filename: info.external_attr >> 16 for info in z.infolist()}
-    assert modes["run_autograder"] == modes["setup.sh"] == 0o755 and modes["graders/gradescope.py"] == 0o644
+    assert modes["run_autograder"] == modes["setup.sh"] == 0o755 and modes["graders/courses/gradescope.py"] == 0o644
 
 
 @pytest.mark.slow

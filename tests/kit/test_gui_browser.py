@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages
-from graders.edition import Edition, edition_names, load_edition
-from graders.gamelog import gui_settings
+from graders.core import messages
+from graders.editions.edition import Edition, edition_names, load_edition
+from graders.gui.gamelog import gui_settings
 
 from .conftest import ROOT, replace_function
 from .test_webgui import (

@@ -12,8 +12,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from graders import messages, yamlsubset
-from graders.course import (
+from graders.core import messages
+from graders.courses import yamlsubset
+from graders.courses.course import (
     CourseError,
     Override,
     Result,
@@ -22,7 +23,7 @@ from graders.course import (
     parse_course,
     parse_roster,
 )
-from graders.handins import (
+from graders.courses.handins import (
     Handin,
     Member,
     class_handins,

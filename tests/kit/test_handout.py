@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages
-from graders.cases import Case, parse_transcript
-from graders.edition import edition_names, load_edition
-from graders.judge import run_case
-from graders.repairs import repair
-from graders.sandbox import Limits, Session, prepare_workdir
+from graders.core import messages
+from graders.editions.cases import Case, parse_transcript
+from graders.editions.edition import edition_names, load_edition
+from graders.sandboxing.repairs import repair
+from graders.sandboxing.sandbox import Limits, Session, prepare_workdir
+from graders.scoring.judge import run_case
 
 BLOCK = re.compile(r"^```pycon\n(.*?)^```", re.S | re.M)
 
@@ -82,8 +82,9 @@ def failed_cases(text: str) -> int:
 
 @pytest.mark.timeout(600)
 def test_every_command_does_what_the_handouts_say(tmp_path, monkeypatch, capsys):
-    from graders import locking, student
-    from graders.edition import load_student_edition
+    from graders.editions import locking
+    from graders.editions.edition import load_student_edition
+    from graders.runner import student
 
     from .conftest import replace_function, unlock_everything
 

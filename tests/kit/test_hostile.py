@@ -23,11 +23,13 @@ from pathlib import Path
 
 import pytest
 
-from graders import isolation, messages, reports
-from graders.cases import Case, load_problem_cases
-from graders.edition import Edition
-from graders.judge import DEBUG_PREFIX
-from graders.records import Report
+from graders.core import messages
+from graders.core.records import Report
+from graders.editions.cases import Case, load_problem_cases
+from graders.editions.edition import Edition
+from graders.sandboxing import isolation
+from graders.scoring import reports
+from graders.scoring.judge import DEBUG_PREFIX
 
 from .conftest import grade_on_gradescope, grade_source, problem, replace_function, scores
 
@@ -259,7 +261,7 @@ def test_deadline_kills_a_forked_grandchild_even_one_that_leaves(edition, refere
 
 def zombies() -> set[int]:
     """The grader's children that died and were never reaped (each holds a process id for good)."""
-    from graders import reaper
+    from graders.sandboxing import reaper
 
     return {pid for pid in reaper._children() if (reaper._stat(pid) or ("?",))[0] == "Z"}
 
@@ -577,12 +579,13 @@ def boar_brawl(player_score, opponent_score):
 
 
 def test_reading_the_kit_by_relative_path_earns_nothing(edition, reference_source):
-    """Attack: a stub boar_brawl that looks its answers up in ../../tests/boar_brawl/q02*.toml.
+    """Attack: a stub boar_brawl that looks its answers up in ../../tests/editions/boar_brawl/q02*.toml.
 
     The child runs in an empty private folder, so paths relative to it lead nowhere near the kit.
     Without the kit the stub only answers 1, right by chance for a few cases, never for all.
     """
-    find_kit = 'folders = ("../../tests/boar_brawl", "../tests/boar_brawl", "tests/boar_brawl", "/tests/boar_brawl")'
+    find_kit = ('folders = ("../../tests/editions/boar_brawl", "../tests/editions/boar_brawl", '
+                '"tests/editions/boar_brawl", "/tests/editions/boar_brawl")')
     source = replace_function(reference_source, "boar_brawl", KIT_READER.format(find_kit=find_kit))
     report = grade_source(source, edition, problems=[2])
 
@@ -594,13 +597,13 @@ def test_reading_the_kit_by_relative_path_earns_nothing(edition, reference_sourc
 
 def test_reading_the_kit_through_the_graders_path_earns_nothing(edition, reference_source):
     """Attack: a stub boar_brawl finds the kit from the child's own file (``__main__.__file__`` is
-    graders/child.py; ``sys.orig_argv`` names graders/probes.py too) and looks its answers up in
-    tests/boar_brawl/q02.toml and q02.generated.toml. A stub must not earn points this way.
+    graders/sandboxing/child.py; ``sys.orig_argv`` names graders/sandboxing/probes.py too) and looks its answers up in
+    tests/editions/boar_brawl/q02.toml and q02.generated.toml. A stub must not earn points this way.
     """
     find_kit = (
         "import __main__\n"
-        "    kit = os.path.dirname(os.path.dirname(os.path.abspath(__main__.__file__)))\n"
-        "    folders = (os.path.join(kit, 'tests', 'boar_brawl'),)"
+        "    kit = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__main__.__file__))))\n"
+        "    folders = (os.path.join(kit, 'tests', 'editions', 'boar_brawl'),)"
     )
     source = replace_function(reference_source, "boar_brawl", KIT_READER.format(find_kit=find_kit))
     report = grade_source(source, edition, problems=[2])
@@ -922,7 +925,7 @@ def test_a_submission_cannot_replace_the_probes(edition, reference_source):
 
 # -- 7. a hostile machine: secrets, integrity and availability around the judge --------------------
 #
-# These guarantees come from the isolation the machine gives (graders.isolation): under namespaces
+# These guarantees come from the isolation the machine gives (graders.sandboxing.isolation): under namespaces
 # they hold for every route, as root and as an ordinary user; under limits alone some cannot, and
 # the README says which. A test that needs namespaces says so when it is skipped; CI installs
 # bubblewrap, so there it never is.
@@ -1015,7 +1018,7 @@ def test_a_submission_that_searches_the_machine_for_the_cases_finds_none(edition
     folder.mkdir()
     (folder / "mallory.py").write_text(source, encoding="utf-8")
     if route == "class":
-        from graders.classroom import grade_class
+        from graders.courses.classroom import grade_class
 
         (record,) = [r.to_dict() for r in grade_class(folder, edition, tmp_path / "out", jobs=1)]
     else:
@@ -1159,7 +1162,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     """
     import stat as stat_module
 
-    from graders.classroom import grade_class
+    from graders.courses.classroom import grade_class
 
     needs_namespaces()
     marker = f"pwned-{os.getpid()}-{time.monotonic_ns()}"
@@ -1316,7 +1319,7 @@ def test_announcements_of_statements_buy_no_time(edition, reference_source):
     Guarantee: an announcement that does not move forward is ignored and none moves past the whole
     load's budget: the statement is skipped as one that never finished, and the rest is graded.
     """
-    from graders.sandbox import Limits
+    from graders.sandboxing.sandbox import Limits
 
     attack = """
 import __main__ as _main, sys as _sys, time as _time
@@ -1342,7 +1345,7 @@ def test_a_library_left_in_a_cache_never_runs_inside_the_grader(tmp_path, monkey
     Guarantee: the grader never loads a library from disk that it did not just build itself, in a
     folder only it can write; nothing in the cache is ever read for it.
     """
-    from graders import analysis
+    from graders.games import analysis
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     planted = tmp_path / "hogkit"
@@ -1377,7 +1380,7 @@ def test_an_error_carrying_a_hidden_case_never_reaches_the_students_feedback(edi
     Guarantee: a hidden case reaches the student's feedback and Gradescope only by what it is about;
     its inputs, its error and its traceback stay in the instructor's record.
     """
-    from graders.classroom import grade_class
+    from graders.courses.classroom import grade_class
 
     folder = tmp_path / "class"
     folder.mkdir()
@@ -1398,7 +1401,7 @@ def test_a_load_that_drips_statements_is_stopped_by_its_budget(edition, referenc
     Guarantee: the whole load has one budget, which no statement resets: once it is spent, the
     submission counts as one that could not be loaded, with a note saying so.
     """
-    from graders.sandbox import Limits
+    from graders.sandboxing.sandbox import Limits
 
     drip = "import time\n" + "time.sleep(0.8)\n" * 40
     report = grade_source(drip + reference_source, edition, problems=[2],
@@ -1416,7 +1419,7 @@ def test_a_link_inside_a_zip_is_no_submission(edition, reference_source, tmp_pat
     import stat as stat_module
     import zipfile
 
-    from graders.submissions import read_entry
+    from graders.scoring.submissions import read_entry
 
     archive = tmp_path / "mallory.zip"
     with zipfile.ZipFile(archive, "w") as z:
@@ -1453,9 +1456,9 @@ def test_a_wrong_answer_key_stops_its_own_question_only(edition):
 
     Guarantee: the plugin closes the question's steps when it stops, so the next question starts clean.
     """
-    from graders import pytest_plugin
-    from graders.cases import load_questions
-    from graders.sandbox import StepReply
+    from graders.editions.cases import load_questions
+    from graders.runner import pytest_plugin
+    from graders.sandboxing.sandbox import StepReply
 
     closed: list[bool] = []
 
@@ -1483,8 +1486,8 @@ def test_similarity_report_shows_hostile_code_as_text_and_survives_a_monster(tmp
     the CSV starts no formula, and the monster's function is left out while everyone else is compared."""
     import ast as _ast
 
-    from graders import similarity
-    from graders.edition import load_edition
+    from graders.courses import similarity
+    from graders.editions.edition import load_edition
 
     edition = load_edition("boar_brawl")
     skeleton = (edition.skeleton_dir / "hog.py").read_text(encoding="utf-8")
@@ -1562,8 +1565,8 @@ def test_a_zip_whose_stream_is_corrupt_is_that_students_row(edition, reference_s
     """
     import zipfile
 
-    from graders import gradescope
-    from graders.submissions import discover
+    from graders.courses import gradescope
+    from graders.scoring.submissions import discover
 
     from .oddhandins import corrupt_zip
 
@@ -1613,9 +1616,9 @@ def test_a_folder_nested_past_the_recursion_limit_is_that_students_row(edition, 
 def nested_routes(edition: Edition, folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                   reference_source: str) -> None:
     """The routes of the test above, on FOLDER (which holds the deep hand-in)."""
-    from graders import gradescope
     from graders.cli import main as hogkit
-    from graders.submissions import discover
+    from graders.courses import gradescope
+    from graders.scoring.submissions import discover
 
     from .oddhandins import deep_folder
 
@@ -1648,8 +1651,8 @@ def test_a_manifest_that_cannot_be_read_is_never_opened_through_a_link(reference
     Guarantee: a manifest is read without following a link (nor waiting on a FIFO); one that
     cannot be read declares nothing, and grade --out, report and contest grade the class.
     """
-    from graders.edition import declared_edition
-    from graders.submissions import declared_by_class
+    from graders.editions.edition import declared_edition
+    from graders.scoring.submissions import declared_by_class
 
     from .oddhandins import project_folder
 
@@ -1673,7 +1676,7 @@ def test_a_manifest_that_cannot_be_read_is_never_opened_through_a_link(reference
 
 
 def declared_without_dac_override(folder: Path) -> str:
-    """What :func:`graders.submissions.declared_by_class` says of FOLDER in a process of root's that
+    """What :func:`graders.scoring.submissions.declared_by_class` says of FOLDER in a process of root's that
     cannot read past a file's mode (``capsh --drop=cap_dac_override,cap_dac_read_search``)."""
     import shutil as shutil_module
     import subprocess
@@ -1681,7 +1684,7 @@ def declared_without_dac_override(folder: Path) -> str:
 
     if shutil_module.which("capsh") is None:
         pytest.skip("capsh is needed to drop root's power to read any file")
-    code = ("import sys; from pathlib import Path; from graders.submissions import declared_by_class; "
+    code = ("import sys; from pathlib import Path; from graders.scoring.submissions import declared_by_class; "
             "print(declared_by_class(Path(sys.argv[1])))")
     command = f"{sys.executable} -c '{code}' {folder}"
     done = subprocess.run(["capsh", "--drop=cap_dac_override,cap_dac_read_search", "--", "-c", command],
@@ -1700,8 +1703,8 @@ def test_one_folder_declaring_another_edition_steers_no_one(reference_source, tm
     grade --out, report and contest refuse in one line naming the folders that disagree, and
     nothing is graded. With --edition the class is graded as named.
     """
-    from graders.errors import InputError
-    from graders.submissions import declared_by_class
+    from graders.core.errors import InputError
+    from graders.scoring.submissions import declared_by_class
 
     from .oddhandins import project_folder
 
@@ -1745,8 +1748,8 @@ def test_a_forged_number_in_an_activity_log_is_clamped(edition, reference_source
     Guarantee: numbers read from a log are clamped to what a term of work can hold; the report
     is written with every student, the forger's counts within the clamp.
     """
-    from graders import activity
-    from graders.tareport import prompt_infos
+    from graders.courses.tareport import prompt_infos
+    from graders.runner import activity
 
     from .oddhandins import forged_log, project_folder
 
@@ -1829,8 +1832,8 @@ def test_a_student_test_never_reads_the_reference_nor_names_what_it_read(tmp_pat
     and no route that shows feedback (the text report, a class's feedback/ID.md, Gradescope's
     visible test) quotes the name of an exception class the student made.
     """
-    from graders.classroom import grade_class
-    from graders.edition import load_edition
+    from graders.courses.classroom import grade_class
+    from graders.editions.edition import load_edition
 
     pig = load_edition("pig")
     reference = (pig.solution_dir / pig.submission).read_text(encoding="utf-8")
@@ -1880,9 +1883,9 @@ def hostile_class(tmp_path_factory: pytest.TempPathFactory, edition) -> dict[str
     typed HOSTILE_ANSWERS at the unlock questions; graded plainly, with a course, and reported on."""
     import shutil
 
-    from graders import activity
     from graders.cli import main as hogkit
-    from graders.tareport import prompt_infos
+    from graders.courses.tareport import prompt_infos
+    from graders.runner import activity
 
     root = tmp_path_factory.mktemp("hostile")
     project = root / "class" / FORMULA_ID
@@ -2053,7 +2056,7 @@ def test_an_answer_key_transcript_holding_a_fence_stays_one_block(edition):
 
     Guarantee: a code block's fence is longer than any run of backticks inside it.
     """
-    from graders.cases import Question, Step
+    from graders.editions.cases import Question, Step
 
     problem = edition.problems[1]
     steps = (Step("print('```')", "```\n<img src=http://beacon.invalid/k.png>", 1),)
@@ -2068,9 +2071,9 @@ def test_a_forged_count_of_tries_cannot_end_the_ta_report(edition, tmp_path):
 
     Guarantee: numbers from a log are clamped before any arithmetic; the report is written.
     """
-    from graders import activity
     from graders.cli import main as hogkit
-    from graders.tareport import prompt_infos
+    from graders.courses.tareport import prompt_infos
+    from graders.runner import activity
 
     p = prompt_infos(edition)[0]
     for name, tries in (("forged", 10**400), ("negative", -5)):
@@ -2088,7 +2091,7 @@ def test_a_forged_count_of_tries_cannot_end_the_ta_report(edition, tmp_path):
 # Gradescope runs the autograder as root without CAP_SYS_ADMIN (Docker's default), where bubblewrap
 # cannot start and no mount namespace can be had; `pip install .` puts the package in site-packages
 # while tests/ and solution/ stay in the checkout. What a report says is what a child verified
-# (graders.guard); where a child could read the kit, nothing is graded.
+# (graders.sandboxing.guard); where a child could read the kit, nothing is graded.
 
 
 def forced_limits(monkeypatch: pytest.MonkeyPatch, confined: bool = True) -> isolation.Policy:
@@ -2140,7 +2143,7 @@ def grade_in_a_process(stub: Path, cwd: Path, site: Path | None = None, drop_adm
     environment = {k: v for k, v in os.environ.items() if k not in ("HOGKIT_ROOT", "PYTHONPATH")}
     environment.update(env or {})
     # The package this test imported, or the copy SITE holds (-P: the working folder is not on the path).
-    environment["PYTHONPATH"] = str(site if site is not None else Path(isolation.__file__).resolve().parent.parent)
+    environment["PYTHONPATH"] = str(site if site is not None else Path(isolation.__file__).resolve().parents[2])
     if drop_admin:
         argv = ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "capsh", *argv]
     done = subprocess.run(argv, cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
@@ -2168,7 +2171,7 @@ def test_a_stub_that_runs_the_kits_reference_earns_nothing(edition, reference_so
     site = None
     if route.startswith("pip_install"):
         site = tmp_path / "site-packages"
-        shutil.copytree(Path(isolation.__file__).parent, site / "graders",
+        shutil.copytree(Path(isolation.__file__).parents[1], site / "graders",
                         ignore=shutil.ignore_patterns("__pycache__"))
     stub = tmp_path / "stub"
     stub.mkdir()
@@ -2223,7 +2226,7 @@ def test_the_isolation_line_says_what_a_child_could_do(edition, reference_source
     """
     import socket
 
-    from graders.errors import IsolationRefused
+    from graders.core.errors import IsolationRefused
 
     if mode == "namespaces":
         needs_namespaces()
@@ -2268,15 +2271,15 @@ def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_
     Guarantee: nothing is graded: the kit's failure (IsolationRefused, exit status 3), naming what the
     child could read; never a score computed with the reference open to student code.
     """
-    from graders import guard
-    from graders.errors import IsolationRefused
+    from graders.core.errors import IsolationRefused
+    from graders.sandboxing import guard
 
     forced_limits(monkeypatch, confined=False)
     monkeypatch.setattr(guard, "_KEPT", {})  # no verification of an earlier test answers for this one
     monkeypatch.setattr(isolation, "_DEMANDED", {})
-    secret = Path(isolation.__file__).resolve().parent  # the package: world-readable in this checkout
+    secret = Path(isolation.__file__).resolve().parents[1]  # the package: world-readable in this checkout
     monkeypatch.setattr(guard, "secret_paths", lambda editions, extra=(): (str(secret),))
-    from graders import sandbox
+    from graders.sandboxing import sandbox
 
     monkeypatch.setattr(sandbox, "KIT", Path("/nonexistent-kit"))  # nothing covered, as without a mount namespace
     with pytest.raises(IsolationRefused) as caught:
@@ -2343,7 +2346,7 @@ def test_empty_files_in_a_tmpfs_are_bounded_by_the_childs_memory_cgroup(edition,
     its own, which counts kernel memory: the files stop (or the child is stopped) near its limit
     (128 MiB here), and the isolation line says the cgroup holds it.
     """
-    from graders.sandbox import Limits
+    from graders.sandboxing.sandbox import Limits
 
     needs_namespaces()
     if not isolation.memory_cgroups()[0]:
@@ -2360,7 +2363,8 @@ def test_require_isolation_refuses_anything_less_than_complete(edition, monkeypa
     """Attack (or a machine's shortfall): a child that could reach the network, graded with
     --require-isolation. Guarantee: nothing is graded (exit status 3), and the line says what was
     missing; without the flag the same machine grades, and the report says the network was open."""
-    from graders import cli, guard
+    from graders import cli
+    from graders.sandboxing import guard
 
     open_network = isolation.Verified(isolation.LIMITS, "test", (), True, True, ("landlock ABI 7",), (), "M")
     monkeypatch.setattr(guard, "verify", lambda secrets: open_network)
@@ -2381,8 +2385,8 @@ def test_a_child_that_reaches_a_verified_secret_is_never_graded(edition, referen
     import shutil
     import tempfile
 
-    from graders.errors import SandboxError
-    from graders.sandbox import open_session
+    from graders.core.errors import SandboxError
+    from graders.sandboxing.sandbox import open_session
 
     readable = Path(tempfile.mkdtemp(prefix="hogkit-test-secret-", dir="/tmp"))  # any user may read it
     try:

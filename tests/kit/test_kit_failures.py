@@ -14,11 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from graders import analysis, classroom, gradescope, grading, messages, reference, sandbox, student
 from graders.cli import main as hogkit
-from graders.gradescope import main as autograder
-from graders.memo import once
-from graders.submissions import Submission
+from graders.core import messages
+from graders.core.memo import once
+from graders.courses import classroom, gradescope
+from graders.courses.gradescope import main as autograder
+from graders.games import analysis, reference
+from graders.runner import student
+from graders.sandboxing import sandbox
+from graders.scoring import grading
+from graders.scoring.submissions import Submission
 
 FAULTY = "# (this copy trips the injected fault)\n"
 

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from graders import messages
+from graders.core import messages
 
 from .conftest import grade_source, problem, replace_function
 
@@ -34,7 +34,7 @@ def test_the_whole_run_stops_at_its_own_deadline(edition, reference_source):
 def test_case_timeouts_come_from_the_manifest(edition):
     assert edition.problem(1).timeout == 5.0
     assert edition.problem(5).timeout == 10.0  # case_timeout in the [[problems]] table
-    from graders.cases import load_problem_cases
+    from graders.editions.cases import load_problem_cases
 
     assert {c.timeout for c in load_problem_cases(edition, 5)} == {10.0}
 
@@ -58,7 +58,7 @@ def test_printed_output_is_capped_by_lines_as_well_as_bytes(edition, reference_s
 def test_probes_keep_a_bounded_record_of_calls():
     """A play that never ends calls the probes forever: their records stop at RECORD_MOST (the counts
     go on), so the case ends at its deadline as a time-out rather than as memory used up by the kit."""
-    from graders import probes
+    from graders.sandboxing import probes
 
     spied = probes.counted(lambda *args, **kwargs: 0)
     game = probes.seeded_game(7)

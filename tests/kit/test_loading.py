@@ -9,9 +9,9 @@ import zipfile
 
 import pytest
 
-from graders import messages
 from graders.cli import main as hogkit
-from graders.edition import load_edition
+from graders.core import messages
+from graders.editions.edition import load_edition
 
 from .conftest import grade_source, replace_function
 

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from graders import locking, messages
-from graders.artifacts import student_suite
-from graders.cases import load_problem_cases, load_questions, render_steps
-from graders.edition import DEFAULT_EDITION, load_edition
+from graders.authoring.artifacts import student_suite
+from graders.core import messages
+from graders.editions import locking
+from graders.editions.cases import load_problem_cases, load_questions, render_steps
+from graders.editions.edition import DEFAULT_EDITION, load_edition
 
 PROBLEMS = [p.number for p in load_edition(DEFAULT_EDITION).problems]
 HEX64 = re.compile(r"^[0-9a-f]{64}$")

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from graders.edition import Edition
-from graders.markers import STUB, YOUR_CODE, MarkerError, problems_marked, strip_solutions
+from graders.editions.edition import Edition
+from graders.editions.markers import STUB, YOUR_CODE, MarkerError, problems_marked, strip_solutions
 
 
 def block(source: str, number: int, occurrence: int = 0) -> list[str]:

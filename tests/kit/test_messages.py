@@ -1,4 +1,4 @@
-"""Every message: each public function of graders.messages is called and carries its names, numbers, commands."""
+"""Every message: each public function of graders.core.messages is called and carries its names, numbers, commands."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from graders import messages as m
+from graders.core import messages as m
 
 # (function, arguments, texts the result must contain). Every public function must appear here.
 EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
@@ -845,8 +845,8 @@ def test_the_interrupt_notice_starts_a_line_of_its_own_only_on_a_terminal() -> N
 
 def test_scores_line_up_whatever_the_labels_and_points() -> None:
     """Swine Swap's 05a and 200/200 beside 00 and 0/0: every score ends in one column."""
-    from graders.records import PhaseResult, ProblemResult, ProblemStatus, Report
-    from graders.reports import render_text
+    from graders.core.records import PhaseResult, ProblemResult, ProblemStatus, Report
+    from graders.scoring.reports import render_text
 
     rows = [("00", "Dice", 0, 0), ("01", "roll_dice", 200, 200), ("05a", "play", 20, 200)]
     problems = tuple(ProblemResult(k, label, name, 1, score, most, ProblemStatus.PASSED)

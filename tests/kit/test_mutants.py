@@ -1,4 +1,4 @@
-"""Mutation testing (graders.mutants, ``hogkit mutants``): every operator fires, mutants stay inside
+"""Mutation testing (graders.authoring.mutants, ``hogkit mutants``): every operator fires, mutants stay inside
 the code a problem owns, ids survive reformatting, equivalent records are read strictly and found
 stale, the renderers are pure; and, in the sandbox, a small fixed sample of each edition's mutants
 is killed by its own problem's cases while every recorded equivalent really survives them."""
@@ -13,10 +13,12 @@ import re
 
 import pytest
 
-from graders import messages, mutants, pictures
+from graders.authoring import mutants
 from graders.cli import main
-from graders.edition import EditionError, Problem, edition_names, load_edition
-from graders.markers import problems_marked
+from graders.core import messages
+from graders.editions.edition import EditionError, Problem, edition_names, load_edition
+from graders.editions.markers import problems_marked
+from graders.games import pictures
 
 SYNTHETIC = '''def helper(x):
     return x + 1
@@ -333,7 +335,7 @@ def fake_report() -> mutants.MutationReport:
                              kit_errors=0)
     return mutants.MutationReport("boar_brawl", "Hog", (tally, optional), (survivor, killed, equivalent, wrong, failed),
                                   (mutants.Equivalent("gone: x", "old"),), 12.0, 2, "isolation: test",
-                                  "tests/boar_brawl/mutants.toml")
+                                  "tests/editions/boar_brawl/mutants.toml")
 
 
 def test_tally_counts_and_threshold():
@@ -357,7 +359,7 @@ def test_markdown_report_lists_everything_apart():
     assert "`02 boar_brawl: constant: ones = x % 11`" in survivors and "became `ones = x % 11`" in survivors
     assert "`02 boar_brawl: argument: max(1, y)`: max is symmetric" in text
     assert "yet a case tells them apart" in text and "the \\| case" in text
-    assert "Stale records in tests/boar_brawl/mutants.toml" in text and "`gone: x`: old" in text
+    assert "Stale records in tests/editions/boar_brawl/mutants.toml" in text and "`gone: x`: old" in text
     assert "failed to grade 1 mutant" in text and "OSError: full" in text
     assert "<details><summary>02 boar_brawl: 1</summary>" in text
     assert "- `02 boar_brawl: constant: ones = x % 9`: killed, 02 worked examples" in text

@@ -13,11 +13,11 @@ import textwrap
 
 import pytest
 
-from graders import markers, onefunction
-from graders.cases import load_problem_cases
-from graders.edition import DEFAULT_EDITION, Edition, edition_names, load_edition, problem_label
-from graders.grading import defined_names
-from graders.repairs import repair
+from graders.editions import markers, onefunction
+from graders.editions.cases import load_problem_cases
+from graders.editions.edition import DEFAULT_EDITION, Edition, edition_names, load_edition, problem_label
+from graders.sandboxing.repairs import repair
+from graders.scoring.grading import defined_names
 
 from .conftest import grade_source
 

@@ -13,8 +13,9 @@ import shutil
 
 import pytest
 
-from graders import messages, reports
-from graders.edition import load_edition
+from graders.core import messages
+from graders.editions.edition import load_edition
+from graders.scoring import reports
 
 from .conftest import grade_source, problem, replace_function, scores
 
@@ -101,7 +102,7 @@ def test_a_play_with_the_wrong_die_still_loses_problem_8(pig, pig_source):
 def test_the_students_own_ok_tells_the_truth_about_problem_3(pig, tmp_path, monkeypatch, capsys):
     """A take_turn_test that checks nothing scores 0 at hand-in: the student's copy never says
     "All passed" for it, and its preview says the test passes on a take_turn that always scores 0."""
-    from graders import student
+    from graders.runner import student
 
     from .conftest import unlock_everything
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main as hogkit
-from graders.edition import kit_root, load_edition
+from graders.editions.edition import kit_root, load_edition
 
 from .conftest import unlock_everything
 

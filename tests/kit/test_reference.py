@@ -6,14 +6,15 @@ import json
 
 import pytest
 
-from graders import messages, reports
-from graders.artifacts import stale_files
-from graders.cases import load_problem_cases
-from graders.demo import demo_stages
-from graders.edition import edition_names, load_edition
-from graders.grading import grade
-from graders.records import ClassRecord, EntryStatus
-from graders.submissions import Submission
+from graders.authoring.artifacts import stale_files
+from graders.authoring.demo import demo_stages
+from graders.core import messages
+from graders.core.records import ClassRecord, EntryStatus
+from graders.editions.cases import load_problem_cases
+from graders.editions.edition import edition_names, load_edition
+from graders.scoring import reports
+from graders.scoring.grading import grade
+from graders.scoring.submissions import Submission
 
 from .conftest import grade_source, problem, scores
 

@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from graders import messages
-from graders.edition import Edition
-from graders.repairs import MAX_REPAIRS, repair
+from graders.core import messages
+from graders.editions.edition import Edition
+from graders.sandboxing.repairs import MAX_REPAIRS, repair
 from tests.kit.conftest import grade_source, problem  # the root conftest owns the name `conftest`
 
 

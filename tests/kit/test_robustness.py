@@ -9,17 +9,17 @@ import sys
 
 import pytest
 
-from graders import messages
-from graders.artifacts import build
-from graders.edition import kit_root, load_edition
-from graders.sandbox import Limits
+from graders.authoring.artifacts import build
+from graders.core import messages
+from graders.editions.edition import kit_root, load_edition
+from graders.sandboxing.sandbox import Limits
 
 from .conftest import grade_source, problem, replace_function
 
 
 def test_a_byte_order_mark_changes_nothing(edition, reference_source, tmp_path):
-    from graders.grading import grade
-    from graders.submissions import load_submission
+    from graders.scoring.grading import grade
+    from graders.scoring.submissions import load_submission
 
     path = tmp_path / "hog.py"
     path.write_bytes(b"\xef\xbb\xbf" + reference_source.encode("utf-8"))
@@ -143,7 +143,7 @@ def test_a_class_of_odd_hand_ins_grades_everyone_else(edition, reference_source,
     import csv
 
     from graders.cli import main as hogkit
-    from graders.submissions import discover
+    from graders.scoring.submissions import discover
 
     from .oddhandins import odd_class, remove_deep
 
@@ -177,7 +177,7 @@ def test_a_class_of_odd_hand_ins_grades_everyone_else(edition, reference_source,
 def test_a_walk_is_capped_in_depth_and_names_and_never_follows_a_link(tmp_path):
     """walk_files: breadth first, name order, no link followed (to a file or a folder), no folder
     past the depth cap, no name past the count cap."""
-    from graders.submissions import walk_files
+    from graders.scoring.submissions import walk_files
 
     (tmp_path / "a" / "b" / "c").mkdir(parents=True)
     for path in ("top.py", "a/one.py", "a/b/two.py", "a/b/c/three.py"):

@@ -1,6 +1,6 @@
 """What student code must print follows the seed handout character for character.
 
-Each edition lists, in ``tests/<edition>/seed.toml``, the lines its seed quotes that student code
+Each edition lists, in ``tests/editions/<edition>/seed.toml``, the lines its seed quotes that student code
 prints (commentary, announcements). Every such line must be the expected output of some case of
 the edition, word for word; the cases' expectations are checked against the reference elsewhere,
 so the reference prints each line too. Where the seeds themselves are at hand (beside the project
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.cases import load_problem_cases
-from graders.edition import Edition, read_toml
+from graders.editions.cases import load_problem_cases
+from graders.editions.edition import Edition, read_toml
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 

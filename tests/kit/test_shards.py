@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages
-from graders.classroom import grade_class
 from graders.cli import main as hogkit
-from graders.course import load_setup
-from graders.errors import InputError
-from graders.merging import MERGE_FILE, merge
-from graders.shards import SHARD_FILE, Shard, parse_shard, select, shard_of
-from graders.submissions import discover
+from graders.core import messages
+from graders.core.errors import InputError
+from graders.courses.classroom import grade_class
+from graders.courses.course import load_setup
+from graders.courses.merging import MERGE_FILE, merge
+from graders.courses.shards import SHARD_FILE, Shard, parse_shard, select, shard_of
+from graders.scoring.submissions import discover
 
 TIMES = re.compile(rb'"(seconds|execution_time)": [0-9.e+-]+')
 NOT_PYTHON = b"\x7fELF\x00\x01"  # an entry refused before any child starts: a class that costs nothing to grade
@@ -65,7 +65,7 @@ NAMES = [f"s{n:02d}" for n in range(12)]
 @pytest.fixture
 def quick_pictures(monkeypatch):
     """Histograms as the text of what they would draw: the same comparison, without matplotlib's seconds."""
-    from graders import pictures
+    from graders.games import pictures
 
     def drawn(title, totals, most, fmt):
         return f"{title}|{sorted(totals)}|{most}|{fmt}".encode()

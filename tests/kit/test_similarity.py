@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from graders import fingerprints, similarity
 from graders.cli import main
-from graders.course import Roster, Setup, Student, parse_course
-from graders.edition import load_edition
-from graders.submissions import notebook_source
+from graders.courses import fingerprints, similarity
+from graders.courses.course import Roster, Setup, Student, parse_course
+from graders.editions.edition import load_edition
+from graders.scoring.submissions import notebook_source
 
 from .similarity_corpus import DISGUISES, build, disguise, honest_source, variants
 
@@ -194,8 +194,8 @@ def test_hogkit_similar_writes_the_report(tmp_path: Path, capsys: pytest.Capture
 
 def test_class_grading_writes_the_report_and_survives_its_failure(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from graders import messages
-    from graders.classroom import write_similarity
+    from graders.core import messages
+    from graders.courses.classroom import write_similarity
 
     folder, out = tmp_path / "class", tmp_path / "out"
     folder.mkdir()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graders import similarity
-from graders.edition import load_edition
+from graders.courses import similarity
+from graders.editions.edition import load_edition
 
 from .test_gui_browser import browser, page, shoot  # noqa: F401, F811 (fixtures)
 from .test_similarity import HOSTILE, RARE, with_functions

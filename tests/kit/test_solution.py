@@ -9,12 +9,12 @@ import sys
 
 import pytest
 
-from graders.edition import edition_names, load_edition
+from graders.editions.edition import edition_names, load_edition
 
 STUDENT_FILES = ["hog.py", "dice.py", "ucb.py", "hog_ui.py", "hog_gui.py"]
 BEGINNER_IMPORTS = {"dice", "ucb", "hog", "random", "argparse", "functools", "sys", "code", "inspect", "signal"}
 # The browser launchers: the kit's own server does the work.
-ENGINE_IMPORTS = {launcher: {"graders.webgui", "os"} for launcher in ("hog_gui.py", "pig_gui.py")}
+ENGINE_IMPORTS = {launcher: {"graders.gui.webgui", "os"} for launcher in ("hog_gui.py", "pig_gui.py")}
 
 
 def run_in(folder, *argv, stdin=""):
@@ -87,7 +87,7 @@ def test_hog_command_line_help(name):
 @pytest.mark.parametrize("name", edition_names())
 @pytest.mark.timeout(900)
 def test_the_reference_final_strategy_is_the_exact_best_response_to_the_baseline(name):
-    from graders import analysis
+    from graders.games import analysis
 
     edition = load_edition(name)
     if edition.analysis is None:

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from graders import storage
+from graders.core import storage
 
 
 @pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
@@ -25,9 +25,9 @@ def test_written_files_get_the_permissions_the_umask_allows(tmp_path, mask, mode
 
 @pytest.mark.slow
 def test_a_class_output_folder_is_readable_by_the_group_and_others(tmp_path):
-    from graders.classroom import grade_class
-    from graders.demo import build_demo_class
-    from graders.edition import load_edition
+    from graders.authoring.demo import build_demo_class
+    from graders.courses.classroom import grade_class
+    from graders.editions.edition import load_edition
 
     old = os.umask(0o022)
     try:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from graders import analysis, reference
-from graders.classroom import grade_class
+from graders.courses.classroom import grade_class
+from graders.games import analysis, reference
 
 COPIES = 40
 RUNS = ((1, 1), (4, 2), (40, 2))  # (jobs, runs)

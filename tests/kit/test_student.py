@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from graders import locking, messages
-from graders.cases import load_questions
-from graders.edition import kit_root
-from graders.student import has_cases
+from graders.core import messages
+from graders.editions import locking
+from graders.editions.cases import load_questions
+from graders.editions.edition import kit_root
+from graders.runner.student import has_cases
 
 OK_LINE = messages.unlock_correct()
 WRONG_LINE = messages.unlock_wrong()
@@ -74,9 +75,9 @@ def answer_lines(edition, number: int, choice: str = "text", project: Path | Non
 
 def shown_orders(project: Path | None, number: int) -> list[list[str]]:
     """The choices of problem NUMBER's multiple-choice questions in the order PROJECT shows them."""
-    from graders import locking
-    from graders.edition import load_student_edition
-    from graders.student import locked_records, shown_choices
+    from graders.editions import locking
+    from graders.editions.edition import load_student_edition
+    from graders.runner.student import locked_records, shown_choices
 
     assert project is not None, "letters depend on the student's order of choices: pass the project"
     progress = locking.load_progress(project)
@@ -415,7 +416,7 @@ def test_a_multi_line_answer_is_asked_line_by_line(project: Path, edition) -> No
 
 
 def test_interrupting_the_runner_is_quiet(monkeypatch, capsys, project: Path) -> None:
-    from graders import student
+    from graders.runner import student
 
     def interrupt(folder, args):
         raise KeyboardInterrupt
@@ -454,8 +455,8 @@ def test_next_names_the_following_problem_as_it_stands(project: Path, edition) -
 def test_choices_are_shuffled_the_same_way_on_every_run(project: Path, edition) -> None:
     """The right answer is not always "a)": each student sees the choices in an order of their own
     (numbers stay in numeric order), and the same order on every run."""
-    from graders.edition import load_student_edition
-    from graders.student import locked_records, shown_choices
+    from graders.editions.edition import load_student_edition
+    from graders.runner.student import locked_records, shown_choices
 
     student = load_student_edition(project)
     records = [r for p in student.problems for r in locked_records(student, p.label) if "choices" in r]
@@ -518,7 +519,7 @@ def test_a_file_python_would_not_run_is_never_all_passed(project: Path, edition)
 def with_notebook(project: Path, edition, functions: dict[str, str] | None = None) -> Path:
     """PROJECT with the bundle's handout.ipynb, each function of FUNCTIONS ({name: code}) written
     in its cell as a student working in the notebook would."""
-    from graders.bundle import notebook
+    from graders.authoring.bundle import notebook
 
     handout = (edition.handout_dir / "handout.md").read_text(encoding="utf-8")
     book = json.loads(notebook(edition, handout, (edition.skeleton_dir / "hog.py").read_text(encoding="utf-8")))

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.cases import load_problem_cases, load_questions, load_templates
-from graders.edition import Edition, load_edition, parse_manifest, read_toml
-from graders.errors import EditionError
-from graders.tables import Key, check_table, pair_of_ints, within
+from graders.core.errors import EditionError
+from graders.core.tables import Key, check_table, pair_of_ints, within
+from graders.editions.cases import load_problem_cases, load_questions, load_templates
+from graders.editions.edition import Edition, load_edition, parse_manifest, read_toml
 
 # -- the helper itself --------------------------------------------------------------------------
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from graders import reference, tactics
 from graders.cli import main as hogkit
-from graders.edition import edition_names, kit_root, load_edition
-from graders.errors import AnalysisError
-from graders.probes import tactic_row
+from graders.core.errors import AnalysisError
+from graders.editions.edition import edition_names, kit_root, load_edition
+from graders.games import reference, tactics
+from graders.sandboxing.probes import tactic_row
 
 TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.kind == "tactic"]
 
@@ -41,7 +41,7 @@ def test_pig_figures_are_pinned():
 def test_the_compiled_pair_agrees_with_numpy(edition, monkeypatch):
     """A pair solved from each strategy's turn gains, worked out once (as a contest does): the C loop
     and numpy give the same values at every state, and the same figure as win_rates."""
-    from graders import analysis, game
+    from graders.games import analysis, game
 
     model = tactics.build_model(edition)
     baseline = tactics.reference_table(edition, game.game_of(edition).baseline())

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from graders import activity, messages
-from graders.bundle import engine_imports
+from graders.authoring.bundle import engine_imports
 from graders.cli import main
-from graders.grading import grade
-from graders.submissions import load_submission
-from graders.tareport import prompt_infos, render_markdown, summarise
-from graders.writers import md_code, md_line
+from graders.core import messages
+from graders.core.writers import md_code, md_line
+from graders.courses.tareport import prompt_infos, render_markdown, summarise
+from graders.runner import activity
+from graders.scoring.grading import grade
+from graders.scoring.submissions import load_submission
 
 STUDENTS = [f"s{k:02d}" for k in range(8)]
 
@@ -93,7 +94,7 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
 
 
 def test_the_report_counts_test_runs_until_a_problem_passed(generated_class: Path, edition) -> None:
-    from graders.tareport import class_logs
+    from graders.courses.tareport import class_logs
 
     report = summarise(edition.title, class_logs(generated_class, edition), prompt_infos(edition),
                        [(p.label, p.title) for p in edition.problems])
@@ -132,8 +133,9 @@ def test_nothing_in_a_log_can_raise_a_score(tmp_path: Path, edition) -> None:
     assert with_log.total == without.total == 0
     assert json.dumps(with_log.as_dict()["problems"][0]["status"]) == '"failed"'
     # And by construction: no module that grades or applies course policy imports the log's module.
-    for name in ("grading", "classroom", "reports", "gradescope", "course", "handins", "gradebook", "judge"):
-        assert not engine_imports(name, top_level_only=False) & {"activity", "tareport"}, name
+    for name in ("scoring/grading", "courses/classroom", "scoring/reports", "courses/gradescope", "courses/course",
+                 "courses/handins", "courses/gradebook", "scoring/judge"):
+        assert not engine_imports(name, top_level_only=False) & {"runner/activity", "courses/tareport"}, name
 
 
 def test_report_refuses_a_bad_path_in_one_line(tmp_path: Path, edition, capsys) -> None:
@@ -169,7 +171,7 @@ def test_one_log_handed_in_twice_counts_once(tmp_path: Path, edition) -> None:
 
 def test_a_score_run_is_no_try_at_every_problem(tmp_path: Path, edition) -> None:
     """``python3 ok --score`` once logged a test run of every problem: the report counted each as a try."""
-    from graders.student import main as ok
+    from graders.runner.student import main as ok
 
     project = tmp_path / "p"
     shutil.copytree(edition.skeleton_dir, project)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders.edition import kit_root
+from graders.editions.edition import kit_root
 
 api = pytest.importorskip("mypy.api", reason="mypy is not installed (a dev dependency: pip install -e '.[dev]')")
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from graders import student
-from graders.classroom import grade_class
-from graders.grading import grade, stop_at_first_abort
-from graders.judge import as_not_run
-from graders.records import CaseResult, CaseStatus
-from graders.submissions import Submission
+from graders.core.records import CaseResult, CaseStatus
+from graders.courses.classroom import grade_class
+from graders.runner import student
+from graders.scoring.grading import grade, stop_at_first_abort
+from graders.scoring.judge import as_not_run
+from graders.scoring.submissions import Submission
 
 from .conftest import grade_on_gradescope, replace_function, unlock_everything
 

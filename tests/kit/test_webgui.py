@@ -20,10 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from graders import messages, sandbox, webgui
-from graders.edition import Edition, edition_names, load_edition
-from graders.errors import InputError
-from graders.game import game_of
+from graders.core import messages
+from graders.core.errors import InputError
+from graders.editions.edition import Edition, edition_names, load_edition
+from graders.games.game import game_of
+from graders.gui import webgui
+from graders.sandboxing import sandbox
 
 from .conftest import ROOT, replace_function
 
@@ -242,7 +244,7 @@ def ready_meter(client: Client, players: list[str], seed: int = 3) -> dict:
 
 def test_the_meter_is_the_exact_chance_from_the_state(edition: Edition, reference_server: Client) -> None:
     view = ready_meter(reference_server, ["person", "always_roll(6)"])
-    analysis = pytest.importorskip("graders.analysis")
+    analysis = pytest.importorskip("graders.games.analysis")
     model = analysis.build_model(edition)
     always6 = analysis.constant(model, 6)
     first = analysis.win_rates(model, analysis.best_response(model, always6), always6)["first"]
@@ -514,7 +516,7 @@ def start(argv: list[str], cwd: Path, env: dict | None = None) -> tuple[subproce
 
 def test_hog_gui_py_runs_from_a_released_bundle(tmp_path: Path, edition: Edition) -> None:
     """The student's own folder: nothing installed, no kit beside it, no meter, a working game."""
-    from graders.bundle import release
+    from graders.authoring.bundle import release
 
     release(edition, tmp_path / "hog")
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
@@ -761,7 +763,7 @@ def test_a_copy_away_from_the_kit_says_to_use_hogkit_play(tmp_path):
     import subprocess
     import sys
 
-    from graders.edition import load_edition
+    from graders.editions.edition import load_edition
 
     copy = tmp_path / "mine"
     shutil.copytree(load_edition().solution_dir, copy)
@@ -780,7 +782,7 @@ def test_a_launcher_outside_a_project_names_its_own_file(tmp_path):
     import subprocess
     import sys
 
-    from graders.edition import load_edition
+    from graders.editions.edition import load_edition
 
     copy = tmp_path / "mine"
     shutil.copytree(load_edition("pig").solution_dir, copy)
@@ -1111,7 +1113,7 @@ def test_the_pig_meter_reads_the_best_response_values(monkeypatch: pytest.Monkey
     """The meter's plumbing for a tactic game: the waiting person's chance is the value
     tactics.best_response gives at (score, opponent's score, turn total), against the opponent's
     strategy as tabulated from pig.py (a stand-in gives the values here: they name their state)."""
-    tactics = pytest.importorskip("graders.tactics")
+    tactics = pytest.importorskip("graders.games.tactics")
     numpy = pytest.importorskip("numpy")
     asked: list[object] = []
 
@@ -1145,7 +1147,7 @@ def test_the_pig_meter_is_the_exact_chance_with_best_play(pig: Edition) -> None:
     """The real figures: a person about to start against make_roll_until_strategy(20) wins 69.24%
     with best play (the best response's own exact figure going first); two people at the start, the
     chance best play is sure of, 50.31%."""
-    tactics = pytest.importorskip("graders.tactics")
+    tactics = pytest.importorskip("graders.games.tactics")
     model = tactics.build_model(pig)
     baseline = tactics.reference_table(pig, "make_roll_until_strategy(20)")
     first = tactics.win_rates(model, tactics.best_response(model, baseline)[0], baseline)["first"]

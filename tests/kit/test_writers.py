@@ -1,4 +1,4 @@
-"""The one writer per format (graders/writers.py): what each escapes, and that the text survives."""
+"""The one writer per format (graders/core/writers.py): what each escapes, and that the text survives."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 import pytest
 from markdown_it import MarkdownIt
 
-from graders.writers import csv_text, json_text, md_block, md_code, md_line, md_text, safe_cell
+from graders.core.writers import csv_text, json_text, md_block, md_code, md_line, md_text, safe_cell
 
 
 def preview(text: str) -> str:

@@ -1,0 +1,1 @@
+"""Authoring: what `hogkit build` makes (artifacts, bundle, templates, demo, mutants). Instructor only."""

@@ -1,0 +1,350 @@
+"""Records: what grading found, as typed values that never change once made.
+
+Contract: a grading run yields a :class:`Report` of :class:`ProblemResult` (each holding its
+:class:`CaseResult` and :class:`RuleResult` values), :class:`PhaseResult` and
+:class:`CheckpointResult`; class grading wraps each in a :class:`ClassRecord`. Every record is a
+frozen dataclass: a step that adds something (a dependency hint, an exact win rate's note) makes a
+new record with :func:`dataclasses.replace`, so whoever saw a record first (a progress callback)
+never sees it change. Statuses are enums whose values are the words the JSON and CSV outputs have
+always carried (``"passed"``, ``"kit error"``), so a status compares equal to its word and prints as
+it. :meth:`ClassRecord.to_dict` and :meth:`ClassRecord.from_dict` are the one way a class record
+becomes JSON and comes back; the shape carries :data:`RECORD_VERSION`, and a record of another
+version is not read (it is graded again). A class keeps records lean (``to_dict(lean=True)``):
+a case's fields are written only where they differ from their defaults, and a passing case without
+its time, which nothing renders; every renderer gives the same text for the lean record read back.
+What a record means for a student (public failures, hidden groups, cases not run) is decided here,
+once, for every renderer. Ships in the student
+bundle: Python 3.9, standard library only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+RECORD_VERSION = 4  # 4: lean cases (see ClassRecord.to_dict); 3: typed records, every field of every case
+
+
+class Status(str, Enum):
+    """A status that is also its word: equal to it, printed as it, written to JSON as it."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class ProblemStatus(Status):
+    PASSED = "passed"
+    FAILED = "failed"
+    LOCKED = "locked"  # the student has not unlocked it (``python3 ok`` only)
+    UNGRADED = "ungraded"  # no graded cases (Problem 0's questions)
+
+
+class CaseStatus(Status):
+    PASSED = "passed"
+    FAILED = "failed"  # a wrong value or output
+    ERROR = "error"  # an exception where a value was expected
+    TIMEOUT = "timeout"
+    CRASHED = "crashed"
+    MEMORY = "memory"
+    NOT_RUN = "not run"  # after a case that hung or crashed, or when the run's time was up
+
+
+class EntryStatus(Status):
+    """What became of one entry of a class folder."""
+
+    GRADED = "graded"
+    KIT_ERROR = "kit error"  # the kit failed to grade it: never the student's grade
+    OK = "ok"  # read, not yet graded
+    MISSING = "missing"
+    UNSUPPORTED = "unsupported"
+    DUPLICATE = "duplicate"
+    NOT_PYTHON = "not python"
+    LINK = "link"
+    NOT_A_FILE = "not a file"
+    UNREADABLE = "unreadable"
+    TOO_LARGE = "too large"
+
+
+DONE = (ProblemStatus.PASSED, ProblemStatus.UNGRADED)  # nothing left to fix
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    problem: str  # the label of the problem whose rule it is
+    text: str  # the rule in a student's words
+    passed: bool
+    detail: str = ""  # what broke it and where
+    line: int | None = None
+    required: bool = True  # False: advice, which never costs points
+    function: str = ""  # the function the rule is about
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    case_id: str
+    name: str
+    hidden: bool
+    passed: bool
+    status: CaseStatus
+    step: int | None = None  # index of the first wrong step
+    expected: str | None = None
+    got: str | None = None
+    reason: str = ""
+    traceback: str = ""
+    debug: tuple[str, ...] = ()
+    seconds: float = 0.0
+    transcript: str = ""  # the case up to the wrong line, that line's expected output left out
+    error_type: str = ""  # the exception the wrong line raised, if it raised one
+    about: str = ""  # what the case is about, for students (a generated case: its template's name)
+    advice: str = ""  # the function whose advice rule it checks: its failure is reported, never costs points
+    note: str = ""  # a figure worth showing whatever the verdict, such as an exact win rate
+
+    @property
+    def ran(self) -> bool:
+        return self.status != CaseStatus.NOT_RUN
+
+
+@dataclass(frozen=True)
+class ProblemResult:
+    number: int
+    label: str
+    name: str
+    phase: int
+    score: int
+    max: int
+    status: ProblemStatus
+    reason: str = ""
+    cases: tuple[CaseResult, ...] = ()
+    rules: tuple[RuleResult, ...] = ()
+    optional: bool = False
+    note: str = ""  # something worth knowing beyond the score, such as an exact win rate
+    hint: str = ""  # which failing problem its cases call, to fix first (the reason starts with it too)
+
+    @property
+    def done(self) -> bool:
+        return self.status in DONE
+
+    @property
+    def graded_cases(self) -> tuple[CaseResult, ...]:
+        """The cases that decide the score: all but those that check advice."""
+        return tuple(c for c in self.cases if not c.advice)
+
+    @property
+    def cases_passed(self) -> int:
+        return sum(c.passed for c in self.graded_cases)
+
+    @property
+    def broken_rules(self) -> tuple[RuleResult, ...]:
+        """The required rules that do not hold: each costs the problem."""
+        return tuple(r for r in self.rules if not r.passed and r.required)
+
+    def public_failures(self) -> tuple[CaseResult, ...]:
+        """The public graded cases that ran and failed (a case not run after another hung is no
+        failure of its own)."""
+        return tuple(c for c in self.graded_cases if not c.passed and not c.hidden and c.ran)
+
+    def hidden_groups(self) -> list:
+        """(what they are about, how many failed, how many there are) per group of hidden cases with
+        a failure: how a student hears of hidden cases, never by their source."""
+        return hidden_failures((c.about or c.name, c.passed) for c in self.graded_cases if c.hidden and c.ran)
+
+    def not_run(self) -> int:
+        return sum(1 for c in self.cases if not c.ran)
+
+
+def hidden_failures(hidden: Iterable[tuple[str, bool]]) -> list:
+    """(about, failed, total) for each group with a failure, from each hidden case's (about, passed)."""
+    groups: dict = {}
+    for about, passed in hidden:
+        counts = groups.setdefault(about, [0, 0])
+        counts[0] += not passed
+        counts[1] += 1
+    return [(about, failed, total) for about, (failed, total) in groups.items() if failed]
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    number: int
+    name: str
+    score: int
+    max: int
+
+
+@dataclass(frozen=True)
+class CheckpointResult:
+    label: str
+    phase: int
+    score: int
+    max: int
+
+
+@dataclass(frozen=True)
+class Report:
+    edition: str
+    title: str
+    submission: str
+    total: int
+    max: int
+    phases: tuple[PhaseResult, ...]
+    problems: tuple[ProblemResult, ...]
+    checkpoint: CheckpointResult | None
+    notes: tuple[str, ...] = ()
+    seconds: float = 0.0
+    hidden_included: bool = True
+    isolation: str = ""  # what student code could reach while it ran (graders.sandboxing.isolation)
+    does_not_run: str = ""  # said when the file has a syntax error Python stops at, though the rest was graded
+    course_max: int = 0  # the course's own total the points are scaled to (0: none, the points are the grade)
+    course_of: int = 0  # the edition's whole points, which course_max stands for
+
+    def as_dict(self) -> dict:
+        return plain(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Report:
+        return Report(**{
+            **_known(cls, data),
+            "phases": tuple(PhaseResult(**_known(PhaseResult, p)) for p in data.get("phases", ())),
+            "problems": tuple(problem_from_dict(p) for p in data.get("problems", ())),
+            "checkpoint": CheckpointResult(**_known(CheckpointResult, data["checkpoint"]))
+            if data.get("checkpoint") else None,
+            "notes": tuple(data.get("notes", ())),
+        })
+
+
+def problem_from_dict(data: dict) -> ProblemResult:
+    return ProblemResult(**{
+        **_known(ProblemResult, data),
+        "status": ProblemStatus(data["status"]),
+        "cases": tuple(CaseResult(**{**_known(CaseResult, c), "status": CaseStatus(c["status"]),
+                                     "debug": tuple(c.get("debug", ()))}) for c in data.get("cases", ())),
+        "rules": tuple(RuleResult(**_known(RuleResult, r)) for r in data.get("rules", ())),
+    })
+
+
+@dataclass(frozen=True)
+class ClassRecord:
+    """One entry of a class: who, what was read, and its report when it was graded."""
+
+    student: str
+    status: EntryStatus
+    reason: str = ""
+    report: Report | None = None
+    kit: str = ""  # the fingerprint of the kit that made it (graders.courses.classroom.kit_fingerprint)
+    file_id: str = ""  # the student's outputs' file name, when the id cannot be one
+    path: str = ""
+    digest: str = ""
+    edition: str = ""
+    title: str = ""
+    max: int = 0
+    traceback: str = ""  # the kit's own failure, for the staff
+    attempts: int = 1
+    version: int = RECORD_VERSION
+    reused: bool = False  # kept from an earlier run for the same code and kit (never written)
+
+    @property
+    def graded(self) -> bool:
+        return self.status == EntryStatus.GRADED and self.report is not None
+
+    @property
+    def total(self) -> int:
+        return self.report.total if self.report is not None else 0
+
+    @property
+    def problems(self) -> tuple[ProblemResult, ...]:
+        return self.report.problems if self.report is not None else ()
+
+    def to_dict(self, lean: bool = False) -> dict:
+        """The record as JSON data: the entry's fields, then the report's (the shape of a class's
+        records/ID.json.gz). LEAN: each case as :func:`lean_case` keeps it (read back the same way)."""
+        out: dict = {"version": self.version, "kit": self.kit, "student": self.student, "file_id": self.file_id,
+                     "path": self.path, "digest": self.digest, "edition": self.edition, "title": self.title,
+                     "status": str(self.status), "reason": self.reason}
+        if self.report is not None:
+            out.update(self.report.as_dict())
+            if lean:
+                for data, problem in zip(out["problems"], self.report.problems):
+                    data["cases"] = [lean_case(c) for c in problem.cases]
+        else:
+            out.update(total=0, max=self.max)
+        if self.traceback:
+            out["traceback"] = self.traceback
+        if self.attempts != 1:
+            out["attempts"] = self.attempts
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ClassRecord:
+        """A record read back; KeyError or ValueError (caught by the caller) when it is not one."""
+        student = str(data["student"])
+        status = EntryStatus(data["status"])
+        report = Report.from_dict(data) if status == EntryStatus.GRADED else None
+        fields = {k: data[k] for k in ("kit", "file_id", "path", "digest", "edition", "title", "reason",
+                                        "traceback", "attempts", "version") if k in data}
+        return ClassRecord(student=student, status=status, report=report,
+                           max=int(data.get("max", 0)), **fields)
+
+
+LEAN_PASSING_DROPS = ("seconds",)  # a passing case's time: nothing renders it, and it is most of its bytes
+LEAN_SECONDS = 4  # a failing case's time to a tenth of a millisecond (the digits beyond are noise, and bytes)
+
+
+def lean_case(case: CaseResult) -> dict:
+    """CASE as JSON data holding only the fields that differ from their defaults (read back as the
+    same case by :func:`problem_from_dict`), a passing case also without its time, a failing one's
+    time to :data:`LEAN_SECONDS` places. A failing case keeps everything else: expected and got, the
+    transcript, the reason, the traceback, its debug lines."""
+    out: dict = {}
+    for f in dataclasses.fields(case):
+        value = getattr(case, f.name)
+        value = round(value, LEAN_SECONDS) if f.name == "seconds" else value
+        dropped = case.passed and f.name in LEAN_PASSING_DROPS
+        if not dropped and (f.default is dataclasses.MISSING or value != f.default):
+            out[f.name] = plain(value)
+    return out
+
+
+def lean(record: ClassRecord) -> ClassRecord:
+    """RECORD as it reads back from its lean JSON (:meth:`ClassRecord.to_dict` with ``lean=True``)."""
+    return ClassRecord.from_dict(record.to_dict(lean=True))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One entry's place in a class contest: its exact average win rate against the others, and
+    its match points (opponents it beats more often than not)."""
+
+    rank: int  # entries that tie share a rank (1, 2, 2, 4)
+    student: str
+    points: int
+    average: float
+
+
+def _known(cls: type[Any], data: dict) -> dict:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a record class's field names, looked up once per class
+_LEAVES = (str, int, float, bool, type(None))
+
+
+def plain(value: Any) -> Any:
+    """VALUE as JSON data: records as dicts, tuples as lists, statuses as their words."""
+    kind = type(value)
+    if kind in _LEAVES:  # the exact types: a status is a str subclass and goes on to become its word
+        return value
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS.setdefault(kind, tuple(f.name for f in dataclasses.fields(value)))
+    if names is not None:
+        return {name: plain(getattr(value, name)) for name in names}
+    if isinstance(value, Status):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,1 @@
+"""Courses: grading classes (locally, on Gradescope), gradebooks, hand-ins, TA reports. Instructor only."""

@@ -1,0 +1,1 @@
+"""Editions: an edition's manifest, cases, markers, locking and one-function runs."""

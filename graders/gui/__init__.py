@@ -1,0 +1,1 @@
+"""GUI: the web game a student plays (server, game log, page)."""

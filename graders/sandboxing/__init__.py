@@ -1,0 +1,1 @@
+"""Sandboxing: student code run in a child with hard limits, isolated, reaped."""

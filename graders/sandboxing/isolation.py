@@ -1,0 +1,432 @@
+"""Isolation: how far every sandboxed child is kept from the machine, decided in one place.
+
+Contract: :func:`policy` works out once per process the strongest isolation this machine allows,
+and :meth:`Policy.command` wraps a child's command line in it. Callers never choose: every way
+student code runs (grading one submission or a class, Gradescope, the student's runner, the pytest
+plugin, generated cases, ``play``, ``winrate``, ``contest``, ``picture``) starts its children
+through :class:`graders.sandboxing.sandbox.Session`, which asks this module. Every report says which level
+was in force (:attr:`Policy.summary`, or, where hidden cases ran, what a child verified), and
+``--require-isolation`` refuses to grade unless the kit is hidden, the network off and the identity
+the child's own.
+
+The levels, strongest first:
+
+``namespaces``
+    bubblewrap (``bwrap``, from Debian's and Ubuntu's ``bubblewrap`` package) starts the child in
+    mount, pid, network, IPC and UTS namespaces of its own (and a user namespace of its own when
+    the grader is not root). The child sees the interpreter and its standard library read-only,
+    the system's libraries read-only, the submission and the kit's support files read-only in an
+    otherwise empty ``/work`` (a small private file system it may write to), the runner read-only
+    in ``/hogkit``, a private ``/tmp`` and ``/dev/shm``, and its own ``/proc``: no kit, no other
+    copy of the kit, no class folder, no output folder, no other child, no grader, no network.
+    Killing the child's outermost process ends every process inside.
+``limits``
+    Where bubblewrap is missing or the kernel refuses namespaces (a container without
+    ``CAP_SYS_ADMIN``, as on Gradescope): resource limits, a process group, a private folder and
+    temporary folder of its own, the kit's folder covered when a mount namespace can be had, and
+    what the kernel gives unprivileged processes (:func:`confinement`): Landlock (only the
+    interpreter, its standard library, the system's libraries and the child's own folders
+    readable; TCP denied from ABI 4 on).
+
+At every level the child installs a seccomp filter built here with pyseccomp (:func:`seccomp_program`:
+no socket but AF_UNIX, no extended attributes, no io_uring, no new namespaces). What held is never
+assumed: the child reports what it could actually reach (:class:`Verified`, see :mod:`graders.sandboxing.guard`),
+and that is what every report that ran hidden cases states.
+
+Identity: when the grader is root, every child runs as a user id of its own, never root and never
+shared with another child, so no child can signal, read or write another. Without root, the
+user namespace plays that part. Limits per submission rather than per process: the number of
+processes is counted per user id (root) or per user namespace, and the parent watches the memory
+of all the child's processes together (see :mod:`graders.sandboxing.sandbox`).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders.core import messages
+from graders.core.memo import once
+
+NAMESPACES, LIMITS = "namespaces", "limits"
+FORCE = "HOGKIT_ISOLATION"  # "limits" turns namespaces off, for comparison or for a machine that needs it
+WORK, RUNNER = "/work", "/hogkit"  # where the child sees its folder and its runner, under namespaces
+WORK_BYTES, TMP_BYTES = 32 * 1024 * 1024, 16 * 1024 * 1024
+SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin")  # the libraries the interpreter links to
+
+
+@dataclass(frozen=True)
+class Policy:
+    level: str  # NAMESPACES or LIMITS
+    tool: str  # the bwrap executable, under namespaces
+    root: bool  # the grader runs as root: each child gets a user id of its own
+    python: str  # the interpreter the child runs (the real one, not a virtual environment's link)
+    python_home: str  # the folder of its standard library, shown read-only under namespaces
+    why: str  # why the level is not namespaces, when it is not
+
+    @property
+    def summary(self) -> str:
+        """One line for every report: what student code could and could not reach."""
+        if self.level == NAMESPACES:
+            return messages.isolation_namespaces(self.root)
+        return messages.isolation_limits(self.root, self.why)
+
+    def command(self, runner: Path, stage: Path, files: list[str], fds: tuple[int, int]) -> list[str]:
+        """The command line that starts the child: ``runner/child.py`` with the pipe FDS; under
+        namespaces, with STAGE's FILES shown read-only in ``/work``."""
+        child = [self.python, "-I", "-S", "-B"]
+        if self.level != NAMESPACES:
+            return [*child, str(runner / "child.py"), *map(str, fds)]
+        return [*self.wrapper(runner, stage, files), *child, f"{RUNNER}/child.py", *map(str, fds)]
+
+    def wrapper(self, runner: Path, stage: Path, files: list[str]) -> list[str]:
+        argv = [self.tool, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
+                "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+        if not self.root:
+            argv.append("--unshare-user")
+        for folder in SYSTEM:  # as on the machine: a merged /usr keeps /bin and /lib as links
+            if os.path.islink(folder):
+                argv += ["--symlink", os.readlink(folder), folder]
+            else:
+                argv += ["--ro-bind-try", folder, folder]
+        # The folders above the interpreter's are made, empty and searchable, so that a child with
+        # its own user id reaches it even where the machine's own are closed (a Python under /root).
+        for parent in reversed(Path(self.python_home).parents):
+            if str(parent) != "/" and not any(str(parent).startswith(f"{folder}/") or str(parent) == folder
+                                              for folder in SYSTEM):
+                argv += ["--perms", "0755", "--dir", str(parent)]
+        argv += ["--ro-bind", self.python_home, self.python_home]  # again under /usr: no harm
+        if os.path.isdir("/usr/local") and not within(self.python_home, "/usr/local"):
+            argv += ["--tmpfs", "/usr/local"]  # where a kit or its packages may be installed system-wide
+        for packages in installed_packages([self.python_home, "/usr"]):
+            argv += ["--tmpfs", packages]  # the child runs with -S and needs no installed package
+        argv += ["--proc", "/proc", "--dev", "/dev"]
+        argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
+        argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/dev/shm"]
+        argv += ["--size", str(WORK_BYTES), "--perms", "1777", "--tmpfs", WORK]
+        for name in files:
+            argv += ["--ro-bind", str(stage / name), f"{WORK}/{name}"]
+        argv += ["--ro-bind", str(runner), RUNNER, "--chdir", WORK, "--"]
+        return argv
+
+    def paths(self, runner: Path, stage: Path) -> tuple[str, str]:
+        """(the work folder, the runner folder) as the child sees them."""
+        return (WORK, RUNNER) if self.level == NAMESPACES else (str(stage), str(runner))
+
+    def identity(self) -> tuple[int, int] | None:
+        """(uid, gid) for a new child when the grader is root (a fresh id, never shared); else None."""
+        if not self.root:
+            return None
+        uid = 1_000_000 + secrets.randbelow(1_000_000_000)
+        return uid, uid
+
+
+def within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def installed_packages(prefixes: list[str]) -> list[str]:
+    """The site-packages and dist-packages folders under PREFIXES (real folders, not links)."""
+    found: set[str] = set()
+    for prefix in prefixes:
+        for pattern in ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib*/python3/dist-packages"):
+            found |= {str(p) for p in Path(prefix).glob(pattern) if p.is_dir() and not p.is_symlink()}
+    return sorted(found)
+
+
+def _python() -> tuple[str, str]:
+    """The real interpreter (a virtual environment's python is a link into the kit's folder) and
+    the folder holding its standard library."""
+    executable = os.path.realpath(getattr(sys, "_base_executable", "") or sys.executable)
+    return executable, os.path.realpath(sys.base_prefix)
+
+
+@once(maxsize=1)
+def policy() -> Policy:
+    """The isolation every child gets on this machine, worked out once (by trying it)."""
+    python, home = _python()
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    tool = shutil.which("bwrap") or ""
+    if os.environ.get(FORCE) == LIMITS:
+        return Policy(LIMITS, "", root, python, home, messages.isolation_turned_off(FORCE))
+    if not tool or not sys.platform.startswith("linux"):
+        return Policy(LIMITS, "", root, python, home, messages.isolation_no_bwrap())
+    candidate = Policy(NAMESPACES, tool, root, python, home, "")
+    why = _try(candidate)
+    if why:
+        return Policy(LIMITS, "", root, python, home, messages.isolation_refused(why))
+    return candidate
+
+
+IDENTITY_PROBE = """import os, sys
+if len(sys.argv) > 2:
+    os.setgroups([])
+    os.setgid(int(sys.argv[2]))
+    os.setuid(int(sys.argv[1]))
+import json, decimal
+print(sys.version_info[0])
+"""
+
+
+def _try(candidate: Policy) -> str:
+    """'' when CANDIDATE starts a python that prints its version; else what went wrong, in a line."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="hogkit-probe-") as tmp:
+        stage = Path(tmp) / "stage"
+        runner = Path(tmp) / "runner"
+        stage.mkdir()
+        runner.mkdir()
+        # As the child will: under the identity a root grader gives it, importing from the standard
+        # library, so a machine where that identity cannot reach the interpreter is found here, once.
+        (runner / "child.py").write_text(IDENTITY_PROBE, encoding="utf-8")
+        for folder in (stage, runner):
+            folder.chmod(0o755)
+        (runner / "child.py").chmod(0o644)
+        argv = candidate.command(runner, stage, [], (0, 1))[:-2]
+        identity = candidate.identity()
+        if identity:
+            argv += [str(identity[0]), str(identity[1])]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return str(exc)
+        if done.returncode != 0 or done.stdout.strip() != "3":
+            return (done.stderr.strip().split("\n") or ["?"])[-1][:200] or f"exit status {done.returncode}"
+    return ""
+
+
+# -- what the child verified, and the confinement it applies where namespaces are missing ----------
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What a child, started as every child is, found it could do after every protection was in
+    place and before any student code: the one source of every report's isolation line."""
+
+    level: str  # NAMESPACES or LIMITS
+    why: str  # why the level is not namespaces, when it is not
+    readable: tuple[str, ...]  # the kit's secrets the child could open (none: the kit is hidden)
+    network: bool  # the child reached a listener of the grader's on 127.0.0.1
+    own_identity: bool  # a user id, or a user namespace, other than the grader's
+    applied: tuple[str, ...]  # what the child applied itself (Landlock, seccomp), as it said
+    missing: tuple[str, ...]  # what it could not apply, each with why
+    memory: str  # how memory is bounded (the parent's own knowledge)
+
+    @property
+    def kit_hidden(self) -> bool:
+        return not self.readable
+
+    @property
+    def complete(self) -> bool:
+        """Everything --require-isolation asks for: kit hidden, network off, an identity of its own."""
+        return self.kit_hidden and not self.network and self.own_identity
+
+    @property
+    def summary(self) -> str:
+        return messages.isolation_verified(self.level, self.why, self.readable, self.network, self.own_identity,
+                                           self.applied, self.missing, self.memory)
+
+
+def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Verified:
+    """The record of what a child said it could do (REACH, its "reach" frame; None when it said
+    nothing, which counts as everything readable and the network open)."""
+    data = reach if isinstance(reach, dict) else {}
+    raw = data.get("readable")
+    said: list = raw if isinstance(raw, list) else list(secrets_)
+    readable = tuple(p for p in secrets_ if p in said)
+    uid, gid, userns = data.get("uid"), data.get("gid"), data.get("userns")
+    applied = _texts(data.get("applied"))
+    own = (type(uid) is int and uid != os.getuid() and gid != os.getgid()) or (
+        type(userns) is int and userns not in (0, _own_userns()))
+    return Verified(level.level, level.why, readable, data.get("network") is not False, own,
+                    applied, _texts(data.get("missing")), messages.memory_bound(level.level, "seccomp" in applied,
+                                                            data.get("cgroup") is True))
+
+
+def _texts(raw: object) -> tuple[str, ...]:
+    return tuple(str(t)[:200] for t in raw[:10]) if isinstance(raw, list) else ()
+
+
+def _own_userns() -> int:
+    try:
+        return os.stat("/proc/self/ns/user").st_ino
+    except OSError:
+        return 0
+
+
+_DEMAND_LOCK = threading.Lock()
+_DEMANDED: dict[Policy, tuple[str, ...]] = {}
+
+
+def demand(level: Policy, secrets_: tuple[str, ...]) -> None:
+    """From now on, every child started under LEVEL checks SECRETS_ too (see :func:`demanded`)."""
+    with _DEMAND_LOCK:
+        _DEMANDED[level] = tuple(sorted(set(_DEMANDED.get(level, ())) | set(secrets_)))
+
+
+def demanded(level: Policy) -> tuple[str, ...]:
+    """The secrets a child under LEVEL must not reach, once a verification found them hidden: a
+    child that reaches one is the sandbox failing (:class:`graders.core.errors.SandboxError`)."""
+    with _DEMAND_LOCK:
+        return _DEMANDED.get(level, ())
+
+
+# Socket families other than AF_UNIX are refused by the seccomp filter: internet, netlink, packet ...
+AF_UNIX = 1
+DENIED_CALLS = ("setxattr", "lsetxattr", "fsetxattr", "setxattrat", "io_uring_setup", "io_uring_enter",
+                "io_uring_register", "bpf", "perf_event_open", "unshare", "setns", "mount", "userfaultfd")
+
+
+@once(maxsize=1)
+def seccomp_program() -> tuple[str, str]:
+    """(the seccomp filter as BPF, in hex, ''), or ('', why there is none): built with pyseccomp (a
+    binding to the system's libseccomp) in the grader, installed by the child, which cannot import
+    installed packages. Sockets of any family but AF_UNIX, extended attributes (kernel memory no
+    limit sees), io_uring, BPF and new namespaces are refused."""
+    try:
+        import pyseccomp as sc  # type: ignore[import-untyped]
+    except (ImportError, OSError, RuntimeError) as exc:
+        return "", messages.seccomp_unavailable(str(exc).split("\n")[0][:120] or type(exc).__name__)
+    try:
+        flt = sc.SyscallFilter(sc.ALLOW)
+        flt.add_rule(sc.ERRNO(errno.EAFNOSUPPORT), "socket", sc.Arg(0, sc.NE, AF_UNIX))
+        for name in DENIED_CALLS:
+            try:
+                flt.add_rule(sc.ERRNO(errno.EPERM), name)
+            except (RuntimeError, ValueError, OSError):
+                continue  # a call this libseccomp does not know (newer than it)
+        with tempfile.TemporaryFile() as out:
+            flt.export_bpf(out)
+            out.seek(0)
+            return out.read().hex(), ""
+    except (RuntimeError, ValueError, OSError) as exc:
+        return "", messages.seccomp_unavailable(str(exc)[:120])
+
+
+@once(maxsize=4)
+def system_paths(level: Policy) -> tuple[str, ...]:
+    """What a confined child may read beside its own folders: the interpreter, its standard library
+    (never site-packages or dist-packages, which may hold the kit), the system's libraries and programs."""
+    found = [level.python]
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    found += [str(p) for p in _entries(stdlib) if p.name not in ("site-packages", "dist-packages")]
+    found += [str(p) for p in _entries(Path(level.python_home) / "lib") if p.name.startswith("libpython")]
+    for folder in ("/usr/lib", "/lib", "/usr/lib64", "/lib64", "/usr/lib32", "/lib32"):
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            found += [str(p) for p in _entries(Path(folder)) if not p.name.startswith("python")]
+    found += [p for p in ("/usr/bin", "/bin", "/etc/ld.so.cache", "/etc/localtime", "/usr/share/zoneinfo")
+              if os.path.exists(p) and not os.path.islink(p)]
+    return tuple(found)
+
+
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())
+    except OSError:
+        return []
+
+
+DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+
+
+def confinement(level: Policy, work: str, runner: str, tmp: str) -> dict:
+    """What the child applies to itself (see ``graders.sandboxing.child.confine``): the seccomp filter at every
+    level; under limits, Landlock too, with only its folders, the interpreter and the system readable."""
+    program, _ = seccomp_program()
+    spec: dict = {"bpf": program}
+    if level.level == LIMITS:
+        spec.update(landlock=True, tmp=tmp, read=[*system_paths(level), runner], write=[work, tmp, *DEVICES])
+    return spec
+
+
+# -- a memory cgroup per child, where one can be had: it counts kernel memory (files' inodes and
+# attributes in tmpfs, page tables) that neither the address-space limit nor the watch on resident
+# memory sees. Made beneath the grader's own cgroup, so whatever bounds the grader bounds it too.
+
+CGROUP_ROOTS = {"v1": "/sys/fs/cgroup/memory", "v2": "/sys/fs/cgroup"}
+CGROUP_HEADROOM = 1024 * 1024 * 1024  # above the children's own limit, so the watch on their memory speaks first
+
+
+def _own_memory_cgroup() -> tuple[Path, str] | None:
+    """(this process's memory cgroup folder, the name of its limit file), where the machine has one."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        hierarchy, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if "memory" in controllers.split(","):
+            return Path(CGROUP_ROOTS["v1"] + path.rstrip("/")), "memory.limit_in_bytes"
+        if hierarchy == "0" and os.path.isfile(CGROUP_ROOTS["v2"] + "/cgroup.controllers"):
+            return Path(CGROUP_ROOTS["v2"] + path.rstrip("/")), "memory.max"
+    return None
+
+
+@once(maxsize=1)
+def memory_cgroups() -> tuple[str, str]:
+    """(the folder children's memory cgroups are made in, their limit file), or ('', why there are none)."""
+    own = _own_memory_cgroup()
+    if own is None:
+        return "", "no memory cgroup on this machine"
+    folder, limit = own
+    trial = folder / f"hogkit-probe-{os.getpid()}"
+    try:
+        trial.mkdir()
+    except OSError as exc:
+        return "", f"memory cgroup {folder} not writable ({exc.strerror})"
+    try:
+        if not (trial / limit).is_file():
+            return "", f"memory cgroup {folder} does not delegate memory"
+        return str(folder), limit
+    finally:
+        try:
+            trial.rmdir()
+        except OSError:
+            pass
+
+
+def make_memory_cgroup(name: str, limit: int) -> str:
+    """A new memory cgroup NAME limited to LIMIT bytes plus headroom; '' where none can be had."""
+    folder, limit_file = memory_cgroups()
+    if not folder:
+        return ""
+    group = Path(folder) / name
+    try:
+        group.mkdir(exist_ok=True)
+        (group / limit_file).write_text(str(limit + CGROUP_HEADROOM), encoding="ascii")
+    except OSError:
+        remove_cgroup(str(group))
+        return ""
+    return str(group)
+
+
+def remove_cgroup(group: str) -> None:
+    """Remove GROUP (its processes are gone: a cgroup holding a process cannot be removed; tried briefly)."""
+    import time
+
+    for _ in range(20):
+        try:
+            os.rmdir(group)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
+def in_cgroup(group: str, argv: list[str]) -> list[str]:
+    """ARGV started inside GROUP: a shell moves itself there, then becomes ARGV (so nothing of the
+    child ever runs outside it)."""
+    if not group:
+        return argv
+    return ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', group, *argv]

@@ -1,0 +1,697 @@
+"""The parent side of the sandbox: start a child per submission, time every step, kill on deadline.
+
+Contract: :class:`Session` owns one child process (see :mod:`graders.sandboxing.child`), started under the
+machine's isolation policy (:mod:`graders.sandboxing.isolation`): the caller never chooses it. Every request
+carries a deadline measured here, in the parent, that nothing the child sends can extend; when it
+passes, or when the child dies (``sys.exit`` is caught in the child, ``os._exit`` and crashes are
+not), or when all the child's processes together hold more memory than the limit, every process
+of the child is killed and the step is reported as ``timeout``, ``crashed`` or ``memory``. The next
+request starts a fresh child transparently, from fresh copies of the runner.
+
+A run that is stopping (Ctrl-C on a class) calls :func:`halt_children`: every live child's process
+group is killed at once from here, and no child starts again (:class:`Halted`, a KeyboardInterrupt,
+rises in the thread that asks) until :func:`resume_children`.
+
+The parent trusts nothing it reads: frames are size-capped and depth-capped, replies carry the
+number of the request they answer (anything else is dropped), and every value, text and error is
+decoded into plain data of exact types, clipped, with surrogates replaced. Nothing from the child
+is ever compared by the child itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import os
+import re
+import secrets
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Generator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graders.core import messages
+from graders.core.errors import LoadError, SandboxError
+from graders.editions.edition import Edition
+from graders.sandboxing import isolation, reaper
+from graders.sandboxing.repairs import Removal, repair
+
+CHILD = Path(__file__).with_name("child.py")
+PROBES = Path(__file__).with_name("probes.py")
+KIT = Path(__file__).resolve().parents[2]  # covered from the child where namespaces are missing
+MAX_FRAME = 1024 * 1024  # the child clips its own replies far below this; a bigger frame is forged
+MAX_DEPTH = 40  # of nested lists in a frame; the child's values stop at 20
+MAX_TEXT = 64 * 1024  # of output or of a string value kept from one step
+MAX_ITEMS = 2000  # of a list or tuple value
+WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is checked while it runs
+# Children are started from one thread that lives as long as the grader: under namespaces a child
+# dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
+# process), and a grading thread of a pool ends long before the session it started.
+_SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
+_LIVE: set[subprocess.Popen] = set()  # every running child, for halt_children (under _LIVE_LOCK)
+_LIVE_LOCK = threading.Lock()
+_HALTED = threading.Event()
+
+
+class Halted(KeyboardInterrupt):
+    """The run is stopping: no child starts (raised where one would)."""
+
+
+def halt_children() -> int:
+    """Kill every live child's process group now, and start no child until :func:`resume_children`;
+    how many were live. Each session still cleans up after its own child (strays, zombies, folders)."""
+    with _LIVE_LOCK:
+        _HALTED.set()
+        live = list(_LIVE)
+    for proc in live:
+        _kill_group(proc.pid)
+    return len(live)
+
+
+def resume_children() -> None:
+    _HALTED.clear()
+
+
+def _kill_group(group: int) -> None:
+    try:
+        os.killpg(group, signal.SIGKILL)  # under namespaces, every process inside dies with it
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _track(proc: subprocess.Popen) -> None:
+    """PROC among the live children, or killed at once when the run stopped while it started."""
+    with _LIVE_LOCK:
+        _LIVE.add(proc)
+        halted = _HALTED.is_set()
+    if halted:
+        _kill_group(proc.pid)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits for one submission: the first four apply inside the child before any student code runs."""
+
+    cpu_seconds: int = 120  # for each of its processes
+    memory_bytes: int = 1024 * 1024 * 1024  # for each process, and for all of them together
+    file_bytes: int = 8 * 1024 * 1024
+    processes: int = 32  # counted per submission where a user id or user namespace is its own
+    import_seconds: float = 5.0  # for one top-level statement of the submission
+    import_budget: float = 30.0  # for loading the submission, all attempts together
+    most_skipped: int = 20  # top-level statements skipped before the submission counts as unloadable
+
+    def as_dict(self) -> dict:
+        """The limits the child applies to itself (the others are the parent's)."""
+        own = ("cpu_seconds", "memory_bytes", "file_bytes", "processes")
+        return {k: v for k, v in dataclasses.asdict(self).items() if k in own}
+
+
+@dataclass
+class StepReply:
+    """What one step did, as plain data: ``status`` is ok, error, timeout, crashed or memory."""
+
+    status: str
+    output: str = ""
+    value: object = None
+    value_kind: str = "none"  # none, plain, function, object
+    value_note: str = ""
+    error: dict | None = None
+    truncated: bool = False
+    seconds: float = 0.0
+
+
+@dataclass
+class ImportNote:
+    line: int
+    message: str
+    traceback: str = ""
+
+
+@dataclass
+class Session:
+    """One submission's child process, restarted as needed, with the submission's staging folder."""
+
+    submission: Path  # the (possibly repaired) submission file inside WORKDIR
+    module: str
+    workdir: Path  # the staging folder the parent wrote: the submission and the kit's support files
+    limits: Limits = field(default_factory=Limits)
+    notes: list[ImportNote] = field(default_factory=list)
+    _proc: subprocess.Popen | None = None
+    _to_child: int = -1
+    _from_child: int = -1
+    _skip: set[int] = field(default_factory=set)
+    _stmt_lines: dict[int, int] = field(default_factory=dict)
+    _token: str = field(default_factory=lambda: secrets.token_hex(8))
+    _seq: int = 0  # the number of the latest request; a reply to any other is stale
+    _runner: Path | None = None  # a folder of the parent's holding fresh copies of the runner
+    _identity: tuple[int, int] | None = None  # (uid, gid) of this session's children, when the grader is root
+    probe: dict | None = None  # what a verifying child checks ({"secrets": [...], "listener": port})
+    reach: dict | None = None  # what the latest child found it could do (see graders.sandboxing.child.verify_reach)
+    _cgroup: str = ""  # the memory cgroup of the current child, where one can be had
+
+    # -- life cycle -------------------------------------------------------------------------
+    def start(self, deadline: float = float("inf")) -> None:
+        """Start the child and import the submission, skipping statements that hang or exit.
+
+        Raises :class:`SandboxError` when the child cannot even start (the kit's failure), and
+        :class:`LoadError` after ``most_skipped`` skipped statements, or when ``import_budget``
+        seconds (or DEADLINE) have passed.
+        """
+        budget_ends = min(time.monotonic() + self.limits.import_budget, deadline)
+        while len(self._skip) <= self.limits.most_skipped and time.monotonic() < budget_ends:
+            outcome = self._spawn_and_import(budget_ends)
+            if outcome is None:
+                return
+            index, why = outcome
+            self._skip.add(index)
+            self.notes.append(ImportNote(self._stmt_lines.get(index, 0), why))
+        self.close()
+        raise LoadError(messages.load_hung(len(self._skip)))
+
+    def _spawn_and_import(self, budget_ends: float) -> tuple[int, str] | None:
+        self.close()
+        if _HALTED.is_set():
+            raise Halted
+        policy = isolation.policy()
+        runner = self._fresh_runner()
+        if self._identity is None:
+            self._identity = policy.identity()
+        work, runner_seen = policy.paths(runner, self.workdir)
+        self._prepare_stage(policy)
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        files = sorted(p.name for p in self.workdir.iterdir() if p.is_file())
+        # Settings travel over the pipe, so neither the child's command line nor its files point at the kit.
+        config = {
+            "identity": list(self._identity) if self._identity else None,
+            "hide": [str(KIT)] if policy.level == isolation.LIMITS and policy.root else [],
+            "interpreter": [policy.python_home, str(runner / "python")],  # (where a hidden-away Python is shown)
+            "workdir": work,
+            "submission": f"{work}/{self.submission.name}",
+            "module": self.module,
+            "probes": f"{runner_seen}/probes.py",
+            "skip": sorted(self._skip),
+            "limits": self.limits.as_dict(),
+            "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
+            "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
+        }
+        env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8", reaper.TOKEN_NAME: self._token}
+        reaper.adopt_orphans()
+        try:
+            self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
+            argv = policy.command(runner, self.workdir, files, (to_child_r, from_child_w))
+            self._proc = _SPAWNER.submit(
+                subprocess.Popen, isolation.in_cgroup(self._cgroup, argv),
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
+            ).result()
+            _track(self._proc)
+        finally:
+            os.close(to_child_r)
+            os.close(from_child_w)
+        self._to_child, self._from_child = to_child_w, from_child_r
+        self._send(config)
+        return self._await_import(budget_ends)
+
+    def _fresh_runner(self) -> Path:
+        """The runner folder with new copies of child.py and probes.py: whatever a child wrote there
+        (only possible where namespaces are missing) is never run again."""
+        if self._runner is None:
+            self._runner = Path(tempfile.mkdtemp(prefix="hogkit-runner-"))
+            self._runner.chmod(0o755)
+            (self._runner / "python").mkdir(mode=0o755)
+        for source in (CHILD, PROBES):
+            target = self._runner / source.name
+            target.unlink(missing_ok=True)
+            shutil.copyfile(source, target)
+            target.chmod(0o644)
+        return self._runner
+
+    def _prepare_stage(self, policy: isolation.Policy) -> None:
+        """Let the child's own user read the staged files (and, under limits, write beside them)."""
+        if self._identity is None:
+            return
+        share_with_others(self.workdir)
+        if policy.level == isolation.LIMITS:
+            os.chown(self.workdir, *self._identity)
+
+    def _private_tmp(self, policy: isolation.Policy) -> str:
+        """The child's own temporary folder under limits (where /tmp is the machine's): inside its
+        staging folder, writable by the child's user alone."""
+        if policy.level != isolation.LIMITS:
+            return ""
+        tmp = self.workdir / ".tmp"
+        tmp.mkdir(mode=0o700, exist_ok=True)
+        tmp.chmod(0o700)
+        if self._identity is not None:
+            os.chown(tmp, *self._identity)
+        return str(tmp)
+
+    def _cgroup_holds_child(self) -> bool:
+        """Whether every process of the child is in its memory cgroup (seen from here, not said by it)."""
+        if not self._cgroup or self._proc is None:
+            return False
+        try:
+            held = set((Path(self._cgroup) / "cgroup.procs").read_text(encoding="ascii").split())
+        except OSError:
+            return False
+        return all(str(pid) in held for pid in process_tree(self._proc.pid))
+
+    def _check_reach(self, message: dict) -> None:
+        """Keep what the child found it could do; a secret this run's verification hides that the
+        child reached anyway is the sandbox failing: never a grade."""
+        self.reach = {**message, "cgroup": self._cgroup_holds_child()}  # the parent's own finding, not the child's
+        demanded = isolation.demanded(isolation.policy())
+        readable = message.get("readable")
+        breached = [p for p in demanded if p in readable] if isinstance(readable, list) else list(demanded)
+        if breached and self.probe is None:
+            self.close()
+            raise SandboxError(messages.sandbox_reached_secret(breached[0]))
+
+    def _await_import(self, budget_ends: float) -> tuple[int, str] | None:
+        """Follow the child through the submission's top-level statements: None once it is ready,
+        or (the statement, why) to skip when one hangs or ends the child. No frame buys more time
+        than a statement's share of the budget."""
+        ends = time.monotonic() + self.limits.import_seconds  # the child's own start is not the student's
+        current = -1
+        while True:
+            message = self._receive(ends)
+            if isinstance(message, str):  # "timeout", "crashed" or "memory"
+                if current < 0:  # no statement of the submission had started: the kit failed
+                    self.close()
+                    raise SandboxError(messages.sandbox_did_not_start(message))
+                what = {"timeout": "never finished", "memory": "used too much memory"}.get(message, "ended the program")
+                return current, messages.skipped_statement(what)
+            if message.get("op") == "stmt":
+                index = _int(message.get("i"), -1)
+                if index <= current:
+                    continue  # a repeated or forged announcement earns no time
+                current = index
+                self._stmt_lines[current] = _int(message.get("line"), 0)
+                ends = min(time.monotonic() + self.limits.import_seconds, budget_ends)
+            elif message.get("op") == "reach" and current < 0:  # sent before any student code ran
+                self._check_reach(message)
+            elif message.get("op") == "ready":
+                self.notes += _import_notes(message.get("notes"))
+                return None
+
+    def _restart(self, deadline: float) -> None:
+        """A fresh child after a timeout or crash; the import notes are already known."""
+        notes = list(self.notes)
+        self.start(deadline)
+        self.notes = notes
+
+    def close(self) -> None:
+        if self._proc is not None:
+            group = self._proc.pid
+            descendants = reaper.snapshot(process_tree(group)[1:])
+            _kill_group(group)
+            self._proc.wait()
+            with _LIVE_LOCK:
+                _LIVE.discard(self._proc)
+            self._proc = None
+            reaper.kill_strays(self._token)  # descendants that left the process group
+            if self._identity is not None:
+                reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
+            reaper.reap(descendants, group)  # the dead ones left to the grader, never to pile up
+            if self._cgroup:
+                isolation.remove_cgroup(self._cgroup)
+                self._cgroup = ""
+        for fd in (self._to_child, self._from_child):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._to_child = self._from_child = -1
+
+    def dispose(self) -> None:
+        """Stop the child and delete the staging and runner folders, and (as root, where the child's
+        /tmp was the machine's) whatever its user id left in the shared temporary folders."""
+        self.close()
+        if self._identity is not None and isolation.policy().level != isolation.NAMESPACES:
+            reaper.remove_files_of(self._identity[0])
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        if self._runner is not None:
+            shutil.rmtree(self._runner, ignore_errors=True)
+
+    def __enter__(self) -> Session:
+        try:
+            self.start()
+        except BaseException:
+            self.dispose()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.dispose()
+
+    # -- requests ---------------------------------------------------------------------------
+    def steps(self, sources: list[str], setup: str, deadline: float) -> Generator[StepReply, None, None]:
+        """Run SOURCES as one case (fresh namespace, SETUP first), yielding each step's reply as it
+        comes; every step together must finish by DEADLINE. Stopping early is safe: the child's
+        remaining replies are read and dropped (or the child stopped), so none reaches another case."""
+        if self._proc is None:
+            try:
+                self._restart(deadline)
+            except LoadError:
+                yield StepReply("crashed")
+                return
+        self._seq += 1
+        seq = self._seq
+        try:
+            self._send({"op": "case", "seq": seq, "steps": sources, "setup": setup})
+        except OSError:
+            self.close()
+            yield StepReply("crashed")
+            return
+        finished = False
+        try:
+            for _ in sources:
+                started = time.monotonic()
+                message = self._reply(seq, deadline)
+                if isinstance(message, str) or message.get("op") != "step":
+                    self.close()
+                    yield StepReply(message if isinstance(message, str) else "crashed",
+                                    seconds=time.monotonic() - started)
+                    return
+                yield decode_reply(message, time.monotonic() - started)
+            done = self._reply(seq, deadline)
+            if isinstance(done, str) or done.get("op") != "done":
+                self.close()
+            finished = True
+        finally:
+            if not finished and self._proc is not None:
+                self.drain(deadline)
+
+    def _reply(self, seq: int, deadline: float) -> dict | str:
+        """The next frame that answers request SEQ; frames of any other request are dropped."""
+        while True:
+            message = self._receive(deadline)
+            if isinstance(message, str) or message.get("seq") == seq:
+                return message
+
+    def drain(self, deadline: float) -> None:
+        """Read and drop the replies of the case in progress, up to its "done"; stop the child if
+        it does not get there by DEADLINE."""
+        message = self._reply(self._seq, deadline)
+        while not isinstance(message, str) and message.get("op") != "done":
+            message = self._reply(self._seq, deadline)
+        if isinstance(message, str):
+            self.close()
+
+    def _send(self, message: dict) -> None:
+        data = json.dumps(message).encode("utf-8")
+        frame = len(data).to_bytes(4, "big") + data
+        while frame:
+            frame = frame[os.write(self._to_child, frame):]
+
+    def _receive(self, deadline: float) -> dict | str:
+        """The next frame, or "timeout", "crashed" or "memory". Never blocks past DEADLINE."""
+        header = self._read_exact(4, deadline)
+        if isinstance(header, str):
+            return header
+        size = int.from_bytes(header, "big")
+        if size > MAX_FRAME:
+            return "crashed"
+        body = self._read_exact(size, deadline)
+        if isinstance(body, str):
+            return body
+        try:
+            message = json.loads(body.decode("utf-8", "replace"))
+        except (ValueError, RecursionError):  # not JSON, or nested past what the parser takes
+            return "crashed"
+        return message if isinstance(message, dict) else "crashed"
+
+    def _read_exact(self, n: int, deadline: float) -> bytes | str:
+        chunks: list[bytes] = []
+        got = 0
+        while got < n:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            if not wait_readable(self._from_child, min(remaining, WATCH_SECONDS)):
+                if self._proc is not None and tree_memory(self._proc.pid) > self.limits.memory_bytes:
+                    return "memory"
+                continue
+            chunk = os.read(self._from_child, n - got)
+            if not chunk:
+                return "crashed"
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
+
+
+def process_tree(pid: int) -> list[int]:
+    """PID and every process descended from it (Linux; just PID elsewhere)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as f:
+                    todo += [int(p) for p in f.read().split()]
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def tree_memory(pid: int) -> int:
+    """The resident memory of PID and all its descendants together, in bytes (0 where unknown)."""
+    total = 0
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/statm", encoding="ascii") as f:
+                total += int(f.read().split()[1]) * PAGE
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def wait_readable(fd: int, seconds: float) -> bool:
+    """Whether FD has something to read (or was closed) within SECONDS. ``poll`` where there is one:
+    ``select`` refuses descriptors numbered 1024 or more, which a grader with many children reaches."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(max(0, int(seconds * 1000) + 1)))
+    ready, _, _ = select.select([fd], [], [], seconds)
+    return bool(ready)
+
+
+# -- decoding what the child says: plain data only, clipped ----------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: object, most: int = MAX_TEXT) -> str:
+    """TEXT the child sent, as a str any file takes: clipped to MOST characters, lone surrogates replaced."""
+    if not isinstance(text, str):
+        return ""
+    return text[:most].encode("utf-8", "replace").decode("utf-8")
+
+
+def shown(text: object, most: int = 2000) -> str:
+    """TEXT the child sent that is only ever shown (an error's message, a type's name): also with
+    its control characters written out, so a terminal prints them instead of obeying them."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", clean(text, most))
+
+
+def _int(value: object, default: int) -> int:
+    return value if type(value) is int else default
+
+
+def _import_notes(raw: object) -> list[ImportNote]:
+    notes = []
+    for n in raw[:100] if isinstance(raw, list) else []:
+        if isinstance(n, dict):
+            err = decode_error(n.get("error")) or {}
+            notes.append(ImportNote(_int(n.get("line"), 0), describe_load_error(err), str(err.get("traceback", ""))))
+    return notes
+
+
+def decode_value(data: object, depth: int = 0) -> tuple[str, object, str]:
+    """(kind, value, note) from the child's tagged data; unknown or oversized shapes are 'object'."""
+    if not isinstance(data, dict):
+        return "none", None, ""
+    t = data.get("t")
+    if t == "none":
+        return "none", None, ""
+    if t in ("bool", "int") and type(data.get("v")) is (bool if t == "bool" else int):
+        return "plain", data["v"], ""
+    if t == "float" and type(data.get("v")) is str:
+        try:
+            return "plain", float(data["v"]), ""
+        except ValueError:
+            return "object", None, "float"
+    if t == "str" and type(data.get("v")) is str:
+        if data.get("cut") or len(data["v"]) > MAX_TEXT:
+            return "object", None, f"str ({messages.value_note('long')})"
+        return "plain", clean(data["v"]), ""
+    if t in ("tuple", "list") and isinstance(data.get("v"), list):
+        return _decode_items(t, data, depth)
+    if t == "function":
+        return "function", None, shown(data.get("name", "?"), 80)
+    note = f" ({messages.value_note(shown(data['note'], 40))})" if data.get("note") else ""
+    return "object", None, shown(data.get("type", "?"), 80) + note
+
+
+def _decode_items(t: str, data: dict, depth: int) -> tuple[str, object, str]:
+    if depth > MAX_DEPTH // 2 or len(data["v"]) > MAX_ITEMS or data.get("cut"):
+        why = "deep" if depth > MAX_DEPTH // 2 else "long"
+        return "object", None, f"{t} ({messages.value_note(why)})"
+    items = []
+    for item in data["v"]:
+        kind, value, note = decode_value(item, depth + 1)
+        if kind != "plain" and kind != "none":
+            return "object", None, f"a {t} holding a {note or kind}"
+        items.append(value)
+    return "plain", (tuple(items) if t == "tuple" else items), ""
+
+
+def decode_error(raw: object) -> dict | None:
+    """An error the child described, with every field of the expected type, clipped and showable."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        return {"type": "Error", "message": shown(raw, 200), "traceback": "", "line": None, "function": None}
+    message = raw.get("message")
+    return {
+        "type": shown(raw.get("type", "Error"), 100) or "Error",
+        "message": shown(message) if isinstance(message, str) else messages.value_note("no_message"),
+        "traceback": shown(raw.get("traceback", ""), 16 * 1024),
+        "line": _int(raw.get("line"), 0) or None,
+        "function": shown(raw.get("function"), 100) or None,
+    }
+
+
+def describe_load_error(err: dict) -> str:
+    """One line for an error raised by a top-level statement while the submission loaded."""
+    kind = str(err.get("type", "Error"))
+    raw = err.get("message")
+    detail = (raw if isinstance(raw, str) else messages.value_note("no_message")).strip()
+    if kind == "SystemExit":
+        return messages.exited_while_loading("sys.exit", detail)
+    return f"{kind}: {detail}" if detail else kind
+
+
+def decode_reply(message: dict, elapsed: float) -> StepReply:
+    kind, value, note = decode_value(message.get("value"))
+    error = decode_error(message.get("error"))
+    output = clean(message.get("output", ""))
+    return StepReply(
+        status="error" if error else "ok",
+        output=output,
+        value=value,
+        value_kind=kind,
+        value_note=note,
+        error=error,
+        truncated=bool(message.get("truncated")) or len(output) >= MAX_TEXT,
+        seconds=elapsed,
+    )
+
+
+def share_with_others(folder: Path) -> None:
+    """Let another user read FOLDER (and its files) and nothing more: it is the child's working folder."""
+    folder.chmod(0o755)
+    for path in folder.rglob("*"):
+        if not path.is_symlink():  # a link a child left (under limits) would carry the change elsewhere
+            path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+# PEP 263's coding line, on one of the first two lines of a file.
+_CODING = re.compile(r"^([ \t\f]*#.*?coding[:=][ \t]*)([-\w.]+)", re.ASCII)
+
+
+def as_utf8_file(source: str) -> str:
+    """SOURCE as it is written to disk in UTF-8: a coding line naming another encoding names
+    UTF-8 instead, so that Python and its tracebacks read the copy as it is written."""
+    lines = source.split("\n", 2)
+    for k, line in enumerate(lines[:2]):
+        match = _CODING.match(line)
+        if match:
+            lines[k] = match.group(1) + "utf-8" + line[match.end():]
+            break
+        if line.strip() and not line.lstrip().startswith("#"):
+            break  # the coding line must come before any code
+    return "\n".join(lines)
+
+
+def prepare_workdir(submission_source: str, filename: str, support: list[Path]) -> tuple[Path, Path]:
+    """An empty private folder holding the submission and the kit's own support files."""
+    workdir = Path(tempfile.mkdtemp(prefix="hogkit-"))
+    try:
+        for f in support:
+            shutil.copyfile(f, workdir / f.name)
+        target = workdir / filename
+        target.write_text(as_utf8_file(submission_source), encoding="utf-8")
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)  # a full disk, a missing kit file: nothing left behind
+        raise
+    return workdir, target
+
+
+# -- opening a submission the way every command does ------------------------------------------------
+
+
+def sorted_notes(filename: str, session: Session) -> list[str]:
+    """The session's loading notes in line order, as sentences."""
+    return [messages.import_note(filename, n.line, n.message) for n in sorted(session.notes, key=lambda n: n.line)]
+
+
+def repair_notes(filename: str, tree: ast.Module | None, removals: list[Removal]) -> list[str]:
+    """What repairing a syntax error did, as sentences."""
+    return [
+        messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
+        else messages.syntax_unrepairable(filename, r.line, r.message)
+        for r in removals
+    ]
+
+
+def open_submission(source: str, edition: Edition, limits: Limits | None = None) -> tuple[Session, list[str]]:
+    """A started child running SOURCE exactly as grading runs it (a syntax error costs only its block,
+    a top-level statement that hangs or exits is skipped), and the notes that say what was done:
+    the one way every command (winrate, picture, contest, play) loads a submission. Raises
+    :class:`~graders.sandboxing.sandbox.LoadError` when nothing of it can be loaded."""
+    filename = edition.submission
+    fixed, tree, removals = repair(source, filename)
+    notes = repair_notes(filename, tree, removals)
+    if tree is None:
+        raise LoadError(" ".join(notes) or messages.unreadable_submission(filename))
+    session = open_session(fixed, edition, limits)
+    return session, notes + sorted_notes(filename, session)
+
+
+def open_session(source: str, edition: Edition, limits: Limits | None = None) -> Session:
+    """A started child holding SOURCE as the edition's submission file, next to its support files.
+
+    Raises :class:`~graders.sandboxing.sandbox.LoadError` when the submission cannot be loaded at all, and
+    :class:`~graders.sandboxing.sandbox.SandboxError` when the child does not start; either way after cleaning up.
+    """
+    if _HALTED.is_set():  # the run is stopping: not even a staging folder
+        raise Halted
+    support = [edition.support_dir / name for name in edition.support]
+    workdir, target = prepare_workdir(source, edition.submission, support)
+    session = Session(target, edition.module, workdir, limits or Limits())
+    try:
+        session.start()
+    except BaseException:
+        session.dispose()
+        raise
+    return session

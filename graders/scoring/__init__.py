@@ -1,0 +1,1 @@
+"""Scoring: grading a submission (judge, checks, AST rules) and reporting it."""

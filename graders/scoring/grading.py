@@ -1,0 +1,575 @@
+"""Grading: one submission in, problem and phase records out.
+
+Contract: :func:`grade` never raises for anything a submission does. Bad input the caller gave
+(no such path, not Python, unknown edition) raises :class:`SubmissionError` *before* any work, with
+a message from :mod:`graders.core.messages`. Everything else the submission does becomes a record: a
+problem passes when every case it runs passes and every shape rule holds; it earns all its points
+or none, on its own cases alone: its hidden cases run the reference for every other problem's
+functions they reach (see :mod:`graders.editions.onefunction`), and a problem whose public cases call
+another that fails is still scored, and its reason says which problem to fix first. A shape rule
+(or a case that checks one) is required or advice; advice is reported and never costs points.
+Rendering lives in :mod:`graders.scoring.reports`; nothing here prints.
+
+Every failure is the submission's or the kit's. Whatever :func:`grade` raises is the kit's (a
+sandbox that did not start, a kit file missing, a full disk, a bug): it is never turned into a
+score. :func:`grade_reliably` grades again once, and raises :class:`KitFailure` if the kit fails
+twice. The verdict of every case depends only on the submission and the cases: not on how many
+children share the work, nor on the route (single, class, Gradescope, the student's runner).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+import os
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from graders.core import messages
+from graders.core.errors import EditionError, KitFailure
+from graders.core.memo import once
+from graders.core.records import (
+    CaseResult,
+    CheckpointResult,
+    EntryStatus,
+    PhaseResult,
+    ProblemResult,
+    ProblemStatus,
+    Report,
+    RuleResult,
+)
+from graders.editions import onefunction
+from graders.editions.cases import Case, StudentRun, kit_only, load_problem_cases
+from graders.editions.edition import Edition, Problem, edition_names, load_edition
+from graders.sandboxing import guard, isolation
+from graders.sandboxing.repairs import Removal, repair
+from graders.sandboxing.sandbox import Limits, LoadError, Session, open_session, repair_notes, sorted_notes
+from graders.scoring import checks
+from graders.scoring.astrules import RuleChecker
+from graders.scoring.judge import as_not_run, mark_not_run, run_case
+from graders.scoring.submissions import Submission
+
+KIT_ERROR = EntryStatus.KIT_ERROR  # the status of a class record the kit failed to grade
+
+
+def describe_failure(exc: BaseException) -> str:
+    """One line for an exception the kit raised: its type and the first line of its message."""
+    text = str(exc).strip().split("\n")[0][:300]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def defined_names(tree: ast.Module | None) -> set[str]:
+    if tree is None:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.ImportFrom, ast.Import)):
+            names.update((a.asname or a.name) for a in node.names)
+    return names
+
+
+ProgressFn = Callable[[ProblemResult], None]
+
+
+@once(maxsize=16)
+def _functions_by_edition(root: Path) -> dict[str, frozenset[str]]:
+    """{edition: the functions its problems ask for}, for every edition of the kit at ROOT."""
+    found = {}
+    for name in edition_names(root):
+        try:
+            found[name] = frozenset(f for p in load_edition(name, root).problems for f in p.functions)
+        except EditionError:
+            continue
+    return found
+
+
+def other_edition_notes(edition: Edition, names: set[str]) -> list[str]:
+    """A note when NAMES (what the submission defines) are more another edition's functions than
+    this one's: a file written for another edition, graded with the wrong one."""
+    editions = _functions_by_edition(edition.root)
+    own = editions.get(edition.name, frozenset(f for p in edition.problems for f in p.functions))
+    best: tuple[int, str, list[str]] = (0, "", [])
+    for name, functions in editions.items():
+        theirs = sorted((functions - own) & names)
+        mine = (own - functions) & names
+        if name != edition.name and len(theirs) >= 2 and len(theirs) > len(mine) and len(theirs) > best[0]:
+            best = (len(theirs), name, theirs)
+    return [messages.other_edition(edition.submission, best[1], best[2])] if best[1] else []
+
+
+def default_workers() -> int:
+    """Children per submission: two cores' worth at most, since problems are small."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def grade(
+    submission: Submission,
+    edition: Edition,
+    *,
+    problems: Iterable[int | str] | None = None,
+    include_hidden: bool = True,
+    unlocked: Iterable[int | str] | None = None,
+    limits: Limits | None = None,
+    on_problem: ProgressFn | None = None,
+    workers: int | None = None,
+    game: checks.GameRates | None = None,
+) -> Report:
+    """Grade SUBMISSION. ``problems`` limits the run; ``unlocked`` (students) gates each problem.
+
+    Every problem is scored on its own cases, whatever the others score: the problems are handed
+    to up to ``workers`` children at once, in order, with no waiting on one another. ``game`` (the
+    edition's game, from the instructor's side) works out exact win rates; without it a
+    ``[win_rate]`` case is not run and no strategy's rate is reported.
+    """
+    started = time.monotonic()
+    if include_hidden:  # the student's runner never runs hidden cases
+        guard.require([edition])  # never a hidden case where a child could read the kit
+    plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
+    prepare_exact_rate(edition, plan, game)
+    children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
+                        edition, limits or Limits(), game=game)
+    in_reference = reference_children(plan, edition, limits or Limits())
+    hidden = hidden_children(plan, edition, limits or Limits())
+    try:
+        results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
+                               deadline=started + edition.run_timeout, others=in_reference,
+                               hidden=hidden)  # the run's budget
+        notes = plan.notes + tuple(children.notes)
+        if children.first is not None and not children.unloadable:
+            results = _report_exact_rate(edition, results, children.first, game)
+    finally:
+        for runner in {id(r): r for r in [children, *in_reference.values(), *hidden.values()]}.values():
+            runner.dispose()
+    ordered = with_dependency_hints([results[p.label] for p in plan.chosen], edition)
+    return build_report(edition, submission, plan, ordered, notes, time.monotonic() - started)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What grading a submission needs before any of its code runs: the repaired source and what
+    was done to it, the problems chosen and unlocked, each one's rule results and cases."""
+
+    source: str
+    tree: ast.Module | None
+    removals: tuple[Removal, ...]
+    notes: tuple[str, ...]
+    names: frozenset[str]  # the functions the submission defines (those removed for syntax left out)
+    chosen: tuple[Problem, ...]
+    unlocked: frozenset[str] | None
+    rules: dict[str, list[RuleResult]]
+    cases: dict[str, list[Case]]
+    include_hidden: bool
+    kit_only: dict[str, str] = dataclasses.field(default_factory=dict)  # {problem: why only the kit grades it}
+    game: checks.GameRates | None = None  # the edition's game, handed in by the instructor's side
+
+    @property
+    def removed(self) -> dict[str, int]:
+        return {r.name: r.line for r in self.removals}
+
+
+def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | None,
+                 unlocked: Iterable[int | str] | None, include_hidden: bool,
+                 game: checks.GameRates | None = None) -> Plan:
+    filename = edition.submission
+    wanted = edition.labels(problems)
+    chosen = tuple(p for p in edition.problems if wanted is None or p.label in wanted)
+    fixed, tree, removals = repair(source, filename)
+    removed = {r.name: r.line for r in removals}
+    names = defined_names(tree) - set(removed)
+    checker = RuleChecker(tree, filename, removed)
+    return Plan(
+        source=fixed, tree=tree, removals=tuple(removals),
+        notes=tuple(repair_notes(filename, tree, removals) + other_edition_notes(edition, names)),
+        names=frozenset(names), chosen=chosen,
+        unlocked=frozenset(edition.labels(unlocked) or []) if unlocked is not None else None,
+        rules={p.label: checker.check_all(p.rules) for p in chosen},
+        cases={p.label: [c for c in load_problem_cases(edition, p.label) if include_hidden or not c.hidden]
+               for p in chosen},
+        include_hidden=include_hidden,
+        kit_only={p.label: why for p in chosen if (why := kit_only(edition, p.label))},
+        game=game,
+    )
+
+
+def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, Children]:
+    """{problem: its children} for each chosen problem whose cases run in the reference's module
+    (a test the student writes), the student's function carried into it; none without a reference."""
+    found: dict[str, Children] = {}
+    reference = checks.reference_file(edition)
+    for problem in plan.chosen:
+        runs = [c.check for c in plan.cases[problem.label] if c.runs_in == "reference"]
+        if runs and plan.tree is not None and reference.is_file() and isinstance(runs[0], StudentRun):
+            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function,
+                                   runs[0].keep)
+            found[problem.label] = Children(carried.source, edition, limits, carried, plan.game)
+    return found
+
+
+def hidden_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, Children]:
+    """{problem: the children its hidden cases run in}, for each problem whose hidden cases reach
+    another problem's functions: the children of its group (see :mod:`graders.editions.onefunction`), which
+    run no other case and hold the reference of no problem they grade."""
+    found: dict[str, Children] = {}
+    if not plan.include_hidden:
+        return found
+    cases = {p.label: plan.cases[p.label] for p in plan.chosen if settle(p, plan, edition.submission) is None}
+    for labels, source in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
+        runner = Children(source, edition, limits, game=plan.game)
+        found.update(dict.fromkeys(labels, runner))
+    return found
+
+
+def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, Children],
+           hidden: dict[str, Children]) -> list[tuple[Children, list[Case]]]:
+    """Which children run which of PROBLEM's cases: its own (OTHERS) for a test the student writes,
+    the children of its group (HIDDEN) for hidden cases, the submission's for the rest."""
+    cases = plan.cases[problem.label]
+    if problem.label in others:
+        return [(others[problem.label], cases)]
+    if problem.label not in hidden:
+        return [(children, cases)]
+    public = [c for c in cases if not c.hidden or c.runs_in == "reference"]
+    secret = [c for c in cases if c.hidden and c.runs_in != "reference"]
+    return [(r, part) for r, part in ((children, public), (hidden[problem.label], secret)) if part]
+
+
+def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: ProgressFn | None,
+                 deadline: float, others: dict[str, Children] | None = None,
+                 hidden: dict[str, Children] | None = None) -> dict[str, ProblemResult]:
+    """Every chosen problem's result: settled without running code when it can be, otherwise from
+    its cases, which a big problem splits so that both children share it, each part in order.
+    A problem in OTHERS runs in its own children (the reference's module with the student's test);
+    one in HIDDEN runs its hidden cases in its group's children (the reference for other problems)."""
+    results: dict[str, ProblemResult] = {}
+    with ThreadPoolExecutor(pool_size) as pool:
+        work: dict[str, list[tuple[Children, list[Case]]]] = {}
+        for problem in plan.chosen:
+            settled = settle(problem, plan, children.edition.submission)
+            if settled is None:
+                work[problem.label] = [(runner, chunk) for runner, part in
+                                       routes(problem, plan, children, others or {}, hidden or {})
+                                       for chunk in split(part, pool_size)]
+            else:
+                results[problem.label] = settled
+        running = submit_in_turn(pool, work, children, deadline)
+        for problem in plan.chosen:
+            if problem.label in running:
+                order = {c.id: k for k, c in enumerate(plan.cases[problem.label])}
+                ran = sorted((c for f in running[problem.label] for c in f.result()), key=lambda c: order[c.case_id])
+                outcomes = stop_at_first_abort(ran)
+                results[problem.label] = _conclude(problem, plan.rules[problem.label], outcomes,
+                                                   plan.cases[problem.label], plan.kit_only.get(problem.label, ""))
+                if on_problem:
+                    on_problem(results[problem.label])
+    return results
+
+
+def submit_in_turn(pool: ThreadPoolExecutor, work: dict[str, list[tuple[Children, list[Case]]]],
+                   children: Children, deadline: float) -> dict[str, list[Future]]:
+    """WORK's chunks handed to POOL: those of the submission's own CHILDREN first, and those of
+    children that hold reference code (hidden cases' groups, a student's test in the reference)
+    together with them where every child has a file system of its own, and only once the others
+    have all finished where children share /tmp: a child holding the reference then runs while no
+    child grading that problem is left to read what it might write there."""
+    running: dict[str, list[Future]] = {label: [] for label in work}
+    later: list[tuple[str, Children, list[Case]]] = []
+    for label, chunks in work.items():
+        for runner, chunk in chunks:
+            if runner is children or isolation.policy().level == isolation.NAMESPACES:
+                running[label].append(pool.submit(runner.run, chunk, deadline))
+            else:
+                later.append((label, runner, chunk))
+    if later:
+        wait([f for fs in running.values() for f in fs])
+    for label, runner, chunk in later:
+        running[label].append(pool.submit(runner.run, chunk, deadline))
+    return running
+
+
+class Children:
+    """A submission's sandboxed children, shared by the chunks of cases that grading hands out: a
+    chunk takes an idle child or starts one. When the submission cannot be loaded at all, every
+    chunk is marked not run, once, with the reason among the notes."""
+
+    def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None,
+                 game: checks.GameRates | None = None) -> None:
+        self.source, self.edition, self.limits, self.carried, self.game = source, edition, limits, carried, game
+        self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
+        self.unloadable = ""
+        self.first: Session | None = None
+        self._all: list[Session] = []
+        self._idle: list[Session] = []
+        self._lock = threading.Lock()
+
+    def run(self, chunk: list[Case], deadline: float) -> list[CaseResult]:
+        session = self._take()
+        if session is None:
+            return [mark_not_run(c, self.unloadable) for c in chunk]
+        try:
+            return run_cases(session, chunk, deadline, self.edition, self.carried, self.game)
+        finally:
+            with self._lock:
+                self._idle.append(session)
+
+    def _take(self) -> Session | None:
+        with self._lock:
+            if self.unloadable:
+                return None
+            if self._idle:
+                return self._idle.pop()
+        filename = self.edition.submission
+        try:
+            session = open_session(self.source, self.edition, self.limits)
+        except LoadError:
+            with self._lock:
+                if not self.unloadable:
+                    self.unloadable = messages.could_not_load(filename)
+                    self.notes.append(self.unloadable)
+            return None
+        with self._lock:
+            self._all.append(session)
+            if self.first is None:
+                self.first = session
+                self.notes.extend(sorted_notes(filename, session))
+        return session
+
+    def dispose(self) -> None:
+        for session in self._all:
+            session.dispose()
+
+
+def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> list[ProblemResult]:
+    """RESULTS, where a failed problem whose public cases failed and call a problem that failed too
+    says so first: the knowledge of ``depends``, which never costs points. Its hidden cases call the
+    reference for the other problems, so only its public cases can fail for the other's sake."""
+    by_label = {r.label: r for r in results}
+    hinted = []
+    for r in results:
+        failed = [by_label[d] for d in sorted(_needs(edition, r.label))
+                  if d in by_label and by_label[d].status == "failed"]
+        public = any(not c.passed and not c.hidden for c in r.graded_cases)  # hidden ones call the kit's
+        if r.status == "failed" and failed and public:  # only where its own public cases ran and failed
+            hint = messages.dependency_hint([(d.label, d.name) for d in failed])
+            r = dataclasses.replace(r, reason=messages.hinted_reason(hint, r.reason), hint=hint)
+        hinted.append(r)
+    return hinted
+
+
+def _needs(edition: Edition, label: str) -> set[str]:
+    """Every problem LABEL's cases call, directly or through another (``depends``, followed)."""
+    found: set[str] = set()
+    todo = list(edition.problem(label).depends)
+    while todo:
+        d = todo.pop()
+        if d not in found:
+            found.add(d)
+            todo += edition.problem(d).depends
+    return found
+
+
+def grade_reliably(submission: Submission, edition: Edition, **options: Any) -> Report:
+    """:func:`grade`, tried a second time when the kit fails; :class:`KitFailure` if it fails again."""
+    try:
+        return grade(submission, edition, **options)
+    except Exception:  # anything grade raises is the kit's failure, never the submission's: once more
+        pass
+    try:
+        return grade(submission, edition, **options)
+    except Exception as exc:
+        raise KitFailure(describe_failure(exc), traceback.format_exc()) from exc
+
+
+def prepare_exact_rate(edition: Edition, plan: Plan, game: checks.GameRates | None) -> None:
+    """Start, beside the children, what the exact win rate of :func:`_report_exact_rate` needs and
+    every grade in this process shares (the compiled loop, the game's arrays, the baseline's table):
+    built once by GAME in a thread of its own while the submission's cases run, so a grade waits
+    only for its own strategy's pair. Whatever fails here is found again, and said, where it is used."""
+    report = game.report() if game is not None else None
+    if game is None or report is None or not plan.include_hidden:
+        return
+    if not any(p.label == report[0] for p in plan.chosen):
+        return
+    if not (edition.solution_dir / edition.submission).is_file():
+        return
+    threading.Thread(target=game.warm, name="hogkit-exact-rate", daemon=True).start()
+
+
+def _report_exact_rate(edition: Edition, results: dict[str, ProblemResult], session: Session,
+                       game: checks.GameRates | None) -> dict[str, ProblemResult]:
+    """RESULTS, where the edition's chosen strategy problem gets its exact win rate against the
+    baseline as a note, as the course's calculator gave it (``report = {problem = N, strategy =
+    "NAME"}``), worked out by GAME (none handed in: no note)."""
+    report = game.report() if game is not None else None
+    result = results.get(report[0]) if report is not None else None
+    if game is None or report is None or result is None or result.status not in ("passed", "ungraded"):
+        return results
+    if not (edition.solution_dir / edition.submission).is_file():
+        return results  # a student's own copy has no reference to compare with
+    note = game.report_note(session, report[1], float(edition.run_timeout))
+    return {**results, result.label: dataclasses.replace(result, note=note)}
+
+
+def _result(problem: Problem, rules: list[RuleResult], **fields: Any) -> ProblemResult:
+    """PROBLEM's result: failed with no score unless FIELDS say otherwise."""
+    return ProblemResult(**{
+        "number": problem.number, "label": problem.label, "name": problem.title, "phase": problem.phase,
+        "score": 0, "max": problem.points, "status": ProblemStatus.FAILED, "rules": tuple(rules),
+        "optional": problem.optional, **fields})
+
+
+def settle(problem: Problem, plan: Plan, filename: str) -> ProblemResult | None:
+    """A result that needs no code run (locked, missing function, no cases), or None to run cases."""
+    if plan.unlocked is not None and problem.label not in plan.unlocked:
+        return _result(problem, [], status=ProblemStatus.LOCKED, reason=messages.locked(problem.label))
+    rules = plan.rules[problem.label]
+    if plan.tree is None:
+        return _result(problem, rules, reason=messages.unreadable_submission(filename))
+    missing = [f for f in problem.functions if f not in plan.names]
+    removed = plan.removed
+    if missing and missing[0] in removed:
+        return _result(problem, rules, reason=messages.removed_for_syntax(missing[0], filename, removed[missing[0]]))
+    if missing:
+        close = difflib.get_close_matches(missing[0], sorted(plan.names), n=2)
+        return _result(problem, rules, reason=messages.missing_function(filename, missing[0], close))
+    if not plan.cases[problem.label]:
+        return _result(problem, rules, status=ProblemStatus.UNGRADED, reason=plan.kit_only.get(problem.label, ""))
+    return None
+
+
+CHUNK = 60  # cases worth handing to a second child
+
+
+def split(cases: list[Case], most: int) -> list[list[Case]]:
+    count = max(1, min(most, len(cases) // CHUNK))
+    size = -(-len(cases) // count)
+    return [cases[k:k + size] for k in range(0, len(cases), size)] or [[]]
+
+
+def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"), edition: Edition | None = None,
+              carried: checks.Carried | None = None, game: checks.GameRates | None = None) -> list[CaseResult]:
+    """Run CASES in order; stop at the first endless loop or crash, or when the run's DEADLINE passes.
+    A case of another kind than a transcript (``check``) runs as :mod:`graders.scoring.checks` says, and
+    never stops the others: its failures are what it is looking for."""
+    outcomes: list[CaseResult] = []
+    for case in cases:
+        if time.monotonic() >= deadline:
+            return outcomes + [mark_not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
+        if case.check is not None and edition is not None:
+            outcomes.append(checks.run_check(session, case, edition, deadline, carried, game))
+            continue
+        outcome = run_case(session, case, deadline)
+        outcomes.append(outcome)
+        if outcome.error_type == "MemoryError":
+            session.close()  # a fresh child for what comes next, not one whose memory ran out
+        if aborts(outcome):
+            # The problem has failed already; more endless loops or exhausted memory would only cost time.
+            why = messages.run_out_of_time() if time.monotonic() >= deadline else ""
+            return outcomes + [mark_not_run(c, why) for c in cases[len(outcomes):]]
+    return outcomes
+
+
+def aborts(outcome: CaseResult) -> bool:
+    """Whether a case ended its child's run of cases: it hung, crashed or exhausted memory."""
+    return outcome.status in ("timeout", "crashed", "memory") or outcome.error_type == "MemoryError"
+
+
+def stop_at_first_abort(outcomes: list[CaseResult]) -> list[CaseResult]:
+    """OUTCOMES (in case order, from however many children) with every case after the first that
+    aborted counted as not run, as one child running them all in order would have: so a verdict
+    never depends on how the cases were shared out."""
+    for k, outcome in enumerate(outcomes):
+        if aborts(outcome):
+            return outcomes[: k + 1] + [as_not_run(c) for c in outcomes[k + 1:]]
+    return outcomes
+
+
+def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResult], cases: list[Case],
+              kit_only: str = "") -> ProblemResult:
+    """The problem's result from its cases and rules. A rule that is advice, or a case that checks
+    an advice rule (``rule = "FUNCTION"`` in its table), is reported but never costs points. In a
+    student's copy a problem only the kit can score (KIT_ONLY, why) stays ungraded, whatever ran."""
+    advice = {c.id: c.rule for c in cases if c.rule and not is_required(problem, c.rule)}
+    advice.update({c.id: c.id for c in cases if c.advice})
+    judged = tuple(dataclasses.replace(o, advice=advice[o.case_id]) if o.case_id in advice else o
+                   for o in outcomes)
+    result = _result(problem, rules, cases=judged, note=next((o.note for o in outcomes if o.note), ""))
+    if kit_only:  # a student's copy: what ran here is a preview, the score comes at hand-in
+        return dataclasses.replace(result, status=ProblemStatus.UNGRADED, reason=kit_only)
+    broken = result.broken_rules
+    failed = [c for c in result.graded_cases if not c.passed]
+    if not broken and not failed:
+        return dataclasses.replace(result, status=ProblemStatus.PASSED, score=problem.points)
+    if broken:
+        reason = messages.rule_broken(broken[0].text, broken[0].detail)
+    elif failed[0].hidden:
+        reason = messages.hidden_cases_failed(result.hidden_groups())
+    else:
+        reason = messages.case_failed(failed[0].name, failed[0].reason)
+    return dataclasses.replace(result, reason=reason)
+
+
+def is_required(problem: Problem, function: str) -> bool:
+    """The severity of the problem's rule on FUNCTION (a case may check what a rule states)."""
+    return any(r.required for r in problem.rules if r.function == function)
+
+
+def build_report(edition: Edition, submission: Submission, plan: Plan, results: list[ProblemResult],
+                 notes: tuple[str, ...], seconds: float) -> Report:
+    """The report of RESULTS: phase totals, the checkpoint when the run covered its whole phase,
+    and, when grading worked around a syntax error, that Python itself would not run the file."""
+    phases = []
+    for ph in edition.phases:
+        in_phase = [r for r in results if r.phase == ph.number]
+        if in_phase:
+            phases.append(PhaseResult(ph.number, ph.name, sum(r.score for r in in_phase), sum(r.max for r in in_phase)))
+    does_not_run = ""
+    if plan.removals:
+        first = min(plan.removals, key=lambda r: r.line)
+        does_not_run = messages.does_not_run(edition.submission, first.line, first.message)
+    return Report(
+        edition=edition.name,
+        title=edition.title,
+        submission=str(submission.path),
+        total=sum(r.score for r in results),
+        max=sum(r.max for r in results),
+        phases=tuple(phases),
+        problems=tuple(results),
+        checkpoint=_checkpoint(edition, results),
+        notes=notes,
+        seconds=seconds,
+        hidden_included=plan.include_hidden,
+        isolation=_isolation_line(plan.include_hidden),
+        does_not_run=does_not_run,
+        course_max=edition.course_points,
+        course_of=edition.max_points,
+    )
+
+
+def _isolation_line(hidden: bool) -> str:
+    """What the child verified (graders.sandboxing.guard) when hidden cases ran; else the policy's own line."""
+    if not hidden:
+        return isolation.policy().summary
+    return guard.summary()
+
+
+def _checkpoint(edition: Edition, results: list[ProblemResult]) -> CheckpointResult | None:
+    cp = edition.checkpoint
+    if cp is None:
+        return None
+    needed = [p.label for p in edition.problems if p.phase == cp.phase and p.points > 0]
+    by_label = {r.label: r for r in results}
+    if not all(n in by_label for n in needed):  # only a run covering the whole phase can tell
+        return None
+    earned = all(by_label[n].status == ProblemStatus.PASSED for n in needed)
+    return CheckpointResult(cp.label, cp.phase, cp.points if earned else 0, cp.points)
