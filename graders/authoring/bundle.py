@@ -60,18 +60,21 @@ pytest_plugins = ["graders.runner.pytest_plugin"]
 '''
 
 
-# The engine modules a student's folder holds: what the runner (student), the pytest plugin and the
-# web game import, and the sandbox's child and probes, which it starts by file name. They keep to
-# Python 3.9 (see pyproject.toml) and import nothing outside this list at module level.
-STUDENT_MODULES = (
-    "__init__", "core/errors", "core/memo", "core/messages", "core/records", "core/storage", "core/syntax",
-    "core/tables", "core/terminal", "core/writers", "editions/cases", "editions/edition", "editions/gamekind",
-    "editions/locking", "editions/markers", "editions/onefunction", "gui/gamelog", "gui/serveroptions",
-    "gui/webgui", "runner/activity", "runner/notebook", "runner/pytest_plugin", "runner/student",
-    "sandboxing/child", "sandboxing/guard", "sandboxing/isolation", "sandboxing/probes", "sandboxing/reaper",
-    "sandboxing/repairs", "sandboxing/sandbox", "scoring/astrules", "scoring/checks", "scoring/grading",
-    "scoring/judge", "scoring/reports", "scoring/submissions",
-)
+# The engine's folders a student's folder holds: what the runner (runner/student.py), the pytest plugin
+# and the web game import, and the sandbox's child and probes, which it starts by file name. They keep
+# to Python 3.9 (pyproject.toml's per-file target names the same folders) and import nothing outside
+# them at module level (tests/kit/test_shape.py). The other folders run only on an instructor's machine.
+SHIPPED = ("core", "editions", "sandboxing", "scoring", "runner", "gui")
+
+
+def student_modules() -> tuple[str, ...]:
+    """The modules a student's folder holds, as paths under graders/ without ".py": every module of the
+    shipped folders, their ``__init__`` files included, and the package's own ``__init__``."""
+    found = (p.relative_to(ENGINE).with_suffix("").as_posix() for name in SHIPPED for p in (ENGINE / name).glob("*.py"))
+    return ("__init__", *sorted(found))
+
+
+STUDENT_MODULES = student_modules()
 
 
 def engine_imports(name: str, top_level_only: bool = True) -> set[str]:
@@ -177,8 +180,6 @@ def release(edition: Edition, out: Path) -> Path:
     for name in STUDENT_MODULES:
         (out / "graders" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ENGINE / f"{name}.py", out / "graders" / f"{name}.py")
-    for package in {name.split("/")[0] for name in STUDENT_MODULES if "/" in name}:
-        shutil.copyfile(ENGINE / package / "__init__.py", out / "graders" / package / "__init__.py")
     shutil.copytree(ENGINE / "gui" / "gui_static", out / "graders" / "gui" / "gui_static")
     handout = (edition.handout_dir / "handout.md").read_text(encoding="utf-8")
     (out / "HANDOUT.md").write_text(handout, encoding="utf-8")
