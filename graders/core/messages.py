@@ -673,6 +673,14 @@ def merge_summary_line(entries: int, count: int, seconds: float, out: str) -> st
     return f"Merged {entries} submissions from {count} shards in {seconds:.1f} s. Results are in {out}"
 
 
+def class_stopped(kept: int, left: int) -> str:
+    """Said once a stopped class grade has written what it keeps: the submissions that were running
+    were ended, not finished, and those and the ones not started have no record."""
+    rest = (f"; {left} {'have' if left != 1 else 'has'} no record (ended while running, or not started): run "
+            f"the same command again to grade {'them' if left != 1 else 'it'}" if left else "")
+    return f"stopped: {kept} graded submission{'s' if kept != 1 else ''} kept{rest}"
+
+
 def class_stopping(running: int) -> str:
     """Said at once on the first Ctrl-C of a class grade: the running submissions' children are
     ended, what finished before is kept, and a rerun grades the rest."""

@@ -305,6 +305,8 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
                 handled.add(future)
         except KeyboardInterrupt:
             _stop(pool, futures, handled, keep, notice)
+            if notice:  # every record in OUT now, and how many of this run's were ended without one
+                notice(messages.class_stopped(len(records), len(entries) - len(records)))
             raise
         pool.shutdown()
         if retry and notice:

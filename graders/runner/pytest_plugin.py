@@ -49,7 +49,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """``tests/editions/<edition>/qNN*.toml`` in the kit, or ``tests/qNN.json`` in a student's folder."""
     in_kit = (file_path.suffix == ".toml" and (file_path.parent / "edition.toml").is_file()
-              and file_path.parent.parent.name == "tests")
+              and file_path.parent.parent.name == "editions" and file_path.parent.parent.parent.name == "tests")
     in_student_folder = (file_path.suffix == ".json" and file_path.parent.name == "tests"
                          and (file_path.parent / STUDENT_MANIFEST).is_file())
     if file_path.name.startswith("q") and (in_kit or in_student_folder):
@@ -71,7 +71,7 @@ class SuiteFile(pytest.File):
             if self.in_student_folder:
                 self._edition = load_student_edition(self.path.parent.parent)
             else:
-                self._edition = load_edition(self.path.parent.name, self.path.parent.parent.parent)
+                self._edition = load_edition(self.path.parent.name, self.path.parents[3])
         return self._edition
 
     _unlocked: set[str] | None = None

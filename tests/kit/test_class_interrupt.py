@@ -63,6 +63,7 @@ def test_ctrl_c_on_a_class_says_so_stops_and_a_rerun_grades_the_rest(tmp_path, r
     code, err, seconds = interrupt_after_first(folder, out)
     assert code == 130, err
     assert STOPPING.search(err), err
+    assert re.search(r"stopped: \d+ graded submissions? kept; \d+ ha(ve|s) no record", err), err
     assert messages.interrupted() in err
     assert seconds < 10, f"{seconds:.1f} s from Ctrl-C to the end"  # generous for a loaded machine (see the benchmark)
     kept = sorted((out / "records").glob("*.json.gz"))

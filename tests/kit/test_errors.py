@@ -23,7 +23,8 @@ NOT_REPORTED = {
 }
 # The modules that read an edition's data (manifests, case files, the [gui] table, students' copies).
 # mutants.toml and case specs (checks.py) are edition data too.
-EDITION_DATA = {"edition.py", "cases.py", "gamelog.py", "tables.py", "templates.py", "mutants.py", "checks.py"}
+EDITION_DATA = {"edition.py", "cases.py", "gamelog.py", "tables.py", "templates.py", "mutants.py", "checks.py",
+                "gamekind.py"}
 
 
 def _trees() -> dict[str, ast.Module]:

@@ -105,6 +105,9 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.class_retrying, (2,), ["2 submissions again", "one at a time", "failure of the kit"]),
     (m.class_stopping, (3,), ["stopping: finishing 3 running submissions (Ctrl-C again to stop at once)"]),
     (m.class_stopping, (1,), ["finishing 1 running submission (Ctrl-C"]),
+    (m.class_stopped, (4, 2), ["stopped: 4 graded submissions kept; 2 have no record (ended while running, or "
+                               "not started): run the same command again to grade them"]),
+    (m.class_stopped, (1, 1), ["stopped: 1 graded submission kept; 1 has no record", "to grade it"]),
     (m.kit_failed_row, ("KeyError: 'dice'",), ["kit failed while grading", "KeyError: 'dice'",
                                                "not the student's fault", "no score", "hogkit grade",
                                                "kit-errors.log"]),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -128,3 +130,16 @@ def test_the_bundle_ships_exactly_the_shipped_folders():
     assert targets == {"graders/__init__.py": "py39", folders.group(0): "py39"}
     # The shipped folders sit at the bottom of the house: no instructor-only folder below one of them.
     assert all(layer(name) < layer("authoring") for name in SHIPPED)
+
+
+def test_every_edition_s_case_files_are_collected_by_the_plugin():
+    """The suites are pytest items wherever an edition lives (tests/editions/<edition>/): a move that
+    left the plugin looking elsewhere would silently drop thousands of cases from the test command."""
+    from graders.editions.edition import edition_names
+
+    found = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                            "-n", "0", "tests/editions"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    for name in edition_names():
+        cases = [line for line in found.splitlines() if line.startswith(f"tests/editions/{name}/q")]
+        assert len(cases) > 100, (name, found[-2000:])
