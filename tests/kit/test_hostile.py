@@ -963,7 +963,9 @@ def _search():
     SKIPPED = ("/proc/self", "/sys", "/usr/share", "/usr/include", "/usr/lib/x86_64-linux-gnu", "/usr/lib/chromium")
     for top in places:
         for here, dirs, names in os.walk(top):
-            if here in seen or files > 200000 or here.startswith(SKIPPED):
+            # (no deeper than 40 levels: a class's hand-in may nest a folder past Python's recursion
+            # limit, which os.walk would follow to a RecursionError; no kit keeps its cases that deep)
+            if here in seen or files > 200000 or here.startswith(SKIPPED) or here.count("/") > 40:
                 dirs[:] = []
                 continue
             seen.add(here)
