@@ -144,18 +144,25 @@ def test_a_record_of_another_kind_is_refused():
         ClassRecord.from_dict({"status": "graded"})
 
 
-def test_a_record_of_another_version_is_graded_again(tmp_path, edition, reference_source):
+def _one_entry(tmp_path, edition, reference_source):
+    """A class of one (ada, the reference), its output folder, entry, kit fingerprint and a record of it."""
     from graders.courses import classroom
     from graders.scoring.submissions import discover
 
     folder = tmp_path / "class"
     folder.mkdir()
     (folder / "ada.py").write_text(reference_source, encoding="utf-8")
-    out = tmp_path / "out"
     (entry,) = discover(folder, edition.submission)
     kit = classroom.kit_fingerprint(edition)
     record = ClassRecord(student="ada", status=EntryStatus.MISSING, kit=kit, digest=entry.digest,
                          edition=edition.name, file_id=entry.files_as)
+    return tmp_path / "out", entry, kit, record
+
+
+def test_a_record_of_another_version_is_graded_again(tmp_path, edition, reference_source):
+    from graders.courses import classroom
+
+    out, entry, kit, record = _one_entry(tmp_path, edition, reference_source)
     classroom.write_student(out, record)
     assert classroom.load_record(out, entry, edition, kit) == record
     path = classroom.record_path(out, entry.files_as)
@@ -169,16 +176,8 @@ def test_a_record_of_the_old_uncompressed_form_is_graded_again_and_removed(tmp_p
     """Records before version 4 were records/ID.json, every field of every case: never read (their
     kit is another), and gone once the student's record is written anew."""
     from graders.courses import classroom
-    from graders.scoring.submissions import discover
 
-    folder = tmp_path / "class"
-    folder.mkdir()
-    (folder / "ada.py").write_text(reference_source, encoding="utf-8")
-    out = tmp_path / "out"
-    (entry,) = discover(folder, edition.submission)
-    kit = classroom.kit_fingerprint(edition)
-    record = ClassRecord(student="ada", status=EntryStatus.MISSING, kit=kit, digest=entry.digest,
-                         edition=edition.name, file_id=entry.files_as)
+    out, entry, kit, record = _one_entry(tmp_path, edition, reference_source)
     old = out / "records" / f"{entry.files_as}.json"
     old.parent.mkdir(parents=True)
     old.write_text(json.dumps({**record.to_dict(), "version": 3}, indent=1), encoding="utf-8")
