@@ -51,8 +51,10 @@ GRADES = 6
 PARTS = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from graders import onefunction, sandbox
+from graders.editions import onefunction
 from graders.editions.edition import load_edition
+from graders.games.game import game_of
+from graders.sandboxing import sandbox
 from graders.scoring.grading import grade
 from graders.scoring.submissions import Submission
 edition = load_edition(sys.argv[2])
@@ -60,7 +62,8 @@ path = edition.solution_dir / edition.submission
 submission = Submission(path, path.read_text(encoding="utf-8"))
 if sys.argv[3] == "no groups":
     onefunction.hidden_contexts = lambda *args: []
-grade(submission, edition, workers=1)  # warm: the kit's own files read, the guard's child started
+game = game_of(edition)  # as a class is graded: the edition's game handed in
+grade(submission, edition, workers=1, game=game)  # warm: the kit's own files read, the guard's child started
 started = [0]
 spawn = sandbox.Session._spawn_and_import
 def counted(self, budget):
@@ -68,7 +71,7 @@ def counted(self, budget):
     return spawn(self, budget)
 sandbox.Session._spawn_and_import = counted
 for _ in range(int(sys.argv[4])):
-    grade(submission, edition, workers=1)
+    grade(submission, edition, workers=1, game=game)
 print(started[0])
 """
 

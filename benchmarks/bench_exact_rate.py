@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TIMER = """
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
-from graders import grading
+from graders.scoring import grading
 from graders.editions.edition import load_edition
 from graders.scoring.submissions import Submission
 edition = load_edition(sys.argv[2])

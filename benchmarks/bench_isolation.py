@@ -47,7 +47,7 @@ import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from graders.editions.edition import load_edition
 from graders.sandboxing.sandbox import open_session
-from graders import isolation
+from graders.sandboxing import isolation
 edition = load_edition(sys.argv[2])
 source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
 repeat = int(sys.argv[3])
@@ -93,7 +93,7 @@ def time_sessions(level: str, edition: str, repeat: int, without: str = "") -> d
 VERIFY_TIMER = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from graders import guard, isolation
+from graders.sandboxing import guard, isolation
 from graders.editions.edition import edition_names, load_edition
 if sys.argv[2:] == ["confinement"]:
     isolation.confinement = lambda *args: {}  # as on a kernel without Landlock and seccomp

@@ -754,6 +754,14 @@ def kit_log_heading(student: str, reason: str) -> str:
     return f"== {student}: {reason}"
 
 
+def kit_log_retried_heading(student: str) -> str:
+    return f"== {student}: graded on the second attempt (the kit failed on the first, below; not the student's fault)"
+
+
+def kit_log_first_attempt() -> str:
+    return "-- the first attempt:"
+
+
 def kit_failures_summary(count: int) -> str:
     return (f"The kit failed on {count} submission{'s' if count != 1 else ''} (status 'kit error'): not the "
             f"students' fault, no score given; see {KIT_LOG_NAME} and rerun to regrade.")

@@ -241,6 +241,7 @@ class ClassRecord:
     max: int = 0
     traceback: str = ""  # the kit's own failure, for the staff
     attempts: int = 1
+    first_failure: str = ""  # a retried entry: why and where the kit failed on the first attempt, for the staff
     version: int = RECORD_VERSION
     reused: bool = False  # kept from an earlier run for the same code and kit (never written)
 
@@ -273,6 +274,8 @@ class ClassRecord:
             out["traceback"] = self.traceback
         if self.attempts != 1:
             out["attempts"] = self.attempts
+        if self.first_failure:
+            out["first_failure"] = self.first_failure
         return out
 
     @classmethod
@@ -282,7 +285,7 @@ class ClassRecord:
         status = EntryStatus(data["status"])
         report = Report.from_dict(data) if status == EntryStatus.GRADED else None
         fields = {k: data[k] for k in ("kit", "file_id", "path", "digest", "edition", "title", "reason",
-                                        "traceback", "attempts", "version") if k in data}
+                                        "traceback", "attempts", "first_failure", "version") if k in data}
         return ClassRecord(student=student, status=status, report=report,
                            max=int(data.get("max", 0)), **fields)
 

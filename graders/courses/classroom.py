@@ -118,8 +118,15 @@ def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str =
     """:func:`record_for`, once more when the kit failed (for a route that grades one submission)."""
     record = _attempt(entry, edition, limits, kit)
     if record.status == EntryStatus.KIT_ERROR:
-        record = dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2)
+        record = second_attempt(entry, edition, limits, kit, record)
     return record
+
+
+def second_attempt(entry: Entry, edition: Edition, limits: Limits, kit: str, first: ClassRecord) -> ClassRecord:
+    """ENTRY graded once more after the kit failed on it (FIRST): the record of this attempt, which
+    keeps the first failure for the staff's log (kit-errors.log), whatever this one gives."""
+    record = _attempt(entry, edition, limits, kit)
+    return dataclasses.replace(record, attempts=2, first_failure=f"{first.reason}\n{first.traceback}".strip())
 
 
 RECORD_SUFFIX = ".json.gz"
@@ -286,7 +293,7 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
         if progress:
             progress(len(records), len(entries), started)
 
-    retry: list[Entry] = []
+    retry: list[tuple[Entry, ClassRecord]] = []
     with _stop_signals():
         pool = ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1))
         futures: dict[Future, Entry] = {}
@@ -299,7 +306,7 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
             for future in as_completed(futures):
                 record = future.result()
                 if record.status == EntryStatus.KIT_ERROR:
-                    retry.append(futures[future])  # graded again below, alone, once the others are done
+                    retry.append((futures[future], record))  # graded again below, alone, once the others are done
                 else:
                     keep(futures[future], record)
                 handled.add(future)
@@ -311,8 +318,8 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
         pool.shutdown()
         if retry and notice:
             notice(messages.class_retrying(len(retry)))
-        for entry in retry:  # alone: whatever load or race made the kit fail is over
-            keep(entry, dataclasses.replace(_attempt(entry, edition, limits, kit), attempts=2))
+        for entry, first in retry:  # alone: whatever load or race made the kit fail is over
+            keep(entry, second_attempt(entry, edition, limits, kit, first))
     return records
 
 
@@ -417,7 +424,7 @@ def write_class_files(out: Path, records: list[ClassRecord], edition: Edition, g
     for fmt in pictures.FORMATS:  # the PNG for summary.md and anything else; the SVG to zoom into
         picture = pictures.score_histogram(messages.histogram_title(len(totals)), totals, edition.max_points, fmt)
         write_atomically(out / f"histogram.{fmt}", picture)
-    failed = kit_errors(records)
+    failed = [r for r in records if r.status == EntryStatus.KIT_ERROR or r.first_failure]
     if failed:
         write_atomically(out / KIT_LOG, reports.render_kit_log(failed))
     else:

@@ -1,8 +1,8 @@
 """The child side of the sandbox: runs untrusted submission code and reports plain data.
 
-Contract (a copy of this file is started from the submission's private folder as
-``python3 -I -S -B child.py IN_FD OUT_FD``, reads its settings as the first frame on IN_FD, and
-imports only the standard library):
+Contract (a copy of this file, compiled by the parent, is started from the submission's private
+folder as ``python3 -I -S -B child.pyc IN_FD OUT_FD``, reads its settings as the first frame on
+IN_FD, and imports only the standard library, the least it needs: ``_ast``, not ``ast``):
 
 * It applies the resource limits it is given before it reads a byte of student code.
 * It imports the submission one top-level statement at a time, announcing each statement first,
@@ -18,9 +18,10 @@ imports only the standard library):
 
 from __future__ import annotations
 
-import ast
+import _ast
 import io
 import json
+import marshal
 import os
 import sys
 import types
@@ -435,16 +436,17 @@ def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list
     module.__file__ = path
     sys.modules[module_name] = module
     notes: list[dict] = []
-    try:
-        tree = ast.parse(source, path)
+    try:  # (ast.parse, without importing ast)
+        tree = compile(source, path, "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
+        statements: list = tree.body  # type: ignore[attr-defined]  # (a Module: typeshed says AST)
     except BaseException as exc:  # the parent parsed it already; say so rather than die unexplained
         return module, [{"line": 0, "error": describe_error(exc, path)}]
-    for i, node in enumerate(tree.body):
+    for i, node in enumerate(statements):
         send(out_fd, {"op": "stmt", "i": i, "line": node.lineno})
         if i in skip:
             continue
         try:
-            code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec")
+            code = compile(_ast.Module(body=[node], type_ignores=[]), path, "exec", dont_inherit=True)
             exec(code, module.__dict__)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt included: keep going
             info = describe_error(exc, path)
@@ -478,8 +480,8 @@ def main() -> None:
     # still readable: the user the child drops to may not be able to read the interpreter's files.
     global describe_error
     spec_globals: dict = {"__name__": "hogkit_probes"}
-    with open(config["probes"], encoding="utf-8") as f:
-        exec(compile(f.read(), config["probes"], "exec"), spec_globals)
+    with open(config["probes"], "rb") as f:  # compiled by the parent: a .pyc file's header, then the code
+        exec(marshal.loads(f.read()[16:]), spec_globals)
     probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     describe_error = spec_globals["describe_error"]
     restore_probes = keeper(spec_globals)

@@ -80,13 +80,14 @@ class Policy:
             return messages.isolation_namespaces(self.root)
         return messages.isolation_limits(self.root, self.why)
 
-    def command(self, runner: Path, stage: Path, files: list[str], fds: tuple[int, int]) -> list[str]:
-        """The command line that starts the child: ``runner/child.py`` with the pipe FDS; under
-        namespaces, with STAGE's FILES shown read-only in ``/work``."""
+    def command(self, runner: Path, stage: Path, files: list[str], fds: tuple[int, int],
+                script: str = "child.pyc") -> list[str]:
+        """The command line that starts the child: ``runner/SCRIPT`` (the child, compiled) with the
+        pipe FDS; under namespaces, with STAGE's FILES shown read-only in ``/work``."""
         child = [self.python, "-I", "-S", "-B"]
         if self.level != NAMESPACES:
-            return [*child, str(runner / "child.py"), *map(str, fds)]
-        return [*self.wrapper(runner, stage, files), *child, f"{RUNNER}/child.py", *map(str, fds)]
+            return [*child, str(runner / script), *map(str, fds)]
+        return [*self.wrapper(runner, stage, files), *child, f"{RUNNER}/{script}", *map(str, fds)]
 
     def wrapper(self, runner: Path, stage: Path, files: list[str]) -> list[str]:
         argv = [self.tool, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
@@ -192,7 +193,7 @@ def _try(candidate: Policy) -> str:
         for folder in (stage, runner):
             folder.chmod(0o755)
         (runner / "child.py").chmod(0o644)
-        argv = candidate.command(runner, stage, [], (0, 1))[:-2]
+        argv = candidate.command(runner, stage, [], (0, 1), script="child.py")[:-2]
         identity = candidate.identity()
         if identity:
             argv += [str(identity[0]), str(identity[1])]

@@ -6,7 +6,8 @@ descendants are re-parented to it instead of to init. Every sandboxed child carr
 token in its environment, which its descendants inherit; after a child is killed,
 :func:`kill_strays` finds the orphans holding that token and kills them, repeating until none is
 left. Elsewhere (or without ``prctl``) the functions do nothing and the CPU limit still bounds a
-stray process.
+stray process. A child under namespaces has a pid namespace of its own, whose processes all die
+with its first one: there the sandbox only reaps (see :func:`reap`), and never scans for strays.
 """
 
 from __future__ import annotations

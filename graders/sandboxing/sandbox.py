@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib.util
 import json
+import marshal
 import os
 import re
 import secrets
@@ -40,6 +42,7 @@ from pathlib import Path
 
 from graders.core import messages
 from graders.core.errors import LoadError, SandboxError
+from graders.core.memo import once
 from graders.editions.edition import Edition
 from graders.sandboxing import isolation, reaper
 from graders.sandboxing.repairs import Removal, repair
@@ -50,6 +53,7 @@ KIT = Path(__file__).resolve().parents[2]  # covered from the child where namesp
 MAX_FRAME = 1024 * 1024  # the child clips its own replies far below this; a bigger frame is forged
 MAX_DEPTH = 40  # of nested lists in a frame; the child's values stop at 20
 MAX_TEXT = 64 * 1024  # of output or of a string value kept from one step
+READ_BYTES = 64 * 1024  # asked of the pipe at a time; what is left after a frame waits for the next
 MAX_ITEMS = 2000  # of a list or tuple value
 WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is checked while it runs
 # Children are started from one thread that lives as long as the grader: under namespaces a child
@@ -151,6 +155,7 @@ class Session:
     _stmt_lines: dict[int, int] = field(default_factory=dict)
     _token: str = field(default_factory=lambda: secrets.token_hex(8))
     _seq: int = 0  # the number of the latest request; a reply to any other is stale
+    _pending: bytearray = field(default_factory=bytearray)  # read from the child, not yet taken as a frame
     _runner: Path | None = None  # a folder of the parent's holding fresh copies of the runner
     _identity: tuple[int, int] | None = None  # (uid, gid) of this session's children, when the grader is root
     probe: dict | None = None  # what a verifying child checks ({"secrets": [...], "listener": port})
@@ -197,7 +202,7 @@ class Session:
             "workdir": work,
             "submission": f"{work}/{self.submission.name}",
             "module": self.module,
-            "probes": f"{runner_seen}/probes.py",
+            "probes": f"{runner_seen}/probes.pyc",
             "skip": sorted(self._skip),
             "limits": self.limits.as_dict(),
             "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
@@ -222,16 +227,18 @@ class Session:
         return self._await_import(budget_ends)
 
     def _fresh_runner(self) -> Path:
-        """The runner folder with new copies of child.py and probes.py: whatever a child wrote there
-        (only possible where namespaces are missing) is never run again."""
+        """The runner folder with new copies of child.py and probes.py, compiled here (see
+        :func:`compiled`): whatever a child wrote there (only possible where namespaces are
+        missing) is never run again."""
         if self._runner is None:
             self._runner = Path(tempfile.mkdtemp(prefix="hogkit-runner-"))
             self._runner.chmod(0o755)
             (self._runner / "python").mkdir(mode=0o755)
         for source in (CHILD, PROBES):
-            target = self._runner / source.name
+            target = self._runner / (source.stem + ".pyc")
             target.unlink(missing_ok=True)
-            shutil.copyfile(source, target)
+            with open(target, "xb") as f:
+                f.write(compiled(source))
             target.chmod(0o644)
         return self._runner
 
@@ -318,9 +325,10 @@ class Session:
             with _LIVE_LOCK:
                 _LIVE.discard(self._proc)
             self._proc = None
-            reaper.kill_strays(self._token)  # descendants that left the process group
-            if self._identity is not None:
-                reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
+            if isolation.policy().level != isolation.NAMESPACES:  # (in a pid namespace, all died with it)
+                reaper.kill_strays(self._token)  # descendants that left the process group
+                if self._identity is not None:
+                    reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
             reaper.reap(descendants, group)  # the dead ones left to the grader, never to pile up
             if self._cgroup:
                 isolation.remove_cgroup(self._cgroup)
@@ -332,6 +340,7 @@ class Session:
                 except OSError:
                     pass
         self._to_child = self._from_child = -1
+        self._pending.clear()  # nothing of a child that is gone reaches the next one
 
     def dispose(self) -> None:
         """Stop the child and delete the staging and runner folders, and (as root, where the child's
@@ -416,25 +425,27 @@ class Session:
 
     def _receive(self, deadline: float) -> dict | str:
         """The next frame, or "timeout", "crashed" or "memory". Never blocks past DEADLINE."""
-        header = self._read_exact(4, deadline)
-        if isinstance(header, str):
-            return header
-        size = int.from_bytes(header, "big")
+        shortfall = self._fill(4, deadline)
+        if shortfall:
+            return shortfall
+        size = int.from_bytes(self._pending[:4], "big")
         if size > MAX_FRAME:
             return "crashed"
-        body = self._read_exact(size, deadline)
-        if isinstance(body, str):
-            return body
+        shortfall = self._fill(4 + size, deadline)
+        if shortfall:
+            return shortfall
+        body = bytes(self._pending[4:4 + size])
+        del self._pending[:4 + size]
         try:
             message = json.loads(body.decode("utf-8", "replace"))
         except (ValueError, RecursionError):  # not JSON, or nested past what the parser takes
             return "crashed"
         return message if isinstance(message, dict) else "crashed"
 
-    def _read_exact(self, n: int, deadline: float) -> bytes | str:
-        chunks: list[bytes] = []
-        got = 0
-        while got < n:
+    def _fill(self, n: int, deadline: float) -> str:
+        """At least N bytes read from the child and not yet taken (a step's replies often come
+        together: one read takes them all); else "timeout", "crashed" or "memory"."""
+        while len(self._pending) < n:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "timeout"
@@ -442,12 +453,28 @@ class Session:
                 if self._proc is not None and tree_memory(self._proc.pid) > self.limits.memory_bytes:
                     return "memory"
                 continue
-            chunk = os.read(self._from_child, n - got)
+            chunk = os.read(self._from_child, max(READ_BYTES, n - len(self._pending)))
             if not chunk:
                 return "crashed"
-            chunks.append(chunk)
-            got += len(chunk)
-        return b"".join(chunks)
+            self._pending += chunk
+        return ""
+
+
+def compiled(source: Path) -> bytes:
+    """SOURCE (one of the kit's runner files) as a ``.pyc`` file's bytes: the interpreter's magic
+    number, a header and the code. The child runs the same interpreter as this process, so it runs
+    these as they are and compiles nothing of the kit's (``-B`` keeps it from writing any cache)."""
+    stat = source.stat()
+    return _compiled(str(source), stat.st_mtime_ns, stat.st_size)
+
+
+@once(maxsize=8)
+def _compiled(path: str, mtime_ns: int, size: int) -> bytes:
+    with open(path, encoding="utf-8") as f:
+        code = compile(f.read(), Path(path).name, "exec", dont_inherit=True)
+    header = importlib.util.MAGIC_NUMBER + (0).to_bytes(4, "little")  # PEP 552: checked by time and size
+    stamp = ((mtime_ns // 1_000_000_000) & 0xFFFFFFFF).to_bytes(4, "little") + (size & 0xFFFFFFFF).to_bytes(4, "little")
+    return header + stamp + marshal.dumps(code)
 
 
 def process_tree(pid: int) -> list[int]:

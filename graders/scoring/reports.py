@@ -220,8 +220,17 @@ def summary_record(record: ClassRecord) -> dict:
 
 
 def render_kit_log(records: list[ClassRecord]) -> str:
-    """Every record the kit failed to grade: the student, the reason and the traceback."""
-    blocks = [messages.kit_log_heading(r.student, r.reason) + "\n" + r.traceback.rstrip() for r in records]
+    """Every record the kit failed to grade (the student, the reason and the traceback), then every
+    record it graded on a second attempt; each with the first attempt's failure when it was retried."""
+    blocks = []
+    for r in sorted(records, key=lambda r: r.status != EntryStatus.KIT_ERROR):
+        if r.status == EntryStatus.KIT_ERROR:
+            block = messages.kit_log_heading(r.student, r.reason) + "\n" + r.traceback.rstrip()
+        else:
+            block = messages.kit_log_retried_heading(r.student)
+        if r.first_failure:
+            block += "\n" + messages.kit_log_first_attempt() + "\n" + r.first_failure.rstrip()
+        blocks.append(written_out(block, keep="\n"))  # a log read in a terminal: nothing in it moves the cursor
     return "\n\n".join(blocks) + "\n"
 
 

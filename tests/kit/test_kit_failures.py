@@ -106,8 +106,11 @@ def test_a_failure_that_passes_is_healed_by_the_second_try(two_students, tmp_pat
     assert code == 0, err
     assert rows["faulty"]["status"] == "graded" and rows["faulty"]["total"] == rows["faulty"]["max"]
     record = classroom.read_record(out / "records" / "faulty.json.gz")
-    assert record["attempts"] == 2
-    assert not (out / messages.KIT_LOG_NAME).exists()
+    assert record["attempts"] == 2 and "RuntimeError: once" in record["first_failure"]
+    log = (out / messages.KIT_LOG_NAME).read_text(encoding="utf-8")  # the first failure, kept for the staff
+    assert log.startswith(messages.kit_log_retried_heading("faulty")) and "honest" not in log
+    assert messages.kit_log_first_attempt() in log and "Traceback" in log and "RuntimeError: once" in log
+    assert messages.kit_failures_line(1, str(out / messages.KIT_LOG_NAME)) not in err  # nobody is left ungraded
 
 
 @pytest.mark.slow

@@ -154,6 +154,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.sandbox_reached_secret, ("/k/solution",), ["could read /k/solution", "not graded"]),
     (m.used_too_much_memory, (1024 * 1024 * 1024,), ["more than 1024 MiB", "together", "stopped"]),
     (m.kit_log_heading, ("alice", "the kit failed"), ["== alice: the kit failed"]),
+    (m.kit_log_retried_heading, ("alice",), ["== alice:", "second attempt", "not the student's fault"]),
+    (m.kit_log_first_attempt, (), ["first attempt"]),
     (m.os_failure, ("out/grades.csv", "No space left on device"), ["out/grades.csv: No space left on device"]),
     (m.os_failure, (None, "No space left on device"), ["No space left on device"]),
     (m.sandbox_did_not_start, ("timeout",), ["did not answer in time", "before any of its code ran"]),
