@@ -18,7 +18,7 @@ def test_correct_code_in_other_styles_earns_every_point(path):
     from graders.editions.edition import load_edition
 
     edition = load_edition(path.parent.name)
-    report = grade_source(path.read_text(encoding="utf-8"), edition)
+    report = grade_source(path.read_text(encoding="utf-8"), edition, workers=1)
     failed = {p.number: p.reason for p in report.problems if p.score < p.max}
     assert failed == {}
     assert report.total == edition.max_points
@@ -138,7 +138,7 @@ def test_common_mistakes_lose_exactly_their_problem(edition, reference_source, m
     function, code, number, words = MISTAKES[mistake]
     source = replace_function(reference_source, function, code)
     needed = edition.labels({number, *edition.problem(number).depends})
-    report = grade_source(source, edition, problems=needed)
+    report = grade_source(source, edition, problems=needed, workers=1)
     wrong = problem(report, number)
     assert wrong.score == 0 and wrong.status == "failed"
     assert words in wrong.reason
@@ -179,13 +179,13 @@ def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(editi
     edition = load_edition(edition_name)
     source = slipped_source(edition_name, table)
     assert source != (SUBMISSIONS / edition_name / "other_style_hog.py").read_text(encoding="utf-8")
-    report = grade_source(source, edition)
+    report = grade_source(source, edition, workers=1)
     lost = {p.label: p.max - p.score for p in report.problems if p.score < p.max}
     assert lost == table.get("lost", {})
     advised = sorted({p.label for p in report.problems if any(not r.passed and not r.required for r in p.rules)})
     assert advised == sorted(table.get("advice", []))
     for p in report.problems:
-        alone = problem(grade_source(source, edition, problems=[p.label]), p.label)
+        alone = problem(grade_source(source, edition, problems=[p.label], workers=1), p.label)
         assert (alone.score, alone.status) == (p.score, p.status), p.label
 
 

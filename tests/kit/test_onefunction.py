@@ -21,6 +21,9 @@ from graders.scoring.grading import defined_names
 
 from .conftest import grade_source
 
+# What these tests claim is which cases a bug costs, whatever runs them: one child for the
+# submission's own cases (the run already fills every core with tests), not two.
+ONE = 1
 # The default edition's problems run in the edit loop's lane; every other edition's (a whole grade
 # each, about a hundred of them) only in the full run.
 PROBLEMS = [pytest.param(name, p.label, marks=() if name == DEFAULT_EDITION else pytest.mark.slow)
@@ -57,7 +60,7 @@ def broken_syntax(source: str, functions: tuple[str, ...]) -> str:
 def test_a_bug_costs_its_own_problem_alone_in_hidden_cases(name: str, label: str) -> None:
     edition = load_edition(name)
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
-    report = grade_source(planted(source, edition.problem(label).functions), edition)
+    report = grade_source(planted(source, edition.problem(label).functions), edition, workers=ONE)
     own = sharing(edition, label)
     lost = {p.label: [c.about or c.name for c in p.cases if c.hidden and not c.passed]
             for p in report.problems if p.label not in own}
@@ -72,7 +75,7 @@ def test_a_syntax_error_costs_only_the_functions_it_breaks(name: str, label: str
     edition = load_edition(name)
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
     functions = edition.problem(label).functions
-    report = grade_source(broken_syntax(source, functions), edition)
+    report = grade_source(broken_syntax(source, functions), edition, workers=ONE)
     own = sharing(edition, label)
     lost = {p.label: p.reason for p in report.problems if p.label not in own and p.score < p.max}
     assert not lost, f"a syntax error in {label} cost other problems: {lost}"
@@ -107,7 +110,7 @@ def test_a_hand_in_finished_up_to_a_problem_earns_it(name: str) -> None:
         later = tuple(sorted({f for q in edition.problems[k + 1:] for f in q.functions} - done))
         if not p.functions or not p.points or not later:
             continue
-        result = grade_source(planted(source, later), edition, problems=[p.label]).problems[0]
+        result = grade_source(planted(source, later), edition, problems=[p.label], workers=ONE).problems[0]
         if result.score < result.max:
             short[p.label] = result.reason
     assert not short, f"problems that need a later problem's function: {short}"
