@@ -88,9 +88,11 @@ def edition() -> Edition:
     return load_edition(DEFAULT_EDITION)
 
 
-@pytest.fixture(scope="session", params=edition_names())
+@pytest.fixture(scope="session", params=[pytest.param(name, marks=() if name == DEFAULT_EDITION else pytest.mark.slow)
+                                         for name in edition_names()])
 def any_edition(request: pytest.FixtureRequest) -> Edition:
-    """Every edition in turn: the tests that use it hold for all of them, with no edition-specific code."""
+    """Every edition in turn: the tests that use it hold for all of them, with no edition-specific code.
+    The edit loop's lane (``-m "not slow"``) takes the default edition; the full run takes them all."""
     return load_edition(request.param)
 
 

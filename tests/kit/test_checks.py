@@ -125,6 +125,7 @@ def test_the_run_holds_of_the_reference_only_what_it_keeps(pig, pig_source):
     assert problem(grade_source(student, pig, [3]), 3).cases[0].passed
 
 
+@pytest.mark.slow  # several seconds of processor time: the full run, not the edit loop
 def test_a_win_rate_case_reports_the_exact_figure(pig, pig_source):
     (case,) = load_problem_cases(pig, 13)
     assert isinstance(case.check, WinRateCheck) and case.check.at_least == pytest.approx(0.60)

@@ -188,6 +188,7 @@ def check_summary(summary: str, edition) -> None:
     assert hardest and len(keys) == len(set(keys)), hardest
 
 
+@pytest.mark.slow  # several seconds of processor time: the full run, not the edit loop
 def test_an_output_folder_inside_the_class_is_never_graded(tmp_path, edition, reference_source):
     folder = tmp_path / "class"
     folder.mkdir()

@@ -82,6 +82,7 @@ def test_verbose_never_asks_to_rerun_with_verbose(capsys):
     assert code == 0 and "Problem 02 boar_brawl" in out and "--verbose" not in out
 
 
+@pytest.mark.slow  # several seconds of processor time: the full run, not the edit loop
 def test_grade_without_path_grades_the_demo_class(capsys):
     code, out, _ = run(capsys, "grade")
     assert code == 0

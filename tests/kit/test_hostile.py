@@ -784,6 +784,7 @@ def test_debug_lines_never_count_against_the_output_cap(edition, reference_sourc
     assert 0 < len(debug) <= 2000 * steps < 3000 * steps and debug[0] == DEBUG_PREFIX + " 0"
 
 
+@pytest.mark.slow  # several seconds of processor time: the full run, not the edit loop
 def test_a_stub_finds_no_reference_of_its_own_problem(edition, reference_source):
     """Attack: take_turn searches every object the garbage collector knows for another function
     named take_turn (the reference's, which hidden cases of other problems run with) and hands the

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from graders.courses import similarity
 from graders.editions.edition import load_edition
 
@@ -14,6 +16,7 @@ from .test_similarity import HOSTILE, RARE, with_functions
 EDITION = load_edition("boar_brawl")
 
 
+@pytest.mark.slow  # several seconds of processor time: the full run, not the edit loop
 def test_the_similarity_page_shows_the_evidence_and_runs_nothing(page: object, tmp_path: Path) -> None:  # noqa: F811
     folder = tmp_path / "class"
     folder.mkdir()
