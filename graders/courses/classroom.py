@@ -414,6 +414,11 @@ def kit_errors(records: list[ClassRecord]) -> list[ClassRecord]:
     return [r for r in records if r.status == EntryStatus.KIT_ERROR]
 
 
+def kit_log_records(records: list[ClassRecord]) -> list[ClassRecord]:
+    """What kit-errors.log lists: the kit's failures, and the rows it graded only on a second attempt."""
+    return [r for r in records if r.status == EntryStatus.KIT_ERROR or r.first_failure]
+
+
 def write_class_files(out: Path, records: list[ClassRecord], edition: Edition, grades: str = "grades.csv") -> None:
     write_atomically(out / grades, reports.render_grades_csv(records, edition))
     write_atomically(out / "records.jsonl", "".join(json.dumps(reports.summary_record(r)) + "\n" for r in records))
@@ -424,7 +429,7 @@ def write_class_files(out: Path, records: list[ClassRecord], edition: Edition, g
     for fmt in pictures.FORMATS:  # the PNG for summary.md and anything else; the SVG to zoom into
         picture = pictures.score_histogram(messages.histogram_title(len(totals)), totals, edition.max_points, fmt)
         write_atomically(out / f"histogram.{fmt}", picture)
-    failed = [r for r in records if r.status == EntryStatus.KIT_ERROR or r.first_failure]
+    failed = kit_log_records(records)
     if failed:
         write_atomically(out / KIT_LOG, reports.render_kit_log(failed))
     else:
