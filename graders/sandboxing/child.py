@@ -441,17 +441,34 @@ def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list
         statements: list = tree.body  # type: ignore[attr-defined]  # (a Module: typeshed says AST)
     except BaseException as exc:  # the parent parsed it already; say so rather than die unexplained
         return module, [{"line": 0, "error": describe_error(exc, path)}]
+    features = 0  # the submission's own `from __future__ import ...`, for the statements after it
     for i, node in enumerate(statements):
         send(out_fd, {"op": "stmt", "i": i, "line": node.lineno})
         if i in skip:
             continue
         try:
-            code = compile(_ast.Module(body=[node], type_ignores=[]), path, "exec", dont_inherit=True)
+            code = compile(_ast.Module(body=[node], type_ignores=[]), path, "exec", features, dont_inherit=True)
             exec(code, module.__dict__)
+            features |= future_flags(node)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt included: keep going
             info = describe_error(exc, path)
             notes.append({"line": node.lineno, "error": info})
     return module, notes
+
+
+def future_flags(node: object) -> int:
+    """The compiler flags a ``from __future__ import ...`` statement NODE turns on (0 for any other):
+    each statement is compiled on its own, so the file's future imports are carried by hand, and
+    never this file's own (``dont_inherit``)."""
+    if type(node) is not _ast.ImportFrom or getattr(node, "module", None) != "__future__":
+        return 0
+    import __future__
+
+    flags = 0
+    for alias in getattr(node, "names", []):
+        feature = getattr(__future__, alias.name, None)
+        flags |= getattr(feature, "compiler_flag", 0)
+    return flags
 
 
 def keeper(names: dict) -> Callable[[], None]:

@@ -94,3 +94,23 @@ def test_a_contest_entry_with_a_repairable_slip_takes_part(tmp_path, capsys, ref
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "leaderboard.csv").read_text(encoding="utf-8"))))
     assert {r["student"]: r["status"] for r in rows}["alice"] == {r["student"]: r["status"] for r in rows}["bob"]
     assert len(rows) == 3 and all("could not" not in r["status"] for r in rows)
+
+
+def test_annotations_are_evaluated_as_python_does_unless_the_file_postpones_them(edition, reference_source):
+    """The submission runs as plain Python runs it: an annotation naming nothing fails where it is
+    defined, unless the file itself says ``from __future__ import annotations`` (the kit's own
+    future imports never reach it)."""
+    from graders.sandboxing import sandbox
+
+    helper = "\n\ndef helper(x: NoSuchType) -> NoSuchType:\n    return x\n"
+    session, notes = sandbox.open_submission(reference_source + helper, edition)
+    session.dispose()
+    assert any("NameError" in note and "NoSuchType" in note for note in notes), notes
+    postponed = "from __future__ import annotations\n" + reference_source + helper
+    session, notes = sandbox.open_submission(postponed, edition)
+    try:
+        assert notes == []
+        outcome = list(session.steps(["helper(7)"], "from hog import *", float("inf")))
+        assert [(r.status, r.value) for r in outcome] == [("ok", 7)]
+    finally:
+        session.dispose()
