@@ -18,6 +18,7 @@ from pathlib import Path
 
 from graders.core import messages, syntax
 from graders.editions.edition import LABEL, Edition, problem_label
+from graders.games import kinds
 
 ENGINE = Path(__file__).resolve().parents[1]
 STUDENT_README = """# {title}
@@ -170,7 +171,9 @@ def _problem_heading(line: str) -> str | None:
 
 
 def release(edition: Edition, out: Path) -> Path:
-    """Write the student bundle to OUT and OUT.zip; return the zip's path."""
+    """Write the student bundle to OUT and OUT.zip; return the zip's path. The edition's [game]
+    table is checked first, as a student's copy reads only the keys every kind shares."""
+    kinds.check(edition.game)
     if out.exists() and any(out.iterdir()):
         raise FileExistsError(messages.release_target_not_empty(str(out)))
     out.mkdir(parents=True, exist_ok=True)

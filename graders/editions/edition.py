@@ -9,28 +9,30 @@ number or a dependency on a later problem is rejected with a message naming the 
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from graders.core import messages
 from graders.core.errors import EditionError, InputError
 from graders.core.tables import Key, check_table, check_value, one_of, positive, within
-from graders.editions import gamekind
 
 DEFAULT_EDITION = "boar_brawl"
 RULE_KINDS = ("forbid", "uses")
-DICE_BASELINE = "always_roll(6)"  # what a dice game compares against when its [game] names no baseline
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# The most dice a strategy may be asked to choose: a strategy's table shows each choice as one character
+# (0-9, X for 10, then the other letters; graders.sandboxing.probes).
+MOST_DICE = 34
 EDITIONS = Path("tests", "editions")  # under the kit root: one folder per edition (manifest, cases, questions)
 
 
-def _a_name(value: Any) -> str:
+def a_name(value: Any) -> str:
     return "" if NAME.match(value) else "a Python name"
 
 
@@ -54,11 +56,18 @@ PROBLEM_KEYS = {
 RULE_KEYS = {"kind": Key(str, check=one_of(*RULE_KINDS)), "function": Key(str), "names": Key(list, items=str),
              "required": Key(bool, None)}
 CHECKPOINT_KEYS = {"phase": Key(int), "points": Key(int), "label": Key(str, "Checkpoint")}
-# [game] memory (a dice game): what each player carries from turn to turn beyond the scores (Feral Hogs' previous
-# points), as CLASSES whole numbers 0..CLASSES-1 (a larger value counts as the last class).
-MEMORY_KEYS = {"classes": Key(int, check=within(1, 64)), "start": Key(int, 0, check=within(0, 63)),
-               "remember": Key(str)}
-REPORT_KEYS = {"problem": Key((int, str)), "strategy": Key(str, check=_a_name)}
+# [game]: the game, one table whatever its kind. These are the keys every kind shares: which kind, the goal
+# and baseline strategy as expressions, the die a turn uses, and what a move is (a number of dice from
+# dice[0] to dice[1], or one of ACTIONS). Every other key belongs to a kind and is kept as written
+# (GameSettings.table); the instructor's side checks it (graders.games.kinds) before modelling the game.
+GAME_KEYS = {
+    "kind": Key(str, check=lambda v: "" if NAME.match(v) else "the name of a kind of game"),
+    "goal": Key(str, "GOAL"), "baseline": Key(str, ""), "sides": Key(str, "6"),
+    "dice": Key(list, [0, 10], items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= MOST_DICE
+                else messages.EXPECTED_DICE_RANGE),
+    "actions": Key(list, [], items=str),
+}
+ANY_VALUE = Key((str, int, float, bool, list, dict))  # a kind's own key: its type is the kind's to check
 # [gui]: how the web page plays a game and explains each turn (graders.gui.gamelog).
 GUI_KEYS = {
     "play": Key(str), "goal": Key(int, 100, check=within(1, 1000)),
@@ -72,14 +81,13 @@ GUI_KEYS = {
     # swapped for the page's while a game runs; ``scored_by`` names the function whose return value is
     # a turn's points; ``returns`` says what play returns; ``remarks`` are the submission's own words
     # on each action of a tactic game (see REMARK_KEYS).
-    "die_functions": Key(dict, {}, items=int), "scored_by": Key(str, "", check=lambda v: v and _a_name(v)),
+    "die_functions": Key(dict, {}, items=int), "scored_by": Key(str, "", check=lambda v: v and a_name(v)),
     "returns": Key(str, "scores", check=one_of("scores", "winner")), "remarks": Key(list, [], items=dict),
     "factory_numbers": Key(list, None, items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= 1000
                            else messages.EXPECTED_NUMBER_RANGE),
 }
-VARIANT_KEYS = {"id": Key(str, check=_a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
+VARIANT_KEYS = {"id": Key(str, check=a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
                 "exact": Key(bool, False)}
-# [game]: the game, one table whatever its kind (the keys of each kind: graders.editions.gamekind).
 EVENT_KEYS = {"rule": Key(str), "when": Key(str), "text": Key(str)}
 # [[gui.remarks]]: what the submission says of each action: SAY an expression over ``action`` and
 # ``outcome`` giving a str, SPOKEN when the page puts the player's name before it (a sentence, not art).
@@ -129,46 +137,17 @@ class Checkpoint:
 
 
 @dataclass(frozen=True)
-class AnalysisSettings:
-    """A dice game's ``[game]`` keys: expressions over the reference's names (see :mod:`graders.games.analysis`)."""
-
-    update: str  # update(num_rolls, score, opponent_score, dice[, last]) -> the mover's new score
-    extra_turn: str  # extra_turn(score, opponent_score) -> bool, asked after a turn short of the goal ("": none)
-    goal: str  # the goal score
-    baseline: str  # the strategy results are compared against
-    report_problem: str | None  # the problem graded with its strategy's exact win rate (None: none)
-    report_strategy: str  # that strategy's name
-    # A player's memory: with more than one class, update and remember get the mover's (last) and
-    # remember(num_rolls, score, opponent_score, dice, last) gives what the mover carries to their next turn.
-    memory_classes: int = 1
-    memory_start: int = 0
-    remember: str = ""
-    after: str = ""  # after(score, opponent_score) -> both scores once the turn's points are in ("": unchanged)
-    variants: tuple[tuple[str, str], ...] = ()  # (name, update) of the same game under other rules
-
-    def variant(self, name: str) -> AnalysisSettings:
-        """These settings with the update of variant NAME ("" : these settings themselves)."""
-        if not name:
-            return self
-        updates = dict(self.variants)
-        if name not in updates:
-            raise InputError(messages.unknown_variant(name, sorted(updates)))
-        return dataclasses.replace(self, update=updates[name], variants=())
-
-
-@dataclass(frozen=True)
 class GameSettings:
-    """The ``[game]`` table's keys every kind shares, its ``kind`` (which :mod:`graders.games.game` reads to
-    pick the game's model) and a tactic game's own (see :mod:`graders.editions.gamekind`).
+    """The ``[game]`` table: the keys every kind shares, and the whole table as written (``table``),
+    whose other keys belong to its kind (checked and read by :mod:`graders.games.kinds`, on the
+    instructor's side; :mod:`graders.games.game` picks the game's model by ``kind``).
 
-    ``kind = "dice"`` (Hog's shape, the default): a strategy returns a number of dice, from
-    ``dice[0]`` to ``dice[1]``; the rules' own keys are kept as :class:`AnalysisSettings`.
-    ``kind = "tactic"``: a strategy returns a tactic, called with the turn total before each action,
-    that returns one of ``actions`` (the reference's functions ``action(turn_total, outcome) ->
-    (points scored, new turn total, whether the turn is over)``); ``strategy`` names the strategy a
-    contest plays. ``sides`` is an expression over ``score`` and ``opponent_score`` for the die a
-    turn uses, ``goal`` one for the goal score; ``baseline`` the reference strategy analysis
-    compares against.
+    A move is a number of dice from ``dice[0]`` to ``dice[1]`` or, where the table names
+    ``actions``, one of them: a tactic, called with the turn total before each action, returns one
+    (the reference's functions ``action(turn_total, outcome) -> (points scored, new turn total,
+    whether the turn is over)``). ``sides`` is an expression over ``score`` and ``opponent_score``
+    for the die a turn uses, ``goal`` one for the goal score; ``baseline`` the reference strategy
+    results are compared against ("": the kind's own). ``where`` names the file and table.
     """
 
     kind: str = "dice"
@@ -176,8 +155,9 @@ class GameSettings:
     sides: str = "6"
     goal: str = "GOAL"
     baseline: str = ""
-    strategy: str = "final_strategy"
     dice: tuple[int, int] = (0, 10)  # the fewest and most dice a strategy may choose
+    where: str = "[game]"
+    table: Mapping[str, Any] = field(default_factory=dict, compare=False)  # every key, as written
 
 
 @dataclass(frozen=True)
@@ -196,7 +176,6 @@ class Edition:
     run_timeout: float
     suite_dir: Path  # where edition.toml and the case files are
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
-    analysis: AnalysisSettings | None = field(default=None, compare=False)  # a dice [game]'s rules (games.analysis)
     gui: dict = field(default_factory=dict, compare=False)  # [gui], checked (graders.gui.gamelog compiles it)
     game: GameSettings = field(default_factory=GameSettings, compare=False)  # [game] (graders.games.game)
     course_points: int = 0  # what the points are worth in the course's own total (0: the points themselves)
@@ -370,7 +349,6 @@ def parse_manifest(
         run_timeout=top["run_timeout"],
         suite_dir=suite_dir or root / EDITIONS / name,
         support_dir=support_dir or root / "solution" / name,
-        analysis=_analysis(top["game"], {p.label for p in problems}, where),
         gui=_gui(top["gui"], where),
         game=_game(top["game"], where),
         course_points=top["course_points"],
@@ -426,38 +404,6 @@ def _checkpoint(raw: dict | None, where: str) -> Checkpoint | None:
     return Checkpoint(**check_table(raw, CHECKPOINT_KEYS, f"{where} [checkpoint]"))
 
 
-def _analysis(raw: dict | None, labels: set[str], where: str) -> AnalysisSettings | None:
-    """A dice game's rules, from the ``[game]`` table's keys (None when the table gives no update:
-    no table, or a game of another kind)."""
-    if raw is None:
-        return None
-    awhere = f"{where} [game]"
-    values = gamekind.check_game(raw, awhere)
-    if not values["update"]:
-        return None
-    values["baseline"] = values["baseline"] or DICE_BASELINE
-    for key in ("update", "extra_turn", "goal", "baseline", "after"):
-        if values[key]:
-            _check_expression(values[key], f"{awhere} {key}")
-    memory = check_table(values["memory"], MEMORY_KEYS, f"{awhere} memory") if values["memory"] is not None else None
-    if memory is not None:
-        _check_expression(memory["remember"], f"{awhere} memory remember")
-        if memory["start"] >= memory["classes"]:
-            raise EditionError(messages.table_wrong_type(f"{awhere} memory start", messages.EXPECTED_MEMORY_START,
-                                                         str(memory["start"])))
-    for name, source in values["variants"].items():
-        check_value(name, Key(str, check=_a_name), f"{awhere} variants")
-        _check_expression(source, f"{awhere} variants {name}")
-    report = check_table(values["report"], REPORT_KEYS, f"{awhere} report") if values["report"] is not None else None
-    if report is not None and problem_label(report["problem"]) not in labels:
-        raise EditionError(messages.table_wrong_type(f"{awhere} report problem", messages.EXPECTED_PROBLEM_NUMBER,
-                                                     str(report["problem"])))
-    return AnalysisSettings(values["update"], values["extra_turn"], values["goal"], values["baseline"],
-                            problem_label(report["problem"]) if report else None, report["strategy"] if report else "",
-                            memory["classes"] if memory else 1, memory["start"] if memory else 0,
-                            memory["remember"] if memory else "", values["after"], tuple(values["variants"].items()))
-
-
 def _gui(raw: dict | None, where: str) -> dict:
     """The ``[gui]`` table with every key checked and defaults filled in ({} when there is none);
     :mod:`graders.gui.gamelog` compiles its expressions."""
@@ -466,15 +412,15 @@ def _gui(raw: dict | None, where: str) -> dict:
     gwhere = f"{where} [gui]"
     values = check_table(raw, GUI_KEYS, gwhere)
     for f in values["factories"]:
-        check_value(f, Key(str, check=_a_name), f"{gwhere} factories")
+        check_value(f, Key(str, check=a_name), f"{gwhere} factories")
     values["variants"] = [check_table(v, VARIANT_KEYS, f"{gwhere} variants[{i}]")
                           for i, v in enumerate(values["variants"])]
     values["events"] = [check_table(e, EVENT_KEYS, f"{gwhere} events[{i}]") for i, e in enumerate(values["events"])]
     values["remarks"] = [check_table(r, REMARK_KEYS, f"{gwhere} remarks[{i}]") for i, r in enumerate(values["remarks"])]
     for key in values["numbers"]:
-        check_value(key, Key(str, check=_a_name), f"{gwhere}.numbers")
+        check_value(key, Key(str, check=a_name), f"{gwhere}.numbers")
     for key, sides in values["die_functions"].items():
-        check_value(key, Key(str, check=_a_name), f"{gwhere} die_functions")
+        check_value(key, Key(str, check=a_name), f"{gwhere} die_functions")
         check_value(sides, Key(int, check=within(2, 20)), f"{gwhere} die_functions {key}")
     return values
 
@@ -483,17 +429,17 @@ def _game(raw: dict | None, where: str) -> GameSettings:
     if raw is None:
         return GameSettings()
     gwhere = f"{where} [game]"
-    values = gamekind.check_game(raw, gwhere)
+    values = check_table(raw, GAME_KEYS, gwhere, extra=ANY_VALUE)
     for key in ("sides", "goal", "baseline"):
         if values[key]:
-            _check_expression(values[key], f"{gwhere} {key}")
+            check_expression(values[key], f"{gwhere} {key}")
     for name in values["actions"]:
-        check_value(name, Key(str, check=_a_name), f"{gwhere} actions")
-    return GameSettings(values["kind"], tuple(values["actions"]), values["sides"], values["goal"],
-                        values["baseline"], values["strategy"], (values["dice"][0], values["dice"][1]))
+        check_value(name, Key(str, check=a_name), f"{gwhere} actions")
+    return GameSettings(values["kind"], tuple(values["actions"]), values["sides"], values["goal"], values["baseline"],
+                        (values["dice"][0], values["dice"][1]), gwhere, MappingProxyType(copy.deepcopy(raw)))
 
 
-def _check_expression(source: str, where: str) -> None:
+def check_expression(source: str, where: str) -> None:
     """SOURCE must be a Python expression (it is evaluated in the reference's namespace later)."""
     from graders.core import syntax
 

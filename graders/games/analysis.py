@@ -47,8 +47,9 @@ import numpy as np
 from graders.core import messages
 from graders.core.errors import AnalysisError
 from graders.core.memo import once
-from graders.editions.edition import AnalysisSettings, Edition
-from graders.games import reference
+from graders.editions.edition import Edition
+from graders.games import kinds, reference
+from graders.games.kinds import AnalysisSettings
 from graders.sandboxing.sandbox import Limits, LoadError, Session
 
 if TYPE_CHECKING:
@@ -117,14 +118,15 @@ def _sequence(k: int, total: int, one: bool) -> tuple[int, ...]:
 
 def analysis_settings(edition: Edition) -> AnalysisSettings:
     """The edition's ``[analysis]`` table; an :class:`AnalysisError` when it has none."""
-    if edition.analysis is None:
+    settings = kinds.dice_settings(edition)
+    if settings is None:
         raise AnalysisError(messages.no_analysis(edition.name))
     if edition.game.dice != (0, MOST_DICE) or edition.game.sides.strip() != str(FACES):
         # The die and the dice are the edition's to say ([game] sides, dice); the solvers (and
         # kernel.c) are built for these, and refuse rather than answer for another game.
         raise AnalysisError(messages.dice_not_modelled(edition.name, edition.game.sides, edition.game.dice,
                                                        FACES, MOST_DICE))
-    return edition.analysis
+    return settings
 
 
 def _cache_file(edition: Edition, variant: str = "") -> Path:

@@ -1,7 +1,7 @@
 """The game seam: one :class:`Game` interface, with one implementation per kind of game, chosen once.
 
-Contract: an edition's ``[game]`` table (:class:`graders.editions.edition.GameSettings`; its keys, kind by
-kind, in :mod:`graders.editions.gamekind`) names the kind of its game (``kind``). :func:`game_of` reads it,
+Contract: an edition's ``[game]`` table (:class:`graders.editions.edition.GameSettings`; the keys of each
+kind in :mod:`graders.games.kinds`) names the kind of its game (``kind``). :func:`game_of` reads it,
 here and nowhere else, and gives the matching implementation: :class:`DiceGame` (a strategy returns
 a number of dice; Hog's shape, modelled by :mod:`graders.games.analysis`) or :class:`TacticGame` (a
 strategy returns a tactic of roll-or-hold actions; Pig's shape, modelled by :mod:`graders.games.tactics`).
@@ -14,7 +14,7 @@ dice game, ``table[score, opponent_score, turn_total]`` action indexes for a tac
 take and give tables, so callers never look inside one.
 
 A third kind of game: a module modelling it (like :mod:`graders.games.tactics`), a class here implementing
-:class:`Game`, one entry in :data:`KINDS`, and its name and keys in :data:`graders.editions.gamekind.KIND_KEYS`.
+:class:`Game`, one entry in :data:`KINDS`, and its name and keys in :data:`graders.games.kinds.KIND_KEYS`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from graders.core import messages
 from graders.core.errors import AnalysisError
 from graders.editions.edition import Edition
+from graders.games import kinds
 from graders.sandboxing.sandbox import Limits, Session
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ class DiceGame(Game):
         return analysis.analysis_settings(self.edition).report_strategy
 
     def report(self) -> tuple[str, str] | None:
-        settings = self.edition.analysis
+        settings = kinds.dice_settings(self.edition)
         if settings is None or settings.report_problem is None:
             return None
         return settings.report_problem, settings.report_strategy
@@ -183,7 +184,7 @@ class DiceGame(Game):
         return analysis.reference_table(self.edition, expression)
 
     def modelled(self) -> bool:
-        return self.edition.analysis is not None
+        return kinds.dice_settings(self.edition) is not None
 
     def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
         from graders.games import analysis
@@ -281,7 +282,7 @@ class TacticGame(Game):
         return self.edition.game.baseline
 
     def contest_strategy(self) -> str:
-        return self.edition.game.strategy
+        return str(kinds.check(self.edition.game)["strategy"])
 
     def reference_table(self, expression: str, variant: str = "") -> np.ndarray:
         from graders.games import tactics
@@ -366,5 +367,8 @@ KINDS: dict[str, type[Game]] = {"dice": DiceGame, "tactic": TacticGame}
 
 
 def game_of(edition: Edition) -> Game:
-    """The edition's game, by the kind its ``[game]`` table names: the one place the kind is read."""
+    """The edition's game, by the kind its ``[game]`` table names: the one place the kind is read.
+    The table is checked first (:func:`graders.games.kinds.check`): a key of another kind, a typo or
+    a kind with no model is an :class:`~graders.core.errors.EditionError` naming the file."""
+    kinds.check(edition.game)
     return KINDS[edition.game.kind](edition)

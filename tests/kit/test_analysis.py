@@ -17,7 +17,7 @@ from graders.cli import main as hogkit
 from graders.core import messages
 from graders.core.errors import InputError
 from graders.editions.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
-from graders.games import analysis
+from graders.games import analysis, kinds
 from graders.sandboxing.sandbox import open_session
 
 from .conftest import grade_source, problem
@@ -103,7 +103,7 @@ def test_best_response_and_minimax(boar):
 def analysed(name: str):
     """Edition NAME, or a skip when its [game] is not of kind "dice" (Hog's shape)."""
     edition = load_edition(name)
-    if edition.analysis is None:
+    if kinds.dice_settings(edition) is None:
         pytest.skip(f"{name} describes no game of dice: its [game] is of another kind (test_tactics.py)")
     return edition
 
@@ -337,7 +337,7 @@ def test_too_few_memory_classes_are_refused(swine):
     edition, _ = swine
     memory = dict(read_toml(edition.suite_dir / "edition.toml")["game"]["memory"], classes=10)
     with pytest.raises(analysis.AnalysisError, match="classes = 10 is too few"):
-        analysis.derive_model(edition, _changed(edition, memory=memory).analysis)
+        analysis.derive_model(edition, kinds.dice_settings(_changed(edition, memory=memory)))
 
 
 @pytest.mark.slow
@@ -345,7 +345,7 @@ def test_an_after_rule_that_changes_the_sum_is_refused(swine):
     edition, _ = swine
     broken = _changed(edition, after="lambda score, opponent_score: (score + 1, opponent_score)")
     with pytest.raises(analysis.AnalysisError, match="changes the sum of the scores"):
-        analysis.derive_model(edition, broken.analysis)
+        analysis.derive_model(edition, kinds.dice_settings(broken))
 
 
 def test_minimax_asks_for_the_plain_state(swine):
@@ -425,7 +425,7 @@ def test_the_analysis_reads_the_die_and_the_dice_from_the_game_table():
     """[game] sides and dice are the edition's word: a die or a range of dice the solvers are not
     built for is refused with both named, never answered for the wrong game."""
     edition = load_edition("boar_brawl")
-    assert analysis.analysis_settings(edition) is edition.analysis
+    assert analysis.analysis_settings(edition) == kinds.dice_settings(edition)
     for change in ({"sides": "8"}, {"dice": (1, 10)}):
         other = dataclasses.replace(edition, game=dataclasses.replace(edition.game, **change))
         with pytest.raises(analysis.AnalysisError, match="solves 0 to 10 dice of a 6-sided die only"):

@@ -24,7 +24,7 @@ NOT_REPORTED = {
 # The modules that read an edition's data (manifests, case files, the [gui] table, students' copies).
 # mutants.toml and case specs (checks.py) are edition data too.
 EDITION_DATA = {"edition.py", "cases.py", "gamelog.py", "tables.py", "templates.py", "mutants.py", "checks.py",
-                "gamekind.py"}
+                "kinds.py"}
 
 
 def _trees() -> dict[str, ast.Module]:

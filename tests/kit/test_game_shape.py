@@ -17,7 +17,7 @@ from graders.editions.edition import edition_names, load_edition
 from graders.games import game
 
 ENGINE = Path(__file__).resolve().parents[2] / "graders"
-GAME_MODULES = {"game", "gamekind"}  # the seam: the interface and factory, and the table's keys kind by kind
+GAME_MODULES = {"game", "kinds"}  # the seam: the interface and factory, and the table's keys kind by kind
 MODELS = {"analysis", "tactics"}  # a kind's model: only the seam (and one model, for the other's kernel) imports it
 ALLOWED_IMPORTS = {
     # tactics solves its pairs in the compiled loop analysis builds (graders/games/kernel.c): one model
@@ -89,3 +89,16 @@ def test_each_edition_gets_the_game_of_its_kind(name):
 def test_every_kind_implements_the_whole_interface():
     for cls in game.KINDS.values():
         assert not getattr(cls, "__abstractmethods__", None), cls
+
+
+def test_a_kind_is_declared_in_the_game_modules_alone():
+    """Every kind named in one of the game modules' tables is named in all of them, and the shipped
+    loader declares no key that belongs to one kind: a third kind changes nothing a student's copy
+    carries."""
+    from graders.editions.edition import GAME_KEYS
+    from graders.games import kinds
+
+    assert set(kinds.KIND_KEYS) == set(kinds.KIND_MOVES) == set(kinds.KIND_NEEDS) == set(game.KINDS)
+    own = {key for keys in kinds.KIND_KEYS.values() for key in keys}
+    assert not own & set(GAME_KEYS)
+    assert set(kinds.KIND_MOVES.values()) <= set(GAME_KEYS)

@@ -13,6 +13,8 @@ from graders.core.errors import EditionError
 from graders.core.tables import Key, check_table, pair_of_ints, within
 from graders.editions.cases import load_problem_cases, load_questions, load_templates
 from graders.editions.edition import Edition, load_edition, parse_manifest, read_toml
+from graders.games import kinds
+from graders.games.game import game_of
 
 # -- the helper itself --------------------------------------------------------------------------
 
@@ -104,18 +106,33 @@ def test_a_typo_in_any_manifest_table_fails_when_the_edition_loads(edition_name,
     data = copy.deepcopy(data)
     change(data)
     with pytest.raises(EditionError) as info:
-        parse_manifest(data, edition_name, path.parent.parent.parent, path)
+        edition = parse_manifest(data, edition_name, path.parent.parent.parent, path)
+        game_of(edition)  # a kind's own keys are checked on the instructor's side, before any model
+        kinds.dice_settings(edition)
     assert needle in str(info.value) and str(path) in str(info.value)
 
 
+def test_a_kinds_own_keys_are_kept_as_written_for_the_instructors_side():
+    """The shipped loader checks the keys every kind shares and keeps the rest as written: a typo
+    there reaches a student's copy unread, and fails where the game is modelled (game_of)."""
+    data, path = _manifest("more_boar")
+    data = copy.deepcopy(data)
+    data["game"]["extra_trun"] = data["game"].pop("extra_turn")
+    edition = parse_manifest(data, "more_boar", path.parent.parent.parent, path)
+    assert edition.game.table["extra_trun"] == "more_boar" and edition.game.kind == "dice"
+    with pytest.raises(EditionError, match="unknown key 'extra_trun'"):
+        game_of(edition)
+
+
 def test_the_manifests_as_they_are_load_with_typed_analysis_settings():
-    more = load_edition("more_boar")
-    assert more.analysis is not None and more.analysis.extra_turn == "more_boar"
-    assert more.analysis.report_problem == "12" and more.analysis.report_strategy == "final_strategy"
-    assert load_edition("boar_brawl").analysis.extra_turn == ""
-    plain = load_edition("pig_tail").analysis  # without the keys, the state is the two scores as before
+    more = kinds.dice_settings(load_edition("more_boar"))
+    assert more is not None and more.extra_turn == "more_boar"
+    assert more.report_problem == "12" and more.report_strategy == "final_strategy"
+    assert kinds.dice_settings(load_edition("boar_brawl")).extra_turn == ""
+    plain = kinds.dice_settings(load_edition("pig_tail"))  # without the keys, the state is the two scores as before
     assert (plain.memory_classes, plain.remember, plain.after, plain.variants) == (1, "", "", ())
-    swine = load_edition("swine_swap").analysis
+    assert kinds.dice_settings(load_edition("pig")) is None  # a game of another kind
+    swine = kinds.dice_settings(load_edition("swine_swap"))
     assert (swine.memory_classes, swine.memory_start, swine.baseline) == (14, 0, "always_roll(4)")
     assert "is_swap" in swine.after and "take_turn" in swine.remember
     assert [name for name, _ in swine.variants] == ["no_feral_hogs"]
