@@ -994,6 +994,10 @@ def not_a_project_folder(folder: str) -> str:
 # -- the kit's own data files (graders.core.tables): WHERE is the file and the table -----------------
 
 
+def expected_dice_range(most: int) -> str:
+    return f"[fewest, most]: two whole numbers from 0 to {most}, fewest first"
+
+
 def table_unknown_key(where: str, key: str, known: list[str]) -> str:
     return f"{where}: unknown key {key!r} (known keys: {', '.join(known)})"
 
@@ -2175,7 +2179,6 @@ EXPECTED_GUI_NUMBER = "the name of one of [gui.numbers]"
 EXPECTED_TWO_ACTIONS = "two or more action names"
 EXPECTED_SIDES = "an expression giving a whole number of sides from 2 to 20 at every pair of scores"
 EXPECTED_UPDATE = "an expression for the mover's new score: update(num_rolls, score, opponent_score, dice)"
-EXPECTED_DICE_RANGE = "[fewest, most]: two whole numbers from 0 to 100, fewest first"
 EXPECTED_NUMBER_RANGE = "[low, high]: two whole numbers from 0 to 1000, low first"
 RUN_PASSES = "the test passes"
 RUN_FAILS = "the test fails"

@@ -27,8 +27,8 @@ DEFAULT_EDITION = "boar_brawl"
 RULE_KINDS = ("forbid", "uses")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # The most dice a strategy may be asked to choose: a strategy's table shows each choice as one character
-# (0-9, X for 10, then the other letters; graders.sandboxing.probes).
-MOST_DICE = 34
+# (graders.sandboxing.probes.CHOICES: 0-9, X for 10, then the other capital letters).
+MOST_DICE = 35
 EDITIONS = Path("tests", "editions")  # under the kit root: one folder per edition (manifest, cases, questions)
 
 
@@ -64,7 +64,7 @@ GAME_KEYS = {
     "kind": Key(str, check=lambda v: "" if NAME.match(v) else "the name of a kind of game"),
     "goal": Key(str, "GOAL"), "baseline": Key(str, ""), "sides": Key(str, "6"),
     "dice": Key(list, [0, 10], items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= MOST_DICE
-                else messages.EXPECTED_DICE_RANGE),
+                else messages.expected_dice_range(MOST_DICE)),
     "actions": Key(list, [], items=str),
 }
 ANY_VALUE = Key((str, int, float, bool, list, dict))  # a kind's own key: its type is the kind's to check

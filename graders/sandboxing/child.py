@@ -501,6 +501,7 @@ def main() -> None:
         exec(marshal.loads(f.read()[16:]), spec_globals)
     probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     describe_error = spec_globals["describe_error"]
+    spec_globals["DICE"] = tuple(config.get("dice") or spec_globals["DICE"])  # the edition's range of dice
     restore_probes = keeper(spec_globals)
     hidden = hide_folders(config["hide"], *config["interpreter"]) if config.get("hide") else False
     if config.get("identity"):

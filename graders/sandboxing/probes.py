@@ -129,23 +129,33 @@ class seeded_game:
         print("dice rolled", self.dice.calls, "times")
 
 
+# A number of dice shown as one character: 0-9, X for 10, then the other capital letters (11 to 35).
+CHOICES = "0123456789X" + "ABCDEFGHIJKLMNOPQRSTUVWYZ"
+# The fewest and most dice a strategy may choose: the edition's ([game] dice), set when the child starts.
+DICE = (0, 10)
+
+
+def _choice(value: object) -> bool:
+    """Whether VALUE is a number of dice a strategy may choose (an int in the edition's range)."""
+    return type(value) is int and DICE[0] <= value <= DICE[1]
+
+
 def _cell(value: object) -> str:
-    if type(value) is int and 0 <= value <= 10:
-        return "0123456789X"[value]
-    return "?"
+    return CHOICES[value] if type(value) is int and _choice(value) else "?"
 
 
 def show_strategy(strategy: Callable, goal: int = 100) -> None:
     """Print STRATEGY's choice for every pair of scores below GOAL: one row per score, one
-    character per opponent score (0-9, X for 10, ? for anything that is not an int from 0 to 10).
+    character per opponent score (see CHOICES: 0-9, X for 10; ? for anything that is not an int
+    in the edition's range of dice).
     """
     for score in range(goal):
         print(str(score).rjust(3) + " " + "".join(_cell(strategy(score, opp)) for opp in range(goal)))
 
 
 def check_strategy(strategy: Callable, goal: int = 100) -> None:
-    """Print the first pair of scores where STRATEGY does not return an int from 0 to 10, or where
-    asking twice gives two answers; print 'valid' when there is none.
+    """Print the first pair of scores where STRATEGY does not return an int in the edition's range
+    of dice, or where asking twice gives two answers; print 'valid' when there is none.
     """
     found = tabulate(strategy, goal)
     if found and found[0] == "bad":
@@ -181,19 +191,20 @@ class commentary_log:
 
 def tabulate(strategy: Callable, goal: int = 100) -> tuple:
     """STRATEGY's choice for every pair of scores below GOAL, as GOAL strings of GOAL characters
-    (0-9, X for 10); or ("bad", score, opponent, what it returned) for the first pair where it does
-    not return an int from 0 to 10, or ("unsteady", score, opponent) where two calls disagree."""
+    (see CHOICES); or ("bad", score, opponent, what it returned) for the first pair where it does
+    not return an int in the edition's range of dice, or ("unsteady", score, opponent) where two
+    calls disagree."""
     rows = []
     for score in range(goal):
         row = []
         for opp in range(goal):
             first = strategy(score, opp)
-            if type(first) is not int or not 0 <= first <= 10:
+            if not _choice(first):
                 return ("bad", score, opp, plain(first))
             again = strategy(score, opp)
             if type(again) is not int or again != first:
                 return ("unsteady", score, opp)
-            row.append("0123456789X"[first])
+            row.append(CHOICES[first])
         rows.append("".join(row))
     return tuple(rows)
 

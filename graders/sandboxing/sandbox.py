@@ -147,6 +147,7 @@ class Session:
     module: str
     workdir: Path  # the staging folder the parent wrote: the submission and the kit's support files
     limits: Limits = field(default_factory=Limits)
+    dice: tuple[int, int] = (0, 10)  # the fewest and most dice a strategy may choose ([game] dice): the probes' range
     notes: list[ImportNote] = field(default_factory=list)
     _proc: subprocess.Popen | None = None
     _to_child: int = -1
@@ -202,6 +203,7 @@ class Session:
             "workdir": work,
             "submission": f"{work}/{self.submission.name}",
             "module": self.module,
+            "dice": list(self.dice),
             "probes": f"{runner_seen}/probes.pyc",
             "skip": sorted(self._skip),
             "limits": self.limits.as_dict(),
@@ -715,7 +717,7 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None) ->
         raise Halted
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
-    session = Session(target, edition.module, workdir, limits or Limits())
+    session = Session(target, edition.module, workdir, limits or Limits(), dice=edition.game.dice)
     try:
         session.start()
     except BaseException:

@@ -9,6 +9,7 @@ import math
 import random
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -430,3 +431,20 @@ def test_the_analysis_reads_the_die_and_the_dice_from_the_game_table():
         other = dataclasses.replace(edition, game=dataclasses.replace(edition.game, **change))
         with pytest.raises(analysis.AnalysisError, match="solves 0 to 10 dice of a 6-sided die only"):
             analysis.analysis_settings(other)
+
+
+def test_the_probes_show_and_check_a_strategy_in_the_editions_range_of_dice(edition, reference_source):
+    """[game] dice reaches the child: a table shows 11 and 12 dice as A and B where the edition
+    allows them (anything outside its range as ?), and check_strategy refuses what it does not."""
+    wider = dataclasses.replace(edition, game=dataclasses.replace(edition.game, dice=(1, 12)))
+    steps = ["show_strategy(lambda score, opponent: (12, 11, 0)[score], 3)",
+             "check_strategy(lambda score, opponent: 12)", "check_strategy(lambda score, opponent: 0)"]
+    expected = [(wider, ["  0 BBB\n  1 AAA\n  2 ???\n", "valid\n", "strategy(0, 0) returned 0\n"]),
+                (edition, ["  0 ???\n  1 ???\n  2 000\n", "strategy(0, 0) returned 12\n", "valid\n"])]
+    for chosen, outputs in expected:
+        session = open_session(reference_source, chosen)
+        try:
+            replies = list(session.steps(steps, analysis.session_setup(session), time.monotonic() + 30))
+        finally:
+            session.dispose()
+        assert [r.output for r in replies] == outputs, chosen.game.dice

@@ -178,6 +178,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.printable, ("\x1b[2Jfull\tmarks\u2028",), ["\\x1b[2Jfull\tmarks\\x2028"]),
     (m.reference_strategy_failed, ("nope(3)", "boar_brawl", "NameError: name 'nope' is not defined"),
      ["'nope(3)'", "boar_brawl reference", "NameError", "always_roll(6)"]),
+    (m.expected_dice_range, (35,), ["[fewest, most]", "from 0 to 35", "fewest first"]),
     (m.table_unknown_key, ("q.toml [game]", "extra_trun", ["extra_turn", "goal"]),
      ["q.toml [game]", "unknown key 'extra_trun'", "extra_turn, goal"]),
     (m.table_missing_key, ("q.toml [[case]] #2", "transcript", "text"), ["[[case]] #2", "missing key 'transcript'",
