@@ -432,6 +432,22 @@ def sandbox_did_not_start(what: str) -> str:
             + ("did not answer in time" if what == "timeout" else "ended") + " before any of its code ran")
 
 
+FORKSERVER_ENDED = "the server ended"
+FORKSERVER_NO_PID = "no pid for the new child"
+
+
+def forkserver_failed(why: str) -> str:
+    """The fork server (graders.sandboxing.forkserver) could not give a child: the kit's failure."""
+    return (f"the fork server that starts each sandboxed child did not give one ({why}); "
+            "set HOGKIT_FORKSERVER=off to start every child with bubblewrap instead")
+
+
+def sandbox_kept_capabilities(sets: str) -> str:
+    """A child that still held a capability once it was confined: never given student code."""
+    return (f"the sandboxed child still held capabilities ({sets}) when student code would have started; "
+            "nothing was graded: this is the kit's failure, not the student's")
+
+
 # -- isolation: what student code could reach, as every report states it --------------------------
 
 

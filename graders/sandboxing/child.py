@@ -280,6 +280,47 @@ def drop_privileges(uid: int, gid: int) -> None:
     os.setuid(uid)
 
 
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_CAP_VERSION_3 = 0x20080522
+CAPABILITIES = ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")  # as /proc/self/status names them
+
+
+def drop_capabilities(keep_identity: bool = False) -> None:
+    """Give up every capability for good: none can be had again, by this process or any it starts
+    (bubblewrap does the same; the fork server's children do it here). With KEEP_IDENTITY, the ones
+    that let this process become its own user are kept until it does (see drop_privileges, after
+    which the kernel clears them). Nothing here raises: what is left is reported (verify_reach)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        for cap in range(64):
+            if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
+                break  # past the last capability this kernel knows
+        libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+        if keep_identity:
+            return
+        header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+        data = (ctypes.c_uint32 * 6)()
+        libc.capset(header, data)
+    except (OSError, AttributeError):
+        return
+
+
+def capabilities() -> dict:
+    """The capability sets of this process, as /proc/self/status shows them (hex)."""
+    found = {}
+    try:
+        with open("/proc/self/status", "rb") as f:  # (no codec: the user this child became may not reach them)
+            for line in f.read().decode("utf-8", "replace").splitlines():
+                name, _, value = line.partition(":")
+                if name in CAPABILITIES:
+                    found[name] = value.strip()
+    except OSError:
+        pass
+    return found
+
+
 # -- confinement where namespaces are missing, and what the child can actually reach -------------------
 
 # Landlock (linux/landlock.h): the system calls, and the access rights by the ABI that brought them.
@@ -388,7 +429,7 @@ def _seccomp(libc: ctypes.CDLL, program: bytes) -> str:
     return "seccomp"
 
 
-def verify_reach(spec: dict, applied: list, missing: list) -> dict:
+def verify_reach(spec: dict, applied: list, missing: list, caps: dict) -> dict:
     """What this process can actually do, now that every protection is in place and before any
     student code: which of SPEC's "secrets" it can open, whether it reaches the parent's listener
     on 127.0.0.1 (SPEC's "listener" port), and who it is. Plain data for the parent to judge."""
@@ -408,7 +449,7 @@ def verify_reach(spec: dict, applied: list, missing: list) -> dict:
     except OSError:
         userns = 0
     return {"op": "reach", "readable": readable, "network": _connects(spec.get("listener")), "uid": os.getuid(),
-            "gid": os.getgid(), "userns": userns, "applied": applied, "missing": missing}
+            "gid": os.getgid(), "userns": userns, "applied": applied, "missing": missing, "caps": caps}
 
 
 def _connects(port: object) -> bool:
@@ -492,13 +533,22 @@ def main() -> None:
     config = receive(in_fd)
     if config is None:
         return
+    with open(config["probes"], "rb") as f:  # compiled by the parent: a .pyc file's header, then the code
+        probes_code = marshal.loads(f.read()[16:])
+    serve(config, in_fd, out_fd, probes_code)
+
+
+def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) -> None:
+    """Everything after the settings are read, in a process started for this child (:func:`main`)
+    or forked for it by the fork server (:mod:`graders.sandboxing.zygote`): limits, probes, identity,
+    confinement and its verification, then the submission and its cases."""
+    drop_capabilities(keep_identity=bool(config.get("identity")))
     apply_limits(config.get("limits", {}))
     # The probes (the kit's own code) load first, while the standard library they import is
     # still readable: the user the child drops to may not be able to read the interpreter's files.
     global describe_error
     spec_globals: dict = {"__name__": "hogkit_probes"}
-    with open(config["probes"], "rb") as f:  # compiled by the parent: a .pyc file's header, then the code
-        exec(marshal.loads(f.read()[16:]), spec_globals)
+    exec(probes_code, spec_globals)
     probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     describe_error = spec_globals["describe_error"]
     spec_globals["DICE"] = tuple(config.get("dice") or spec_globals["DICE"])  # the edition's range of dice
@@ -506,9 +556,11 @@ def main() -> None:
     hidden = hide_folders(config["hide"], *config["interpreter"]) if config.get("hide") else False
     if config.get("identity"):
         drop_privileges(*config["identity"])
+    drop_capabilities()
+    caps = capabilities()  # (confinement changes none, and may close /proc)
     applied, missing = confine(config.get("confine") or {})
     if config.get("verify"):
-        send(out_fd, verify_reach(config["verify"], applied, missing))
+        send(out_fd, verify_reach(config["verify"], applied, missing, caps))
     os.chdir(config["workdir"])
     sys.path[:0] = [config["workdir"]]
     sys.argv = [config["submission"]]

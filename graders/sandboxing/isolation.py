@@ -62,6 +62,9 @@ FORCE = "HOGKIT_ISOLATION"  # "limits" turns namespaces off, for comparison or f
 WORK, RUNNER = "/work", "/hogkit"  # where the child sees its folder and its runner, under namespaces
 WORK_BYTES, TMP_BYTES = 32 * 1024 * 1024, 16 * 1024 * 1024
 SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin")  # the libraries the interpreter links to
+# What the fork server keeps to make each child's namespaces and folders, bound its capabilities and
+# give it a user id of its own; every child gives them all up before any student code (child.serve).
+ZYGOTE_CAPABILITIES = ("CAP_SYS_ADMIN", "CAP_SETPCAP", "CAP_SETUID", "CAP_SETGID")
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,28 @@ class Policy:
         return [*self.wrapper(runner, stage, files), *child, f"{RUNNER}/{script}", *map(str, fds)]
 
     def wrapper(self, runner: Path, stage: Path, files: list[str]) -> list[str]:
+        """bubblewrap's command line for one child: the system's view (:meth:`view`), with STAGE's
+        FILES read-only in a writable ``/work`` and the runner read-only."""
+        argv = self.view()
+        argv += ["--size", str(WORK_BYTES), "--perms", "1777", "--tmpfs", WORK]
+        for name in files:
+            argv += ["--ro-bind", str(stage / name), f"{WORK}/{name}"]
+        argv += ["--ro-bind", str(runner), RUNNER, "--chdir", WORK, "--"]
+        return argv
+
+    def zygote_command(self, runner: Path, fd: int) -> list[str]:
+        """The command line that starts the fork server (:mod:`graders.sandboxing.zygote`) with its
+        control socket FD: the system's view, the runner read-only, an empty ``/work`` for each child
+        to mount its own, and the capabilities it needs to build each child's namespaces."""
+        argv = self.view()
+        for cap in ZYGOTE_CAPABILITIES:
+            argv += ["--cap-add", cap]
+        argv += ["--dir", WORK, "--ro-bind", str(runner), RUNNER, "--chdir", "/", "--"]
+        return [*argv, self.python, "-I", "-S", "-B", f"{RUNNER}/zygote.pyc", str(fd)]
+
+    def view(self) -> list[str]:
+        """bubblewrap's options every child shares: new namespaces, the system read-only, no installed
+        package, a fresh /proc, /dev, /tmp and /dev/shm."""
         argv = [self.tool, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
                 "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
         if not self.root:
@@ -113,10 +138,6 @@ class Policy:
         argv += ["--proc", "/proc", "--dev", "/dev"]
         argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/tmp"]
         argv += ["--size", str(TMP_BYTES), "--perms", "1777", "--tmpfs", "/dev/shm"]
-        argv += ["--size", str(WORK_BYTES), "--perms", "1777", "--tmpfs", WORK]
-        for name in files:
-            argv += ["--ro-bind", str(stage / name), f"{WORK}/{name}"]
-        argv += ["--ro-bind", str(runner), RUNNER, "--chdir", WORK, "--"]
         return argv
 
     def paths(self, runner: Path, stage: Path) -> tuple[str, str]:
@@ -423,6 +444,12 @@ def remove_cgroup(group: str) -> None:
             return
         except OSError:
             time.sleep(0.05)
+
+
+def move_to_cgroup(group: str, pid: int) -> None:
+    """Put the process PID (a forked child, before it starts anything) into GROUP ('' : none)."""
+    if group:
+        (Path(group) / "cgroup.procs").write_text(str(pid), encoding="ascii")
 
 
 def in_cgroup(group: str, argv: list[str]) -> list[str]:

@@ -21,10 +21,9 @@ is ever compared by the child itself.
 from __future__ import annotations
 
 import ast
+import base64
 import dataclasses
-import importlib.util
 import json
-import marshal
 import os
 import re
 import secrets
@@ -42,9 +41,9 @@ from pathlib import Path
 
 from graders.core import messages
 from graders.core.errors import LoadError, SandboxError
-from graders.core.memo import once
 from graders.editions.edition import Edition
-from graders.sandboxing import isolation, reaper
+from graders.sandboxing import forkserver, isolation, reaper
+from graders.sandboxing.bytecode import compiled
 from graders.sandboxing.repairs import Removal, repair
 
 CHILD = Path(__file__).with_name("child.py")
@@ -60,7 +59,7 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 # dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
 # process), and a grading thread of a pool ends long before the session it started.
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
-_LIVE: set[subprocess.Popen] = set()  # every running child, for halt_children (under _LIVE_LOCK)
+_LIVE: set[subprocess.Popen | forkserver.ForkedChild] = set()  # every running child (under _LIVE_LOCK)
 _LIVE_LOCK = threading.Lock()
 _HALTED = threading.Event()
 
@@ -76,7 +75,7 @@ def halt_children() -> int:
         _HALTED.set()
         live = list(_LIVE)
     for proc in live:
-        _kill_group(proc.pid)
+        _kill(proc)
     return len(live)
 
 
@@ -84,20 +83,30 @@ def resume_children() -> None:
     _HALTED.clear()
 
 
-def _kill_group(group: int) -> None:
+def _kill(proc: subprocess.Popen | forkserver.ForkedChild) -> None:
+    """Kill PROC and every process of its own: a forked child's pid namespace, or a started child's
+    process group (under namespaces, bubblewrap's: every process inside dies with it)."""
+    if isinstance(proc, forkserver.ForkedChild):
+        proc.kill()
+        return
     try:
-        os.killpg(group, signal.SIGKILL)  # under namespaces, every process inside dies with it
+        os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
 
 
-def _track(proc: subprocess.Popen) -> None:
+def _start_process(*args: object, **kwargs: object) -> subprocess.Popen:
+    """``subprocess.Popen`` from the thread that starts every child (see _SPAWNER)."""
+    return _SPAWNER.submit(subprocess.Popen, *args, **kwargs).result()  # type: ignore[arg-type]
+
+
+def _track(proc: subprocess.Popen | forkserver.ForkedChild) -> None:
     """PROC among the live children, or killed at once when the run stopped while it started."""
     with _LIVE_LOCK:
         _LIVE.add(proc)
         halted = _HALTED.is_set()
     if halted:
-        _kill_group(proc.pid)
+        _kill(proc)
 
 
 @dataclass(frozen=True)
@@ -149,7 +158,7 @@ class Session:
     limits: Limits = field(default_factory=Limits)
     dice: tuple[int, int] = (0, 10)  # the fewest and most dice a strategy may choose ([game] dice): the probes' range
     notes: list[ImportNote] = field(default_factory=list)
-    _proc: subprocess.Popen | None = None
+    _proc: subprocess.Popen | forkserver.ForkedChild | None = None
     _to_child: int = -1
     _from_child: int = -1
     _skip: set[int] = field(default_factory=set)
@@ -187,14 +196,12 @@ class Session:
         if _HALTED.is_set():
             raise Halted
         policy = isolation.policy()
-        runner = self._fresh_runner()
+        forked = forkserver.usable()
+        runner = Path(isolation.RUNNER) if forked else self._fresh_runner()  # (the fork server holds the runner)
         if self._identity is None:
             self._identity = policy.identity()
         work, runner_seen = policy.paths(runner, self.workdir)
         self._prepare_stage(policy)
-        to_child_r, to_child_w = os.pipe()
-        from_child_r, from_child_w = os.pipe()
-        files = sorted(p.name for p in self.workdir.iterdir() if p.is_file())
         # Settings travel over the pipe, so neither the child's command line nor its files point at the kit.
         config = {
             "identity": list(self._identity) if self._identity else None,
@@ -210,23 +217,61 @@ class Session:
             "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
             "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
         }
-        env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8", reaper.TOKEN_NAME: self._token}
         reaper.adopt_orphans()
+        self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
+        if forked and not self._fork(config):
+            runner = self._fresh_runner()  # the fork server failed to start here: one bubblewrap per child
+            forked = False
+        if not forked:
+            self._start_child(policy, runner, config)
+        self._send(config)
+        return self._await_import(budget_ends)
+
+    def _staged_files(self) -> list[str]:
+        return sorted(p.name for p in self.workdir.iterdir() if p.is_file())
+
+    def _fork(self, config: dict) -> bool:
+        """The child forked by the fork server (see graders.sandboxing.forkserver), in this session's
+        memory cgroup, with the staged files in CONFIG for it to show in /work; False when the server
+        gave none (this child is then started on its own: see forkserver.failed)."""
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
         try:
-            self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
-            argv = policy.command(runner, self.workdir, files, (to_child_r, from_child_w))
-            self._proc = _SPAWNER.submit(
-                subprocess.Popen, isolation.in_cgroup(self._cgroup, argv),
+            self._proc = forkserver.spawn((to_child_r, from_child_w), _start_process, (CHILD, PROBES))
+        except (SandboxError, OSError) as exc:
+            for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
+                os.close(fd)
+            forkserver.failed(str(exc))
+            return False
+        finally:
+            if self._proc is not None:
+                os.close(to_child_r)
+                os.close(from_child_w)
+        _track(self._proc)
+        self._to_child, self._from_child = to_child_w, from_child_r
+        isolation.move_to_cgroup(self._cgroup, self._proc.pid)  # before it starts anything: it waits for this
+        config["files"] = {name: base64.b64encode((self.workdir / name).read_bytes()).decode("ascii")
+                           for name in self._staged_files()}
+        config["sizes"] = {"work": isolation.WORK_BYTES, "tmp": isolation.TMP_BYTES}
+        return True
+
+    def _start_child(self, policy: isolation.Policy, runner: Path, config: dict) -> None:
+        """The child started on its own: bubblewrap (under namespaces) or the interpreter itself."""
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8", reaper.TOKEN_NAME: self._token}
+        try:
+            argv = policy.command(runner, self.workdir, self._staged_files(), (to_child_r, from_child_w))
+            self._proc = _start_process(
+                isolation.in_cgroup(self._cgroup, argv),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
-            ).result()
+            )
             _track(self._proc)
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
         self._to_child, self._from_child = to_child_w, from_child_r
-        self._send(config)
-        return self._await_import(budget_ends)
 
     def _fresh_runner(self) -> Path:
         """The runner folder with new copies of child.py and probes.py, compiled here (see
@@ -284,6 +329,10 @@ class Session:
         if breached and self.probe is None:
             self.close()
             raise SandboxError(messages.sandbox_reached_secret(breached[0]))
+        kept = kept_capabilities(message.get("caps"), isolation.policy().level == isolation.NAMESPACES)
+        if kept and self.probe is None:
+            self.close()
+            raise SandboxError(messages.sandbox_kept_capabilities(kept))
 
     def _await_import(self, budget_ends: float) -> tuple[int, str] | None:
         """Follow the child through the submission's top-level statements: None once it is ready,
@@ -321,8 +370,9 @@ class Session:
     def close(self) -> None:
         if self._proc is not None:
             group = self._proc.pid
-            descendants = reaper.snapshot(process_tree(group)[1:])
-            _kill_group(group)
+            forked = isinstance(self._proc, forkserver.ForkedChild)  # (nothing of it is ever left to this process)
+            descendants = {} if forked else reaper.snapshot(process_tree(group)[1:])
+            _kill(self._proc)
             self._proc.wait()
             with _LIVE_LOCK:
                 _LIVE.discard(self._proc)
@@ -331,7 +381,8 @@ class Session:
                 reaper.kill_strays(self._token)  # descendants that left the process group
                 if self._identity is not None:
                     reaper.kill_user(self._identity[0])  # and any that cleared their environment, too
-            reaper.reap(descendants, group)  # the dead ones left to the grader, never to pile up
+            if not forked:
+                reaper.reap(descendants, group)  # the dead ones left to the grader, never to pile up
             if self._cgroup:
                 isolation.remove_cgroup(self._cgroup)
                 self._cgroup = ""
@@ -462,21 +513,20 @@ class Session:
         return ""
 
 
-def compiled(source: Path) -> bytes:
-    """SOURCE (one of the kit's runner files) as a ``.pyc`` file's bytes: the interpreter's magic
-    number, a header and the code. The child runs the same interpreter as this process, so it runs
-    these as they are and compiles nothing of the kit's (``-B`` keeps it from writing any cache)."""
-    stat = source.stat()
-    return _compiled(str(source), stat.st_mtime_ns, stat.st_size)
-
-
-@once(maxsize=8)
-def _compiled(path: str, mtime_ns: int, size: int) -> bytes:
-    with open(path, encoding="utf-8") as f:
-        code = compile(f.read(), Path(path).name, "exec", dont_inherit=True)
-    header = importlib.util.MAGIC_NUMBER + (0).to_bytes(4, "little")  # PEP 552: checked by time and size
-    stamp = ((mtime_ns // 1_000_000_000) & 0xFFFFFFFF).to_bytes(4, "little") + (size & 0xFFFFFFFF).to_bytes(4, "little")
-    return header + stamp + marshal.dumps(code)
+def kept_capabilities(caps: object, namespaces: bool) -> str:
+    """The capability sets a child reported still holding ('' : none). Under namespaces every set
+    must be reported and empty, the bounding set too (bubblewrap and the fork server's children
+    empty it); elsewhere the sets a process can use (a user's bounding set stays full, and harmless
+    once no_new_privs is set). Where a system shows none (not Linux) there is nothing to judge."""
+    if not isinstance(caps, dict) or not caps:
+        return "none reported" if namespaces else ""
+    names = ("CapInh", "CapPrm", "CapEff", "CapAmb") + (("CapBnd",) if namespaces else ())
+    held = []
+    for name in names:
+        value = caps.get(name)
+        if not isinstance(value, str) or not value or value.strip("0") != "":  # all zeros, or held
+            held.append(f"{name} {shown(value, 20)}")
+    return ", ".join(held)
 
 
 def process_tree(pid: int) -> list[int]:
