@@ -33,6 +33,7 @@ from graders.core import messages
 from graders.core.errors import SandboxError
 from graders.sandboxing import isolation
 from graders.sandboxing.bytecode import compiled
+from graders.sandboxing.reaper import process_tree
 
 SWITCH = "HOGKIT_FORKSERVER"  # "off": one bubblewrap per child
 ZYGOTE = Path(__file__).with_name("zygote.py")
@@ -190,8 +191,6 @@ def spawn(fds: tuple[int, int], starter: Callable[..., subprocess.Popen], files:
 def forked_processes() -> list[int]:
     """Every process the fork server forked that still runs (its children and theirs, as this process
     numbers them): none once every session has closed."""
-    from graders.sandboxing.sandbox import process_tree
-
     proc = SERVER.proc
     if proc is None:
         return []

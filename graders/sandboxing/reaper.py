@@ -186,3 +186,22 @@ def _reap_one(pid: int) -> int:
         return 1 if os.waitpid(pid, os.WNOHANG)[0] == pid else 0
     except ChildProcessError:
         return 0
+
+
+def process_tree(pid: int) -> list[int]:
+    """PID and every process descended from it (Linux; just PID elsewhere)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            tasks = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as f:
+                    todo += [int(p) for p in f.read().split()]
+            except (OSError, ValueError):
+                continue
+    return found

@@ -44,6 +44,7 @@ from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition
 from graders.sandboxing import forkserver, isolation, reaper
 from graders.sandboxing.bytecode import compiled
+from graders.sandboxing.reaper import process_tree
 from graders.sandboxing.repairs import Removal, repair
 
 CHILD = Path(__file__).with_name("child.py")
@@ -527,25 +528,6 @@ def kept_capabilities(caps: object, namespaces: bool) -> str:
         if not isinstance(value, str) or not value or value.strip("0") != "":  # all zeros, or held
             held.append(f"{name} {shown(value, 20)}")
     return ", ".join(held)
-
-
-def process_tree(pid: int) -> list[int]:
-    """PID and every process descended from it (Linux; just PID elsewhere)."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        try:
-            tasks = os.listdir(f"/proc/{current}/task")
-        except OSError:
-            continue
-        for task in tasks:
-            try:
-                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as f:
-                    todo += [int(p) for p in f.read().split()]
-            except (OSError, ValueError):
-                continue
-    return found
 
 
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

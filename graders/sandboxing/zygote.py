@@ -9,8 +9,9 @@ capabilities: to build namespaces and mounts, to bound capabilities, and to chan
   library they import, once. It never reads a submission, a reference or a setting: all it is ever
   given is, per child, the word ``fork`` and the two ends of that child's pipes (CTRL_FD is a
   SOCK_SEQPACKET socket). It answers ``ok`` with a pidfd of the new child, or ``error`` and why.
-* Each child is forked into new pid, mount, network, IPC and host-name namespaces. It is the first
-  process there (pid 1); it closes every descriptor but its pipes, reads its settings from the
+* Each child is forked into new pid, mount, network, IPC and host-name namespaces (and, for a grader
+  that is not root, a user namespace of its own). It is the first process there (pid 1), in a
+  session of its own; it closes every descriptor but its pipes, reads its settings from the
   parent, and builds the folders bubblewrap would build for it: a fresh /proc (with /proc/sys and the
   like read-only), /dev/pts, /tmp and /dev/shm, and /work holding the staged files read-only. Then it
   forks the process that runs the submission (:func:`graders.sandboxing.child.serve`, which drops
@@ -32,7 +33,7 @@ import sys
 import types
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
-CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
 PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 4, 36
@@ -90,6 +91,8 @@ def run_child(child: dict, probes: object, in_fd: int, out_fd: int) -> None:
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.setsid()  # a session of its own, as bubblewrap gives each child: the scheduler shares the
+        # processor between sessions first, so a child that starts many busy processes slows only itself
         keep = sorted((in_fd, out_fd))
         os.closerange(3, keep[0])
         os.closerange(keep[0] + 1, keep[1])
@@ -144,6 +147,8 @@ def spawn(child: dict, probes: object, fds: list) -> int:
     if first == 0:  # only forks again: the new pid namespace's first process must be a child of this one
         try:
             os.close(read_end)
+            if os.getuid() != 0:
+                own_user_namespace()
             _check(libc.unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS), "unshare")
             pid = os.fork()
             if pid == 0:
@@ -165,6 +170,17 @@ def spawn(child: dict, probes: object, fds: list) -> int:
     if not said.isdigit():
         raise OSError("namespaces")
     return int(said)
+
+
+def own_user_namespace() -> None:
+    """A user namespace of this child's own, mapping only its user and group, as bubblewrap gives each
+    child of an ordinary user (root gives each child a user id of its own instead): its processes
+    are counted apart from every other child's, and the namespaces made next belong to it."""
+    uid, gid = os.getuid(), os.getgid()
+    _check(libc.unshare(CLONE_NEWUSER), "unshare user")
+    for name, text in (("setgroups", "deny"), ("gid_map", f"{gid} {gid} 1"), ("uid_map", f"{uid} {uid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
 
 
 def load(path: str, name: str) -> dict:

@@ -2438,7 +2438,9 @@ def test_a_forked_child_sees_only_itself_and_holds_nothing_of_the_fork_server(ed
     the first process of its namespace, and whether it can make a namespace of its own or signal that
     first process.
 
-    Guarantee: it sees only itself and its namespace's first process; every capability set is empty
+    Guarantee: it sees only itself and its namespace's first process, the leader of a session of its
+    own (so that a classmate's busy processes take processor time from their own session, not from
+    this child's); every capability set is empty
     (the bounding set too); it holds no descriptor but /dev/null and its two pipes; the first
     process's memory is closed to it, signals to it change nothing, and unshare is refused.
     """
@@ -2448,8 +2450,9 @@ def test_a_forked_child_sees_only_itself_and_holds_nothing_of_the_fork_server(ed
     session = sandbox.open_session(reference_source, edition)
     try:
         assert isinstance(session._proc, forkserver.ForkedChild), "the fork server is this machine's route"
-        _, pids, caps, links, mem, signalled, first, unshared = _values(session, [
+        _, session_leader, pids, caps, links, mem, signalled, first, unshared = _values(session, [
             "import os, ctypes",
+            "os.getsid(0)",
             "sorted(int(p) for p in os.listdir('/proc') if p.isdigit())",
             "sorted({line.split()[1] for line in open('/proc/self/status') if line.startswith('Cap')})",
             "sorted({os.readlink(p).split('[')[0] for p in ['/proc/self/fd/' + f for f in os.listdir('/proc/self/fd')]"
@@ -2461,6 +2464,7 @@ def test_a_forked_child_sees_only_itself_and_holds_nothing_of_the_fork_server(ed
         ])
     finally:
         session.dispose()
+    assert session_leader == 1  # a session of its own: the scheduler shares the processor between sessions
     assert pids == [1, 2]
     assert caps == ["0000000000000000"]
     assert not [link for link in links if link not in ("/dev/null", "pipe:") and not link.startswith("/proc/")], links
