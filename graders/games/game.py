@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from graders.core import messages
@@ -171,8 +172,13 @@ class DiceGame(Game):
 
         return analysis.analysis_settings(self.edition).report_strategy
 
+    @cached_property
+    def rules(self) -> kinds.AnalysisSettings | None:
+        """The edition's dice rules, read once for this game (every grade asks for its report)."""
+        return kinds.dice_settings(self.edition)
+
     def report(self) -> tuple[str, str] | None:
-        settings = kinds.dice_settings(self.edition)
+        settings = self.rules
         if settings is None or settings.report_problem is None:
             return None
         return settings.report_problem, settings.report_strategy
@@ -184,7 +190,7 @@ class DiceGame(Game):
         return analysis.reference_table(self.edition, expression)
 
     def modelled(self) -> bool:
-        return kinds.dice_settings(self.edition) is not None
+        return self.rules is not None
 
     def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
         from graders.games import analysis

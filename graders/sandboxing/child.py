@@ -295,8 +295,8 @@ def drop_capabilities(keep_identity: bool = False) -> None:
 
         libc = ctypes.CDLL(None, use_errno=True)
         for cap in range(64):
-            if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22:
-                break  # past the last capability this kernel knows
+            if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+                break  # past the last capability this kernel knows, or none may be dropped (no CAP_SETPCAP)
         libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
         if keep_identity:
             return

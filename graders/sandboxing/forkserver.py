@@ -9,17 +9,17 @@ a time. It holds nothing secret and is given nothing but pipe ends: each child r
 and files from this process over its own pipe, and proves its isolation before any student code
 (:func:`graders.sandboxing.child.verify_reach`), as a child started by bubblewrap does.
 
-:func:`usable` says whether children are forked here: not when ``HOGKIT_FORKSERVER=off`` (one
-bubblewrap per child, as on a machine where the server cannot start), not without pidfds (Linux
-5.3), and not once the server failed to start in this process (the reason is kept in
-:data:`STATE`). Where it is not usable every child is started by bubblewrap on its own.
+:func:`usable` says whether children are forked here: not when ``HOGKIT_FORKSERVER=off``, not
+without pidfds (Linux 5.3), not under limits, and not once the server failed to give a child
+MOST_FAILURES times in a row in this process (a machine where it cannot run; the latest reason is
+kept in :data:`STATE`). Where it is not usable every child is started by bubblewrap on its own, as
+is a child the server failed to give.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
-import select
 import signal
 import socket
 import subprocess
@@ -33,7 +33,7 @@ from graders.core import messages
 from graders.core.errors import SandboxError
 from graders.sandboxing import isolation
 from graders.sandboxing.bytecode import compiled
-from graders.sandboxing.reaper import process_tree
+from graders.sandboxing.reaper import process_stat, process_tree, wait_readable
 
 SWITCH = "HOGKIT_FORKSERVER"  # "off": one bubblewrap per child
 ZYGOTE = Path(__file__).with_name("zygote.py")
@@ -55,7 +55,7 @@ class ForkedChild:
     def poll(self) -> int | None:
         """None while the child runs; else -9 (its exit code is the fork server's to collect)."""
         with self._lock:
-            if self.returncode is None and (self._pidfd < 0 or _readable(self._pidfd, 0)):
+            if self.returncode is None and (self._pidfd < 0 or wait_readable(self._pidfd, 0)):
                 self.returncode = -signal.SIGKILL
             return self.returncode
 
@@ -71,18 +71,12 @@ class ForkedChild:
         """Block until the child has ended (killed, or on its own), then let go of its pidfd."""
         while True:
             with self._lock:  # (let go of between looks, so that another thread may kill it meanwhile)
-                if self._pidfd >= 0 and _readable(self._pidfd, 0.05):
+                if self._pidfd >= 0 and wait_readable(self._pidfd, 0.05):
                     os.close(self._pidfd)
                     self._pidfd = -1
                 if self._pidfd < 0:
                     self.returncode = -signal.SIGKILL if self.returncode is None else self.returncode
                     return self.returncode
-
-
-def _readable(fd: int, seconds: float | None) -> bool:
-    poller = select.poll()
-    poller.register(fd, select.POLLIN)
-    return bool(poller.poll(None if seconds is None else int(seconds * 1000)))
 
 
 def _pid_of(pidfd: int) -> int:
@@ -194,24 +188,19 @@ def forked_processes() -> list[int]:
     proc = SERVER.proc
     if proc is None:
         return []
-    tree = process_tree(proc.pid)  # bubblewrap, the server, then what it forked
-    server = next((pid for pid in tree if _command(pid)[:1] != [os.path.basename(isolation.policy().tool)]), 0)
-    return [pid for pid in process_tree(server)[1:] if server and _state(pid) not in ("Z", "X", "")]
+    tool = os.path.basename(isolation.policy().tool)
+    server = next((pid for pid in process_tree(proc.pid) if _program(pid) != tool), 0)  # (past bubblewrap's)
+    if not server:
+        return []
+    return [pid for pid in process_tree(server)[1:] if (process_stat(pid) or ("Z",))[0] not in ("Z", "X")]
 
 
-def _command(pid: int) -> list[str]:
+def _program(pid: int) -> str:
+    """The name of the program PID runs ('' when it is gone)."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return [os.path.basename(a.decode("utf-8", "replace")) for a in f.read().split(b"\0")[:1]]
+            return os.path.basename(f.read().split(b"\0")[0].decode("utf-8", "replace"))
     except OSError:
-        return []
-
-
-def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
         return ""
 
 

@@ -8,12 +8,15 @@ token in its environment, which its descendants inherit; after a child is killed
 left. Elsewhere (or without ``prctl``) the functions do nothing and the CPU limit still bounds a
 stray process. A child under namespaces has a pid namespace of its own, whose processes all die
 with its first one: there the sandbox only reaps (see :func:`reap`), and never scans for strays.
+The few readings of processes and pipes the sandbox's modules share live here too
+(:func:`process_stat`, :func:`process_tree`, :func:`wait_readable`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import select
 import signal
 import sys
 import time
@@ -51,7 +54,7 @@ def _children(quick: bool = False) -> list[int]:
                 continue  # a thread that has ended
         return sorted(found)
     return [int(entry) for entry in os.listdir("/proc")
-            if entry.isdigit() and (_stat(int(entry)) or ("", 0))[1] == me]
+            if entry.isdigit() and (process_stat(int(entry)) or ("", 0))[1] == me]
 
 
 def _carries(pid: int, token: str) -> bool:
@@ -136,7 +139,7 @@ def remove_files_of(uid: int, folders: tuple[str, ...] = SHARED_FOLDERS) -> int:
     return removed
 
 
-def _stat(pid: int) -> tuple[str, int, int, int] | None:
+def process_stat(pid: int) -> tuple[str, int, int, int] | None:
     """(state, parent pid, process group, start time) of PID from /proc, or None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
@@ -151,7 +154,7 @@ def snapshot(pids: list[int]) -> dict[int, int]:
     """PIDS with their start times, so that a pid used again by another process is never mistaken."""
     found = {}
     for pid in pids:
-        stat = _stat(pid)
+        stat = process_stat(pid)
         if stat is not None:
             found[pid] = stat[3]
     return found
@@ -166,7 +169,7 @@ def reap(known: dict[int, int], group: int, seconds: float = 1.0) -> int:
     pending = dict(known)
     while pending and time.monotonic() < ends:
         for pid, start in list(pending.items()):
-            stat = _stat(pid)
+            stat = process_stat(pid)
             if stat is None or stat[3] != start or stat[1] != me:  # gone, used again, or not left to us
                 del pending[pid]
             elif stat[0] in "ZX":
@@ -175,7 +178,7 @@ def reap(known: dict[int, int], group: int, seconds: float = 1.0) -> int:
         if pending:
             time.sleep(0.005)
     for pid in _children(quick=True):
-        stat = _stat(pid)
+        stat = process_stat(pid)
         if stat is not None and stat[0] == "Z" and stat[2] == group and pid != group:
             reaped += _reap_one(pid)
     return reaped
@@ -205,3 +208,14 @@ def process_tree(pid: int) -> list[int]:
             except (OSError, ValueError):
                 continue
     return found
+
+
+def wait_readable(fd: int, seconds: float) -> bool:
+    """Whether FD has something to read (or was closed) within SECONDS. ``poll`` where there is one:
+    ``select`` refuses descriptors numbered 1024 or more, which a grader with many children reaches."""
+    if hasattr(select, "poll"):
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(max(0, int(seconds * 1000) + 1)))
+    ready, _, _ = select.select([fd], [], [], seconds)
+    return bool(ready)

@@ -27,7 +27,6 @@ import json
 import os
 import re
 import secrets
-import select
 import shutil
 import signal
 import subprocess
@@ -44,7 +43,7 @@ from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition
 from graders.sandboxing import forkserver, isolation, reaper
 from graders.sandboxing.bytecode import compiled
-from graders.sandboxing.reaper import process_tree
+from graders.sandboxing.reaper import process_tree, wait_readable
 from graders.sandboxing.repairs import Removal, repair
 
 CHILD = Path(__file__).with_name("child.py")
@@ -545,15 +544,6 @@ def tree_memory(pid: int) -> int:
     return total
 
 
-def wait_readable(fd: int, seconds: float) -> bool:
-    """Whether FD has something to read (or was closed) within SECONDS. ``poll`` where there is one:
-    ``select`` refuses descriptors numbered 1024 or more, which a grader with many children reaches."""
-    if hasattr(select, "poll"):
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        return bool(poller.poll(max(0, int(seconds * 1000) + 1)))
-    ready, _, _ = select.select([fd], [], [], seconds)
-    return bool(ready)
 
 
 # -- decoding what the child says: plain data only, clipped ----------------------------------------

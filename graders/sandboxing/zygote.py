@@ -40,9 +40,8 @@ PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 4, 36
 WORK, TMP = "/work", ("/tmp", "/dev/shm")
 PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus")  # as bubblewrap leaves them
 # Loaded here once, so that no child imports them again: what the child, the probes and the course's
-# support files (ucb.py) import.
-PRELOAD = ("json", "inspect", "traceback", "random", "resource", "socket", "importlib", "code", "functools",
-           "math", "itertools", "operator", "string", "collections", "signal", "codeop", "__future__")
+# support files (ucb.py) import, beside what the child loads before it changes user (child.PRELOADED).
+PRELOAD = ("json", "inspect", "traceback", "resource", "importlib", "code", "signal", "codeop", "__future__")
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -198,7 +197,7 @@ def main() -> None:
     child = load(os.path.join(runner, "child.pyc"), "hogkit_child")
     with open(os.path.join(runner, "probes.pyc"), "rb") as f:
         probes = marshal.loads(f.read()[16:])
-    for name in PRELOAD:
+    for name in (*PRELOAD, *child["PRELOADED"]):
         __import__(name)
     exec(probes, {"__name__": "hogkit_probes"})  # once, so that whatever the probes import is loaded
     gc.collect()

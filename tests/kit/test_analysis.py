@@ -436,6 +436,10 @@ def test_the_analysis_reads_the_die_and_the_dice_from_the_game_table():
 def test_the_probes_show_and_check_a_strategy_in_the_editions_range_of_dice(edition, reference_source):
     """[game] dice reaches the child: a table shows 11 and 12 dice as A and B where the edition
     allows them (anything outside its range as ?), and check_strategy refuses what it does not."""
+    from graders.editions.edition import MOST_DICE
+    from graders.sandboxing import probes
+
+    assert len(probes.CHOICES) == len(set(probes.CHOICES)) == MOST_DICE + 1  # one character for every choice allowed
     wider = dataclasses.replace(edition, game=dataclasses.replace(edition.game, dice=(1, 12)))
     steps = ["show_strategy(lambda score, opponent: (12, 11, 0)[score], 3)",
              "check_strategy(lambda score, opponent: 12)", "check_strategy(lambda score, opponent: 0)"]

@@ -267,7 +267,7 @@ def zombies() -> set[int]:
     """The grader's children that died and were never reaped (each holds a process id for good)."""
     from graders.sandboxing import reaper
 
-    return {pid for pid in reaper._children() if (reaper._stat(pid) or ("?",))[0] == "Z"}
+    return {pid for pid in reaper._children() if (reaper.process_stat(pid) or ("?",))[0] == "Z"}
 
 
 @pytest.mark.slow
