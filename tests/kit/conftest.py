@@ -147,13 +147,17 @@ def unlock_everything(folder: Path) -> None:
 
 
 def grade_on_gradescope(source: str, edition: Edition, folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
-    """The record Gradescope's run_autograder renders for SOURCE, run in FOLDER as its /autograder."""
+    """The record Gradescope's run_autograder renders for SOURCE, run in FOLDER as its /autograder,
+    graded with EDITION as given (a test may have changed its problems' deadlines)."""
     from graders.courses import gradescope
     from graders.scoring import reports
 
     (folder / "submission").mkdir()
     (folder / "submission" / edition.submission).write_text(source, encoding="utf-8")
     monkeypatch.setenv("AUTOGRADER_ROOT", str(folder))
+    loaded = gradescope.load_edition
+    monkeypatch.setattr(gradescope, "load_edition",
+                        lambda name, root: edition if name == edition.name else loaded(name, root))
     seen: list[dict] = []
     real = reports.render_gradescope
     monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record.to_dict()) or real(record))
