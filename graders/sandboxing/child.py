@@ -59,6 +59,13 @@ class CappedText(io.TextIOBase):
     def write(self, s: str) -> int:
         if type(s) is not str:
             raise TypeError("write() argument must be str")
+        if "\n" not in s:  # most writes: a piece of a line (print writes each argument on its own)
+            if self.kind == "plain" and self.lines < _MAX_LINES and len(s) <= _MAX_TEXT - self.size:
+                self.parts.append(s)  # what keep() does with a piece of a plain line that fits
+                self.size += len(s)
+            elif s:
+                self.piece(s)
+            return len(s)
         start = 0
         while start < len(s):
             end = s.find("\n", start)
@@ -594,6 +601,27 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
         send(out_fd, {"op": "done", "seq": seq})
 
 
+_CODE: dict = {}  # (source, mode) -> its code object, or None where it does not compile in that mode
+_MOST_CODES = 4096
+
+
+def compiled(source: str, name: str, mode: str) -> types.CodeType | None:
+    """SOURCE compiled as NAME in MODE, once per child (a case's setup and steps come back across
+    cases); None for a SyntaxError in "eval" mode, which is not kept as an error to raise."""
+    key = (source, name, mode)
+    if key in _CODE:
+        return _CODE[key]
+    try:
+        code: types.CodeType | None = compile(source, name, mode)
+    except SyntaxError:
+        if mode != "eval":
+            raise
+        code = None
+    if len(_CODE) < _MOST_CODES:
+        _CODE[key] = code
+    return code
+
+
 def run_step(source: str, setup: str, namespace: dict, path: str, real_stdout: object, probes: dict) -> dict:
     """Run one statement (after SETUP, if any) and describe what it did as plain data. The probes
     are put back after SETUP, so a submission's own function of the same name cannot stand in."""
@@ -602,16 +630,13 @@ def run_step(source: str, setup: str, namespace: dict, path: str, real_stdout: o
     reply: dict = {"op": "step", "value": None, "error": None}
     try:
         if setup:
-            exec(compile(setup, "<setup>", "exec"), namespace)
+            exec(compiled(setup, "<setup>", "exec"), namespace)  # type: ignore[arg-type]  # (exec mode: a code)
             namespace.update(probes)
-        try:
-            code = compile(source, "<case>", "eval")
-        except SyntaxError:
-            code = None
+        code = compiled(source, "<case>", "eval")
         if code is not None:
             reply["value"] = encode(eval(code, namespace))
         else:
-            exec(compile(source + "\n", "<case>", "exec"), namespace)
+            exec(compiled(source + "\n", "<case>", "exec"), namespace)  # type: ignore[arg-type]
     except BaseException as exc:
         reply["error"] = describe_error(exc, path)
     finally:

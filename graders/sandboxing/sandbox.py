@@ -555,6 +555,8 @@ def clean(text: object, most: int = MAX_TEXT) -> str:
     """TEXT the child sent, as a str any file takes: clipped to MOST characters, lone surrogates replaced."""
     if not isinstance(text, str):
         return ""
+    if len(text) <= most and text.isascii():  # (most output: nothing to clip or replace)
+        return text
     return text[:most].encode("utf-8", "replace").decode("utf-8")
 
 

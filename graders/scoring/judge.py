@@ -19,6 +19,8 @@ DEBUG_PREFIX = "DEBUG:"
 
 
 def split_debug(output: str) -> tuple[str, list[str]]:
+    if DEBUG_PREFIX not in output:
+        return output, []
     kept: list[str] = []
     debug: list[str] = []
     for line in output.split("\n"):

@@ -72,3 +72,44 @@ def test_probes_keep_a_bounded_record_of_calls():
     assert len(spied.args) == len(spied.kwargs) == probes.RECORD_MOST
     assert spied.args[-1] == (probes.RECORD_MOST - 1,)
     assert len(game.calls) == len(log.calls) == probes.RECORD_MOST
+
+
+def test_output_is_kept_the_same_whether_printed_in_pieces_or_at_once(monkeypatch):
+    """print writes each argument, separator and line end on its own: whatever the pieces, the child
+    keeps the same text, cut at the same place by the byte cap and the line cap (both lowered here so
+    that they fire), with DEBUG lines on their own budget."""
+    import random
+
+    from graders.sandboxing import child
+
+    monkeypatch.setattr(child, "_MAX_TEXT", 300)
+    monkeypatch.setattr(child, "_MAX_LINES", 12)
+    pieces = ["a", "bb", "D", "DE", "DEBUG:", "DEBUG: x", "\n", "x\n", "\nDEB", "UG:y\n", "z" * 50, "q" * 400, ""]
+    rng = random.Random(7)
+    cut = 0
+    for _ in range(3000):
+        written = [rng.choice(pieces) for _ in range(rng.randint(0, 40))]
+        apart, whole = child.CappedText(), child.CappedText()
+        for piece in written:
+            apart.write(piece)
+        whole.write("".join(written))
+        assert (apart.text(), apart.truncated) == (whole.text(), whole.truncated), written
+        assert len(apart.text()) <= 2 * 300 and apart.text().count("\n") <= 2 * 12
+        cut += apart.truncated
+    assert 100 < cut < 2900  # both sides of the caps were tried
+
+
+def test_a_child_compiles_each_step_once_and_keeps_a_bounded_number(monkeypatch):
+    """A case's setup and steps come back across cases: each is compiled once per child, up to
+    _MOST_CODES of them (a submission's cases never reach it; past it, steps are compiled each time)."""
+    from graders.sandboxing import child
+
+    monkeypatch.setattr(child, "_CODE", {})
+    monkeypatch.setattr(child, "_MOST_CODES", 5)
+    assert child.compiled("1 + 1", "<case>", "eval") is child.compiled("1 + 1", "<case>", "eval")
+    assert child.compiled("x = 1", "<case>", "eval") is None  # a statement: run in "exec" mode instead
+    with pytest.raises(SyntaxError):
+        child.compiled("x = = 1\n", "<case>", "exec")
+    for k in range(10):
+        assert eval(child.compiled(f"{k} * 2", "<case>", "eval")) == 2 * k  # type: ignore[arg-type]
+    assert len(child._CODE) == 5
