@@ -132,16 +132,9 @@ class seeded_game:
 # A number of dice shown as one character: 0-9, X for 10, then the other capital letters (11 to 35).
 CHOICES = "0123456789X" + "ABCDEFGHIJKLMNOPQRSTUVWYZ"
 # The fewest and most dice a strategy may choose: the edition's ([game] dice), set when the child starts.
+# A choice is an int (exactly) from DICE[0] to DICE[1]; the loops below test that inline, as they
+# run for every pair of scores.
 DICE = (0, 10)
-
-
-def _choice(value: object) -> bool:
-    """Whether VALUE is a number of dice a strategy may choose (an int in the edition's range)."""
-    return type(value) is int and DICE[0] <= value <= DICE[1]
-
-
-def _cell(value: object) -> str:
-    return CHOICES[value] if type(value) is int and _choice(value) else "?"
 
 
 def show_strategy(strategy: Callable, goal: int = 100) -> None:
@@ -149,8 +142,11 @@ def show_strategy(strategy: Callable, goal: int = 100) -> None:
     character per opponent score (see CHOICES: 0-9, X for 10; ? for anything that is not an int
     in the edition's range of dice).
     """
+    low, high = DICE
     for score in range(goal):
-        print(str(score).rjust(3) + " " + "".join(_cell(strategy(score, opp)) for opp in range(goal)))
+        row = [strategy(score, opp) for opp in range(goal)]
+        print(str(score).rjust(3) + " " + "".join(
+            CHOICES[v] if type(v) is int and low <= v <= high else "?" for v in row))
 
 
 def check_strategy(strategy: Callable, goal: int = 100) -> None:
@@ -195,11 +191,12 @@ def tabulate(strategy: Callable, goal: int = 100) -> tuple:
     not return an int in the edition's range of dice, or ("unsteady", score, opponent) where two
     calls disagree."""
     rows = []
+    low, high = DICE
     for score in range(goal):
         row = []
         for opp in range(goal):
             first = strategy(score, opp)
-            if not _choice(first):
+            if type(first) is not int or not low <= first <= high:
                 return ("bad", score, opp, plain(first))
             again = strategy(score, opp)
             if type(again) is not int or again != first:
