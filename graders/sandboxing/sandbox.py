@@ -33,7 +33,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,6 +162,7 @@ class Session:
     _to_child: int = -1
     _from_child: int = -1
     _skip: set[int] = field(default_factory=set)
+    _skipped: dict[int, ImportNote] = field(default_factory=dict)  # {statement: its note}, of those in _skip
     _stmt_lines: dict[int, int] = field(default_factory=dict)
     _token: str = field(default_factory=lambda: secrets.token_hex(8))
     _seq: int = 0  # the number of the latest request; a reply to any other is stale
@@ -186,10 +187,21 @@ class Session:
             if outcome is None:
                 return
             index, why = outcome
-            self._skip.add(index)
-            self.notes.append(ImportNote(self._stmt_lines.get(index, 0), why))
+            self.skip(index, ImportNote(self._stmt_lines.get(index, 0), why))
         self.close()
         raise LoadError(messages.load_hung(len(self._skip)))
+
+    def skip(self, index: int, note: ImportNote) -> None:
+        """Leave the top-level statement INDEX out of every start from now on, saying so with NOTE
+        (found here, or by another child of the same grade: see graders.scoring.grading.KnownSkips)."""
+        if index not in self._skip:
+            self._skip.add(index)
+            self._skipped[index] = note
+            self.notes.append(note)
+
+    def skipped(self) -> dict[int, ImportNote]:
+        """{statement index: its note} for every top-level statement this session leaves out."""
+        return dict(self._skipped)
 
     def _spawn_and_import(self, budget_ends: float) -> tuple[int, str] | None:
         self.close()
@@ -731,8 +743,10 @@ def open_submission(source: str, edition: Edition, limits: Limits | None = None)
     return session, notes + sorted_notes(filename, session)
 
 
-def open_session(source: str, edition: Edition, limits: Limits | None = None) -> Session:
-    """A started child holding SOURCE as the edition's submission file, next to its support files.
+def open_session(source: str, edition: Edition, limits: Limits | None = None,
+                 skipped: Mapping[int, ImportNote] | None = None) -> Session:
+    """A started child holding SOURCE as the edition's submission file, next to its support files,
+    SKIPPED's top-level statements ({index: note}) left out from the start.
 
     Raises :class:`~graders.sandboxing.sandbox.LoadError` when the submission cannot be loaded at all, and
     :class:`~graders.sandboxing.sandbox.SandboxError` when the child does not start; either way after cleaning up.
@@ -742,6 +756,8 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None) ->
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
     session = Session(target, edition.module, workdir, limits or Limits(), dice=edition.game.dice)
+    for index, note in sorted((skipped or {}).items()):
+        session.skip(index, note)
     try:
         session.start()
     except BaseException:

@@ -50,7 +50,15 @@ from graders.editions.cases import Case, StudentRun, kit_only, load_problem_case
 from graders.editions.edition import Edition, Problem, edition_names, load_edition
 from graders.sandboxing import guard, isolation
 from graders.sandboxing.repairs import Removal, repair
-from graders.sandboxing.sandbox import Limits, LoadError, Session, open_session, repair_notes, sorted_notes
+from graders.sandboxing.sandbox import (
+    ImportNote,
+    Limits,
+    LoadError,
+    Session,
+    open_session,
+    repair_notes,
+    sorted_notes,
+)
 from graders.scoring import checks
 from graders.scoring.astrules import RuleChecker
 from graders.scoring.judge import as_not_run, mark_not_run, run_case
@@ -137,10 +145,11 @@ def grade(
         guard.require([edition])  # never a hidden case where a child could read the kit
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
     prepare_exact_rate(edition, plan, game)
+    skips = KnownSkips(len(plan.tree.body) if plan.tree is not None else 0)
     children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
-                        edition, limits or Limits(), game=game)
+                        edition, limits or Limits(), game=game, skips=skips)
     in_reference = reference_children(plan, edition, limits or Limits())
-    hidden = hidden_children(plan, edition, limits or Limits())
+    hidden = hidden_children(plan, edition, limits or Limits(), skips)
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
                                deadline=started + edition.run_timeout, others=in_reference,
@@ -216,16 +225,18 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
     return found
 
 
-def hidden_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, Children]:
+def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None
+                    ) -> dict[str, Children]:
     """{problem: the children its hidden cases run in}, for each problem whose hidden cases reach
     another problem's functions: the children of its group (see :mod:`graders.editions.onefunction`), which
-    run no other case and hold the reference of no problem they grade."""
+    run no other case and hold the reference of no problem they grade. Their source is the
+    submission's with the reference's definitions after it, so they share SKIPS with its children."""
     found: dict[str, Children] = {}
     if not plan.include_hidden:
         return found
     cases = {p.label: plan.cases[p.label] for p in plan.chosen if settle(p, plan, edition.submission) is None}
     for labels, source in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
-        runner = Children(source, edition, limits, game=plan.game)
+        runner = Children(source, edition, limits, game=plan.game, skips=skips)
         found.update(dict.fromkeys(labels, runner))
     return found
 
@@ -297,14 +308,52 @@ def submit_in_turn(pool: ThreadPoolExecutor, work: dict[str, list[tuple[Children
     return running
 
 
+class KnownSkips:
+    """The submission's top-level statements that a child of this grade had to leave out (one that
+    never finished, ended the program or used too much memory), shared by the grade's children
+    whose source starts with the submission's statements unchanged (its own children, and its hidden
+    cases' groups, which only add the reference's definitions after them): a later child leaves them
+    out from its start instead of waiting out each again. The grade's first child loads alone: the
+    others start once it has loaded (a child start, some hundredths of a second), so that two never
+    wait out the same statement side by side. Only the first STATEMENTS indices (the submission's
+    own) are shared; grading threads reach it under a lock."""
+
+    def __init__(self, statements: int) -> None:
+        self.statements = statements
+        self._found: dict[int, ImportNote] = {}
+        self._lock = threading.Lock()
+        self._claimed = False
+        self._first_loaded = threading.Event()
+
+    def claim_first(self) -> bool:
+        """True for the grade's first child to start; any other waits here until that one has loaded."""
+        with self._lock:
+            first, self._claimed = not self._claimed, True
+        if not first:
+            self._first_loaded.wait()
+        return first
+
+    def first_loaded(self) -> None:
+        self._first_loaded.set()
+
+    def known(self) -> dict[int, ImportNote]:
+        with self._lock:
+            return dict(self._found)
+
+    def learn(self, skipped: dict[int, ImportNote]) -> None:
+        with self._lock:
+            self._found.update({k: note for k, note in skipped.items() if k < self.statements})
+
+
 class Children:
     """A submission's sandboxed children, shared by the chunks of cases that grading hands out: a
     chunk takes an idle child or starts one. When the submission cannot be loaded at all, every
     chunk is marked not run, once, with the reason among the notes."""
 
     def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None,
-                 game: checks.GameRates | None = None) -> None:
+                 game: checks.GameRates | None = None, skips: KnownSkips | None = None) -> None:
         self.source, self.edition, self.limits, self.carried, self.game = source, edition, limits, carried, game
+        self.skips = skips  # shared with the grade's other children of the submission's statements
         self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
         self.unloadable = ""
         self.first: Session | None = None
@@ -329,14 +378,21 @@ class Children:
             if self._idle:
                 return self._idle.pop()
         filename = self.edition.submission
+        first = self.skips.claim_first() if self.skips is not None else False
         try:
-            session = open_session(self.source, self.edition, self.limits)
+            session = open_session(self.source, self.edition, self.limits,
+                                   self.skips.known() if self.skips is not None else None)
+            if self.skips is not None:
+                self.skips.learn(session.skipped())
         except LoadError:
             with self._lock:
                 if not self.unloadable:
                     self.unloadable = messages.could_not_load(filename)
                     self.notes.append(self.unloadable)
             return None
+        finally:
+            if first and self.skips is not None:
+                self.skips.first_loaded()
         with self._lock:
             self._all.append(session)
             if self.first is None:

@@ -378,6 +378,37 @@ def test_top_level_exit_or_hang_is_skipped_and_reported(edition, reference_sourc
     assert wording in report.notes[0]
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_hanging_statement_is_waited_out_once_a_grade(edition, reference_source, monkeypatch):
+    """Attack: hog.py ends with a loop that never finishes, and every child of the grade (two for its
+    own cases, one for each group of hidden cases that reach other problems) would wait out that
+    statement's deadline again, each spinning the processor meanwhile.
+
+    Guarantee: the first child to wait it out tells the grade's other children of the submission's
+    statements, which leave it out from their start: one wait a grade, every problem still earns
+    its points, and the one note names the line (a grade of the whole edition, two workers)."""
+    from graders.sandboxing import sandbox
+
+    waited: list[int] = []
+    real = sandbox.Session._spawn_and_import
+
+    def counted(self, budget_ends):
+        outcome = real(self, budget_ends)
+        if outcome is not None:
+            waited.append(outcome[0])
+        return outcome
+
+    monkeypatch.setattr(sandbox.Session, "_spawn_and_import", counted)
+    source = reference_source.rstrip("\n") + "\n\nwhile True:\n    pass\n"
+    limits = sandbox.Limits(import_seconds=1.0)
+    report = grade_source(source, edition, limits=limits, workers=2)
+    assert report.total == report.max
+    assert len(waited) == 1, waited
+    line = line_of(source, "while True:")
+    assert list(report.notes) == [messages.import_note("hog.py", line, messages.skipped_statement("never finished"))]
+
+
 def test_top_level_exit_between_functions_keeps_the_later_ones(edition, reference_source):
     """Attack: os._exit(1) before boar_brawl's def; the statements after it are still run."""
     source = reference_source.replace("\ndef boar_brawl(", "\nimport os\nos._exit(1)\n\n\ndef boar_brawl(", 1)
