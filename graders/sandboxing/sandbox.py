@@ -161,8 +161,7 @@ class Session:
     _proc: subprocess.Popen | forkserver.ForkedChild | None = None
     _to_child: int = -1
     _from_child: int = -1
-    _skip: set[int] = field(default_factory=set)
-    _skipped: dict[int, ImportNote] = field(default_factory=dict)  # {statement: its note}, of those in _skip
+    _skipped: dict[int, ImportNote] = field(default_factory=dict)  # {top-level statement left out: its note}
     _stmt_lines: dict[int, int] = field(default_factory=dict)
     _token: str = field(default_factory=lambda: secrets.token_hex(8))
     _seq: int = 0  # the number of the latest request; a reply to any other is stale
@@ -182,20 +181,19 @@ class Session:
         seconds (or DEADLINE) have passed.
         """
         budget_ends = min(time.monotonic() + self.limits.import_budget, deadline)
-        while len(self._skip) <= self.limits.most_skipped and time.monotonic() < budget_ends:
+        while len(self._skipped) <= self.limits.most_skipped and time.monotonic() < budget_ends:
             outcome = self._spawn_and_import(budget_ends)
             if outcome is None:
                 return
             index, why = outcome
             self.skip(index, ImportNote(self._stmt_lines.get(index, 0), why))
         self.close()
-        raise LoadError(messages.load_hung(len(self._skip)))
+        raise LoadError(messages.load_hung(len(self._skipped)))
 
     def skip(self, index: int, note: ImportNote) -> None:
         """Leave the top-level statement INDEX out of every start from now on, saying so with NOTE
         (found here, or by another child of the same grade: see graders.scoring.grading.KnownSkips)."""
-        if index not in self._skip:
-            self._skip.add(index)
+        if index not in self._skipped:
             self._skipped[index] = note
             self.notes.append(note)
 
@@ -224,7 +222,7 @@ class Session:
             "module": self.module,
             "dice": list(self.dice),
             "probes": f"{runner_seen}/probes.pyc",
-            "skip": sorted(self._skip),
+            "skip": sorted(self._skipped),
             "limits": self.limits.as_dict(),
             "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
             "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
