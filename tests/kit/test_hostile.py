@@ -11,7 +11,6 @@ needs, so the whole file stays fast apart from the loops that must run into a de
 from __future__ import annotations
 
 import csv
-import dataclasses
 import json
 import os
 import re
@@ -32,7 +31,7 @@ from graders.sandboxing import isolation
 from graders.scoring import reports
 from graders.scoring.judge import DEBUG_PREFIX
 
-from .conftest import grade_on_gradescope, grade_source, problem, replace_function, scores
+from .conftest import grade_on_gradescope, grade_source, problem, replace_function, scores, with_deadline
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -1040,8 +1039,7 @@ def test_a_submission_that_searches_the_machine_for_the_cases_finds_none(edition
     machine "still running" would score 0 too, but only an answer shows the search found nothing.)
     """
     needs_namespaces()
-    edition = dataclasses.replace(edition, problems=tuple(
-        dataclasses.replace(p, timeout=60.0) if p.number == 2 else p for p in edition.problems))
+    edition = with_deadline(edition, 60.0, [2])
     source = replace_function(reference_source, "boar_brawl", SEARCHER)
     if route == "single":  # the same search, run here where nothing isolates it, finds the kit's cases
         namespace: dict = {}
@@ -1236,8 +1234,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     from graders.courses.classroom import grade_class
 
     needs_namespaces()
-    edition = dataclasses.replace(edition, problems=tuple(
-        dataclasses.replace(p, timeout=CLASS_DEADLINE) for p in edition.problems))
+    edition = with_deadline(edition, CLASS_DEADLINE)
     marker = f"pwned-{os.getpid()}-{time.monotonic_ns()}"
     folder = tmp_path / "class"
     out = tmp_path / "out"
