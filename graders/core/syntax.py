@@ -21,12 +21,21 @@ from types import CodeType
 from typing import Any
 
 _LOCK = threading.Lock()
+MISMATCH = "AST constructor recursion depth mismatch"
 
 
 def parse(source: str, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
-    """The syntax tree of SOURCE, as :func:`ast.parse` gives it."""
+    """The syntax tree of SOURCE, as :func:`ast.parse` gives it. A parse that fails with the shared
+    depth counter's mismatch is made once more: the lock keeps the kit's own parses apart, but the
+    standard library parses too (a traceback's carets, in a thread the kit does not hold), and the
+    error says nothing of SOURCE."""
     with _LOCK:
-        return ast.parse(source, filename, mode)
+        try:
+            return ast.parse(source, filename, mode)
+        except SystemError as exc:
+            if MISMATCH not in str(exc):
+                raise
+            return ast.parse(source, filename, mode)
 
 
 def parse_module(source: str, filename: str = "<unknown>") -> ast.Module:

@@ -37,6 +37,20 @@ def _digest(*parts: object) -> str:
     return h.hexdigest()
 
 
+@pytest.fixture(autouse=True)
+def fork_server_state_kept() -> Iterable[None]:
+    """Each test leaves the fork server's state as it found it. Some break the sandbox's child on
+    purpose, and the server counts the starts that fail: three in a row turn it off for the rest of
+    the process, so every later test in that worker would start each child with bubblewrap instead,
+    and the tests of the fork server itself would find it off."""
+    from graders.sandboxing import forkserver
+
+    kept = dict(forkserver.STATE)
+    yield
+    forkserver.STATE.clear()
+    forkserver.STATE.update(kept)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
     """A game of tactics' best play is solved once per test run, however many tests and workers ask.

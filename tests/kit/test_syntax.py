@@ -107,3 +107,31 @@ def test_engine_parses_only_through_syntax():
                     and node.value.id == "ast" and node.attr in {"parse", "literal_eval"}):
                 direct.append(f"{path.name}:{node.lineno} ast.{node.attr}")
     assert direct == []
+
+
+def test_a_parse_that_meets_the_depth_counters_mismatch_is_made_once_more(monkeypatch):
+    """A parse of the standard library's own, outside the lock (a traceback's carets, in a thread the
+    kit does not hold), can still set the shared counter askew: that error is about no source, so
+    the parse is made again; any other SystemError, or a second mismatch, is raised as it came."""
+    real = ast.parse
+    raised = []
+
+    def flaky(message, times):
+        def parse(*args, **kwargs):
+            if len(raised) < times:
+                raised.append(message)
+                raise SystemError(message)
+            return real(*args, **kwargs)
+        return parse
+
+    monkeypatch.setattr(ast, "parse", flaky(syntax.MISMATCH + " (before=39, after=42)", 1))
+    assert ast.dump(syntax.parse("x = 1")) == ast.dump(real("x = 1"))
+    assert len(raised) == 1
+    raised.clear()
+    monkeypatch.setattr(ast, "parse", flaky(syntax.MISMATCH + " (before=1, after=2)", 2))
+    with pytest.raises(SystemError, match="recursion depth mismatch"):
+        syntax.parse("x = 1")
+    raised.clear()
+    monkeypatch.setattr(ast, "parse", flaky("something else", 1))
+    with pytest.raises(SystemError, match="something else"):
+        syntax.parse("x = 1")

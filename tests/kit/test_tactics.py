@@ -270,3 +270,34 @@ def test_a_contest_of_tactics(tmp_path, capsys):
     assert rows[1].startswith("1,best,2,")
     assert [r.split(",")[1] for r in rows[1:4]] == ["best", "pride", "twenty"]
     assert any(r.startswith(",five,") and "returned 5, not a tactic" in r for r in rows)
+
+
+def test_a_tactic_row_knows_actions_by_identity_and_names_the_first_pair_that_goes_wrong():
+    """The probe behind every tactic table: an action is the very function (an equal stand-in is a
+    bad value), the first listed wins when one function is listed twice, and a strategy that gives
+    no function, or a tactic that answers twice differently, is named at its first pair."""
+
+    def roll(total):
+        return total
+
+    def hold(total):
+        return total
+
+    class Alike:  # equal to everything, yet not the action itself
+        def __eq__(self, other):
+            return True
+
+        __hash__ = object.__hash__
+
+    def strategy(score, opponent):
+        return lambda total: roll if total < 2 else hold
+
+    assert tactic_row(strategy, (roll, hold), 0, 2, (0, 1, 2)) == "001001"
+    assert tactic_row(strategy, (roll, roll, hold), 0, 1, (0, 2)) == "02"
+    alike = Alike()
+    assert tactic_row(lambda s, o: lambda t: alike if o == 1 else roll, (roll, hold), 3, 2, (0, 1)
+                      ) == ("bad", 3, 1, 0, "<Alike object>")
+    answers = iter([roll, roll, hold, hold, roll, hold])
+    assert tactic_row(lambda s, o: lambda t: next(answers), (roll, hold), 5, 1, (0, 1, 2)) == ("unsteady", 5, 0, 2)
+    assert tactic_row(lambda s, o: None if o == 1 else strategy(s, o), (roll, hold), 4, 2, (0,)
+                      ) == ("not_a_function", 4, 1, "None")
