@@ -40,6 +40,7 @@ names the type), ``Function``, ``Nothing`` and ``Infinite Loop``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -228,7 +229,8 @@ def read_case_file(path: Path) -> dict[str, Any]:
     return check_table(read_toml(path), FILE_KEYS, str(path))
 
 
-def _tables(edition: Edition, label: str, kind: str) -> list[tuple[str, Path, dict, str]]:
+def _tables(edition: Edition, label: str, kind: str, read: Callable[[Path], dict[str, Any]] = read_case_file
+            ) -> list[tuple[str, Path, dict, str]]:
     """(id, file, table, where) for every ``[[KIND]]`` table of problem LABEL, in file order.
 
     An ``[[include]]`` table brings in another file's tables (``file``, relative to the including
@@ -238,7 +240,7 @@ def _tables(edition: Edition, label: str, kind: str) -> list[tuple[str, Path, di
     found: list[tuple[str, Path, dict, str]] = []
     for path in edition.case_files(label):
         stem = path.name.removesuffix(".toml")
-        data = read_case_file(path)
+        data = read(path)
         for i, raw in enumerate(data[kind], start=1):
             found.append((f"{stem}.{PREFIX[kind]}{i}", path, raw, f"{path} [[{kind}]] #{i}"))
         for j, raw_include in enumerate(data["include"], start=1):
@@ -249,7 +251,7 @@ def _tables(edition: Edition, label: str, kind: str) -> list[tuple[str, Path, di
             source = (path.parent / inc["file"]).resolve()
             if not source.is_file():
                 raise EditionError(messages.include_missing(where, inc["file"]))
-            for i, raw in enumerate(read_case_file(source)[kind], start=1):
+            for i, raw in enumerate(read(source)[kind], start=1):
                 found.append((f"{stem}.i{j}.{PREFIX[kind]}{i}", path, _rename_table(raw, inc["rename"]),
                               f"{source} [[{kind}]] #{i} (included by {path.name})"))
     return found
@@ -269,7 +271,14 @@ def _parsed_cases(edition: Edition, label: str, stamps: tuple) -> tuple[Case, ..
     """STAMPS (the files' names, times and sizes) make a changed file a new key."""
     problem = edition.problem(label)
     cases: list[Case] = []
-    for case_id, path, raw, where in _tables(edition, label, "case"):
+    files: dict[Path, dict[str, Any]] = {}  # each file read once here: for its cases, then its other tables
+
+    def read(path: Path) -> dict[str, Any]:
+        if path not in files:
+            files[path] = read_case_file(path)
+        return files[path]
+
+    for case_id, path, raw, where in _tables(edition, label, "case", read):
         values = check_table(raw, CASE_KEYS, where)
         name = values["name"] or case_id
         cases.append(Case(
@@ -286,7 +295,7 @@ def _parsed_cases(edition: Edition, label: str, stamps: tuple) -> tuple[Case, ..
             advice=values["advice"],
         ))
     for path in edition.case_files(label):
-        data = read_case_file(path)
+        data = read(path)
         if data["student_test"] is not None:
             cases += _student_test_cases(data["student_test"], path, problem.timeout, label)
         if data["win_rate"] is not None:

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -244,8 +245,19 @@ def problem_label(key: int | str) -> str:
 def read_toml(path: Path) -> dict:
     """A data file's contents: TOML (the kit's own files) or JSON (a student's copy, which must be
     read on Pythons without tomllib); an :class:`EditionError` naming the file and what is wrong."""
+    return parse_toml(_read_text(path), path)
+
+
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise EditionError(messages.broken_spec(str(path), str(exc))) from exc
+
+
+def parse_toml(text: str, path: Path) -> dict:
+    """TEXT, the contents of PATH, as :func:`read_toml` reads it."""
+    try:
         if path.suffix == ".json":
             data = json.loads(text)
             if not isinstance(data, dict):
@@ -254,7 +266,7 @@ def read_toml(path: Path) -> dict:
         import tomllib  # novm: only the kit reads TOML, and it runs on Python 3.11 or newer
 
         return tomllib.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:  # TOMLDecodeError and JSONDecodeError are ValueErrors
+    except ValueError as exc:  # TOMLDecodeError and JSONDecodeError are ValueErrors
         raise EditionError(messages.broken_spec(str(path), str(exc))) from exc
 
 
@@ -280,7 +292,14 @@ def load_edition(name: str = DEFAULT_EDITION, root: Path | None = None) -> Editi
     path = root / EDITIONS / name / "edition.toml"
     if not path.is_file():
         raise EditionError(messages.unknown_edition(name, edition_names(root)))
-    return parse_manifest(read_toml(path), name, root, path)
+    return _edition_of(name, root, path, _read_text(path))
+
+
+@lru_cache(maxsize=64)
+def _edition_of(name: str, root: Path, path: Path, text: str) -> Edition:
+    """The edition a manifest's TEXT describes, parsed once while the text stays the same (an
+    Edition is frozen, so every caller may share it)."""
+    return parse_manifest(parse_toml(text, path), name, root, path)
 
 
 STUDENT_MANIFEST = "edition.json"  # in a student's copy: tests/edition.json, the edition's manifest and name

@@ -394,6 +394,7 @@ def test_the_compiled_searches_agree_with_numpy(swine, monkeypatch):
             assert np.abs(chosen - options[:, i].max(axis=0))[differ].max(initial=0) < 1e-12
 
 
+@pytest.mark.slow  # Swine Swap's whole state solved, and a round of improvement
 def test_the_whole_state_bound_and_one_round_of_improvement(swine):
     """The bound of a player who sees the memories is above every strategy of the scores; a round of
     improvement from swap_strategy keeps only a better strategy."""

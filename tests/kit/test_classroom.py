@@ -208,6 +208,7 @@ def test_a_long_reason_is_cut_between_words():
     assert shorten("short reason", 60) == "short reason"
 
 
+@pytest.mark.slow  # a class graded through every output
 @pytest.mark.timeout(300)
 def test_an_entry_that_cannot_be_rendered_or_tabulated_is_its_own_row(tmp_path, edition, reference_source,
                                                                       monkeypatch):

@@ -177,6 +177,7 @@ def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
         messages.override_unused("ghost", 4) + "\n" + messages.course_off_roster(["zed"]) + "\n"
 
 
+@pytest.mark.slow  # it grades the course's class (the module's fixture), as the slow tests beside it do
 @pytest.mark.timeout(600)
 def test_a_student_with_nothing_graded_is_out_of_the_edition_s_points(graded_class) -> None:
     """Students with nothing graded once had max 0 in grades.csv and "the problems: 0/0" in their

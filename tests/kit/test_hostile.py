@@ -1340,7 +1340,7 @@ for _f in gc.get_objects():
         def final_strategy(score, opponent_score):
             return 11
         """) + attack
-    report = grade_source(source, edition, problems=[1, 2, 12])
+    report = grade_source(source, with_deadline(edition, SPIN_DEADLINE, [1]), problems=[1, 2, 12])
     assert problem(report, 1).cases[0].status == "timeout"
     assert_untouched(report, 2)
     p12 = problem(report, 12)

@@ -47,6 +47,7 @@ def test_the_default_of_comments_set_back_to_false_gives_no_advice(pig, pig_sour
     assert result.score == 2 and all(c.passed for c in result.cases)
 
 
+@pytest.mark.slow  # the experiments it grades simulate thousands of games
 def test_problem_10_says_what_it_counts_the_use_of_eval_strategy_range(pig, pig_source):
     """The seed asks run_strategy_experiments to use eval_strategy_range; the rule saying so is
     required, so the line a student reads is the reason the points go."""

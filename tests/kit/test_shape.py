@@ -15,6 +15,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from graders.authoring.bundle import ENGINE, SHIPPED, STUDENT_MODULES
 
 ROOT = ENGINE.parent
@@ -132,6 +134,7 @@ def test_the_bundle_ships_exactly_the_shipped_folders():
     assert all(layer(name) < layer("authoring") for name in SHIPPED)
 
 
+@pytest.mark.slow  # a whole collection in a process of its own
 def test_every_edition_s_case_files_are_collected_by_the_plugin():
     """The suites are pytest items wherever an edition lives (tests/editions/<edition>/): a move that
     left the plugin looking elsewhere would silently drop thousands of cases from the test command."""
