@@ -28,6 +28,7 @@ sys.path.insert(0, sys.argv[1])
 from graders.scoring import grading
 from graders.editions.edition import load_edition
 from graders.scoring.submissions import Submission
+from graders.games.game import game_of
 edition = load_edition(sys.argv[2])
 if sys.argv[3] == "off":
     grading.prepare_exact_rate = lambda *args: None
@@ -44,7 +45,10 @@ def timed(*args):
         measured["cpu"] = time.thread_time() - cpu + (after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
 grading._report_exact_rate = timed
 path = edition.solution_dir / edition.submission
-report = grading.grade(Submission(path, path.read_text(encoding="utf-8")), edition)
+# As hogkit grade does: the instructor's side hands grading the edition's game, which works out the rate.
+report = grading.grade(Submission(path, path.read_text(encoding="utf-8")), edition, game=game_of(edition))
+if "wall" not in measured:
+    sys.exit("the exact-rate step never ran: this edition reports no strategy's rate")
 print(json.dumps(measured))
 """
 
