@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import grade_source, problem, replace_function, with_deadline
+from .conftest import ENDLESS_GAME_DEADLINE, grade_source, problem, replace_function, with_deadline
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
 
@@ -168,9 +168,6 @@ def slipped_source(edition_name: str, table: dict) -> str:
     return f'"""{table["about"]}"""\n' + source.split('"""', 2)[2]
 
 
-SLIP_DEADLINE = 2.0
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize(("edition_name", "name", "table"), slips(), ids=[f"{e}/{n}" for e, n, _ in slips()])
@@ -184,7 +181,7 @@ def test_each_problem_of_a_slip_scores_on_its_own_cases_alone_and_together(editi
     # surely as at the manifest's 5 or 10 (the slip in Problem 02 makes games that never end), and
     # the problems it must keep keep the manifest's.
     lost_numbers = [p.number for p in edition.problems if p.label in table.get("lost", {})]
-    edition = with_deadline(edition, SLIP_DEADLINE, lost_numbers)
+    edition = with_deadline(edition, ENDLESS_GAME_DEADLINE, lost_numbers)
     source = slipped_source(edition_name, table)
     assert source != (SUBMISSIONS / edition_name / "other_style_hog.py").read_text(encoding="utf-8")
     report = grade_source(source, edition, workers=1)

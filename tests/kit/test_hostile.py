@@ -1213,9 +1213,6 @@ def test_processes_that_hold_memory_together_are_stopped_for_memory(edition, ref
     assert problem(report, 2).score == problem(report, 2).max
 
 
-CLASS_DEADLINE = 1.5
-
-
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_source, skeleton_source,
@@ -1231,7 +1228,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     Guarantee: one row per entry, the honest students' full marks, nothing written outside the
     output folder, nothing left running, the same rows on a rerun.
 
-    (Every case has CLASS_DEADLINE seconds here rather than the manifest's 5 or 10: the fork bomb
+    (Every case has SPIN_DEADLINE seconds here rather than the manifest's 5 or 10: the fork bomb
     and the hoarder spin until the deadline of each problem they reach, on a rerun too, and the
     honest students' slowest case takes some hundredths of a second.)
     """
@@ -1240,7 +1237,7 @@ def test_a_hostile_class_grades_to_the_end_and_harms_no_one(edition, reference_s
     from graders.courses.classroom import grade_class
 
     needs_namespaces()
-    edition = with_deadline(edition, CLASS_DEADLINE)
+    edition = with_deadline(edition, SPIN_DEADLINE)
     marker = f"pwned-{os.getpid()}-{time.monotonic_ns()}"
     folder = tmp_path / "class"
     out = tmp_path / "out"

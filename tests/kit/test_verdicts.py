@@ -20,7 +20,7 @@ from graders.scoring.grading import grade, stop_at_first_abort
 from graders.scoring.judge import as_not_run
 from graders.scoring.submissions import Submission
 
-from .conftest import grade_on_gradescope, replace_function, unlock_everything, with_deadline
+from .conftest import ENDLESS_GAME_DEADLINE, grade_on_gradescope, replace_function, unlock_everything, with_deadline
 
 SLIP = """
 def boar_brawl(player_score, opponent_score):
@@ -31,10 +31,8 @@ def boar_brawl(player_score, opponent_score):
 
 
 # The slip's boar_brawl can return 0, so one of Problem 05's games never ends: that case times out in
-# every route, after ENDLESS_DEADLINE seconds rather than the manifest's 5 (its deadline's length is
-# not what is compared here; the honest cases take hundredths of a second).
+# every route, after ENDLESS_GAME_DEADLINE seconds rather than the manifest's 5.
 SLIP_ENDLESS = [5]
-ENDLESS_DEADLINE = 2.0
 
 
 def verdicts(problems: list[dict]) -> dict[str, tuple[bool, str]]:
@@ -48,12 +46,12 @@ def scores(problems: list[dict]) -> dict[str, int]:
 def by_route(source: str, edition, tmp_path: Path, monkeypatch, endless: list[int] | None = None
              ) -> dict[str, list[dict]]:
     """Problem records (as dicts) of SOURCE graded by every route; the problems ENDLESS (numbers),
-    where the source plays games that never end, with a deadline of ENDLESS_DEADLINE in every route."""
+    where the source plays games that never end, with a deadline of ENDLESS_GAME_DEADLINE in every route."""
     if endless:
-        edition = with_deadline(edition, ENDLESS_DEADLINE, endless)
+        edition = with_deadline(edition, ENDLESS_GAME_DEADLINE, endless)
         loaded = student.load_student_edition  # the student's route reads the edition from their folder
         monkeypatch.setattr(student, "load_student_edition",
-                            lambda folder: with_deadline(loaded(folder), ENDLESS_DEADLINE, endless))
+                            lambda folder: with_deadline(loaded(folder), ENDLESS_GAME_DEADLINE, endless))
     routes: dict[str, list[dict]] = {}
     routes["single"] = grade(Submission(Path("hog.py"), source), edition).as_dict()["problems"]
     folder = tmp_path / "class"
