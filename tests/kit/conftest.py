@@ -51,6 +51,19 @@ def fork_server_state_kept() -> Iterable[None]:
     forkserver.STATE.update(kept)
 
 
+@pytest.fixture(autouse=True)
+def recursion_limit_kept() -> Iterable[None]:
+    """Each test leaves the interpreter's recursion limit as it found it. A test's code that raises
+    it (a library run in-process may) would change what later tests in that worker build from it:
+    the monster function of the similarity attack is twice the limit deep, and cost half a minute
+    of processor time when the limit had been left at 16,384."""
+    import sys
+
+    kept = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(kept)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
     """A game of tactics' best play is solved once per test run, however many tests and workers ask.
