@@ -262,8 +262,12 @@ def load_problem_cases(edition: Edition, key: int | str) -> list[Case]:
     Parsed once while the files stay the same, since a class grades the same cases for every
     submission."""
     label = edition.problem(key).label
-    stamps = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in edition.case_files(label))
-    return list(_parsed_cases(edition, label, stamps))
+    return list(_parsed_cases(edition, label, _stamps(edition, label)))
+
+
+def _stamps(edition: Edition, label: str) -> tuple[tuple[str, int, int], ...]:
+    """The name, time and size of each case file of problem LABEL: what a parse is kept under."""
+    return tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in edition.case_files(label))
 
 
 @lru_cache(maxsize=256)
@@ -354,8 +358,15 @@ def _kit_only(stamps: tuple) -> str:
 
 
 def load_questions(edition: Edition, key: int | str) -> list[Question]:
-    """The unlock questions of problem KEY, checked for shape (a choice answer must be a choice)."""
+    """The unlock questions of problem KEY, checked for shape (a choice answer must be a choice).
+    Parsed once while the files stay the same, as :func:`load_problem_cases` does."""
     label = edition.problem(key).label
+    return list(_parsed_questions(edition, label, _stamps(edition, label)))
+
+
+@lru_cache(maxsize=256)
+def _parsed_questions(edition: Edition, label: str, stamps: tuple) -> tuple[Question, ...]:
+    """STAMPS (the files' names, times and sizes) make a changed file a new key."""
     questions: list[Question] = []
     for question_id, path, raw, where in _tables(edition, label, "unlock"):
         values = check_table(raw, UNLOCK_KEYS, where)
@@ -367,7 +378,7 @@ def load_questions(edition: Edition, key: int | str) -> list[Question]:
             raise EditionError(messages.unlock_needs_a_prompt(where))
         questions.append(Question(id=question_id, problem=label, name=values["name"] or question_id, steps=steps,
                                   question=values["question"], choices=choices, answer=values["answer"], path=path))
-    return questions
+    return tuple(questions)
 
 
 def load_templates(edition: Edition, key: int | str) -> list[Template]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -23,8 +24,17 @@ def source_of(edition, folder: str) -> str:
     return (getattr(edition, folder) / edition.submission).read_text(encoding="utf-8")
 
 
-def test_default_reference_scores_24_in_two_phases_of_12(edition, reference_source):
-    report = grade_source(reference_source, edition)
+@functools.cache
+def reference_report(name: str):
+    """The reference of edition NAME graded whole, hidden cases included: once per process, for
+    every test here that reads that one report (a report is frozen; grading it again is the
+    business of test_grading_is_repeatable)."""
+    edition = load_edition(name)
+    return grade_source(source_of(edition, "solution_dir"), edition)
+
+
+def test_default_reference_scores_24_in_two_phases_of_12(edition):
+    report = reference_report(edition.name)
     assert (report.total, report.max) == (24, 24)
     assert [(ph.name, ph.score, ph.max) for ph in report.phases] == [
         ("Rules of the Game", 12, 12),
@@ -34,7 +44,7 @@ def test_default_reference_scores_24_in_two_phases_of_12(edition, reference_sour
 
 def test_reference_scores_full_marks(any_edition):
     edition = any_edition
-    report = grade_source(source_of(edition, "solution_dir"), edition)
+    report = reference_report(edition.name)
     assert (report.total, report.max) == (edition.max_points, edition.max_points)
     assert [(ph.number, ph.score) for ph in report.phases] == [(ph.number, ph.max) for ph in report.phases]
     assert len(report.phases) == len(edition.phases)
@@ -50,7 +60,7 @@ def test_reference_scores_full_marks(any_edition):
 def test_every_scored_problem_has_hidden_and_public_cases(any_edition):
     """Of every problem graded by transcripts: a case of another kind (a test the student writes, a
     win rate) is the same for everyone, so it has nothing to hide."""
-    report = grade_source(source_of(any_edition, "solution_dir"), any_edition)
+    report = reference_report(any_edition.name)
     for p in report.problems:
         # (a case that only gives advice, such as a preview of the student's own test, scores nothing)
         if p.max > 0 and any(c.check is None and not c.advice for c in load_problem_cases(any_edition, p.label)):
@@ -110,7 +120,7 @@ def test_text_report_lists_phases_problems_and_denominators(edition, skeleton_so
 
 def test_json_report_follows_the_contract(any_edition):
     edition = any_edition
-    data = json.loads(reports.render_json(grade_source(source_of(edition, "solution_dir"), edition)))
+    data = json.loads(reports.render_json(reference_report(edition.name)))
     assert {"edition", "total", "max", "phases", "problems"} <= set(data)
     assert data["edition"] == edition.name and data["total"] == data["max"] == edition.max_points
     assert all({"name", "score", "max"} <= set(ph) for ph in data["phases"])
