@@ -27,6 +27,15 @@ def bundle(request, tmp_path_factory):
     return edition, out, archive
 
 
+@pytest.fixture(scope="module")
+def notebook_graded(bundle) -> subprocess.CompletedProcess:
+    """The bundle's handout.ipynb, as handed out, graded as a submission: `hogkit grade handout.ipynb
+    --edition E --json` run once for each edition's bundle."""
+    edition, out, _ = bundle
+    return subprocess.run([sys.executable, "-m", "graders.cli", "grade", str(out / "handout.ipynb"), "--edition",
+                           edition.name, "--json"], capture_output=True, text=True, timeout=300)
+
+
 def solution_windows(edition) -> list[str]:
     """Every run of three solution lines (inside a problem's markers), whitespace-trimmed."""
     windows, block = [], []
@@ -93,7 +102,7 @@ def test_the_bundle_holds_no_solution_no_hidden_case_and_no_plain_answer(bundle)
 
 
 @pytest.mark.slow
-def test_the_notebook_is_a_submission(bundle):
+def test_the_notebook_is_a_submission(bundle, notebook_graded):
     edition, out, _ = bundle
     book = json.loads((out / "handout.ipynb").read_text(encoding="utf-8"))
     code = [c for c in book["cells"] if c["cell_type"] == "code"]
@@ -101,14 +110,13 @@ def test_the_notebook_is_a_submission(bundle):
     for p in edition.problems:
         for f in p.functions:
             assert any(f"def {f}(" in "".join(c["source"]) for c in code), f
-    done = subprocess.run([sys.executable, "-m", "graders.cli", "grade", str(out / "handout.ipynb"), "--edition",
-                           edition.name, "--json"], capture_output=True, text=True, timeout=300)
+    done = notebook_graded
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["total"] == 0  # the stubs, as handed out
 
 
 @pytest.mark.slow
-def test_the_notebook_checks_each_problem_in_place(bundle):
+def test_the_notebook_checks_each_problem_in_place(bundle, notebook_graded):
     """The notebook's first code cell loads the checks, and each problem's code cell is followed by
     a cell that checks that problem; graded as a submission, those cells are no code of hog.py."""
     edition, out, _ = bundle
@@ -121,8 +129,7 @@ def test_the_notebook_checks_each_problem_in_place(bundle):
             at = next(k for k in range(at, len(code)) if f"def {p.functions[0]}(" in code[k])
             assert code[at + 1] == f'check("{p.label}")', p.label
             at += 2
-    done = subprocess.run([sys.executable, "-m", "graders.cli", "grade", str(out / "handout.ipynb"), "--edition",
-                           edition.name, "--json"], capture_output=True, text=True, timeout=300)
+    done = notebook_graded
     assert json.loads(done.stdout)["notes"] == [], done.stdout  # no check cell ran, or failed, as code
 
 

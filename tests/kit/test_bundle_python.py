@@ -9,6 +9,7 @@ installed, as under CI). An interpreter older than 3.9 gets one line naming the 
 from __future__ import annotations
 
 import ast
+import functools
 import glob
 import os
 import re
@@ -29,8 +30,10 @@ from .conftest import unlock_everything
 OLDEST = (3, 9)
 
 
+@functools.cache
 def interpreters() -> dict[tuple[int, int], str]:
-    """{(major, minor): a python executable} for every CPython 3 this machine has on PATH or in pyenv."""
+    """{(major, minor): a python executable} for every CPython 3 this machine has on PATH or in pyenv
+    (each one asked for its version once per test process)."""
     found: dict[tuple[int, int], str] = {}
     candidates = [shutil.which(f"python3.{minor}") for minor in range(6, 14)]
     candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python3")))
@@ -58,19 +61,25 @@ def student_sources() -> list[Path]:
 def test_what_a_student_runs_keeps_to_python_3_9():
     vermin = shutil.which("vermin") or str(Path(sys.executable).with_name("vermin"))
     assert Path(vermin).exists(), "vermin is a dev dependency: pip install -e '.[dev]'"
-    done = subprocess.run([vermin, "-t=3.9-", "--violations", "--no-tips", "--eval-annotations",
+    done = subprocess.run([vermin, "-t=3.9-", "--violations", "--no-tips", "--eval-annotations", "-p=1",
                            *map(str, student_sources())], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_the_bundle_ships_exactly_its_modules_and_they_import_nothing_else():
+@pytest.fixture(scope="module")
+def imports_at_any_level() -> dict[str, set[str]]:
+    """{shipped module: the engine modules it imports, at its top level or inside a function}."""
+    return {name: engine_imports(name, top_level_only=False) for name in STUDENT_MODULES}
+
+
+def test_the_bundle_ships_exactly_its_modules_and_they_import_nothing_else(imports_at_any_level):
     """What the shipped folders import at module level ships too (tests/kit/test_shape.py holds the folders,
     the imports made inside functions and pyproject's Python 3.9 target)."""
     for name in STUDENT_MODULES:
         assert engine_imports(name) <= set(STUDENT_MODULES), name
     # Nothing a student runs reaches an instructor-only module, not even inside a function: the game
     # (exact win rates, the page's meter) is handed in by the instructor's side (graders.games.game).
-    beyond = {name: engine_imports(name, top_level_only=False) - set(STUDENT_MODULES) for name in STUDENT_MODULES}
+    beyond = {name: imports_at_any_level[name] - set(STUDENT_MODULES) for name in STUDENT_MODULES}
     assert {k: v for k, v in beyond.items() if v} == {}
 
 
@@ -90,13 +99,13 @@ def reached_by_name(tree: ast.Module) -> set[str]:
     return {name for name in found if (bundle.ENGINE / f"{name}.py").is_file()}
 
 
-def test_no_student_module_reaches_an_instructor_module_at_any_level():
+def test_no_student_module_reaches_an_instructor_module_at_any_level(imports_at_any_level):
     """Imports at any depth, ``import graders.x``, and importlib strings naming an engine module: a
     module the bundle ships reaches only modules the bundle ships."""
     shipped = set(STUDENT_MODULES)
     for name in STUDENT_MODULES:
         tree = ast.parse((bundle.ENGINE / f"{name}.py").read_text(encoding="utf-8"))
-        reached = engine_imports(name, top_level_only=False) | reached_by_name(tree)
+        reached = imports_at_any_level[name] | reached_by_name(tree)
         assert reached <= shipped, (name, sorted(reached - shipped))
 
 

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -178,7 +179,9 @@ def test_an_engine_that_cannot_start_still_leaves_a_result(autograder, tmp_path)
     autograder build) leaves a result saying the submission could not be graded, not a missing file."""
     root, _ = autograder
     broken = tmp_path / "autograder"
-    shutil.copytree(root / "source", broken / "source", symlinks=True)
+    shutil.copytree(root / "source", broken / "source", symlinks=True, ignore=lambda folder, names:
+                    [".venv"] if Path(folder) == root / "source" else [])
+    (broken / "source" / ".venv").symlink_to(root / "source" / ".venv")  # the same set-up Python and packages
     (broken / "source" / "graders" / "courses" / "gradescope.py").write_text("raise ImportError('a broken build')\n")
     results = run_autograder(broken, {"hog.py": reference_text()})
     assert results["score"] == 0 and "could not be graded" in results["output"]

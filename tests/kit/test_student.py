@@ -121,6 +121,31 @@ def use_reference(project: Path, edition) -> None:
     shutil.copyfile(edition.solution_dir / "hog.py", project / "hog.py")
 
 
+@pytest.fixture(scope="module")
+def unlocked_once(tmp_path_factory: pytest.TempPathFactory, edition) -> tuple[Path, subprocess.CompletedProcess]:
+    """A copy of the skeleton in which a student unlocked problem 01 (`python3 ok -q 01 -u`, every
+    answer typed, a choice's as its text), and what that run printed."""
+    folder = tmp_path_factory.mktemp("unlocked") / "hog"
+    shutil.copytree(edition.skeleton_dir, folder)
+    return folder, unlock(folder, edition, 1)
+
+
+@pytest.fixture
+def unlocked_project(tmp_path: Path, unlocked_once: tuple[Path, subprocess.CompletedProcess]) -> Path:
+    """A project of the test's own with problem 01 unlocked: a copy of that folder, progress and all."""
+    folder = tmp_path / "hog"
+    shutil.copytree(unlocked_once[0], folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def skeleton_score(tmp_path_factory: pytest.TempPathFactory, edition) -> subprocess.CompletedProcess:
+    """`python3 ok --score` in an untouched copy of the skeleton."""
+    folder = tmp_path_factory.mktemp("skeleton") / "hog"
+    shutil.copytree(edition.skeleton_dir, folder)
+    return run_ok(folder, "--score")
+
+
 # -- the launcher --------------------------------------------------------------------------------
 
 
@@ -260,19 +285,18 @@ def test_end_of_input_stops_the_unlocker_cleanly(project: Path) -> None:
     assert messages.unlock_stopped("01") in result.stdout
 
 
-def test_lock_again(project: Path, edition) -> None:
-    unlock(project, edition, 1)
-    assert messages.locked("01") not in run_ok(project, "-q", "01").stdout
-    relock = run_ok(project, "-q", "01", "--lock")
+def test_lock_again(unlocked_project: Path, edition) -> None:
+    assert messages.locked("01") not in run_ok(unlocked_project, "-q", "01").stdout
+    relock = run_ok(unlocked_project, "-q", "01", "--lock")
     assert relock.returncode == 0, relock.stderr
     assert messages.relocked("01") in relock.stdout
-    again = run_ok(project, "-q", "01")
+    again = run_ok(unlocked_project, "-q", "01")
     assert messages.locked("01") in again.stdout
     assert "cases passed" not in again.stdout
-    progress = locking.load_progress(project)
+    progress = locking.load_progress(unlocked_project)
     assert progress["unlocked"] == [] and progress.get("answers", {}) == {}
     # Unlocking asks every question again.
-    redo = unlock(project, edition, 1)
+    redo = unlock(unlocked_project, edition, 1)
     assert redo.stdout.count(OK_LINE) == prompt_count(edition, 1)
 
 
@@ -298,8 +322,8 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
     assert re.search(r"checkpoint: 1/1$", out, re.M | re.I), out
 
 
-def test_typing_the_answer_text_of_a_choice_works(project: Path, edition) -> None:
-    result = run_ok(project, "-q", "01", "-u", stdin="\n".join(answer_lines(edition, 1, choice="text")) + "\n")
+def test_typing_the_answer_text_of_a_choice_works(unlocked_once: tuple[Path, subprocess.CompletedProcess]) -> None:
+    _, result = unlocked_once
     assert WRONG_LINE not in result.stdout
     assert messages.unlock_done("01", running=True) in result.stdout
 
@@ -324,9 +348,8 @@ def test_a_unicode_digit_at_a_choice_prompt_does_not_crash(project: Path, editio
 # -- -i and DEBUG --------------------------------------------------------------------------------
 
 
-def test_interactive_opens_python_after_a_failure(project: Path, edition) -> None:
-    unlock(project, edition, 1)
-    result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
+def test_interactive_opens_python_after_a_failure(unlocked_project: Path) -> None:
+    result = run_ok(unlocked_project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
     assert result.returncode == 1, result.stderr
     assert "0/2" in problem_line(result.stdout, "01")
     assert messages.interactive_banner("the handout's examples", "hog.py") in result.stdout
@@ -335,19 +358,17 @@ def test_interactive_opens_python_after_a_failure(project: Path, edition) -> Non
     assert "Traceback" not in result.stderr
 
 
-def test_interactive_does_nothing_when_everything_passes(project: Path, edition) -> None:
-    unlock(project, edition, 1)
-    use_reference(project, edition)
-    result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
+def test_interactive_does_nothing_when_everything_passes(unlocked_project: Path, edition) -> None:
+    use_reference(unlocked_project, edition)
+    result = run_ok(unlocked_project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
     assert result.returncode == 0, result.stderr
     assert "hello from -i" not in result.stdout
 
 
-def test_interactive_replays_a_case_that_uses_probes(project: Path, edition) -> None:
-    unlock(project, edition, 1)
+def test_interactive_replays_a_case_that_uses_probes(unlocked_project: Path, edition) -> None:
     source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
-    (project / "hog.py").write_text(source + EARLY_RETURN_ROLL_DICE, encoding="utf-8")
-    result = run_ok(project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
+    (unlocked_project / "hog.py").write_text(source + EARLY_RETURN_ROLL_DICE, encoding="utf-8")
+    result = run_ok(unlocked_project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
     assert "counting_dice(" in result.stdout  # the first failed case uses the probe
     assert "hello from -i" in result.stdout
     assert "NameError" not in result.stderr
@@ -355,18 +376,17 @@ def test_interactive_replays_a_case_that_uses_probes(project: Path, edition) -> 
     assert messages.interactive_banner(case, "hog.py") in result.stdout
 
 
-def test_debug_lines_never_fail_a_test(project: Path, edition) -> None:
-    unlock(project, edition, 1)
+def test_debug_lines_never_fail_a_test(unlocked_project: Path, edition) -> None:
     source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
-    (project / "hog.py").write_text(source + DEBUG_ROLL_DICE.format(extra=""), encoding="utf-8")
-    plain = run_ok(project, "-q", "01")
+    (unlocked_project / "hog.py").write_text(source + DEBUG_ROLL_DICE.format(extra=""), encoding="utf-8")
+    plain = run_ok(unlocked_project, "-q", "01")
     assert plain.returncode == 0, plain.stderr
     line = problem_line(plain.stdout, "01")
     assert "2/2" in line and "✓" in line
     assert "expected:" not in plain.stdout
     assert "DEBUG: x" in plain.stdout  # shown on passing cases too, --verbose or not
 
-    verbose = run_ok(project, "-q", "01", "-v")
+    verbose = run_ok(unlocked_project, "-q", "01", "-v")
     assert "2/2" in problem_line(verbose.stdout, "01")
     assert "DEBUG: x" in verbose.stdout
     # The handout's examples call roll_dice four times.
@@ -374,12 +394,11 @@ def test_debug_lines_never_fail_a_test(project: Path, edition) -> None:
     assert "expected:" not in verbose.stdout
 
 
-def test_debug_lines_are_shown_apart_in_a_failure(project: Path, edition) -> None:
-    unlock(project, edition, 1)
+def test_debug_lines_are_shown_apart_in_a_failure(unlocked_project: Path, edition) -> None:
     source = (edition.solution_dir / "hog.py").read_text(encoding="utf-8")
     broken = DEBUG_ROLL_DICE.format(extra=" + 1")
-    (project / "hog.py").write_text(source + broken, encoding="utf-8")
-    result = run_ok(project, "-q", "01")
+    (unlocked_project / "hog.py").write_text(source + broken, encoding="utf-8")
+    result = run_ok(unlocked_project, "-q", "01")
     assert "0/2" in problem_line(result.stdout, "01")
     got = next(line for line in result.stdout.splitlines() if line.strip().startswith("got:"))
     assert "DEBUG" not in got
@@ -426,30 +445,28 @@ def test_interrupting_the_runner_is_quiet(monkeypatch, capsys, project: Path) ->
     assert messages.interrupted() in capsys.readouterr().err
 
 
-def test_the_exit_status_and_json_are_for_a_students_own_scripts(project: Path, edition) -> None:
+def test_the_exit_status_and_json_are_for_a_students_own_scripts(unlocked_project: Path, edition) -> None:
     """`python3 ok` exits 1 while a case fails and 0 once everything passes; --json prints the same
     results as one JSON object, with the same exit status."""
-    unlock(project, edition, 1)
-    failing = run_ok(project, "-q", "01", "--json")
+    failing = run_ok(unlocked_project, "-q", "01", "--json")
     assert failing.returncode == 1, failing.stderr
     record = json.loads(failing.stdout)
     assert [(p["number"], p["status"]) for p in record["problems"]] == [(1, "failed")]
     assert all(not c["hidden"] for p in record["problems"] for c in p["cases"])
-    use_reference(project, edition)
-    passing = run_ok(project, "-q", "01", "--json")
+    use_reference(unlocked_project, edition)
+    passing = run_ok(unlocked_project, "-q", "01", "--json")
     assert passing.returncode == 0, passing.stderr
     assert json.loads(passing.stdout)["total"] == 2
-    assert run_ok(project, "-q", "01").returncode == 0
+    assert run_ok(unlocked_project, "-q", "01").returncode == 0
 
 
-def test_next_names_the_following_problem_as_it_stands(project: Path, edition) -> None:
+def test_next_names_the_following_problem_as_it_stands(unlocked_project: Path, edition) -> None:
     """After a problem passes, Next names the one after it: `-q NN` when it is unlocked already
     (it may still fail), `-q NN -u` when it is not."""
-    unlock(project, edition, 1)
-    unlock(project, edition, 2)
-    use_reference(project, edition)
-    assert "Next: `python3 ok -q 02`" in run_ok(project, "-q", "01").stdout
-    assert "Next: `python3 ok -q 03 -u`" in run_ok(project, "-q", "02").stdout
+    unlock(unlocked_project, edition, 2)
+    use_reference(unlocked_project, edition)
+    assert "Next: `python3 ok -q 02`" in run_ok(unlocked_project, "-q", "01").stdout
+    assert "Next: `python3 ok -q 03 -u`" in run_ok(unlocked_project, "-q", "02").stdout
 
 
 def test_choices_are_shuffled_the_same_way_on_every_run(project: Path, edition) -> None:
@@ -488,10 +505,9 @@ def test_a_student_never_reads_advice_for_instructors(project: Path) -> None:
     assert "hog.py" in result.stderr and "--out" not in result.stderr and "class folder" not in result.stderr
 
 
-def test_output_into_a_closed_pipe_ends_cleanly(project: Path, edition) -> None:
+def test_output_into_a_closed_pipe_ends_cleanly(unlocked_project: Path) -> None:
     """`python3 ok -v | head` ends without a traceback when head stops reading."""
-    unlock(project, edition, 1)
-    child = subprocess.Popen([sys.executable, "ok", "-v"], cwd=project, stdout=subprocess.PIPE,
+    child = subprocess.Popen([sys.executable, "ok", "-v"], cwd=unlocked_project, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     child.stdout.close()  # the reader is gone before the first line is written
     err = child.stderr.read()
@@ -499,14 +515,13 @@ def test_output_into_a_closed_pipe_ends_cleanly(project: Path, edition) -> None:
     assert "Traceback" not in err and "BrokenPipe" not in err, err
 
 
-def test_a_file_python_would_not_run_is_never_all_passed(project: Path, edition) -> None:
+def test_a_file_python_would_not_run_is_never_all_passed(unlocked_project: Path, edition) -> None:
     """roll_dice passes its cases, but a syntax error elsewhere stops Python: the runner says the
     file does not run, and where, instead of "All passed"."""
-    unlock(project, edition, 1)
-    use_reference(project, edition)
-    source = (project / "hog.py").read_text(encoding="utf-8")
-    (project / "hog.py").write_text(source + "\ndef broken(:\n    pass\n", encoding="utf-8")
-    result = run_ok(project, "-q", "01")
+    use_reference(unlocked_project, edition)
+    source = (unlocked_project / "hog.py").read_text(encoding="utf-8")
+    (unlocked_project / "hog.py").write_text(source + "\ndef broken(:\n    pass\n", encoding="utf-8")
+    result = run_ok(unlocked_project, "-q", "01")
     assert "2/2" in problem_line(result.stdout, "01")
     line = source.count("\n") + 2
     assert "hog.py does not run as it is: Python stops at line " + str(line) in result.stdout
@@ -566,8 +581,8 @@ def test_zip_packs_the_notebook_when_the_work_is_there(project: Path, edition) -
     assert "scores 0/" not in result.stdout and "On the public tests it scores" in result.stdout
 
 
-def test_the_runner_says_when_the_work_is_in_the_notebook(project: Path, edition) -> None:
-    plain = run_ok(project, "--score")
+def test_the_runner_says_when_the_work_is_in_the_notebook(project: Path, edition, skeleton_score) -> None:
+    plain = skeleton_score
     assert messages.work_in_notebook("hog.py") not in plain.stdout
     with_notebook(project, edition, {"roll_dice": reference_function(edition, "roll_dice")})
     assert messages.work_in_notebook("hog.py") in run_ok(project, "--score").stdout
@@ -599,9 +614,9 @@ def test_zip_of_a_file_packs_it_with_its_score(project: Path, edition) -> None:
     assert "On the public tests it scores 24/24" in result.stdout
 
 
-def test_score_has_a_legend_and_starter_code_never_shows_as_passed(project: Path, edition) -> None:
+def test_score_has_a_legend_and_starter_code_never_shows_as_passed(project: Path, skeleton_score) -> None:
     """The skeleton's final_strategy (``return 6``) passes its one case; it is still no work done."""
-    result = run_ok(project, "--score")
+    result = skeleton_score
     assert messages.score_legend() in result.stdout
     line = problem_line(result.stdout, "12")
     assert line.lstrip().startswith("·") and "cases passed" not in line, line
