@@ -290,13 +290,14 @@ def strategy_module_source(model: TacticModel, table: np.ndarray, heading: str) 
             f"{TABLE_NAME} = (\n{body}\n)\nACTIONS = {{{chosen}}}\n\n\n"
             f"def final_strategy(score, opponent_score):\n"
             f'    """Play the tactic {TABLE_NAME} gives for these two scores."""\n'
-            f"    runs = {TABLE_NAME}[score][opponent_score].split()\n\n"
+            f"    runs = [(int(run[1:]), ACTIONS[run[0]]) for run in {TABLE_NAME}[score][opponent_score].split()]\n\n"
             f"    def tactic(turn_total):\n"
-            f"        chosen = runs[0]\n"
-            f"        for run in runs:\n"
-            f"            if int(run[1:]) <= turn_total:\n"
-            f"                chosen = run\n"
-            f"        return ACTIONS[chosen[0]]\n"
+            f"        chosen = runs[0][1]\n"
+            f"        for start, action in runs:  # in the order of the turn totals they start at\n"
+            f"            if start > turn_total:\n"
+            f"                break\n"
+            f"            chosen = action\n"
+            f"        return chosen\n"
             f"    return tactic\n")
 
 

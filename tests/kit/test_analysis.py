@@ -88,10 +88,20 @@ def test_exact_values_agree_with_a_large_seeded_simulation(boar):
     assert abs(simulated - exact) < 4 * error, (simulated, exact)
 
 
-def test_best_response_and_minimax(boar):
-    edition, model = boar
+@pytest.fixture(scope="module")
+def boar_best_response(boar):
+    """Boar Brawl's always_roll(6) and the exact best response to it, solved once for the tests that
+    check it."""
+    _edition, model = boar
     six = analysis.constant(model, 6)
     best = analysis.best_response(model, six)
+    best.setflags(write=False)
+    return six, best
+
+
+def test_best_response_and_minimax(boar, boar_best_response):
+    edition, model = boar
+    six, best = boar_best_response
     minimax = analysis.optimal(model)
     best_rate = analysis.win_rates(model, best, six)["average"]
     for name in ("boar_strategy", "sus_strategy", "final_strategy"):
@@ -185,11 +195,11 @@ def test_optimal_command_writes_a_readable_table(tmp_path, capsys):
     assert analysis.win_rates(model, best, analysis.constant(model, 6))["average"] > 0.76
 
 
-def test_a_random_strategy_table_is_never_better_than_the_best_response(boar):
+def test_a_random_strategy_table_is_never_better_than_the_best_response(boar, boar_best_response):
     _edition, model = boar
     rng = random.Random(5)
-    six = analysis.constant(model, 6)
-    best = analysis.win_rates(model, analysis.best_response(model, six), six)["average"]
+    six, response = boar_best_response
+    best = analysis.win_rates(model, response, six)["average"]
     for _ in range(3):
         table = np.array([[rng.randint(0, 10) for _ in range(100)] for _ in range(100)])
         assert analysis.win_rates(model, table, six)["average"] <= best
@@ -255,11 +265,30 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     assert html.count('src="data:image/png;base64,') == 1  # the matrix as a picture, inside the page
 
 
+@pytest.fixture
+def numpy_passes(monkeypatch):
+    """numpy's pass over a pair of strategies (numpy_win_tables) worked out once in a test, however
+    often it asks for that pair, directly or through win_rates with no compiler: the pass depends on
+    the model and the two tables alone, and takes seconds on swine_swap's whole state. Each caller
+    gets its own copy."""
+    real = analysis.numpy_win_tables
+    kept: dict[tuple, tuple] = {}
+
+    def numpy_win_tables(model, first, second):
+        key = (id(model), *((t.shape, t.dtype.str, np.ascontiguousarray(t).tobytes()) for t in (first, second)))
+        if key not in kept:
+            kept[key] = model, real(model, first, second)
+        return tuple(table.copy() for table in kept[key][1])
+
+    monkeypatch.setattr(analysis, "numpy_win_tables", numpy_win_tables)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
-def test_the_compiled_solver_agrees_with_numpy(name, monkeypatch):
+def test_the_compiled_solver_agrees_with_numpy(name, monkeypatch, numpy_passes):
     """Every state's value, both seats, for random strategies and the reference's (with memory, an
-    extra turn or a swap where the edition has one): the C loop and the numpy one agree."""
+    extra turn or a swap where the edition has one): the C loop and the numpy one agree, and so do
+    the figures pair_rate gives with a compiler and without one."""
     edition = analysed(name)
     model = analysis.build_model(edition)
     rng = np.random.default_rng(11)

@@ -3,8 +3,10 @@ both checked against play, and the analysis commands for it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,40 @@ from graders.games import reference, tactics
 from graders.sandboxing.probes import tactic_row
 
 TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.kind == "tactic"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def turn_gains_worked_out_once():
+    """A strategy's turn gains are worked out once per module, however many tests ask. Every win
+    rate, picture of win chances and contest pair starts from them, and the tests here ask again and
+    again for the same few tables (the baseline's in nearly every one), each a pass over every turn
+    total at every pair of scores. The key is everything the answer depends on: the model's arrays
+    and the table by content. Each caller gets its own copy; a failure is never kept."""
+    real = tactics.turn_gains
+    kept: dict[str, np.ndarray] = {}
+    locks: dict[str, threading.Lock] = {}
+    guard = threading.Lock()
+
+    def turn_gains(model, table):
+        digest = hashlib.sha256()
+        for part in (model.goal, model.width, model.actions, model.totals, model.sides, model.over, model.gain,
+                     model.after, table):
+            if isinstance(part, np.ndarray):
+                digest.update(repr((part.shape, part.dtype.str)).encode() + np.ascontiguousarray(part).tobytes())
+            else:
+                digest.update(repr(part).encode())
+            digest.update(b"\0")
+        key = digest.hexdigest()
+        with guard:
+            lock = locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in kept:
+                kept[key] = real(model, table)
+        return kept[key].copy()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tactics, "turn_gains", turn_gains)
+        yield
 
 
 @pytest.fixture(scope="module", params=TACTIC_EDITIONS)
