@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import json
 import re
 from pathlib import Path
@@ -33,7 +34,14 @@ LONGEST = 60  # lines, decorators and docstring included
 
 
 def engine_trees() -> dict[str, ast.Module]:
-    return {p.stem: ast.parse(p.read_text(encoding="utf-8"), str(p)) for p in sorted(ENGINE.rglob("*.py"))}
+    """{module's name: its tree} for every engine module (the tests here only read the trees)."""
+    return dict(_engine_trees())
+
+
+@functools.cache
+def _engine_trees() -> tuple[tuple[str, ast.Module], ...]:
+    """The engine's modules parsed once per process, for the several tests that walk them."""
+    return tuple((p.stem, ast.parse(p.read_text(encoding="utf-8"), str(p))) for p in sorted(ENGINE.rglob("*.py")))
 
 
 def test_no_engine_function_is_longer_than_sixty_lines():
