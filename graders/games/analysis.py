@@ -583,13 +583,14 @@ def parse_table(value: object, goal: int) -> np.ndarray | str:
         return messages.strategy_not_a_table()
 
 
-def tabulate(session: Session, expression: str, goal: int) -> np.ndarray:
-    """EXPRESSION (evaluated in the submission's namespace) as a table, computed in the sandbox."""
+def tabulate(session: Session, expression: str, goal: int, seconds: float = TABULATE_SECONDS) -> np.ndarray:
+    """EXPRESSION (evaluated in the submission's namespace) as a table, computed in the sandbox
+    within SECONDS."""
     replies = list(session.steps([f"tabulate({expression}, {goal})"], session_setup(session),
-                                 time.monotonic() + TABULATE_SECONDS))
+                                 time.monotonic() + seconds))
     reply = replies[0]
     if reply.status == "timeout":
-        raise AnalysisError(messages.strategy_too_slow(expression, TABULATE_SECONDS))
+        raise AnalysisError(messages.strategy_too_slow(expression, seconds))
     if reply.status == "crashed":
         raise AnalysisError(messages.strategy_crashed(expression))
     if reply.status == "error":

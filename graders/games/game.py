@@ -195,7 +195,8 @@ class DiceGame(Game):
     def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
         from graders.games import analysis
 
-        return analysis.tabulate(session, strategy, analysis.build_model(self.edition).goal)
+        return analysis.tabulate(session, strategy, analysis.build_model(self.edition).goal,
+                                 analysis.TABULATE_SECONDS if seconds is None else seconds)
 
     def tabulate_source(self, source: str, expressions: list[str], limits: Limits | None = None
                         ) -> tuple[list[np.ndarray], list[str]]:

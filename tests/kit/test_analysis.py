@@ -7,6 +7,7 @@ import dataclasses
 import json
 import math
 import random
+import re
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ from graders.core import messages
 from graders.core.errors import InputError
 from graders.editions.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
 from graders.games import analysis, kinds
+from graders.games.game import game_of
 from graders.sandboxing.sandbox import open_session
 
 from .conftest import grade_source, problem
@@ -156,6 +158,9 @@ def test_untrusted_strategies_are_tabulated_in_the_sandbox(boar, reference_sourc
             analysis.tabulate(session, "restless", model.goal)
         with pytest.raises(analysis.AnalysisError, match="no_such_strategy names something hog.py does not define"):
             analysis.tabulate(session, "no_such_strategy", model.goal)
+        # A strategy that never answers is stopped at the deadline the dice game is handed.
+        with pytest.raises(analysis.AnalysisError, match=re.escape(messages.strategy_too_slow("endless", 0.5))):
+            game_of(edition).tabulate(session, "endless", seconds=0.5)
     finally:
         session.dispose()
 
