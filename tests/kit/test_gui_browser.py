@@ -329,6 +329,9 @@ def test_two_strategies_play_with_the_dice_animated(page: object, any_edition: E
         faces = [int(v) for v in page.locator("#dice .die").evaluate_all("els => els.map(e => e.dataset.value)")]
         assert faces == last["rolls"]
         assert page.locator("#log li.turn").count() == len(view["turns"])
+        # Whatever a rule's message holds (Swine Swap's shows numbers such as 3**124 written out),
+        # the page fits its window: nothing scrolls sideways.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
         shoot(page, f"{any_edition.name}-watched")
 
 
