@@ -25,7 +25,7 @@ from graders.scoring.submissions import Submission
 ROOT = kit_root()
 
 
-def _digest(*parts: object) -> str:
+def content_digest(*parts: object) -> str:
     """A content hash of PARTS (numpy arrays by shape, type and bytes; anything else by repr)."""
     h = hashlib.sha256()
     for part in parts:
@@ -85,7 +85,7 @@ def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: s
     guard = threading.Lock()
 
     def best_response(model, opponent=None):
-        key = _digest(model.goal, model.width, model.actions, model.totals, model.sides, model.over, model.gain,
+        key = content_digest(model.goal, model.width, model.actions, model.totals, model.sides, model.over, model.gain,
                       model.after, opponent, tactics.MOST_ROUNDS, tactics.TOLERANCE)
         with guard:
             lock = locks.setdefault(key, threading.Lock())

@@ -3,7 +3,6 @@ both checked against play, and the analysis commands for it."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import threading
@@ -17,6 +16,8 @@ from graders.core.errors import AnalysisError
 from graders.editions.edition import edition_names, kit_root, load_edition
 from graders.games import reference, tactics
 from graders.sandboxing.probes import tactic_row
+
+from .conftest import content_digest
 
 TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.kind == "tactic"]
 
@@ -34,15 +35,8 @@ def turn_gains_worked_out_once():
     guard = threading.Lock()
 
     def turn_gains(model, table):
-        digest = hashlib.sha256()
-        for part in (model.goal, model.width, model.actions, model.totals, model.sides, model.over, model.gain,
-                     model.after, table):
-            if isinstance(part, np.ndarray):
-                digest.update(repr((part.shape, part.dtype.str)).encode() + np.ascontiguousarray(part).tobytes())
-            else:
-                digest.update(repr(part).encode())
-            digest.update(b"\0")
-        key = digest.hexdigest()
+        key = content_digest(model.goal, model.width, model.actions, model.totals, model.sides, model.over,
+                             model.gain, model.after, table)
         with guard:
             lock = locks.setdefault(key, threading.Lock())
         with lock:

@@ -27,7 +27,7 @@ from graders.games.game import DiceGame, game_of
 from graders.gui import webgui
 from graders.sandboxing import sandbox
 
-from .conftest import ROOT, replace_function
+from .conftest import ROOT, content_digest, replace_function
 
 
 class Client:
@@ -64,7 +64,7 @@ class SolvedOnce:
 
     def __init__(self, game: DiceGame) -> None:
         self.game = game
-        self.tables: dict[tuple, object] = {}
+        self.tables: dict[str, object] = {}
         self.lock = threading.Lock()
 
     def modelled(self) -> bool:
@@ -74,7 +74,7 @@ class SolvedOnce:
         return self.game.tabulate(session, strategy, seconds)
 
     def best_play_table(self, opponent: object) -> object:
-        key = () if opponent is None else (opponent.shape, opponent.dtype.str, opponent.tobytes())
+        key = content_digest(opponent)
         with self.lock:
             if key not in self.tables:
                 self.tables[key] = self.game.best_play_table(opponent)
