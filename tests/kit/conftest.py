@@ -9,8 +9,9 @@ import hashlib
 import os
 import textwrap
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -35,6 +36,30 @@ def content_digest(*parts: object) -> str:
             h.update(repr(part).encode())
         h.update(b"\0")
     return h.hexdigest()
+
+
+def model_digest(model: object, *more: object) -> str:
+    """The content hash of a game of tactics' model (every array its answers depend on), then MORE."""
+    m: Any = model
+    return content_digest(m.goal, m.width, m.actions, m.totals, m.sides, m.over, m.gain, m.after, *more)
+
+
+class Kept:
+    """Values worked out once per key, however many threads ask: each key has a lock of its own (a
+    slow key holds up only the threads waiting for it), and a failure is never kept."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, Any] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: str, work: Callable[[], Any]) -> Any:
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._values:
+                self._values[key] = work()
+            return self._values[key]
 
 
 @pytest.fixture(autouse=True)
@@ -80,19 +105,11 @@ def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: s
     shared = tmp_path_factory.getbasetemp()
     shared = (shared.parent if worker_id != "master" else shared) / "best-play"
     shared.mkdir(exist_ok=True)
-    solved: dict[str, tuple] = {}
-    locks: dict[str, threading.Lock] = {}
-    guard = threading.Lock()
+    solved = Kept()
 
     def best_response(model, opponent=None):
-        key = content_digest(model.goal, model.width, model.actions, model.totals, model.sides, model.over, model.gain,
-                      model.after, opponent, tactics.MOST_ROUNDS, tactics.TOLERANCE)
-        with guard:
-            lock = locks.setdefault(key, threading.Lock())
-        with lock:
-            if key not in solved:
-                solved[key] = solve_or_read(key, model, opponent)
-        return tuple(array.copy() for array in solved[key])
+        key = model_digest(model, opponent, tactics.MOST_ROUNDS, tactics.TOLERANCE)
+        return tuple(array.copy() for array in solved.get(key, lambda: solve_or_read(key, model, opponent)))
 
     def solve_or_read(key: str, model, opponent) -> tuple:
         answer = shared / f"{key}.npz"

@@ -23,7 +23,7 @@ from graders.games import analysis, kinds
 from graders.games.game import game_of
 from graders.sandboxing.sandbox import open_session
 
-from .conftest import content_digest, grade_source, problem
+from .conftest import Kept, content_digest, grade_source, problem
 
 
 @pytest.fixture(scope="module")
@@ -277,13 +277,11 @@ def numpy_passes(monkeypatch):
     the model and the two tables alone, and takes seconds on swine_swap's whole state. Each caller
     gets its own copy."""
     real = analysis.numpy_win_tables
-    kept: dict[str, tuple] = {}
+    kept = Kept()
 
     def numpy_win_tables(model, first, second):
-        key = content_digest(id(model), first, second)
-        if key not in kept:
-            kept[key] = model, real(model, first, second)
-        return tuple(table.copy() for table in kept[key][1])
+        worked = kept.get(content_digest(id(model), first, second), lambda: (model, real(model, first, second)))
+        return tuple(table.copy() for table in worked[1])  # (the model kept with them, so its id stays its own)
 
     monkeypatch.setattr(analysis, "numpy_win_tables", numpy_win_tables)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ from graders.editions.edition import edition_names, kit_root, load_edition
 from graders.games import reference, tactics
 from graders.sandboxing.probes import tactic_row
 
-from .conftest import content_digest
+from .conftest import Kept, model_digest
 
 TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.kind == "tactic"]
 
@@ -30,19 +29,10 @@ def turn_gains_worked_out_once():
     total at every pair of scores. The key is everything the answer depends on: the model's arrays
     and the table by content. Each caller gets its own copy; a failure is never kept."""
     real = tactics.turn_gains
-    kept: dict[str, np.ndarray] = {}
-    locks: dict[str, threading.Lock] = {}
-    guard = threading.Lock()
+    kept = Kept()
 
     def turn_gains(model, table):
-        key = content_digest(model.goal, model.width, model.actions, model.totals, model.sides, model.over,
-                             model.gain, model.after, table)
-        with guard:
-            lock = locks.setdefault(key, threading.Lock())
-        with lock:
-            if key not in kept:
-                kept[key] = real(model, table)
-        return kept[key].copy()
+        return kept.get(model_digest(model, table), lambda: real(model, table)).copy()
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tactics, "turn_gains", turn_gains)

@@ -27,7 +27,7 @@ from graders.games.game import DiceGame, game_of
 from graders.gui import webgui
 from graders.sandboxing import sandbox
 
-from .conftest import ROOT, content_digest, replace_function
+from .conftest import ROOT, Kept, content_digest, replace_function
 
 
 class Client:
@@ -64,8 +64,7 @@ class SolvedOnce:
 
     def __init__(self, game: DiceGame) -> None:
         self.game = game
-        self.tables: dict[str, object] = {}
-        self.lock = threading.Lock()
+        self.tables = Kept()
 
     def modelled(self) -> bool:
         return self.game.modelled()
@@ -74,11 +73,7 @@ class SolvedOnce:
         return self.game.tabulate(session, strategy, seconds)
 
     def best_play_table(self, opponent: object) -> object:
-        key = content_digest(opponent)
-        with self.lock:
-            if key not in self.tables:
-                self.tables[key] = self.game.best_play_table(opponent)
-            return self.tables[key]
+        return self.tables.get(content_digest(opponent), lambda: self.game.best_play_table(opponent))
 
 
 SOLVED: dict[tuple[str, str], SolvedOnce] = {}
