@@ -797,6 +797,8 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
     describe_error = spec_globals["describe_error"]
     spec_globals["DICE"] = tuple(config.get("dice") or spec_globals["DICE"])  # the edition's range of dice
     restore_probes = keeper(spec_globals)
+    if config.get("serve"):  # the kit's own child: its support files load while the interpreter's files
+        load_modules(config["serve"].get("modules") or {})  # are still readable (see drop_privileges)
     hidden = hide_folders(config["hide"], *config["interpreter"]) if config.get("hide") else False
     if config.get("identity"):
         drop_privileges(*config["identity"])
@@ -852,6 +854,16 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
         send(out_fd, {"op": "done", "seq": seq})
 
 
+def load_modules(modules: dict) -> None:
+    """Run each of MODULES ({name: source}) as the module of that name: the kit's support files, as
+    the kit has them, for the kit's own child (it reads no file of a staging folder)."""
+    for name, text in modules.items():
+        module = types.ModuleType(name)
+        module.__file__ = name + ".py"
+        sys.modules[name] = module
+        exec(compile(text, name + ".py", "exec", dont_inherit=True), module.__dict__)
+
+
 def serve_kit(config: dict, in_fd: int, out_fd: int, hidden: bool) -> None:
     """The kit's own child: load the module the parent sent (the reference, which never touches a
     disk), untraceable and unreadable by any process of the same user, then answer the calls a
@@ -872,10 +884,6 @@ def serve_kit(config: dict, in_fd: int, out_fd: int, hidden: bool) -> None:
         return text
 
     sys.stdout = outputs[0]
-    for name, text in (spec.get("modules") or {}).items():  # the support files, as the kit has them
-        support = types.ModuleType(name)
-        sys.modules[name] = support
-        exec(compile(text, name + ".py", "exec", dont_inherit=True), support.__dict__)
     module, notes = import_submission(config, out_fd, {})
     offered = {n: module.__dict__[n] for n in spec.get("offered", []) if callable(module.__dict__.get(n))}
     link = Link(config.get("link"), lambda: offered, {}, output)

@@ -14,7 +14,6 @@ user, a container without CAP_SYS_ADMIN) are whichever this run is on: .ci/run r
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from pathlib import Path
@@ -55,19 +54,19 @@ SECRET_LINES = reference_body_lines()
 
 # A hand-in's roll_dice that searches everything its process can reach (every string and code
 # object the interpreter holds, every module's source it can read, every file under its folder)
-# for a line of the reference, by digest, and returns how many it found and where.
+# for a line of the reference (given written backwards, so that it never finds its own source),
+# and returns where it found any. It imports only what every route has loaded already (under
+# limits, a child's user may not read the interpreter's files).
 HUNTER = '''
 def roll_dice(num_rolls, dice=six_sided):
-    import gc, hashlib, inspect, os, sys
-    wanted = set(DIGESTS)
+    import gc, os, sys
+    wanted = set(line[::-1] for line in BACKWARDS)
+    inspect = sys.modules.get("inspect")
     found = []
 
     def look(text, where):
-        if isinstance(text, str):
-            for line in text.split("\\n"):
-                if hashlib.sha256(line.strip().encode()).hexdigest() in wanted:
-                    found.append(where)
-                    return
+        if isinstance(text, str) and any(line.strip() in wanted for line in text.split("\\n")):
+            found.append(where)
 
     for obj in gc.get_objects():
         if isinstance(obj, str):
@@ -93,8 +92,8 @@ def roll_dice(num_rolls, dice=six_sided):
 
 def hunting(source: str, secrets: set[str]) -> str:
     """SOURCE whose roll_dice hunts for SECRETS, lines of the reference (see HUNTER)."""
-    digests = sorted(hashlib.sha256(line.encode()).hexdigest() for line in secrets)
-    return replace_function(source, "roll_dice", HUNTER.replace("DIGESTS", repr(digests)))
+    backwards = sorted(line[::-1] for line in secrets)
+    return replace_function(source, "roll_dice", HUNTER.replace("BACKWARDS", repr(backwards)))
 
 
 def shown_to_the_student(report: Report) -> str:
@@ -140,6 +139,15 @@ def test_attack_a_syntax_error_hands_out_no_line_of_the_reference() -> None:
     assert scores["05"] == 0 and scores["01"] == 0  # play's problem (broken) and the hunter's (wrong)
     others = [c for p in report.problems if p.label not in ("01", "05") for c in p.cases if c.hidden]
     assert others and all(c.passed for c in others)  # hidden cases use the kit's play and roll_dice
+
+
+def test_the_hunter_finds_the_lines_where_they_are() -> None:
+    """The attack's control: a hand-in whose own play holds the lines finds them, in its file, its
+    module's source, so an empty finding above means they were not there."""
+    secrets = {line for line in SECRET_LINES if line not in with_syntax_error_in(REFERENCE, "play")}
+    report = grade_source(hunting(REFERENCE, secrets), EDITION, problems=[1], workers=1)
+    found = found_by_the_hunter(report)
+    assert all("'file hog.py'" in got and "'module hog'" in got for got in found), found
 
 
 def test_a_stub_is_the_kits_signature_and_one_call() -> None:
