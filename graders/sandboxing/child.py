@@ -241,6 +241,9 @@ class Link:
         self.proxies: dict = {}  # number -> this end's stand-in for the other end's function
         self.raised: list = []  # exceptions this end raised while answering, by number
         self.fresh = True  # no call made in this case yet
+        self.answers: dict = {}  # this case's calls of plain values that the other end said are pure
+        self.crossed = False  # whether a function crossed in the value packed last
+        self.calls = 0  # calls this end made
 
     def call(self, target: dict, args: tuple, kwargs: dict) -> object:
         """Call the other end's function TARGET ({"name": N} or {"id": K}) and wait for its answer,
@@ -256,8 +259,13 @@ class Link:
                 send(self.out_fd, {"op": "case"})
                 self.fresh = False
         counter = [0]
+        self.crossed, self.calls = False, self.calls + 1
         frame = {"op": "call", "to": target, "args": [self.pack(a, counter) for a in args],
                  "kw": {str(k): self.pack(v, counter) for k, v in kwargs.items()}}
+        # Only a student's child keeps answers, and only the kit's (its own functions may keep state).
+        key = None if self.crossed or self.parent_fd is None else _dumps([target, frame["args"], frame["kw"]])
+        if key is not None and key in self.answers:  # the same call of plain values, answered in this case
+            return self.unpack(self.answers[key], 0)
         self.send(frame)
         while True:
             message = receive(self.in_fd)
@@ -267,6 +275,8 @@ class Link:
                 sys.stdout.write(message["output"])
             op = message.get("op")
             if op == "return":
+                if key is not None and message.get("pure") is True and len(self.answers) < 100000:
+                    self.answers[key] = message.get("value")
                 return self.unpack(message.get("value"), 0)
             if op == "raise":
                 raise self.exception(message)
@@ -281,7 +291,11 @@ class Link:
             args = [self.unpack(a, 0) for a in (raw_args if type(raw_args) is list else [])]
             kw = {k: self.unpack(v, 0) for k, v in (raw_kw if type(raw_kw) is dict else {}).items() if type(k) is str}
             args, kw = without_defaults(function, args, kw)
-            reply = {"op": "return", "value": self.pack(function(*args, **kw), [0])}
+            calls = self.calls
+            value = function(*args, **kw)
+            self.crossed = False
+            reply = {"op": "return", "value": self.pack(value, [0])}
+            reply["pure"] = not self.crossed and self.calls == calls  # plain in, plain out, nothing called back
         except BaseException as exc:  # SystemExit included: it goes back to the caller
             reply = {"op": "raise", **self.described(exc)}
         self.send(reply)
@@ -289,6 +303,8 @@ class Link:
     def send(self, frame: dict) -> None:
         if self.output is not None:
             frame["output"] = self.output()
+            if frame["output"]:
+                frame["pure"] = False  # a call that printed prints again when it is made again
         send(self.out_fd, frame)
 
     def target(self, to: object) -> Callable:
@@ -356,6 +372,7 @@ class Link:
 
     def function_handle(self, value: object) -> list:
         """[whose, name or number] for a function crossing the link (yours or mine, as the sender says)."""
+        self.crossed = True
         if value is KIT_DEFAULT:
             return ["default", 0]
         for name, function in self.theirs.items():
