@@ -482,13 +482,14 @@ def isolation_required(summary: str) -> str:
 
 
 def isolation_verified(level: str, why: str, readable: tuple[str, ...], network: bool, own_identity: bool,
-                       applied: tuple[str, ...], missing: tuple[str, ...], memory: str) -> str:
+                       applied: tuple[str, ...], missing: tuple[str, ...], memory: str, channels: str = "") -> str:
     """The isolation line of every report that ran hidden cases: what the child itself confirmed."""
     how = "namespaces (bubblewrap)" if level == "namespaces" else f"limits only ({why})"
     kit = "kit hidden" if not readable else "kit READABLE (" + ", ".join(readable[:3]) + \
         (", ..." if len(readable) > 3 else "") + ")"
     parts = [kit, "network off" if not network else "network OPEN (127.0.0.1 was reachable)",
-             "own identity yes" if own_identity else "own identity no (the grader's user)", f"memory: {memory}"]
+             "own identity yes" if own_identity else "own identity no (the grader's user)",
+             *([channels] if channels else []), f"memory: {memory}"]
     extra = (f"; applied by the child: {', '.join(applied)}" if applied else "") + (
         f"; not available: {'; '.join(missing)}" if missing else "")
     return f"isolation: {how}, verified by the child before any student code: {', '.join(parts)}{extra}"
@@ -502,6 +503,19 @@ def memory_bound(level: str, seccomp: bool, cgroup: bool) -> str:
               "no memory cgroup could be had, so kernel memory (files' inodes) is NOT bounded")
     return ("an address-space limit per process and the resident memory of all its processes watched"
             f"{tmpfs}; extended attributes (kernel memory) {xattrs}; {kernel}")
+
+
+def channels_between_children(level: str, seccomp: bool) -> str:
+    """What could carry data from one child to a later one, or from the grader to a child, beyond the
+    namespaces a child gets (see graders.sandboxing.isolation.CHANNEL_CALLS)."""
+    if seccomp:
+        return ("channels between children closed (the kernel's key store, System V IPC, POSIX message queues, "
+                "memfds and every socket refused by seccomp)")
+    if level == "namespaces":
+        return ("channels between children NOT all closed (no seccomp filter: the kernel's key store, the "
+                "grader's session keyring among it, and memfds are open)")
+    return ("channels between children OPEN (no seccomp filter: the kernel's key store, System V IPC, POSIX "
+            "message queues, memfds and UNIX sockets to the machine's services)")
 
 
 def seccomp_unavailable(why: str) -> str:

@@ -28,10 +28,16 @@ The levels, strongest first:
     interpreter, its standard library, the system's libraries and the child's own folders
     readable; TCP denied from ABI 4 on).
 
-At every level the child installs a seccomp filter built here with pyseccomp (:func:`seccomp_program`:
-no socket but AF_UNIX, no extended attributes, no io_uring, no new namespaces). What held is never
-assumed: the child reports what it could actually reach (:class:`Verified`, see :mod:`graders.sandboxing.guard`),
-and that is what every report that ran hidden cases states.
+At every level, on every route (a child of the fork server, a child started by bubblewrap, a child
+under limits), the child installs the same seccomp filter built here with pyseccomp
+(:func:`seccomp_program`) before any student code: no socket of any family, no extended attributes,
+no io_uring, no mount and no new namespace; and none of the kernel's channels between children,
+which no namespace a child gets covers: its key store (the grader's session keyring is inherited on
+every route; user keyrings outlive a child), System V IPC and POSIX message queues (the machine's
+own under limits, where a child has no IPC namespace), memfds (memory only a memory cgroup counts).
+So a child leaves nothing in the kernel for a later child, and reads nothing of the grader's. What
+held is never assumed: the child reports what it could actually reach (:class:`Verified`, see
+:mod:`graders.sandboxing.guard`), and that is what every report that ran hidden cases states.
 
 Identity: when the grader is root, every child runs as a user id of its own, never root and never
 shared with another child, so no child can signal, read or write another. Without root, the
@@ -53,6 +59,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from graders.core import messages
 from graders.core.memo import once
@@ -243,6 +250,7 @@ class Verified:
     applied: tuple[str, ...]  # what the child applied itself (Landlock, seccomp), as it said
     missing: tuple[str, ...]  # what it could not apply, each with why
     memory: str  # how memory is bounded (the parent's own knowledge)
+    channels: str = ""  # whether the kernel's channels between children are closed (see CHANNEL_CALLS)
 
     @property
     def kit_hidden(self) -> bool:
@@ -256,7 +264,7 @@ class Verified:
     @property
     def summary(self) -> str:
         return messages.isolation_verified(self.level, self.why, self.readable, self.network, self.own_identity,
-                                           self.applied, self.missing, self.memory)
+                                           self.applied, self.missing, self.memory, self.channels)
 
 
 def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Verified:
@@ -270,9 +278,11 @@ def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Ve
     applied = _texts(data.get("applied"))
     own = (type(uid) is int and uid != os.getuid() and gid != os.getgid()) or (
         type(userns) is int and userns not in (0, _own_userns()))
+    seccomp = "seccomp" in applied
     return Verified(level.level, level.why, readable, data.get("network") is not False, own,
-                    applied, _texts(data.get("missing")), messages.memory_bound(level.level, "seccomp" in applied,
-                                                            data.get("cgroup") is True))
+                    applied, _texts(data.get("missing")), messages.memory_bound(level.level, seccomp,
+                                                                                data.get("cgroup") is True),
+                    messages.channels_between_children(level.level, seccomp))
 
 
 def _texts(raw: object) -> tuple[str, ...]:
@@ -303,36 +313,62 @@ def demanded(level: Policy) -> tuple[str, ...]:
         return _DEMANDED.get(level, ())
 
 
-# Socket families other than AF_UNIX are refused by the seccomp filter: internet, netlink, packet ...
-AF_UNIX = 1
+# What the seccomp filter refuses (:func:`seccomp_program`). Every socket, of every family: internet,
+# netlink and packet sockets reach the network, and UNIX ones reach the machine's services and the
+# grader's own (by path wherever the child shares the grader's files, by abstract name wherever it
+# shares its network namespace: under limits, both). Once the filter is on, neither the child nor the
+# kit's code in it opens one (its pipes are pipes; the fork server's control socket stays in the server).
+SOCKET_CALLS = ("socket", "socketpair")
+# Kernel memory that no limit sees, and ways out of the namespaces a child was given: a namespace of
+# its own would let it mount a tmpfs of its own (memory no limit sees) whatever its level.
 DENIED_CALLS = ("setxattr", "lsetxattr", "fsetxattr", "setxattrat", "io_uring_setup", "io_uring_enter",
-                "io_uring_register", "bpf", "perf_event_open", "unshare", "setns", "mount", "userfaultfd")
+                "io_uring_register", "bpf", "perf_event_open", "unshare", "setns", "mount", "userfaultfd",
+                "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr")
+# Channels between children, and to the grader, that the kernel keeps outside every namespace a child
+# is given (its key store: the grader's session keyring, inherited, and the user keyrings, which outlive
+# a child) or, under limits, in the machine's own namespace (System V IPC, POSIX message queues); and
+# memfds, memory that only a memory cgroup counts. A child can thus leave nothing in the kernel.
+CHANNEL_CALLS = ("add_key", "keyctl", "request_key", "shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv",
+                 "msgctl", "semget", "semop", "semtimedop", "semctl", "mq_open", "mq_unlink", "mq_timedsend",
+                 "mq_timedreceive", "mq_notify", "mq_getsetattr", "memfd_create", "memfd_secret")
+# clone's flags that make a namespace (mount, cgroup, UTS, IPC, user, pid, network); clone3, whose
+# flags are in memory a filter cannot read, is answered ENOSYS, and the C library falls back to clone.
+CLONE_NEW = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 
 
 @once(maxsize=1)
 def seccomp_program() -> tuple[str, str]:
     """(the seccomp filter as BPF, in hex, ''), or ('', why there is none): built with pyseccomp (a
     binding to the system's libseccomp) in the grader, installed by the child, which cannot import
-    installed packages. Sockets of any family but AF_UNIX, extended attributes (kernel memory no
-    limit sees), io_uring, BPF and new namespaces are refused."""
+    installed packages. Refused: every socket (EAFNOSUPPORT), the kernel's key store, System V IPC,
+    POSIX message queues and memfds (EPERM: channels between children, see CHANNEL_CALLS), extended
+    attributes (kernel memory no limit sees), io_uring, BPF, mounts and new namespaces (EPERM)."""
     try:
         import pyseccomp as sc  # type: ignore[import-untyped]
     except (ImportError, OSError, RuntimeError) as exc:
         return "", messages.seccomp_unavailable(str(exc).split("\n")[0][:120] or type(exc).__name__)
     try:
         flt = sc.SyscallFilter(sc.ALLOW)
-        flt.add_rule(sc.ERRNO(errno.EAFNOSUPPORT), "socket", sc.Arg(0, sc.NE, AF_UNIX))
-        for name in DENIED_CALLS:
-            try:
-                flt.add_rule(sc.ERRNO(errno.EPERM), name)
-            except (RuntimeError, ValueError, OSError):
-                continue  # a call this libseccomp does not know (newer than it)
+        _refuse(flt, sc)
         with tempfile.TemporaryFile() as out:
             flt.export_bpf(out)
             out.seek(0)
             return out.read().hex(), ""
     except (RuntimeError, ValueError, OSError) as exc:
         return "", messages.seccomp_unavailable(str(exc)[:120])
+
+
+def _refuse(flt: Any, sc: Any) -> None:
+    """Add every refusal of :func:`seccomp_program` to the filter FLT (SC: the pyseccomp module)."""
+    rules: list[tuple[int, str, tuple]] = [(errno.EAFNOSUPPORT, name, ()) for name in SOCKET_CALLS]
+    rules += [(errno.EPERM, name, ()) for name in (*DENIED_CALLS, *CHANNEL_CALLS)]
+    rules += [(errno.EPERM, "clone", (sc.Arg(0, sc.MASKED_EQ, flag, flag),)) for flag in CLONE_NEW]
+    rules.append((errno.ENOSYS, "clone3", ()))
+    for code, name, args in rules:
+        try:
+            flt.add_rule(sc.ERRNO(code), name, *args)
+        except (RuntimeError, ValueError, OSError):
+            continue  # a call this libseccomp does not know (newer than it)
 
 
 @once(maxsize=4)

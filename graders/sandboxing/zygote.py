@@ -15,8 +15,10 @@ capabilities: to build namespaces and mounts, to bound capabilities, and to chan
   parent, and builds the folders bubblewrap would build for it: a fresh /proc (with /proc/sys and the
   like read-only), /dev/pts, /tmp and /dev/shm, and /work holding the staged files read-only. Then it
   forks the process that runs the submission (:func:`graders.sandboxing.child.serve`, which drops
-  every capability and confines itself before any student code) and waits for it, itself with no
-  capability left and not traceable. When it exits, the kernel kills everything in its namespace.
+  every capability and confines itself before any student code, with the seccomp filter every route
+  installs: no socket, no key store, no IPC, no memfd, no new namespace; nothing after it needs one,
+  the server's control socket being closed in the child) and waits for it, itself with no capability
+  left and not traceable. When it exits, the kernel kills everything in its namespace.
 * The parent kills a child through its pidfd, never by a number that could be reused.
 
 Python 3.9 and the standard library only (it ships with the student's runner).
