@@ -380,7 +380,8 @@ def rule_where(line: int, owner: str | None, function: str) -> str:
 
 def rule_not_checked(function: str, filename: str, seconds: float) -> str:
     return (f"this rule could not be checked: the checks of {filename}'s shape rules ran past their limit of "
-            f"{seconds:g} s ({filename} is far larger or more deeply nested than any {function} needs)")
+            f"{seconds:g} s of processor time ({filename} is far larger or more deeply nested than any {function} "
+            f"needs)")
 
 
 def rule_escape(where: str, name: str) -> str:
@@ -2204,7 +2205,7 @@ def similarity_written(path: str, submissions: int, pairs: int, seconds: float) 
 
 def similarity_too_long(student: str, seconds: float) -> str:
     return (f"{student} is left out of this report: fingerprinting their code took longer than the limit of "
-            f"{seconds:g} s (far more code than the project needs); their grade is not affected.")
+            f"{seconds:g} s of processor time (far more code than the project needs); their grade is not affected.")
 
 
 def similarity_helpers_cut(student: str, count: int, most: int) -> str:

@@ -372,14 +372,15 @@ class RuleChecker:
             if missing:
                 return RuleResult(rule.problem, text, False, messages.rule_missing_calls(rule.function, missing))
             return RuleResult(rule.problem, text, True)
-        for node in nodes:
-            for name, line in self._escapes(node)[:1]:
-                return RuleResult(rule.problem, text, False, messages.rule_escape(where(line), name), line)
+        escape = next((found for node in nodes for found in self._escapes(node)), None)
+        if escape is not None:
+            name, line = escape
+            return RuleResult(rule.problem, text, False, messages.rule_escape(where(line), name), line)
         for word in rule.names:
             for group in groups:
-                hits = sorted(hit for node in group for hit in self._hits(node, word))
-                if hits:
-                    line, what = hits[0]
+                first = min((hit for node in group for hit in self._hits(node, word)), default=None)
+                if first is not None:
+                    line, what = first
                     detail = messages.rule_violation(where(line), what, rule.function, word)
                     return RuleResult(rule.problem, text, False, detail, line)
         return RuleResult(rule.problem, text, True)
@@ -444,7 +445,7 @@ class RuleChecker:
         part = self._parts.get(id(unit))
         if part is not None:
             return part
-        part = self._parts[id(unit)] = _Part()
+        part = _Part()  # kept once whole: a walk the deadline stopped is never taken for one
         todo: deque[tuple[ast.AST, bool]] = deque([(unit, False)])
         while todo:
             node, debug = todo.popleft()
@@ -458,6 +459,7 @@ class RuleChecker:
                     part.nested.append(child)
                 else:
                     todo.append((child, debug))
+        self._parts[id(unit)] = part
         return part
 
     def check_all(self, rules: list[Rule] | tuple[Rule, ...]) -> list[RuleResult]:

@@ -77,15 +77,15 @@ def all_rules(edition: Edition) -> list:
 @pytest.mark.timeout(120)
 def test_shape_rules_of_a_mebibyte_of_functions_visit_each_node_once(edition, reference_source):
     """Attack: a 1 MiB hog.py of tens of thousands of one-line helpers, each calling the next, all
-    reached from boar_brawl, so that every rule walks them all (reachability was quadratic: half a
-    minute of the grader's processor for the four rules of Boar Brawl, more for more rules).
+    reached from boar_brawl, so that every rule walks them all (reachability was quadratic: 36 s of
+    the grader's processor for the four rules of Boar Brawl, more for more rules).
 
     Guarantee: each syntax node is visited once for all the rules together, and a rule asked again
     costs nothing more: the rules hold as they do on the reference."""
     source = many_helpers(reference_source, MIB)
     tree = ast.parse(source)
     nodes = sum(1 for _ in ast.walk(tree))
-    checker = RuleChecker(tree)
+    checker = RuleChecker(tree, seconds=None)  # the work is counted here; the deadline is tested below
     results = checker.check_all(all_rules(edition))
     assert all(r.passed for r in results), [r.detail for r in results if not r.passed]
     assert checker.visits <= nodes, (checker.visits, nodes)
@@ -132,7 +132,7 @@ def test_top_level_blocks_nested_deep_are_walked_once(edition):
 
 def test_shape_rules_past_their_deadline_are_labelled_not_stalled(edition, reference_source):
     """Guarantee: when the shape rules of a hand-in run past their deadline, every rule not yet
-    checked fails with a sentence saying so (and why), and nothing else is slowed down."""
+    checked fails at once with a sentence saying so (and why): a labelled result, never a wait."""
     tree = ast.parse(many_helpers(reference_source, 64 * 1024))
     results = RuleChecker(tree, seconds=0.0).check_all(all_rules(edition))
     assert results and all(not r.passed for r in results)
