@@ -378,6 +378,12 @@ def rule_where(line: int, owner: str | None, function: str) -> str:
     return f"line {line}{via}"
 
 
+def rule_not_checked(function: str, filename: str, seconds: float) -> str:
+    return (f"this rule could not be checked: the checks of {filename}'s shape rules ran past their limit of "
+            f"{seconds:g} s of processor time ({filename} is far larger or more deeply nested than any {function} "
+            f"needs)")
+
+
 def rule_escape(where: str, name: str) -> str:
     return f"{where} uses {name}, which could hide code from this check"
 
@@ -552,6 +558,21 @@ def too_large(path: str, limit: int) -> str:
 
 def not_a_notebook() -> str:
     return "it is not a saved Jupyter notebook; open it in Jupyter and save it again, or hand in hog.py"
+
+
+def source_too_large(path: str, size: int, limit: int) -> str:
+    return (f"{path} holds {size / 1024:,.0f} KiB of code, more than the {limit // 1024} KiB a submission may have "
+            f"(a finished hog.py is 15 to 40 KB), so it was not graded")
+
+
+def notebook_warnings(path: str, count: int, first: str) -> str:
+    times = "once" if count == 1 else f"{count:,} times"
+    return (f"{path}: reading this notebook gave a warning {times} (the first: {first.rstrip('.')}); its code "
+            f"cells were graded as they are")
+
+
+def notebook_invalid(why: str) -> str:
+    return f"the notebook does not follow the notebook format ({why})"
 
 
 def unreadable_notebook(path: str, why: str) -> str:
@@ -2194,6 +2215,16 @@ def similarity_written(path: str, submissions: int, pairs: int, seconds: float) 
     return (f"Compared {submissions} submissions in {seconds:.1f} s: {pairs} pairs listed, those sharing the most "
             f"rare code of their own first; see {path} (similarity.html, similarity.csv). It ranks and explains; "
             f"no grade is changed.")
+
+
+def similarity_too_long(student: str, seconds: float) -> str:
+    return (f"{student} is left out of this report: fingerprinting their code took longer than the limit of "
+            f"{seconds:g} s of processor time (far more code than the project needs); their grade is not affected.")
+
+
+def similarity_helpers_cut(student: str, count: int, most: int) -> str:
+    return (f"{student} wrote {count:,} helper functions: only the first {most} (and every function the project "
+            f"asks for) are compared.")
 
 
 def similarity_failed(reason: str) -> str:

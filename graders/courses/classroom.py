@@ -15,6 +15,10 @@ is never a student's grade: the submission is graded again once, alone, after th
 kit fails again its row has the status ``kit error``, a reason saying the student is not at fault,
 and the traceback in its record and in ``kit-errors.log``. A rerun always regrades such a row.
 
+A grade stopped part-way (Ctrl-C, SIGTERM or SIGHUP, once or twice) leaves nothing of the kit's in
+the temporary folder: every staging, runner and build folder is a scratch folder
+(:mod:`graders.core.scratch`), deleted when its session ends or, at the latest, with the process.
+
 With a shard (``--shard K/N``, :mod:`graders.courses.shards`) only that share is graded, and its folder gets
 ``shard.json`` instead of the class files; :mod:`graders.courses.merging` writes those, through
 :func:`finish_class`, from every shard's records.
@@ -39,7 +43,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-from graders.core import messages
+from graders.core import messages, scratch
 from graders.core.errors import InputError
 from graders.core.records import RECORD_VERSION, ClassRecord, EntryStatus
 from graders.core.storage import write_atomically
@@ -102,7 +106,7 @@ def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "") ->
     if entry.source is None:
         return base
     try:
-        report = grade(Submission(entry.path, entry.source), edition, limits=limits, workers=1,
+        report = grade(Submission(entry.path, entry.source, entry.notes), edition, limits=limits, workers=1,
                        game=game_of(edition))
     except Exception as exc:  # anything grading raises is the kit's failure, never the student's
         return kit_error_record(base, exc, traceback.format_exc())
@@ -376,9 +380,11 @@ def _stop_signals() -> Iterator[None]:
 
 
 def _at_once() -> NoReturn:
-    """The second interrupt: every child killed, and the process ends here (status 130). Whatever was
-    written is whole (every write is atomic); a rerun grades whatever has no record."""
+    """The second interrupt: every child killed, the kit's scratch folders deleted (os._exit runs no
+    atexit), and the process ends here (status 130). Whatever was written is whole (every write is
+    atomic); a rerun grades whatever has no record."""
     sandbox.halt_children()
+    scratch.remove_all()
     print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr, flush=True)
     os._exit(130)
 

@@ -11,6 +11,11 @@ helpers), docstrings, bare strings, comments, ``pass``, ``print(...)`` calls, co
 (split or merged expressions). Statements that are the skeleton's own (its asserts, its
 ``who = 0``) are left out by :func:`functions_of` when it is given the skeleton's statements.
 Nothing here reads a file or keeps state between calls.
+
+Bounded: every step is linear in the size of the function (dead statements are taken out of a block
+in one rebuild of it, never one by one), and :func:`functions_of` takes a
+:class:`~graders.core.budget.Budget` whose deadline, once passed, raises
+:class:`~graders.core.budget.OverBudget` out of it (the caller labels that hand-in).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
+from graders.core.budget import Budget
 from graders.core.syntax import parse_module
 
 K = 12  # tokens per k-gram: measured on the labelled corpus (benchmarks/similarity_corpus.py)
@@ -62,60 +68,66 @@ def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def functions_of(source: str, known: Collection[str], provided: Mapping[str, frozenset[str]],
-                 wanted: Callable[[str], bool] = lambda name: True) -> list[Unit]:
+                 wanted: Callable[[str], bool] = lambda name: True, budget: Budget | None = None) -> list[Unit]:
     """The top-level functions of SOURCE that are WANTED (by name), fingerprinted. KNOWN names stay
     as written (the skeleton's functions and globals); PROVIDED maps a function name to the
     statements the skeleton gives it, which are left out of that function. A source that does not
-    parse has no functions."""
+    parse has no functions. Each node and token is a step of BUDGET:
+    :class:`~graders.core.budget.OverBudget` once its deadline has passed."""
+    budget = budget or Budget()
     try:
         tree = parse_module(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # nothing to compare; never an error
         return []
     lines = source.splitlines()
     keep = KEEP | frozenset(known)
-    units = []
+    units: list[Unit] = []
     for node in tree.body:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not wanted(node.name):
             continue
+        budget.check()
         end = node.end_lineno or node.lineno
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         given = provided.get(node.name, frozenset())
         try:
             body = [s for s in _without_docstring(node.body)
                     if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
-            tokens = list(_tokens(normal_body(body), keep))
+            tokens = list(_tokens(normal_body(body, budget), keep, budget))
         except RecursionError:  # an expression nested past what can be walked: that function is left out
             continue
-        units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens), len(tokens),
+        units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens, budget), len(tokens),
                           frozenset(n for _, n in tokens)))
     return units
 
 
-def normal_body(body: list[ast.stmt]) -> list[ast.stmt]:
-    """BODY in normal form (see the module's contract), changed in place; the nodes keep their line numbers."""
+def normal_body(body: list[ast.stmt], budget: Budget | None = None) -> list[ast.stmt]:
+    """BODY in normal form (see the module's contract), changed in place; the nodes keep their line
+    numbers. Each statement and node looked at is a step of BUDGET."""
+    budget = budget or Budget()
     func = ast.FunctionDef(name="f", args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],
                                                         defaults=[]), body=body, decorator_list=[])
-    func.body = _normal_block(func.body)
+    func.body = _normal_block(func.body, budget)
     for _ in range(3):  # each pass may expose more: a read that was the only one goes with its dead assignment
-        if not _simplify(func):
+        if not _simplify(func, budget):
             break
-    return _normal_block(func.body)  # again: what stood between a counter and its loop may be gone now
+    return _normal_block(func.body, budget)  # again: what stood between a counter and its loop may be gone now
 
 
 BLOCKS = ("body", "orelse", "finalbody")
 
 
-def _normal_block(block: list[ast.stmt]) -> list[ast.stmt]:
+def _normal_block(block: list[ast.stmt], budget: Budget) -> list[ast.stmt]:
     """Dead code, prints, bare strings, ``+=`` and counting ``while`` loops, statement by statement
     (expressions are never entered: every change here is to a statement)."""
     out: list[ast.stmt] = []
     for s in block:
+        budget.step()
         for field in BLOCKS:
             inner = getattr(s, field, None)
             if isinstance(inner, list) and inner:
-                setattr(s, field, _normal_block(inner))
+                setattr(s, field, _normal_block(inner, budget))
         for handler in getattr(s, "handlers", ()):
-            handler.body = _normal_block(handler.body)
+            handler.body = _normal_block(handler.body, budget)
         out += _normal_statement(s)
     return _live(out)
 
@@ -196,12 +208,14 @@ def _as_for(before: ast.stmt, loop: ast.While) -> ast.For | None:
     return ast.copy_location(ast.For(target, call, loop.body[:-1] or [ast.Pass()], [], None), before)
 
 
-def _scan(func: ast.AST) -> tuple[Counter[str], Counter[str], list[tuple[list[ast.stmt], ast.Assign, str]]]:
+def _scan(func: ast.AST, budget: Budget) -> tuple[Counter[str], Counter[str],
+                                                 list[tuple[list[ast.stmt], ast.Assign, str]]]:
     """One walk of FUNC: how often each name is stored and read, and its simple ``name = value`` statements."""
     stores: Counter[str] = Counter()
     loads: Counter[str] = Counter()
     assigns = []
     for node in ast.walk(func):
+        budget.step()
         if isinstance(node, ast.Name):
             (loads if isinstance(node.ctx, ast.Load) else stores)[node.id] += 1
             continue
@@ -217,20 +231,25 @@ def _scan(func: ast.AST) -> tuple[Counter[str], Counter[str], list[tuple[list[as
     return stores, loads, assigns
 
 
-def _simplify(func: ast.FunctionDef) -> bool:
+def _simplify(func: ast.FunctionDef, budget: Budget) -> bool:
     """Remove assignments to names never read whose value calls nothing (dead code), and replace a
-    name assigned once and read once by its value; whether anything changed."""
-    stores, loads, assigns = _scan(func)
+    name assigned once and read once by its value; whether anything changed. The statements
+    removed are taken out of each block at once, in one rebuild of it (one by one, a block of n
+    dead statements cost n * n)."""
+    stores, loads, assigns = _scan(func, budget)
     changed = False
     inline: dict[str, ast.expr] = {}
+    removed: dict[int, tuple[list[ast.stmt], set[int]]] = {}  # {id of a block: (it, ids of statements to go)}
     for block, s, name in assigns:
         if loads[name] == 0 and not any(isinstance(n, ast.Call) for n in ast.walk(s.value)):
-            block.remove(s)
+            removed.setdefault(id(block), (block, set()))[1].add(id(s))
             changed = True
         elif stores[name] == 1 and loads[name] == 1 and not any(
                 n.id in inline or n.id == name for n in ast.walk(s.value) if isinstance(n, ast.Name)):
-            block.remove(s)
+            removed.setdefault(id(block), (block, set()))[1].add(id(s))
             inline[name] = s.value
+    for block, gone in removed.values():
+        block[:] = [s for s in block if id(s) not in gone]
     if inline:
         _Replace(inline).visit(func)
     return changed or bool(inline)
@@ -244,10 +263,14 @@ class _Replace(ast.NodeTransformer):
         return self.values.get(node.id, node) if isinstance(node.ctx, ast.Load) else node
 
 
-def _tokens(body: list[ast.stmt], keep: frozenset[str]) -> Iterator[tuple[str, int]]:
-    """(token, line) in pre-order: node kinds, kept names, ``V`` for any other name, constants."""
+def _tokens(body: list[ast.stmt], keep: frozenset[str], budget: Budget | None = None) -> Iterator[tuple[str, int]]:
+    """(token, line) in pre-order: node kinds, kept names, ``V`` for any other name, constants
+    (each a step of BUDGET)."""
     for s in body:
-        yield from _walk(s, keep, getattr(s, "lineno", 0))
+        for token in _walk(s, keep, getattr(s, "lineno", 0)):
+            if budget is not None:
+                budget.step()
+            yield token
 
 
 def _walk(node: ast.AST, keep: frozenset[str], line: int) -> Iterator[tuple[str, int]]:
@@ -289,7 +312,7 @@ def _code(token: str) -> int:
     return code
 
 
-def _kgrams(tokens: list[tuple[str, int]]) -> dict[int, tuple[int, int]]:
+def _kgrams(tokens: list[tuple[str, int]], budget: Budget | None = None) -> dict[int, tuple[int, int]]:
     """Every K-gram's hash -> the lines it spans (its first occurrence). A function shorter than K
     tokens is one gram. The hash of a tuple of ints is Python's own, unsalted and the same everywhere."""
     found: dict[int, tuple[int, int]] = {}
@@ -297,6 +320,8 @@ def _kgrams(tokens: list[tuple[str, int]]) -> dict[int, tuple[int, int]]:
     lines = [n for _, n in tokens]
     width = min(K, len(tokens))
     for i in range(len(tokens) - width + 1 if tokens else 0):
+        if budget is not None:
+            budget.step()
         digest = hash(tuple(codes[i:i + width]))
         if digest not in found:
             span = lines[i:i + width]

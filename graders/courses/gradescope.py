@@ -295,18 +295,21 @@ def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     from graders.courses.classroom import record_with_retry
     from graders.sandboxing import guard
     from graders.sandboxing.sandbox import Limits
-    from graders.scoring.submissions import Entry, read_entry
+    from graders.scoring.submissions import Entry, read_entry_noted
 
     edition = load_edition(edition_name, Path(__file__).resolve().parents[2])
     guard.require([edition])  # refused (a kit error, never a grade) where a child could read the kit
     folder = root / "submission"
-    source, status, reason = read_entry(folder, edition.submission) if folder.is_dir() else (
-        None, "missing", "")
+    source, status, reason, notes = read_entry_noted(folder, edition.submission) if folder.is_dir() else (
+        None, "missing", "", ())
     if status == "missing":  # said to the student who handed it in, not to an instructor at a terminal
         reason = messages.nothing_handed_in(edition.submission)
-    # The server's folder is nothing the student knows: their file is named as they handed it in.
-    reason = reason.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
-    record = record_with_retry(Entry("submission", folder, source, status, reason), edition, Limits())
+
+    def theirs(text: str) -> str:  # the server's folder is nothing the student knows: their file as handed in
+        return text.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
+
+    entry = Entry("submission", folder, source, status, theirs(reason), notes=tuple(theirs(n) for n in notes))
+    record = record_with_retry(entry, edition, Limits())
     return _in_notebook_terms(record, folder, edition.submission)
 
 

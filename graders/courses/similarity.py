@@ -16,11 +16,19 @@ explains each: per function, both sides' lines with the matched ones marked, how
 students hold most of that match, and the hand-in times (who handed in first). It is evidence for
 a person to weigh: it never changes a grade, and says so. :func:`render_csv` and
 :func:`render_html` are pure; :func:`write_report` writes ``similarity.csv`` and ``similarity.html``.
+
+Bounded: fingerprinting is linear in a submission's size, and one submission's fingerprints have a
+budget of ``FINGERPRINT_SECONDS`` (:mod:`graders.core.budget`): a submission past it is left out of
+the comparison, and one with more than :data:`MOST_HELPERS` helpers is compared on its first ones,
+each with a note in the report saying so (:attr:`Report.notes`). A pair is explained from the
+index (the hashes both hold), never by comparing every function of one with every function of
+the other, and the lines a match marks are found from its spans merged, once each.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import html
 import math
 import os
@@ -33,6 +41,8 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from graders.core import messages
+from graders.core.budget import FINGERPRINT_SECONDS, Budget, OverBudget
 from graders.core.storage import write_atomically
 from graders.core.syntax import parse_module
 from graders.core.writers import csv_text
@@ -51,6 +61,7 @@ POWER = 2.0  # how steeply a hash's weight falls as more students hold it (measu
 SMALLEST = 20
 LISTED = 300  # pairs listed at most, best first
 PARALLEL = 64  # from this many submissions on, fingerprinted in a process per core
+MOST_HELPERS = 200  # helpers of one submission compared (a hog.py has a few); the manifest's functions always are
 NO_VERDICT = ("This report ranks pairs of students by how much rare code of their own they share and shows "
               "why. It is evidence for a person to weigh, not a finding: it never changes a grade. Code many "
               "students wrote alike, the skeleton's own code and declared partners are left out.")
@@ -65,6 +76,7 @@ class Holder:
     term: str  # "" for this class; the reference folder's name for a past term
     units: tuple[tuple[str, fingerprints.Unit], ...]  # (problem label or HELPER, unit)
     handed_in: datetime | None = None
+    note: str = ""  # why it was left out of the comparison, or compared in part only
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,7 @@ class Report:
     unreadable: tuple[str, ...]  # students with nothing that parses
     pairs: tuple[Pair, ...]
     seconds: float
+    notes: tuple[str, ...] = ()  # submissions left out, or compared in part, and why (see the module's contract)
 
 
 Given = tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]]
@@ -126,18 +139,28 @@ def provided(edition: Edition) -> Given:
 
 
 def holder(student: str, source: str | None, edition: Edition, term: str = "",
-           given: Given | None = None) -> Holder:
-    """STUDENT's functions of their own in SOURCE: the manifest's and helpers the skeleton lacks."""
+           given: Given | None = None, seconds: float | None = None) -> Holder:
+    """STUDENT's functions of their own in SOURCE: the manifest's and helpers the skeleton lacks
+    (the first :data:`MOST_HELPERS` of those). A source whose fingerprints take more than SECONDS
+    (default ``FINGERPRINT_SECONDS``) has none, and a note saying so."""
     known, statements, asked = given or provided(edition)
     label = {f: p.label for p in edition.problems for f in p.functions}
     units = []
-    for unit in fingerprints.functions_of(source or "", known, statements,
-                                          lambda name: name in asked or name not in known):
+    try:
+        found = fingerprints.functions_of(source or "", known, statements,
+                                          lambda name: name in asked or name not in known,
+                                          Budget(FINGERPRINT_SECONDS if seconds is None else seconds))
+    except OverBudget as over:
+        return Holder(student, term, (), note=messages.similarity_too_long(student, over.seconds))
+    helpers = 0
+    for unit in found:
         if unit.name in asked:
             units.append((label[unit.name], unit))
         elif unit.name not in known:
-            units.append((HELPER, unit))
-    return Holder(student, term, tuple(units))
+            helpers += 1
+            units += [(HELPER, unit)] if helpers <= MOST_HELPERS else []
+    note = messages.similarity_helpers_cut(student, helpers, MOST_HELPERS) if helpers > MOST_HELPERS else ""
+    return Holder(student, term, tuple(units), note=note)
 
 
 def common_limit(holders: int) -> int:
@@ -193,9 +216,9 @@ def compare(folder: Path, edition: Edition, references: Sequence[Path] = (), set
     times = handin_times(folder, entries, setup)
     terms = [("", entries), *((r.name, discover(r, edition.submission)) for r in references)]
     jobs = [(e.student, e.source, term) for term, found in terms for e in found]
-    holders = [Holder(h.student, h.term, h.units, times.get(h.student) if not h.term else None)
+    holders = [dataclasses.replace(h, handed_in=times.get(h.student) if not h.term else None)
                for h in fingerprint_all(jobs, edition, given, progress, started)]
-    unreadable = tuple(h.student for h in holders if not h.term and not h.units)
+    unreadable = tuple(h.student for h in holders if not h.term and not h.units and not h.note)
     index = Index(holders)
     roster = setup.roster if setup is not None else Roster()
     totals = index.scores(lambda i, j: _not_compared(holders[i], holders[j], roster))
@@ -204,7 +227,7 @@ def compare(folder: Path, edition: Edition, references: Sequence[Path] = (), set
     zone = setup.course.zone if setup is not None else ZoneInfo("UTC")
     pairs = tuple(explain(index, i, j, s, zone) for s, i, j in ranked)
     return Report(edition.name, len(entries), len(holders) - len(entries), unreadable, pairs,
-                  time.monotonic() - started)
+                  time.monotonic() - started, tuple(h.note for h in holders if h.note))
 
 
 def fingerprint_all(jobs: Sequence[tuple[str, str | None, str]], edition: Edition, given: Given,
@@ -263,16 +286,13 @@ def explain(index: Index, i: int, j: int, score: float, zone: ZoneInfo) -> Pair:
     matches = []
     mine_a, mine_b = (sum(len(u.hashes) for _, u in h.units) for h in (a, b))
     shared_a = shared_b = 0
-    for ua_label, ua in a.units:
-        for ub_label, ub in b.units:
-            common = [d for d in ua.hashes.keys() & ub.hashes.keys() if 2 <= index.count[d] <= index.limit]
-            if not common:
-                continue
-            w = sum(weight(index.count[d], len(index.holders)) for d in common)
-            shared_a += len(common)
-            shared_b += len(common)
-            matches.append(Match(_side(ua, ua_label, common), _side(ub, ub_label, common), w,
-                                 _others(index, common, {i, j})))
+    for (u, v), common in sorted(shared_units(index, i, j).items()):
+        (ua_label, ua), (ub_label, ub) = a.units[u], b.units[v]
+        w = math.fsum(weight(index.count[d], len(index.holders)) for d in common)
+        shared_a += len(common)
+        shared_b += len(common)
+        matches.append(Match(_side(ua, ua_label, common), _side(ub, ub_label, common), w,
+                             _others(index, common, {i, j})))
     matches.sort(key=lambda m: (-m.weight, m.a.first))
     when_a, when_b = a.handed_in, b.handed_in
     first = ""
@@ -283,11 +303,27 @@ def explain(index: Index, i: int, j: int, score: float, zone: ZoneInfo) -> Pair:
                 shown_time(when_a, zone) if when_a else "", shown_time(when_b, zone) if when_b else "", first)
 
 
+def shared_units(index: Index, i: int, j: int) -> dict[tuple[int, int], list[int]]:
+    """{(a function of holder I, a function of holder J): the compared hashes both hold}, from the
+    index: each of I's hashes looked up once, never every function of one against every one of the other."""
+    found: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for u, (_, unit) in enumerate(index.holders[i].units):
+        for digest in unit.hashes:
+            if 2 <= index.count[digest] <= index.limit:
+                for h, v in index.postings[digest]:
+                    if h == j:
+                        found[(u, v)].append(digest)
+    return found
+
+
 def _side(unit: fingerprints.Unit, label: str, common: Sequence[int]) -> Side:
+    """UNIT's lines, each marked when a k-gram of COMMON spans it (and the normal form kept it): the
+    spans merged, so each line is looked at once however many spans hold it."""
     marked: set[int] = set()
-    for d in common:
-        low, high = unit.hashes[d]
-        marked.update(n for n in range(low, high + 1) if n in unit.live)
+    done = 0  # every line up to this one is decided
+    for low, high in sorted(unit.hashes[d] for d in common):
+        marked.update(n for n in range(max(low, done + 1), high + 1) if n in unit.live)
+        done = max(done, high)
     lines = tuple((text, unit.first + n in marked) for n, text in enumerate(unit.lines))
     return Side(unit.name, label, unit.first, lines)
 
@@ -348,6 +384,8 @@ def render_html(report: Report) -> str:
              f"counts 1, one held by three counts 1/4, one many students wrote counts almost nothing.</p>"]
     if report.unreadable:
         parts.append(f"<p>Nothing to compare (no function parses): {_e(', '.join(report.unreadable))}</p>")
+    if report.notes:
+        parts.append("<ul id='left-out'>" + "".join(f"<li>{_e(note)}</li>" for note in report.notes) + "</ul>")
     parts.append(_ranking(report.pairs))
     parts += [_pair_section(rank, p) for rank, p in enumerate(report.pairs[:SHOWN], 1)]
     parts.append("</body></html>\n")

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graders.core import messages
+from graders.core import messages, scratch
 from graders.core.errors import AnalysisError
 from graders.core.memo import once
 from graders.editions.edition import Edition
@@ -642,7 +642,7 @@ def compiled_kernel() -> ctypes.CDLL | None:
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         return None
-    private = tempfile.mkdtemp(prefix="hogkit-kernel-")  # mode 0700: the grader's alone
+    private = str(scratch.make("hogkit-kernel-"))  # mode 0700: the grader's alone, never left behind
     try:
         library = os.path.join(private, "kernel.so")
         done = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-o", library, str(KERNEL)],
@@ -653,7 +653,7 @@ def compiled_kernel() -> ctypes.CDLL | None:
     except OSError:
         return None
     finally:
-        shutil.rmtree(private, ignore_errors=True)
+        scratch.remove(private)
     pointer = np.ctypeslib.ndpointer
     long_array, real_array = pointer(np.int64, flags="C"), pointer(np.float64, flags="C")
     game: list[Any] = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, long_array, long_array, long_array,

@@ -23,13 +23,12 @@ import os
 import signal
 import socket
 import subprocess
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.core import messages
+from graders.core import messages, scratch
 from graders.core.errors import SandboxError
 from graders.sandboxing import isolation
 from graders.sandboxing.bytecode import compiled
@@ -120,7 +119,7 @@ class _Server:
 
     def _start(self, starter: Callable[..., subprocess.Popen], code: tuple[tuple[str, bytes], ...]) -> None:
         self.stop()
-        self.runner = Path(tempfile.mkdtemp(prefix="hogkit-zygote-"))
+        self.runner = scratch.make("hogkit-zygote-")
         self.runner.chmod(0o755)
         for stem, data in code:
             target = self.runner / f"{stem}.pyc"
@@ -156,9 +155,7 @@ class _Server:
                 self.proc.wait()
             self.proc = None
         if self.runner is not None:
-            for path in self.runner.iterdir():
-                path.unlink()
-            self.runner.rmdir()
+            scratch.remove(self.runner)
             self.runner = None
 
 

@@ -10,7 +10,9 @@ request starts a fresh child transparently, from fresh copies of the runner.
 
 A run that is stopping (Ctrl-C on a class) calls :func:`halt_children`: every live child's process
 group is killed at once from here, and no child starts again (:class:`Halted`, a KeyboardInterrupt,
-rises in the thread that asks) until :func:`resume_children`.
+rises in the thread that asks) until :func:`resume_children`. Staging and runner folders are
+scratch folders (:mod:`graders.core.scratch`): a session deletes its own when disposed, and none
+outlives the process, however it stops.
 
 The parent trusts nothing it reads: frames are size-capped and depth-capped, replies carry the
 number of the request they answer (anything else is dropped), and every value, text and error is
@@ -30,7 +32,6 @@ import secrets
 import shutil
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Generator, Mapping
@@ -38,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.core import messages
+from graders.core import messages, scratch
 from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition
 from graders.sandboxing import forkserver, isolation, reaper
@@ -171,6 +172,7 @@ class Session:
     probe: dict | None = None  # what a verifying child checks ({"secrets": [...], "listener": port})
     reach: dict | None = None  # what the latest child found it could do (see graders.sandboxing.child.verify_reach)
     _cgroup: str = ""  # the memory cgroup of the current child, where one can be had
+    load_seconds: float = 0.0  # spent in the submission's own statements while loading, every attempt together
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, deadline: float = float("inf")) -> None:
@@ -178,7 +180,8 @@ class Session:
 
         Raises :class:`SandboxError` when the child cannot even start (the kit's failure), and
         :class:`LoadError` after ``most_skipped`` skipped statements, or when ``import_budget``
-        seconds (or DEADLINE) have passed.
+        seconds (or DEADLINE) have passed: the budget holds within an attempt too, since no wait
+        for the child, its start included, lasts past it.
         """
         budget_ends = min(time.monotonic() + self.limits.import_budget, deadline)
         while len(self._skipped) <= self.limits.most_skipped and time.monotonic() < budget_ends:
@@ -288,7 +291,7 @@ class Session:
         :func:`compiled`): whatever a child wrote there (only possible where namespaces are
         missing) is never run again."""
         if self._runner is None:
-            self._runner = Path(tempfile.mkdtemp(prefix="hogkit-runner-"))
+            self._runner = scratch.make("hogkit-runner-")  # (known before it exists: see graders.core.scratch)
             self._runner.chmod(0o755)
             (self._runner / "python").mkdir(mode=0o755)
         for source in (CHILD, PROBES):
@@ -346,30 +349,39 @@ class Session:
 
     def _await_import(self, budget_ends: float) -> tuple[int, str] | None:
         """Follow the child through the submission's top-level statements: None once it is ready,
-        or (the statement, why) to skip when one hangs or ends the child. No frame buys more time
-        than a statement's share of the budget."""
-        ends = time.monotonic() + self.limits.import_seconds  # the child's own start is not the student's
-        current = -1
-        while True:
-            message = self._receive(ends)
-            if isinstance(message, str):  # "timeout", "crashed" or "memory"
-                if current < 0:  # no statement of the submission had started: the kit failed
-                    self.close()
-                    raise SandboxError(messages.sandbox_did_not_start(message))
-                what = {"timeout": "never finished", "memory": "used too much memory"}.get(message, "ended the program")
-                return current, messages.skipped_statement(what)
-            if message.get("op") == "stmt":
-                index = _int(message.get("i"), -1)
-                if index <= current:
-                    continue  # a repeated or forged announcement earns no time
-                current = index
-                self._stmt_lines[current] = _int(message.get("line"), 0)
-                ends = min(time.monotonic() + self.limits.import_seconds, budget_ends)
-            elif message.get("op") == "reach" and current < 0:  # sent before any student code ran
-                self._check_reach(message)
-            elif message.get("op") == "ready":
-                self.notes += _import_notes(message.get("notes"))
-                return None
+        or (the statement, why) to skip when one hangs or ends the child. Every wait ends by
+        BUDGET_ENDS, the child's own start's too: no frame buys more time than a statement's
+        share of the budget, and a budget spent before the first statement began is a
+        :class:`LoadError` (the child's start is not the student's, but the budget is the load's)."""
+        ends = min(time.monotonic() + self.limits.import_seconds, budget_ends)
+        current, began = -1, 0.0
+        try:
+            while True:
+                message = self._receive(ends)
+                if isinstance(message, str):  # "timeout", "crashed" or "memory"
+                    if current < 0:  # no statement of the submission had started
+                        self.close()
+                        if message == "timeout" and time.monotonic() >= budget_ends:  # the budget ran out first
+                            raise LoadError(messages.load_hung(len(self._skipped)))
+                        raise SandboxError(messages.sandbox_did_not_start(message))  # the kit failed
+                    what = {"timeout": "never finished", "memory": "used too much memory"}.get(message,
+                                                                                                "ended the program")
+                    return current, messages.skipped_statement(what)
+                if message.get("op") == "stmt":
+                    index = _int(message.get("i"), -1)
+                    if index <= current:
+                        continue  # a repeated or forged announcement earns no time
+                    began = began if current >= 0 else time.monotonic()
+                    current = index
+                    self._stmt_lines[current] = _int(message.get("line"), 0)
+                    ends = min(time.monotonic() + self.limits.import_seconds, budget_ends)
+                elif message.get("op") == "reach" and current < 0:  # sent before any student code ran
+                    self._check_reach(message)
+                elif message.get("op") == "ready":
+                    self.notes += _import_notes(message.get("notes"))
+                    return None
+        finally:
+            self.load_seconds += time.monotonic() - began if current >= 0 else 0.0
 
     def _restart(self, deadline: float) -> None:
         """A fresh child after a timeout or crash; the import notes are already known."""
@@ -407,13 +419,16 @@ class Session:
 
     def dispose(self) -> None:
         """Stop the child and delete the staging and runner folders, and (as root, where the child's
-        /tmp was the machine's) whatever its user id left in the shared temporary folders."""
-        self.close()
-        if self._identity is not None and isolation.policy().level != isolation.NAMESPACES:
-            reaper.remove_files_of(self._identity[0])
-        shutil.rmtree(self.workdir, ignore_errors=True)
-        if self._runner is not None:
-            shutil.rmtree(self._runner, ignore_errors=True)
+        /tmp was the machine's) whatever its user id left in the shared temporary folders. The
+        folders go whatever stopping the child raises (an interrupt, say)."""
+        try:
+            self.close()
+            if self._identity is not None and isolation.policy().level != isolation.NAMESPACES:
+                reaper.remove_files_of(self._identity[0])
+        finally:
+            scratch.remove(self.workdir)
+            if self._runner is not None:
+                scratch.remove(self._runner)
 
     def __enter__(self) -> Session:
         try:
@@ -698,14 +713,14 @@ def as_utf8_file(source: str) -> str:
 
 def prepare_workdir(submission_source: str, filename: str, support: list[Path]) -> tuple[Path, Path]:
     """An empty private folder holding the submission and the kit's own support files."""
-    workdir = Path(tempfile.mkdtemp(prefix="hogkit-"))
+    workdir = scratch.make("hogkit-")
     try:
         for f in support:
             shutil.copyfile(f, workdir / f.name)
         target = workdir / filename
         target.write_text(as_utf8_file(submission_source), encoding="utf-8")
     except BaseException:
-        shutil.rmtree(workdir, ignore_errors=True)  # a full disk, a missing kit file: nothing left behind
+        scratch.remove(workdir)  # a full disk, a missing kit file: nothing left behind
         raise
     return workdir, target
 

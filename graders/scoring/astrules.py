@@ -10,6 +10,13 @@ too. A forbidden construct cannot be smuggled in through ``eval``, ``exec``, ``g
 decides a result. Each rule yields its own :class:`RuleResult` with a sentence from
 :mod:`graders.core.messages` and the line that broke it.
 
+Bounded: a :class:`RuleChecker` works out the module's bindings in one pass and walks each top-level
+binding's code once, whatever the number of rules (what it finds is kept per binding); a rule's
+reach is one walk of the graph of bindings, kept per function. So checking every rule is linear in
+the size of the submission, and one :class:`~graders.core.budget.Budget` (``SHAPE_SECONDS`` for all
+of a submission's rules) bounds it besides: a rule still unchecked when it runs out fails with a
+sentence saying it could not be checked in time, and so does every rule after it.
+
 The forbidden words an edition may declare: ``str``, ``lists``, ``square brackets``, ``for loops``,
 or any other name, which then may not appear as a name or attribute.
 """
@@ -18,11 +25,12 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Optional
 
 from graders.core import messages
+from graders.core.budget import SHAPE_SECONDS, Budget, OverBudget
 from graders.core.records import RuleResult
 from graders.editions.edition import Rule
 
@@ -50,15 +58,17 @@ def describe(rule: Rule) -> str:
 
 def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
     """Every name bound at module level, with the nodes that bind it (defs, classes, assignments,
-    imports), including names bound inside top-level ``if``, ``try``, ``with`` and loop blocks."""
+    imports), including names bound inside top-level ``if``, ``try``, ``with`` and loop blocks.
+    One pass: a name an assignment expression (``:=``) binds is bound to the outermost statement
+    (without targets of its own) whose code holds it, whose code holds every inner one's too."""
     bound: dict[str, list[ast.AST]] = {}
 
     def bind(name: str, node: ast.AST) -> None:
         bound.setdefault(name, []).append(node)
 
-    todo: list[ast.AST] = list(tree.body)
+    todo: deque[tuple[ast.AST, bool]] = deque((node, False) for node in tree.body)  # (node, walked already)
     while todo:
-        node = todo.pop(0)
+        node, walked = todo.popleft()
         if isinstance(node, DEFS):
             bind(node.name, node)
             continue  # what a def binds inside itself is not module level
@@ -66,25 +76,32 @@ def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
             for alias in node.names:
                 bind((alias.asname or alias.name).split(".")[0], node)
             continue
-        targets: list[ast.AST] = []
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets)
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
-            targets = [node.target]
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
-            targets = [item.optional_vars for item in node.items if item.optional_vars is not None]
-        elif isinstance(node, ast.ExceptHandler) and node.name:
+        targets = _targets(node)
+        if isinstance(node, ast.ExceptHandler) and node.name:
             bind(node.name, node)
         for target in targets:
             for name in ast.walk(target):
                 if isinstance(name, ast.Name):
                     bind(name.id, node)
-        for sub in ast.walk(node) if not targets else []:
-            if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
-                bind(sub.target.id, node)
+        if not targets and not walked:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
+                    bind(sub.target.id, node)
+            walked = True
         for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            todo.extend(getattr(node, field, []) or [])
+            todo.extend((inner, walked) for inner in getattr(node, field, []) or [])
     return bound
+
+
+def _targets(node: ast.AST) -> list[ast.AST]:
+    """What a statement assigns to (the targets of an assignment, a loop or a ``with``), else nothing."""
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        return [node.target]
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [item.optional_vars for item in node.items if item.optional_vars is not None]
+    return []
 
 
 def find_reachable(tree: ast.Module, function: str, bound: dict | None = None) -> list[ast.AST] | None:
@@ -95,11 +112,13 @@ def find_reachable(tree: ast.Module, function: str, bound: dict | None = None) -
         return None
     seen_names = {function}
     seen_nodes: list[ast.AST] = []
+    seen: set[int] = set()
     todo: list[ast.AST] = list(roots)
     while todo:
         node = todo.pop()
-        if any(node is s for s in seen_nodes):
+        if id(node) in seen:
             continue
+        seen.add(id(node))
         seen_nodes.append(node)
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and sub.id in bound and sub.id not in seen_names:
@@ -108,18 +127,26 @@ def find_reachable(tree: ast.Module, function: str, bound: dict | None = None) -
     return seen_nodes
 
 
-def _is_debug_print(node: ast.AST) -> bool:
-    """``print("DEBUG: ...", ...)`` or ``print(f"DEBUG: ...")``, with no assignment hidden inside."""
+def _is_debug_print(node: ast.AST, budget: Budget | None = None) -> bool:
+    """``print("DEBUG: ...", ...)`` or ``print(f"DEBUG: ...")``, with no assignment hidden inside
+    (looked for only in a print that starts so; each node looked at is a step of BUDGET)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"):
         return False
-    if not node.args or any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(node)):
+    if not node.args:
         return False
     first = node.args[0]
     if isinstance(first, ast.JoinedStr) and first.values:
         first = first.values[0]
     if isinstance(first, ast.BinOp) and isinstance(first.op, ast.Mod):
         first = first.left
-    return isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("DEBUG")
+    if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("DEBUG")):
+        return False
+    for sub in ast.walk(node):
+        if budget is not None:
+            budget.step()
+        if isinstance(sub, ast.NamedExpr):
+            return False
+    return True
 
 
 def _walk(node: ast.AST, skip_debug: bool) -> Iterator[ast.AST]:
@@ -133,10 +160,12 @@ def _walk(node: ast.AST, skip_debug: bool) -> Iterator[ast.AST]:
         todo.extend(ast.iter_child_nodes(current))
 
 
-def _names(node: ast.AST, skip_debug: bool = False) -> list[tuple[str, int]]:
-    """Every name NODE mentions: names, attributes, and what imports bring in (and from where)."""
+def _names(node: ast.AST, skip_debug: bool = False, subs: Iterable[ast.AST] | None = None
+           ) -> list[tuple[str, int]]:
+    """Every name NODE mentions (or SUBS, NODE's code as walked already): names, attributes, and
+    what imports bring in (and from where)."""
     found = []
-    for sub in _walk(node, skip_debug):
+    for sub in _walk(node, skip_debug) if subs is None else subs:
         if isinstance(sub, ast.Name):
             found.append((sub.id, sub.lineno))
         elif isinstance(sub, ast.Attribute):
@@ -151,11 +180,13 @@ def _names(node: ast.AST, skip_debug: bool = False) -> list[tuple[str, int]]:
 Use = Optional[tuple[int, str]]  # (line, what) of one construct a rule's word forbids, or None
 
 
-def _violations(word: str, node: ast.AST, texts: set[str]) -> list[tuple[int, str]]:
-    """(line, what) for every use of WORD's constructs under NODE; TEXTS are names bound to text."""
+def _violations(word: str, node: ast.AST, texts: set[str], subs: Iterable[ast.AST] | None = None
+                ) -> list[tuple[int, str]]:
+    """(line, what) for every use of WORD's constructs under NODE (or in SUBS, NODE's code as
+    walked already); TEXTS are names bound to text."""
     out: list[tuple[int, str]] = []
     check = WORD_CHECKS.get(word)
-    for sub in _walk(node, skip_debug=True):
+    for sub in _walk(node, skip_debug=True) if subs is None else subs:
         if isinstance(sub, ast.alias) and sub.name == word:
             out.append((getattr(node, "lineno", 0), messages.RULE_FRAGMENTS["imports"].format(word)))
         found = check(sub, node, texts) if check else _named(word, sub)
@@ -261,15 +292,39 @@ def _owner(nodes: list[ast.AST], line: int) -> str | None:
     return best
 
 
+class _Part:
+    """One top-level binding's own code, walked once: its nodes in ``ast.walk`` order (each with
+    whether it lies inside a DEBUG print), the bindings nested in it (statements of a top-level
+    block that bind names themselves: walked as their own parts), and the module-level names its
+    code mentions. What the rules look for in it is kept here too, once found."""
+
+    def __init__(self) -> None:
+        self.nodes: list[tuple[ast.AST, bool]] = []
+        self.nested: list[ast.AST] = []
+        self.mentions: list[str] = []
+        self.named: set[str] | None = None  # every name its code mentions, DEBUG prints included
+        self.escapes: list[tuple[str, int]] | None = None  # (name, line) of each escape, DEBUG prints left out
+        self.hits: dict[str, list[tuple[int, str]]] = {}  # {forbidden word: (line, what) of each use}
+
+    def code(self, skip_debug: bool) -> Iterator[ast.AST]:
+        return (node for node, debug in self.nodes if not (skip_debug and debug))
+
+
 class RuleChecker:
     """Checks rules against one parsed submission; the module's bindings are worked out once.
 
     ``removed`` maps functions that were left out for a syntax error to that error's line, so
-    their rules say so instead of blaming the stub that stands in for them.
+    their rules say so instead of blaming the stub that stands in for them. Each top-level
+    binding's code is walked once and what a rule finds there is kept, and the bindings a function
+    reaches are found once per function (one walk of the graph of bindings), so checking all the
+    rules is linear in the submission's size. ``seconds`` bounds all of it (see the module's
+    contract); ``visits`` counts the syntax nodes looked at.
     """
 
-    def __init__(self, tree: ast.Module | None, filename: str = "hog.py", removed: dict[str, int] | None = None):
+    def __init__(self, tree: ast.Module | None, filename: str = "hog.py", removed: dict[str, int] | None = None,
+                 seconds: float | None = SHAPE_SECONDS):
         self.tree, self.filename, self.removed = tree, filename, removed or {}
+        self.budget = Budget(seconds)
         self.bound = top_level_bindings(tree) if tree is not None else {}
         self.texts = {
             name
@@ -279,6 +334,14 @@ class RuleChecker:
             and isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str)
         }
+        self._units = {id(node): node for nodes in self.bound.values() for node in nodes}
+        self._parts: dict[int, _Part] = {}
+        self._reached: dict[str, list[list[ast.AST]] | None] = {}
+
+    @property
+    def visits(self) -> int:
+        """How many syntax nodes the checks have looked at so far."""
+        return self.budget.steps
 
     def check(self, rule: Rule) -> RuleResult:
         text = describe(rule)
@@ -287,31 +350,117 @@ class RuleChecker:
         if rule.function in self.removed:
             detail = messages.removed_for_syntax(rule.function, self.filename, self.removed[rule.function])
             return RuleResult(rule.problem, text, False, detail)
-        nodes = find_reachable(self.tree, rule.function, self.bound)
-        if nodes is None:
+        try:
+            self.budget.check()
+            return self._check(rule, text)
+        except OverBudget as over:
+            return RuleResult(rule.problem, text, False,
+                              messages.rule_not_checked(rule.function, self.filename, over.seconds))
+
+    def _check(self, rule: Rule, text: str) -> RuleResult:
+        groups = self.reach(rule.function)
+        if groups is None:
             return RuleResult(rule.problem, text, False, messages.missing_function(self.filename, rule.function, []))
+        nodes = [node for group in groups for node in group]
 
         def where(line: int) -> str:
             return messages.rule_where(line, _owner(nodes, line), rule.function)
 
         if rule.kind == "uses":
-            named = {name for node in nodes for name, _ in _names(node)}
+            named = {name for node in nodes for name in self._named(node)}
             missing = [n for n in rule.names if n not in named]
             if missing:
                 return RuleResult(rule.problem, text, False, messages.rule_missing_calls(rule.function, missing))
             return RuleResult(rule.problem, text, True)
-        for node in nodes:
-            for name, line in _names(node, skip_debug=True):
-                if name in ESCAPES:
-                    return RuleResult(rule.problem, text, False, messages.rule_escape(where(line), name), line)
+        escape = next((found for node in nodes for found in self._escapes(node)), None)
+        if escape is not None:
+            name, line = escape
+            return RuleResult(rule.problem, text, False, messages.rule_escape(where(line), name), line)
         for word in rule.names:
-            for node in nodes:
-                hits = sorted(_violations(word, node, self.texts))
-                if hits:
-                    line, what = hits[0]
+            for group in groups:
+                first = min((hit for node in group for hit in self._hits(node, word)), default=None)
+                if first is not None:
+                    line, what = first
                     detail = messages.rule_violation(where(line), what, rule.function, word)
                     return RuleResult(rule.problem, text, False, detail, line)
         return RuleResult(rule.problem, text, True)
+
+    def _named(self, node: ast.AST) -> set[str]:
+        """Every name NODE's own code mentions (DEBUG prints included), found once."""
+        part = self._part(node)
+        if part.named is None:
+            part.named = {name for name, _ in _names(node, subs=part.code(skip_debug=False))}
+        return part.named
+
+    def _escapes(self, node: ast.AST) -> list[tuple[str, int]]:
+        """(name, line) of every escape in NODE's own code (DEBUG prints left out), found once."""
+        part = self._part(node)
+        if part.escapes is None:
+            part.escapes = [(name, line) for name, line in _names(node, subs=part.code(skip_debug=True))
+                            if name in ESCAPES]
+        return part.escapes
+
+    def _hits(self, node: ast.AST, word: str) -> list[tuple[int, str]]:
+        """(line, what) of every use of WORD's constructs in NODE's own code, found once."""
+        part = self._part(node)
+        if word not in part.hits:
+            part.hits[word] = _violations(word, node, self.texts, subs=part.code(skip_debug=True))
+        return part.hits[word]
+
+    def reach(self, function: str) -> list[list[ast.AST]] | None:
+        """The top-level bindings FUNCTION's code reaches, directly or not, itself first (None when
+        the module defines no such function): in groups, each a binding reached by name and the
+        bindings nested in its code (a top-level block's statements). Worked out once per function."""
+        if function not in self._reached:
+            self._reached[function] = self._walk_reach(function)
+        return self._reached[function]
+
+    def _walk_reach(self, function: str) -> list[list[ast.AST]] | None:
+        roots = [n for n in self.bound.get(function, []) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if not roots:
+            return None
+        names, seen = {function}, set()
+        groups: list[list[ast.AST]] = []
+        todo: list[ast.AST] = list(roots)
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            group, inner = [], deque([node])
+            while inner:
+                unit = inner.popleft()
+                if id(unit) not in seen:
+                    seen.add(id(unit))
+                    group.append(unit)
+                    inner.extend(self._part(unit).nested)
+            groups.append(group)
+            for name in (name for unit in group for name in self._part(unit).mentions):
+                if name not in names:
+                    names.add(name)
+                    todo.extend(self.bound[name])
+        return groups
+
+    def _part(self, unit: ast.AST) -> _Part:
+        """UNIT's own code (see :class:`_Part`), walked the first time it is asked for."""
+        part = self._parts.get(id(unit))
+        if part is not None:
+            return part
+        part = _Part()  # kept once whole: a walk the deadline stopped is never taken for one
+        todo: deque[tuple[ast.AST, bool]] = deque([(unit, False)])
+        while todo:
+            node, debug = todo.popleft()
+            self.budget.step()
+            debug = debug or _is_debug_print(node, self.budget)
+            part.nodes.append((node, debug))
+            if isinstance(node, ast.Name) and node.id in self.bound:
+                part.mentions.append(node.id)
+            for child in ast.iter_child_nodes(node):
+                if id(child) in self._units:
+                    part.nested.append(child)
+                else:
+                    todo.append((child, debug))
+        self._parts[id(unit)] = part
+        return part
 
     def check_all(self, rules: list[Rule] | tuple[Rule, ...]) -> list[RuleResult]:
         return [replace(self.check(r), required=r.required, function=r.function) for r in rules]

@@ -82,25 +82,26 @@ def carry(reference: str, submission: str, tree: ast.Module, function: str, keep
                                                                             ast.ClassDef)) or n.name in keep]
     own = _bound(kept)
     theirs = _defined(tree)
-    wanted: list[str] = []
+    wanted: set[str] = set()
     todo = [function] + [n.id for node in kept for n in ast.walk(node) if isinstance(n, ast.Name)]
     while todo:
         name = todo.pop()
         if name in wanted or name not in theirs or (name != function and name in own):
             continue
-        wanted.append(name)
+        wanted.add(name)
         todo += [n.id for n in ast.walk(theirs[name]) if isinstance(n, ast.Name)]
     parts = ["\n".join(lines[_first_line(n) - 1: n.end_lineno]) + "\n\n" for n in kept]
-    result, carried_lines = "".join(parts), []
-    first = result.count("\n") + 1
+    carried_lines = []
+    first = sum(part.count("\n") for part in parts) + 1
+    theirs_lines = submission.split("\n")  # once: a submission of many functions is split once, not once each
     for name in sorted(wanted, key=lambda n: theirs[n].lineno):
         node = theirs[name]
         start = _first_line(node)
-        text = "\n".join(submission.split("\n")[start - 1: node.end_lineno]) + "\n\n"
+        text = "\n".join(theirs_lines[start - 1: node.end_lineno]) + "\n\n"
         carried_lines.append((first, start, text.count("\n")))
-        result += text
+        parts.append(text)
         first += text.count("\n")
-    return Carried(result, tuple(carried_lines))
+    return Carried("".join(parts), tuple(carried_lines))
 
 
 def _first_line(node: ast.stmt) -> int:

@@ -154,7 +154,7 @@ def grade(
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
                                deadline=started + edition.run_timeout, others=in_reference,
                                hidden=hidden)  # the run's budget
-        notes = plan.notes + tuple(children.notes)
+        notes = submission.notes + plan.notes + tuple(children.notes)
         if children.first is not None and not children.unloadable:
             results = _report_exact_rate(edition, results, children.first, game)
     finally:
@@ -316,7 +316,10 @@ class KnownSkips:
     out from its start instead of waiting out each again. The grade's first child loads alone: the
     others start once it has loaded (a child start, some hundredths of a second), so that two never
     wait out the same statement side by side. Only the first STATEMENTS indices (the submission's
-    own) are shared; grading threads reach it under a lock."""
+    own) are shared; grading threads reach it under a lock. The grade's loading budget is shared
+    too (:meth:`left`): the time its children spent in the submission's statements comes off it,
+    and a child that could not load at all spends what was left, so no child of the grade gets a
+    fresh ``import_budget`` of its own."""
 
     def __init__(self, statements: int) -> None:
         self.statements = statements
@@ -324,6 +327,16 @@ class KnownSkips:
         self._lock = threading.Lock()
         self._claimed = False
         self._first_loaded = threading.Event()
+        self._spent = 0.0  # seconds of the loading budget this grade's children have used
+
+    def left(self, limits: Limits) -> Limits:
+        """LIMITS with what is left of the grade's loading budget as the next child's ``import_budget``."""
+        with self._lock:
+            return dataclasses.replace(limits, import_budget=max(0.0, limits.import_budget - self._spent))
+
+    def spend(self, seconds: float) -> None:
+        with self._lock:
+            self._spent += seconds
 
     def claim_first(self) -> bool:
         """True for the grade's first child to start; any other waits here until that one has loaded."""
@@ -379,12 +392,16 @@ class Children:
                 return self._idle.pop()
         filename = self.edition.submission
         first = self.skips.claim_first() if self.skips is not None else False
+        limits = self.skips.left(self.limits) if self.skips is not None else self.limits
         try:
-            session = open_session(self.source, self.edition, self.limits,
+            session = open_session(self.source, self.edition, limits,
                                    self.skips.known() if self.skips is not None else None)
             if self.skips is not None:
                 self.skips.learn(session.skipped())
+                self.skips.spend(session.load_seconds)
         except LoadError:
+            if self.skips is not None:
+                self.skips.spend(limits.import_budget)  # it could not load: neither can the others
             with self._lock:
                 if not self.unloadable:
                     self.unloadable = messages.could_not_load(filename)

@@ -6,11 +6,15 @@ entry is a folder holding the submission file (at any depth; or else exactly one
 ``.ipynb`` or ``.zip``), a bare ``.py`` file, a Jupyter notebook (its code cells are joined; no
 kernel is started; IPython magics and shell lines become comments), or a ``.zip`` holding the
 submission file. Anything else, two
-entries with one id, a notebook that cannot be read or a zip bomb becomes an entry with a status
-and a reason from :mod:`graders.core.messages`, and so does whatever else reading one raises. Only the
+entries with one id, a notebook that cannot be read, a zip bomb or code past :data:`MAX_SOURCE_BYTES`
+(status ``too large``, saying its size and the limit) becomes an entry with a status and a reason
+from :mod:`graders.core.messages`, and so does whatever else reading one raises. Only the
 source text is read into memory: nothing a student handed in is unpacked onto the disk. Folders
 are walked by :func:`walk_files`: without recursion, never through a link, to a capped depth and
 number of names. :func:`declared_by_class` gives a class's edition only when its entries agree.
+Whatever reading a hand-in makes a library warn (nbformat warns once per repeated cell id, and
+logs a notebook it finds invalid) is kept as one note of that entry (:attr:`Entry.notes`, then its
+report's), never printed on the grader's terminal.
 """
 
 from __future__ import annotations
@@ -24,19 +28,23 @@ import lzma
 import os
 import re
 import stat
+import threading
 import tokenize
+import warnings
 import zipfile
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Optional
 
 from graders.core import messages, syntax
 from graders.core.errors import InputError, SubmissionError
 from graders.editions.edition import Edition
 
-MAX_BYTES = 1024 * 1024
+MAX_BYTES = 1024 * 1024  # of a file read (a .py, a notebook's JSON, a zip's member)
+MAX_SOURCE_BYTES = 512 * 1024  # of the code to grade, in UTF-8: a finished hog.py is 15 to 40 KB
 SUFFIXES = (".py", ".ipynb", ".zip")
 
 
@@ -48,6 +56,7 @@ class Entry:
     status: str  # "ok", or why there is nothing to grade: missing, unsupported, duplicate, not python, link, ...
     reason: str = ""
     file_id: str = ""  # the id as output files are named (see :func:`file_id`); the id itself when it can be
+    notes: tuple[str, ...] = ()  # what reading it said (a notebook's warnings), for its report
 
     @property
     def files_as(self) -> str:
@@ -241,17 +250,47 @@ def as_module(cells: list[str]) -> str:
 def notebook_source(data: bytes, where: str) -> tuple[str | None, str]:
     """The code cells of a notebook, in order, as one file; magics, shell lines and the handout's
     check cells commented out (the same lines the notebook's own checks leave out)."""
-    import nbformat
+    source, why, _notes = notebook_read(data, where)
+    return source, why
 
+
+def notebook_read(data: bytes, where: str) -> tuple[str | None, str, tuple[str, ...]]:
+    """:func:`notebook_source`, and the note (one at most) saying what nbformat warned of while reading it."""
     text, why = _json_text(data, where)
     if text is None:
-        return None, why
+        return None, why, ()
     try:
-        notebook = nbformat.reads(text, as_version=4)
+        notebook, said = read_notebook(text)
     except Exception as exc:  # nbformat raises several kinds for a broken file
-        return None, messages.unreadable_notebook(where, str(exc).split("\n")[0][:200])
+        return None, messages.unreadable_notebook(where, str(exc).split("\n")[0][:200]), ()
     cells = [str(cell.get("source", "")) for cell in notebook.cells if cell.get("cell_type") == "code"]
-    return as_module(cells), ""
+    note = messages.notebook_warnings(where, len(said), said[0]) if said else ""
+    return as_module(cells), "", (note,) if note else ()
+
+
+_WARNINGS_LOCK = threading.Lock()  # warnings.catch_warnings changes the warnings module's state
+
+
+def read_notebook(text: str) -> tuple[Any, list[str]]:
+    """The notebook TEXT holds, as ``nbformat.reads(text, as_version=4)`` gives it, and what
+    nbformat said while reading it (its warnings, one per repeated cell id, and the schema error it
+    would log), each on one line: kept, never printed."""
+    import nbformat
+
+    said: list[str] = []
+    with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        notebook = nbformat.convert(nbformat.reader.reads(text), 4)
+        try:
+            nbformat.validate(notebook)
+        except nbformat.ValidationError as exc:  # nbformat.reads logs it and goes on: so does grading
+            said.append(messages.notebook_invalid(str(exc).strip().split("\n")[0][:200]))
+    warned = [_RANDOM_ID.sub("", str(w.message).split("\n")[0])[:200] for w in caught
+              if not issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning))]  # the library's own
+    return notebook, warned + said
+
+
+_RANDOM_ID = re.compile(r" Corrected to '[^']*'\.?$")  # nbformat's new id for a repeated one: random, so not kept
 
 
 def saved_notebook_source(path: Path) -> str | None:
@@ -275,11 +314,9 @@ def saved_notebook_source(path: Path) -> str | None:
 
 def notebook_cells(data: bytes) -> list[str] | None:
     """The code cells of a notebook, in order (as :func:`notebook_source` joins them), or None."""
-    import nbformat
-
     text, _why = _json_text(data, "")
     try:
-        book = nbformat.reads(text or "", as_version=4)
+        book, _said = read_notebook(text or "")
     except Exception:  # nbformat raises several kinds for a broken file
         return None
     return [str(cell.get("source", "")) for cell in book.cells if cell.get("cell_type") == "code"]
@@ -402,41 +439,59 @@ def find_in_folder(folder: Path, filename: str) -> Path | None:
 def read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
     """(source, status, reason) for one thing in a class folder (or a path given on the command line).
     Never raises for what was handed in: whatever reading it raises is that entry's reason."""
+    return read_entry_noted(path, filename)[:3]
+
+
+Read = tuple[Optional[str], str, str, tuple[str, ...]]  # (source, status, reason, notes)
+
+
+def read_entry_noted(path: Path, filename: str) -> Read:
+    """:func:`read_entry`, and the notes reading it gave (what a notebook's reading warned of)."""
     try:
         return _read_entry(path, filename)
     except Exception as exc:  # a hand-in's oddity is its own row, never the end of the run
         detail = str(exc).split("\n")[0][:200]
         return None, "unreadable", messages.unreadable_entry(shown_text(str(path)), shown_text(
-            f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__))
+            f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__)), ()
 
 
-def _read_entry(path: Path, filename: str) -> tuple[str | None, str, str]:
+def _read_entry(path: Path, filename: str) -> Read:
     if path.is_symlink():
-        return None, "link", messages.entry_is_link(shown_text(str(path)))
+        return None, "link", messages.entry_is_link(shown_text(str(path))), ()
     if path.is_dir():
         target = find_in_folder(path, filename)
         if target is None:
-            return None, "missing", messages.no_hog_in_folder(shown_text(str(path)), filename)
+            return None, "missing", messages.no_hog_in_folder(shown_text(str(path)), filename), ()
         return _read_entry(target, filename)
     where = shown_text(str(path))
     if path.suffix not in SUFFIXES:
-        return None, "unsupported", messages.unsupported_entry(where)
+        return None, "unsupported", messages.unsupported_entry(where), ()
     try:
         if path.suffix == ".zip":
             source, why = zip_source(path, filename)
-            return (source, "ok", "") if source is not None else (None, "unreadable", why)
+            return _sized((source, "ok", "", ()) if source is not None else (None, "unreadable", why, ()), where)
         data = read_file(path, MAX_BYTES)
     except NotAFile as exc:
-        return None, "not a file", str(exc)
+        return None, "not a file", str(exc), ()
     except OSError as exc:
-        return None, "unreadable", messages.unreadable_entry(where, exc.strerror or str(exc))
+        return None, "unreadable", messages.unreadable_entry(where, exc.strerror or str(exc)), ()
     if len(data) > MAX_BYTES:
-        return None, "too large", messages.too_large(where, MAX_BYTES)
+        return None, "too large", messages.too_large(where, MAX_BYTES), ()
     if path.suffix == ".ipynb":
-        source, why = notebook_source(data, where)
-        return (source, "ok", "") if source is not None else (None, "unreadable", why)
+        source, why, notes = notebook_read(data, where)
+        return _sized((source, "ok", "", notes) if source is not None else (None, "unreadable", why, ()), where)
     source, why = python_source(data, where)
-    return (source, "ok", "") if source is not None else (None, "not python", why)
+    return _sized((source, "ok", "", ()) if source is not None else (None, "not python", why, ()), where)
+
+
+def _sized(read: Read, where: str) -> Read:
+    """READ, unless its code is past :data:`MAX_SOURCE_BYTES`: then an entry that is too large, saying
+    how large against the limit (the code itself is dropped: nothing analyses it)."""
+    source = read[0]
+    size = len(source.encode("utf-8", "surrogatepass")) if source is not None else 0
+    if size > MAX_SOURCE_BYTES:
+        return None, "too large", messages.source_too_large(where, size, MAX_SOURCE_BYTES), ()
+    return read
 
 
 # -- ids: what a student is called, in a row and in a file name ------------------------------------
@@ -571,8 +626,8 @@ def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entr
             entries += [Entry(student, p, None, "duplicate", messages.duplicate_student(student, names), files_as)
                         for p in paths]
             continue
-        source, status, reason = read_entry(paths[0], filename)
-        entries.append(Entry(student, paths[0], source, status, reason, files_as))
+        source, status, reason, notes = read_entry_noted(paths[0], filename)
+        entries.append(Entry(student, paths[0], source, status, reason, files_as, notes))
     return entries
 
 
@@ -580,6 +635,7 @@ def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entr
 class Submission:
     path: Path  # what the user named
     source: str
+    notes: tuple[str, ...] = ()  # what reading it said (see :attr:`Entry.notes`): its report's first notes
 
 
 def load_submission(path: Path, edition: Edition) -> Submission:
@@ -591,7 +647,7 @@ def load_submission(path: Path, edition: Edition) -> Submission:
         raise SubmissionError(messages.no_hog_in_folder(str(path), edition.submission))
     if path.is_file() and path.suffix not in SUFFIXES:
         raise SubmissionError(messages.not_python(str(path), messages.not_a_python_name()))
-    source, _status, reason = read_entry(path, edition.submission)
+    source, _status, reason, notes = read_entry_noted(path, edition.submission)
     if source is None:
         raise SubmissionError(reason)
-    return Submission(path, source)
+    return Submission(path, source, notes)
