@@ -22,7 +22,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # re-entrant: the second Ctrl-C removes every folder from a signal handler
 _LIVE: dict[str, int] = {}  # {folder: the process that made it}: a forked process never deletes its parent's
 _CLOSED: list[bool] = []
 

@@ -47,7 +47,8 @@ class ForkedChild:
 
     def __init__(self, pidfd: int) -> None:
         self._pidfd = pidfd
-        self._lock = threading.Lock()  # the pidfd is closed once and never used after (two threads may close)
+        self._lock = threading.RLock()  # the pidfd is closed once and never used after (two threads may close);
+        # re-entrant, since the second Ctrl-C kills every child from a signal handler, which may interrupt a kill
         self.pid = _pid_of(pidfd)
         self.returncode: int | None = None
 

@@ -61,7 +61,7 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 # process), and a grading thread of a pool ends long before the session it started.
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
 _LIVE: set[subprocess.Popen | forkserver.ForkedChild] = set()  # every running child (under _LIVE_LOCK)
-_LIVE_LOCK = threading.Lock()
+_LIVE_LOCK = threading.RLock()  # re-entrant: halt_children runs in a signal handler too
 _HALTED = threading.Event()
 
 

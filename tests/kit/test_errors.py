@@ -20,6 +20,8 @@ NOT_REPORTED = {
     "CaseFailure": "pytest's way of showing a failed case in the bundle's pytest route",
     "_Stop": "control flow inside the child: the browser game's replay stops where the person must move",
     "_TimeUp": "control flow inside the child: the game's own alarm names the function still running",
+    "OverBudget": "control flow of an analysis of a hand-in: it becomes that hand-in's labelled result",
+    "Closed": "control flow at the process's end: a thread still grading makes no scratch folder after it",
 }
 # The modules that read an edition's data (manifests, case files, the [gui] table, students' copies).
 # mutants.toml and case specs (checks.py) are edition data too.
