@@ -386,11 +386,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
-    """The output path TEXT, checked before any work is done: the folder it is (FOLDER) or is in
-    exists (an output folder is made if need be, but a file is never written into a folder that is
-    not there yet: a mistyped path would otherwise be made anywhere) and takes a file; a file path
-    must not be a folder, unless the command makes that folder itself (MADE_LATER) and says its own
-    word about it. Bad input otherwise (one line, exit status 2)."""
+    """The output path TEXT, checked before any work is done, and nothing made of it: the folder it
+    is (FOLDER) or is in could be made there (the nearest folder above it that exists takes a file;
+    the command makes the output folder itself once its inputs are checked, so a refused command
+    writes nothing), but a file is never written into a folder that is not there yet (a mistyped
+    path would otherwise be made anywhere); a file path must not be a folder, unless the command makes
+    that folder itself (MADE_LATER) and says its own word about it. Bad input otherwise (one line,
+    exit status 2)."""
+    import errno
     import tempfile
 
     path = Path(text)
@@ -399,9 +402,13 @@ def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
         raise SubmissionError(messages.cannot_write(text, messages.REASON_IS_A_FOLDER))
     if not folder and not made_later and not where.is_dir():
         raise SubmissionError(messages.cannot_write(text, messages.reason_no_folder(str(where))))
+    here = where
+    while not os.path.lexists(here) and here != here.parent:
+        here = here.parent
+    if not here.is_dir():
+        raise SubmissionError(messages.cannot_write(text, os.strerror(errno.ENOTDIR)))
     try:
-        where.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=where):
+        with tempfile.TemporaryFile(dir=here):
             pass
     except OSError as exc:
         raise SubmissionError(messages.cannot_write(text, exc.strerror or str(exc))) from exc
@@ -491,16 +498,24 @@ def check_course_edition(setup: Setup, edition: str) -> None:
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
                   course: Setup | None = None, trust_file_times: bool = False, require_all: bool = False,
                   shard: Shard | None = None) -> int:
-    from graders.courses.classroom import check_class_folder, grade_class, kit_errors, print_progress
+    from graders.core.storage import make_private_folder
+    from graders.courses.classroom import check_class_folder, grade_class, kit_errors, print_progress, read_class
     from graders.sandboxing import isolation
 
     check_class_folder(folder, edition, "grade")  # before any line about the grading to come
-    verified = verified_isolation(edition, [folder, out], require_all)
+    inputs = read_class(folder, edition, out, course, trust_file_times, shard)  # refused before OUTDIR is made
+    made = make_private_folder(out)
+    try:
+        verified = verified_isolation(edition, [folder, out], require_all)
+    except HogkitError:
+        if made is not None:  # refused: nothing of it stays behind
+            shutil.rmtree(made, ignore_errors=True)
+        raise
     print(verified.summary if verified else isolation.policy().summary, file=sys.stderr)
     started = time.monotonic()
     records = grade_class(folder, edition, out, jobs=jobs, force=force, progress=print_progress,
                           notice=lambda line: print(line, file=sys.stderr, flush=True), course=course,
-                          trust_file_times=trust_file_times, shard=shard)
+                          trust_file_times=trust_file_times, shard=shard, inputs=inputs)
     graded = sum(r.graded for r in records)
     reused = sum(r.reused for r in records)
     if reused:

@@ -710,6 +710,11 @@ def shard_class_changed(folder: str) -> str:
             "folder as it was with --class")
 
 
+def merge_class_elsewhere(folder: str) -> str:
+    return (f"the shards read the class folder at {folder}, which is no folder here (graded on another machine, "
+            "or moved since): give the class folder as it is here with --class CLASSDIR")
+
+
 def shard_record_missing(student: str, shard: str, out: str) -> str:
     return (f"shard {shard} ({out}) has no record of {student}'s submission as the class folder holds it now: "
             f"grade shard {shard} again (it resumes), then merge")

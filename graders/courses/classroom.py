@@ -19,6 +19,11 @@ A grade stopped part-way (Ctrl-C, SIGTERM or SIGHUP, once or twice) leaves nothi
 the temporary folder: every staging, runner and build folder is a scratch folder
 (:mod:`graders.core.scratch`), deleted when its session ends or, at the latest, with the process.
 
+Every input is checked (:func:`read_class`: the class folder, a shard's output outside it, a course's
+hand-in times) before OUTDIR is made, so a refused grade writes nothing; OUTDIR, when made here, and
+its missing parents are ``0700`` (:func:`graders.core.storage.make_private_folder`): no other user,
+nor a child running as one, can read the records written there.
+
 With a shard (``--shard K/N``, :mod:`graders.courses.shards`) only that share is graded, and its folder gets
 ``shard.json`` instead of the class files; :mod:`graders.courses.merging` writes those, through
 :func:`finish_class`, from every shard's records.
@@ -40,13 +45,14 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from graders.core import messages, scratch
 from graders.core.errors import InputError
 from graders.core.records import RECORD_VERSION, ClassRecord, EntryStatus
-from graders.core.storage import write_atomically
+from graders.core.storage import make_private_folder, write_atomically
 from graders.courses import gradebook, shards
 from graders.courses.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
 from graders.courses.handins import (
@@ -201,6 +207,31 @@ def check_class_folder(folder: Path, edition: Edition, command: str) -> None:
         raise InputError(messages.one_submission_not_a_class(str(folder), edition.submission, command))
 
 
+@dataclass(frozen=True)
+class ClassInputs:
+    """A class folder read and checked (:func:`read_class`), before anything is written."""
+
+    root: Path  # the folder whose entries are the hand-ins (a Gradescope export's own folder, with a course)
+    entries: tuple[Entry, ...]
+    handins: tuple[Handin, ...]  # with a course: each entry as a hand-in
+    notes: tuple[str, ...]  # with a course: what reading the hand-ins' times said
+
+
+def read_class(folder: Path, edition: Edition, out: Path, course: Setup | None = None, trust_file_times: bool = False,
+               shard: Shard | None = None) -> ClassInputs:
+    """FOLDER's entries (and, with COURSE, hand-ins), every refusal :func:`grade_class` makes of its
+    inputs made here (InputError), before OUT is made or anything is written."""
+    check_class_folder(folder, edition, "grade")
+    if shard is not None:
+        shards.check_outside(folder, out)
+    root = export_root(folder) if course is not None and is_export(folder) else folder
+    entries = discover(root, edition.submission, skip=out)
+    if not entries:
+        raise InputError(messages.empty_class(str(root)))
+    handins, notes = course_handins(root, entries, course, trust_file_times) if course is not None else ((), ())
+    return ClassInputs(root, tuple(entries), handins, notes)
+
+
 def grade_class(
     folder: Path,
     edition: Edition,
@@ -214,6 +245,7 @@ def grade_class(
     course: Setup | None = None,
     trust_file_times: bool = False,
     shard: Shard | None = None,
+    inputs: ClassInputs | None = None,
 ) -> list[ClassRecord]:
     """Grade every submission in FOLDER into OUT; return the records in student order. PROGRESS
     hears of each finished submission, NOTICE of anything worth a line (a regrade after a kit failure).
@@ -222,16 +254,12 @@ def grade_class(
     would be its file's (which unzip, cp -p and tar restore from the student's own archive) is refused
     (InputError) unless TRUST_FILE_TIMES, and then every course output says so. With SHARD, only
     that share of the entries is graded (see :mod:`graders.courses.shards`): each one's files, then
-    ``shard.json``; the tables, the course's policy and the similarity report wait for ``hogkit merge``."""
-    check_class_folder(folder, edition, "grade")
-    if shard is not None:
-        shards.check_outside(folder, out)
-    root = export_root(folder) if course is not None and is_export(folder) else folder
-    entries = discover(root, edition.submission, skip=out)
-    if not entries:
-        raise InputError(messages.empty_class(str(root)))
-    handins, notes = course_handins(root, entries, course, trust_file_times) if course is not None else ((), ())
-    ignored = [n for n in not_submissions(root) if course is None or n not in COURSE_INPUTS]
+    ``shard.json``; the tables, the course's policy and the similarity report wait for ``hogkit merge``.
+    INPUTS: FOLDER as :func:`read_class` read it already. Every refusal comes before OUT is made;
+    OUT, when made here, is its owner's alone (``0700``)."""
+    read = inputs or read_class(folder, edition, out, course, trust_file_times, shard)
+    entries = list(read.entries)
+    ignored = [n for n in not_submissions(read.root) if course is None or n not in COURSE_INPUTS]
     if ignored and notice:
         notice(messages.files_skipped(ignored))
     mine = shards.select(entries, shard) if shard is not None else entries
@@ -239,7 +267,7 @@ def grade_class(
     if shard is not None:  # the class's own files wait for the merge: they are of the whole class
         shards.write_manifest(out, shard_manifest(shard, entries, mine, edition, folder, course, trust_file_times))
         return [records[k] for k in sorted(records)]
-    return finish_class(root, entries, records, edition, out, course, (handins, notes), notice)
+    return finish_class(read.root, entries, records, edition, out, course, (read.handins, read.notes), notice)
 
 
 def finish_class(root: Path, entries: list[Entry], records: Mapping[str, ClassRecord], edition: Edition, out: Path,
@@ -281,7 +309,7 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
     else graded now, JOBS at a time, the kit's failures graded again alone at the end. Ctrl-C (or
     SIGTERM, SIGHUP) stops the run as :func:`_stop` says, then rises as KeyboardInterrupt."""
     kit = kit_fingerprint(edition)
-    out.mkdir(parents=True, exist_ok=True)
+    make_private_folder(out)
     records: dict[str, ClassRecord] = {}
     todo = []
     for entry in entries:

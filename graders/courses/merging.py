@@ -1,29 +1,37 @@
 """Merging shards: the outputs one machine would have written for the whole class.
 
 Contract: :func:`merge` reads each shard folder's ``shard.json`` (:mod:`graders.courses.shards`) and refuses
-(InputError, naming what is wrong) shards of different classes, counts, editions or kits, a shard
-given twice, a shard missing, a kit other than the one merging, a class folder that now lists other
-entries, and a record missing or made for other code. It grades nothing: each entry's files
-(``records/ID.json.gz``, ``feedback/ID.md``, ``gradescope/ID/results.json``) are copied from its
-shard as they are, and the class's own files are then written from those records by the very code a
-single run uses (:func:`graders.courses.classroom.finish_class`): the tables, the course's policy, and the
-similarity report, computed across the whole class here and never per shard. The output folder
-gets ``merge.json`` last; a folder that is not empty is refused unless it holds the same merge (same
-class, same number of shards), so a merge run again writes the same files again.
+(InputError, naming what is wrong and what to do) shards of different classes, counts, editions or
+kits, a shard given twice, a shard missing, a kit other than the one merging, a class folder that is
+not where the shards read it (unless given) or now lists other entries, and a record missing or made
+for other code. It grades nothing: each entry's files (``records/ID.json.gz``, ``feedback/ID.md``,
+``gradescope/ID/results.json``) are copied from its shard as they are, or written from its record
+named as shard 1/N named the class folder when its shard named it otherwise (the same entries, the
+class folder typed otherwise or elsewhere: an entry is matched by what is inside the class folder
+alone), and the class's own files are then written from those records by the very code a single
+run uses (:func:`graders.courses.classroom.finish_class`): the tables, the course's policy, and the
+similarity report, computed across the whole class here and never per shard. Everything is written
+into a private folder beside the output folder, which takes its place at the end with ``merge.json``
+in it: a merge that fails or is stopped writes nothing. An output folder that is not empty is
+refused unless it holds the same merge (same class, same number of shards), so a merge run again
+writes the same files again.
 """
-
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import shutil
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from graders.core import messages
 from graders.core.errors import InputError
 from graders.core.records import RECORD_VERSION, ClassRecord
-from graders.core.storage import write_atomically
+from graders.core.storage import make_private_folder, write_atomically
 from graders.courses import shards
 from graders.courses.classroom import (
     Progress,
@@ -35,11 +43,12 @@ from graders.courses.classroom import (
     finish_class,
     kit_fingerprint,
     read_record,
+    write_student,
 )
 from graders.courses.course import load_setup
 from graders.courses.handins import export_root, is_export
 from graders.editions.edition import Edition, load_edition
-from graders.scoring.submissions import Entry, discover
+from graders.scoring.submissions import Entry, discover, located, shown_text
 
 MERGE_FILE = "merge.json"
 
@@ -48,8 +57,9 @@ def merge(outs: Sequence[Path], out: Path, *, folder: Path | None = None, course
           progress: Progress | None = None, notice: Callable[[str], None] | None = None) -> list[ClassRecord]:
     """Merge the shard folders OUTS into OUT; return every entry's record in student order. FOLDER
     and COURSE_DIR stand for the class and course folders the shards recorded (moved, or mounted
-    elsewhere on this machine)."""
-    manifests = check_shards(outs)
+    elsewhere on this machine). Everything is checked before anything is written, and everything is
+    written into a folder beside OUT that takes OUT's place at the end: a merge that fails writes nothing."""
+    manifests = sorted(check_shards(outs), key=lambda m: m.manifest.shard.index)
     first = manifests[0].manifest
     edition = load_edition(first.edition)
     kit = kit_fingerprint(edition)
@@ -58,6 +68,8 @@ def merge(outs: Sequence[Path], out: Path, *, folder: Path | None = None, course
     course_path = course_dir or (Path(first.course) if first.course else None)
     course = load_setup(course_path, [p.label for p in edition.problems]) if course_path else None
     where = folder or Path(first.folder)
+    if folder is None and not where.is_dir():  # graded on another machine, or the class moved since
+        raise InputError(messages.merge_class_elsewhere(first.folder))
     check_class_folder(where, edition, "merge")
     root = export_root(where) if course is not None and is_export(where) else where
     entries = discover(root, edition.submission, skip=out)
@@ -66,13 +78,33 @@ def merge(outs: Sequence[Path], out: Path, *, folder: Path | None = None, course
     check_out(out, first)
     handins = course_handins(root, entries, course, first.trust_file_times) if course is not None else ((), ())
     by_index = {m.manifest.shard.index: m.out for m in manifests}
-    shown = [dataclasses.replace(e, path=Path(first.typed) / e.path.relative_to(where)) for e in entries]
-    records = gather(shown, by_index, first.shard.count, edition, kit, out, progress)
-    ordered = finish_class(root, shown, records, edition, out, course, handins, notice)
-    summary = {"version": 1, "class": first.identity, "of": first.shard.count,
-               "shards": [str(m.out.resolve()) for m in sorted(manifests, key=lambda m: m.manifest.shard.index)]}
-    write_atomically(out / MERGE_FILE, json.dumps(summary, indent=1) + "\n")
+    shown = [located(e, Path(first.typed) / e.path.relative_to(where)) for e in entries]  # as shard 1 named them
+    with staged(out) as work:
+        records = gather(shown, by_index, first.shard.count, edition, kit, work, progress)
+        ordered = finish_class(root, shown, records, edition, work, course, handins, notice)
+        summary = {"version": 1, "class": first.identity, "of": first.shard.count,
+                   "shards": [str(m.out.resolve()) for m in manifests]}
+        write_atomically(work / MERGE_FILE, json.dumps(summary, indent=1) + "\n")
     return ordered
+
+
+@contextmanager
+def staged(out: Path) -> Iterator[Path]:
+    """A new private folder beside OUT to write into; when the block ends, it takes OUT's place (OUT's
+    earlier content, an empty folder or an earlier run of this same merge, removed). When the block
+    fails, it is removed and OUT is as it was."""
+    make_private_folder(out.parent)
+    work = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}-merging-"))
+    try:
+        yield work
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    earlier = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}-earlier-"))
+    if out.exists():
+        os.rename(out, earlier / "out")
+    os.rename(work, out)
+    shutil.rmtree(earlier, ignore_errors=True)
 
 
 class Found:
@@ -107,9 +139,10 @@ def check_shards(outs: Sequence[Path]) -> list[Found]:
 
 
 def check_out(out: Path, manifest: shards.Manifest) -> None:
-    """Refuse an OUT that holds anything but an earlier run of this same merge."""
+    """Refuse an OUT that holds anything but an earlier run of this same merge (nothing is made here)."""
+    if out.exists() and not out.is_dir():
+        raise InputError(messages.merge_out_not_empty(str(out)))
     if not out.is_dir() or not any(out.iterdir()):
-        out.mkdir(parents=True, exist_ok=True)
         return
     try:
         earlier = json.loads((out / MERGE_FILE).read_text(encoding="utf-8"))
@@ -126,19 +159,24 @@ def gather(entries: list[Entry], by_index: dict[int, Path], count: int, edition:
     started = time.monotonic()
     records: dict[str, ClassRecord] = {}
     for done, entry in enumerate(entries, 1):
-        index = shards.shard_of(entry.student, count)
         if entry.status == "duplicate":  # never written by a shard: its record says only why
             records[_key(entry)] = _base(entry, edition, kit)
         else:
-            records[_key(entry)] = copy_entry(entry, by_index[index], f"{index}/{count}", edition, kit, out)
+            records[_key(entry)] = copy_entry(entry, by_index, count, edition, kit, out)
         if progress:  # the bar decides how often it is drawn
             progress(done, len(entries), started, messages.COUNT_MERGED)
     return records
 
 
-def copy_entry(entry: Entry, shard: Path, name: str, edition: Edition, kit: str, out: Path) -> ClassRecord:
-    """ENTRY's record as shard NAME (in folder SHARD) wrote it, and its files copied to OUT."""
-    sources = _outputs(shard, entry.files_as)
+def copy_entry(entry: Entry, by_index: dict[int, Path], count: int, edition: Edition, kit: str, out: Path
+               ) -> ClassRecord:
+    """ENTRY's record as its shard (of COUNT, folders BY_INDEX) wrote it, and its files in OUT: copied
+    as they are, or, when the shard named the entry's path otherwise (its class folder elsewhere or
+    typed otherwise), written from the record named as ENTRY is (:func:`relocated`), as a single run
+    writes them. InputError, saying which shard to grade again, when the record is missing or was
+    made of other code, by another kit or for another edition."""
+    index = shards.shard_of(entry.student, count)
+    sources = _outputs(by_index[index], entry.files_as)
     try:
         data = read_record(sources["record"])
         if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
@@ -147,7 +185,11 @@ def copy_entry(entry: Entry, shard: Path, name: str, edition: Edition, kit: str,
     except (OSError, ValueError, KeyError, TypeError):
         record = None
     if record is None or (record.digest, record.kit, record.edition) != (entry.digest, kit, edition.name):
-        raise InputError(messages.shard_record_missing(entry.student, name, str(shard)))
+        raise InputError(messages.shard_record_missing(entry.student, f"{index}/{count}", str(by_index[index])))
+    moved = relocated(record, entry)
+    if moved != record:
+        write_student(out, moved)
+        return moved
     targets = _outputs(out, entry.files_as)
     for what, source in sources.items():
         if what != "record" and source.is_file():
@@ -155,3 +197,16 @@ def copy_entry(entry: Entry, shard: Path, name: str, edition: Edition, kit: str,
     write_atomically(targets["record"], sources["record"].read_bytes())  # last, as grading writes it
     return record
 
+
+def relocated(record: ClassRecord, entry: Entry) -> ClassRecord:
+    """RECORD with its entry's path, and every mention of it, named as ENTRY's path is."""
+    before, after = record.path, shown_text(str(entry.path))
+    if before == after:
+        return record
+    report = record.report
+    if report is not None:
+        report = dataclasses.replace(report, submission=str(entry.path),
+                                     notes=tuple(n.replace(before, after) for n in report.notes))
+    return dataclasses.replace(record, path=after, reason=record.reason.replace(before, after), report=report,
+                               traceback=record.traceback.replace(before, after),
+                               first_failure=record.first_failure.replace(before, after))

@@ -10,7 +10,9 @@ into another shard, whose output folder has no record of it.) Two entries with t
 
 A shard's output folder holds, beside what grading writes, ``shard.json`` (:class:`Manifest`): which
 shard of how many, of which class (:func:`class_identity`: a digest of the sorted ids, the edition
-and the kit), where the class folder and the course were, and the ids it graded. It is written last,
+and the kit), where the class folder and the course were (and how the class folder was typed), and
+the ids it graded. Neither where the class folder sits nor how it was typed is part of the class's
+identity or of an entry's (:attr:`graders.scoring.submissions.Entry.digest`). It is written last,
 when every record of the share is on disk, so a shard that was stopped has none and cannot be merged.
 This module reads and writes that file and nothing else; :mod:`graders.courses.merging` combines shards.
 """
@@ -51,7 +53,7 @@ class Manifest:
     edition: str
     kit: str
     folder: str  # the class folder as the shard read it (absolute)
-    typed: str  # the class folder as it was given (records name each entry's path from it)
+    typed: str  # the class folder as it was given (the merge names each entry's path from shard 1/N's)
     course: str  # the course folder (absolute), "" without one
     trust_file_times: bool
     students: tuple[str, ...]  # the ids of this shard's entries, in order

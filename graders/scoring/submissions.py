@@ -14,7 +14,9 @@ are walked by :func:`walk_files`: without recursion, never through a link, to a 
 number of names. :func:`declared_by_class` gives a class's edition only when its entries agree.
 Whatever reading a hand-in makes a library warn (nbformat warns once per repeated cell id, and
 logs a notebook it finds invalid) is kept as one note of that entry (:attr:`Entry.notes`, then its
-report's), never printed on the grader's terminal.
+report's), never printed on the grader's terminal. An entry's :attr:`Entry.digest` depends only on
+what is inside its class folder (its path there and its content), never on where the folder sits
+or how its path was typed; :func:`located` names the same entry from another place.
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ import tokenize
 import warnings
 import zipfile
 import zlib
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
@@ -57,6 +59,7 @@ class Entry:
     reason: str = ""
     file_id: str = ""  # the id as output files are named (see :func:`file_id`); the id itself when it can be
     notes: tuple[str, ...] = ()  # what reading it said (a notebook's warnings), for its report
+    fingerprint: str = ""  # :attr:`digest` as :func:`discover` computed it, of the entry inside its class folder
 
     @property
     def files_as(self) -> str:
@@ -64,8 +67,20 @@ class Entry:
 
     @property
     def digest(self) -> str:
-        """What identifies this version of the submission (its code), for skipping unchanged reruns."""
+        """What identifies this version of the submission, for skipping unchanged reruns and for
+        matching a shard's record: its code, or (nothing to grade) its status and reason with its
+        path named from inside its class folder, never from where the folder sits or how it was typed."""
+        if self.fingerprint:
+            return self.fingerprint
         return hashlib.sha256((self.source or self.status + self.reason).encode("utf-8")).hexdigest()
+
+
+def located(entry: Entry, path: Path) -> Entry:
+    """ENTRY as read at PATH (the same entry, its class folder elsewhere or typed otherwise): its path,
+    reason and notes name PATH; its :attr:`Entry.digest` does not change."""
+    before, after = shown_text(str(entry.path)), shown_text(str(path))
+    return replace(entry, path=path, reason=entry.reason.replace(before, after),
+                   notes=tuple(n.replace(before, after) for n in entry.notes), fingerprint=entry.digest)
 
 
 def python_source(data: bytes, where: str) -> tuple[str | None, str]:
@@ -607,7 +622,9 @@ def _same(path: Path, resolved: Path) -> bool:
 def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entry]:
     """Every student's entry in FOLDER, in name order; hidden files and folders, and SKIP (an output
     folder inside the class folder), are left out. A link, a FIFO or a device is an entry with its
-    reason; it is never opened."""
+    reason; it is never opened. Two names that are written the same way (a line break, and the same
+    name with the break written out) are two students, each shown as its output files are named.
+    Each entry's :attr:`Entry.digest` is of the entry as named from inside FOLDER."""
     ignored = set(not_submissions(folder))
     skipped = skip.resolve() if skip is not None else None
     candidates = sorted(p for p in folder.iterdir()
@@ -618,16 +635,21 @@ def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entr
         as_file = p.is_symlink() or not p.is_dir()
         ids.setdefault(p.stem if as_file and (p.suffix in SUFFIXES or p.is_file()) else p.name, []).append(p)
     entries = []
+    written = Counter(shown_text(original) for original in ids)
     for original, paths in sorted(ids.items()):
         student = shown_text(original)
         files_as = file_id(student, original)
+        if written[student] > 1:  # two names written alike ("a\nb" and "a\\x0ab"): each its own student
+            student = files_as
         if len(paths) > 1:
             names = ", ".join(shown_text(p.name) for p in paths)
             entries += [Entry(student, p, None, "duplicate", messages.duplicate_student(student, names), files_as)
                         for p in paths]
             continue
         source, status, reason, notes = read_entry_noted(paths[0], filename)
-        entries.append(Entry(student, paths[0], source, status, reason, files_as, notes))
+        entry = Entry(student, paths[0], source, status, reason, files_as, notes)
+        inside = replace(located(entry, Path(paths[0].name)), fingerprint="")  # named from inside the class folder
+        entries.append(replace(entry, fingerprint=inside.digest))
     return entries
 
 

@@ -308,3 +308,34 @@ def test_a_resumed_run_writes_what_a_fresh_run_wrote_from_its_lean_records(tmp_p
         full = next(r for r in fresh if r.student == entry.student)
         assert reports.render_gradescope(kept) == reports.render_gradescope(full)
         assert isinstance(kept, ClassRecord) and kept.total == full.total
+
+
+def test_every_entry_with_a_line_break_in_its_name_gets_its_own_row(tmp_path, edition):
+    """A line break in a name is written out, and a name written the same way ("a\\nb" and "a\\\\x0ab")
+    is another student, with a row of its own: in grades.csv, with a course too; a file that is no
+    submission gets a line saying so."""
+    from graders.courses.course import load_setup
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("a\nb.py", "a\\x0ab.py", "new\nline.py", "plain.py"):
+        (folder / name).write_bytes(b"\x7fELF\x00\x01")
+    (folder / "fold\ner").mkdir()
+    (folder / "notes\n.txt").write_text("no code", encoding="utf-8")
+    entries = discover(folder, edition.submission)
+    assert len(entries) == 5 and len({e.student for e in entries}) == 5
+    said: list[str] = []
+    grade_class(folder, edition, tmp_path / "out", jobs=1, notice=said.append)
+    assert messages.files_skipped(["notes\n.txt"]) in said
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "grades.csv").read_text(encoding="utf-8"))))
+    assert sorted(r["student"] for r in rows) == sorted(e.student for e in entries)
+    assert not any("\n" in r["student"] or "\n" in r["reason"] for r in rows)
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "course.toml").write_text('edition = "boar_brawl"\ntimezone = "UTC"\n\n[deadlines]\n'
+                                        'due = 2024-02-07T23:59:00\n', encoding="utf-8")
+    (course / "roster.csv").write_text("id,name,email\nplain,Pat,pat@uni.edu\n", encoding="utf-8")
+    setup = load_setup(course, [p.label for p in edition.problems])
+    grade_class(folder, edition, tmp_path / "course-out", jobs=1, course=setup)
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "course-out" / "grades.csv").read_text(encoding="utf-8"))))
+    assert sorted(r["student"] for r in rows) == sorted(e.student for e in entries)

@@ -243,3 +243,42 @@ def test_a_file_output_is_never_written_into_a_folder_that_is_not_there(args, tm
     err = capsys.readouterr().err
     assert messages.cannot_write(str(out), messages.reason_no_folder(str(out.parent))) in err
     assert not (tmp_path / "typo").exists()
+
+
+def _course(tmp_path: Path) -> Path:
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "course.toml").write_text('edition = "boar_brawl"\ntimezone = "UTC"\n\n[deadlines]\n'
+                                        'due = 2024-02-07T23:59:00\n', encoding="utf-8")
+    (course / "roster.csv").write_text("id,name,email\nann,Ann,ann@uni.edu\n", encoding="utf-8")
+    return course
+
+
+@pytest.mark.parametrize("route", ["grade", "contest", "course"])
+def test_a_refused_command_writes_nothing(route, tmp_path, capsys, skeleton_source):
+    """A missing class folder (grade, contest) and a course refused for hand-in times it cannot know:
+    refused before the output folder, or any folder above it, is made."""
+    out = tmp_path / "made" / "out"
+    folder = tmp_path / ("missing" if route != "course" else "class")
+    argv = ["contest" if route == "contest" else "grade", str(folder), "--out", str(out)]
+    if route == "course":
+        folder.mkdir()
+        (folder / "ann.py").write_text(skeleton_source, encoding="utf-8")  # no times.csv: only its file's time
+        argv += ["--course", str(_course(tmp_path))]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    said = messages.no_such_path(str(folder)) if route != "course" else messages.course_file_times_refused(["ann"])
+    assert said in err
+    assert not (tmp_path / "made").exists()
+
+
+def test_a_class_s_output_folder_is_its_owner_s_alone(tmp_path, capsys):
+    """Made 0700 (with the folders above it it makes), so no later child can read the records there."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ann.py").write_bytes(b"\x7fELF\x00\x01")  # refused before any child runs it
+    out = tmp_path / "made" / "out"
+    code, _, err = run(capsys, "grade", str(folder), "--out", str(out))
+    assert code == 0, err
+    assert (out.stat().st_mode & 0o777) == 0o700 and ((tmp_path / "made").stat().st_mode & 0o777) == 0o700
+    assert (out / "records").is_dir() and (out / "grades.csv").is_file()

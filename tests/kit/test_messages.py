@@ -629,6 +629,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.shards_missing, (["1/4", "3/4"], 4), ["missing shards 1/4, 3/4 of the 4", "grade them"]),
     (m.shard_other_kit, ("out1",), ["out1", "another version of the kit"]),
     (m.shard_class_changed, ("class",), ["class no longer holds", "added, removed or renamed", "--class"]),
+    (m.merge_class_elsewhere, ("/nodes/a/class",), ["class folder at /nodes/a/class", "another machine",
+                                                    "--class CLASSDIR"]),
     (m.shard_record_missing, ("alice", "2/3", "out2"), ["shard 2/3 (out2)", "alice's submission",
                                                         "grade shard 2/3 again"]),
     (m.merge_out_not_empty, ("merged",), ["merged is not empty", "same merge", "--out"]),

@@ -13,7 +13,7 @@ import pytest
 from graders.cli import main as hogkit
 from graders.core import messages
 from graders.core.errors import InputError
-from graders.courses.classroom import grade_class
+from graders.courses.classroom import grade_class, record_path
 from graders.courses.course import load_setup
 from graders.courses.merging import MERGE_FILE, merge
 from graders.courses.shards import SHARD_FILE, Shard, parse_shard, select, shard_of
@@ -300,3 +300,69 @@ def test_a_course_s_policy_is_applied_at_the_merge_across_every_shard(tmp_path, 
     assert hogkit(["merge", *map(str, outs), "--out", str(tmp_path / "merged"), "--course", str(moved)]) == 0
     same_as_single(tmp_path / "single", tmp_path / "merged")
     assert (tmp_path / "merged" / "gradescope-scores.csv").is_file() and (tmp_path / "merged" / "handins.csv").is_file()
+
+
+def odd_class(folder: Path) -> Path:
+    """A cheap class of entries that cannot be graded, each its own way: not Python, a folder without
+    hog.py, a corrupt zip, a notebook that is no notebook, a name holding a line break."""
+    cheap_class(folder, NAMES)
+    (folder / "nohog").mkdir()
+    (folder / "nohog" / "notes.txt").write_text("no code here", encoding="utf-8")
+    (folder / "broken.zip").write_bytes(b"PK\x03\x04 not a zip at all")
+    (folder / "book.ipynb").write_text("{not a notebook", encoding="utf-8")
+    (folder / "new\nline.py").write_bytes(NOT_PYTHON)
+    return folder
+
+
+def test_shards_typed_anyhow_from_anywhere_merge_into_what_one_run_writes(tmp_path, monkeypatch, edition, capsys,
+                                                                           quick_pictures):
+    """The class typed relative (as the README does) and absolute, from other working folders, and
+    copied to another path (another machine's mount): its ungradeable entries match their records."""
+    work, other, away = tmp_path / "work", tmp_path / "other", tmp_path / "away"
+    other.mkdir()
+    odd_class(work / "class")
+    shutil.copytree(work / "class", away / "moved" / "class")
+    monkeypatch.chdir(work)
+    grade_class(Path("class"), edition, Path("single"), jobs=1)
+    grade_class(Path("class"), edition, Path("s1"), jobs=1, shard=Shard(1, 3))
+    monkeypatch.chdir(other)
+    grade_class(work / "class", edition, other / "s2", jobs=1, shard=Shard(2, 3))
+    monkeypatch.chdir(away)
+    grade_class(Path("moved/class"), edition, Path("s3"), jobs=1, shard=Shard(3, 3))
+    monkeypatch.chdir(work)
+    outs = [str(away / "s3"), "s1", str(other / "s2")]
+    assert hogkit(["merge", *outs, "--out", "merged"]) == 0, capsys.readouterr().err
+    same_as_single(work / "single", work / "merged")
+    (work / "class").rename(work / "gone")  # merged where the class sits elsewhere: --class says where
+    assert hogkit(["merge", *outs, "--out", "again"]) == 2
+    assert messages.merge_class_elsewhere(str(work / "class")) in capsys.readouterr().err
+    assert not (work / "again").exists()
+    assert hogkit(["merge", *outs, "--out", "again", "--class", str(away / "moved" / "class")]) == 0
+    same_as_single(work / "single", work / "again")
+
+
+def test_a_failed_merge_writes_nothing_and_its_advice_works(tmp_path, edition, capsys, quick_pictures):
+    folder = odd_class(tmp_path / "class")
+    outs = shards_of(folder, tmp_path, edition)
+    victim = discover(folder, "hog.py")[-1]  # the last one: the others' files would be written before it
+    k = shard_of(victim.student, 3)
+    lost = record_path(outs[k - 1], victim.files_as)
+    kept = lost.read_bytes()
+    lost.unlink()
+    merged = tmp_path / "merged"
+    assert hogkit(["merge", *map(str, outs), "--out", str(merged)]) == 2
+    advice = messages.shard_record_missing(victim.student, f"{k}/3", str(outs[k - 1]))
+    assert advice in capsys.readouterr().err and f"grade shard {k}/3 again" in advice
+    assert not merged.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    grade_class(folder, edition, outs[k - 1], jobs=1, shard=Shard(k, 3))  # the advice, followed
+    assert hogkit(["merge", *map(str, outs), "--out", str(merged)]) == 0
+    grade_class(folder, edition, tmp_path / "single", jobs=1)
+    same_as_single(tmp_path / "single", merged)
+    before = {name: p.read_bytes() for name, p in files(merged).items()}
+    lost.write_bytes(b"not a record")  # a merge into an earlier merge that fails leaves that one as it was
+    assert hogkit(["merge", *map(str, outs), "--out", str(merged)]) == 2
+    assert {name: p.read_bytes() for name, p in files(merged).items()} == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    lost.write_bytes(kept)
+    assert hogkit(["merge", *map(str, outs), "--out", str(merged)]) == 0
+    assert (merged.stat().st_mode & 0o777) == 0o700  # as a single run's output folder is
