@@ -61,6 +61,7 @@ POWER = 2.0  # how steeply a hash's weight falls as more students hold it (measu
 SMALLEST = 20
 LISTED = 300  # pairs listed at most, best first
 PARALLEL = 64  # from this many submissions on, fingerprinted in a process per core
+CHUNK = 25  # submissions sent to a worker at once
 MOST_HELPERS = 200  # helpers of one submission compared (a hog.py has a few); the manifest's functions always are
 NO_VERDICT = ("This report ranks pairs of students by how much rare code of their own they share and shows "
               "why. It is evidence for a person to weigh, not a finding: it never changes a grade. Code many "
@@ -122,32 +123,42 @@ class Report:
     notes: tuple[str, ...] = ()  # submissions left out, or compared in part, and why (see the module's contract)
 
 
-Given = tuple[frozenset[str], dict[str, frozenset[str]], frozenset[str]]
 COUNTED = "submissions fingerprinted"
 
 
-def provided(edition: Edition) -> Given:
+@dataclass(frozen=True)
+class Plan:
+    """What fingerprinting a submission needs to know of the edition, as plain data (it goes to the
+    worker processes, where an :class:`~graders.editions.edition.Edition` cannot be sent)."""
+
+    known: frozenset[str]  # the names the skeleton defines
+    statements: dict[str, frozenset[str]]  # each skeleton function's own statements
+    asked: frozenset[str]  # the functions students write (the manifest's)
+    labels: dict[str, str]  # an asked function -> its problem's label
+
+
+def provided(edition: Edition) -> Plan:
     """What the skeleton gives: the names it defines, each function's own statements, and the
-    names of the functions students write (the manifest's)."""
+    names of the functions students write (the manifest's), with their problems' labels."""
     solution = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
     tree = parse_module(strip_solutions(solution))
     names = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
     names |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
-    asked = frozenset(f for p in edition.problems for f in p.functions)
-    return frozenset(names), fingerprints.statement_keys(tree, names), asked
+    labels = {f: p.label for p in edition.problems for f in p.functions}
+    return Plan(frozenset(names), fingerprints.statement_keys(tree, names), frozenset(labels), labels)
 
 
-def holder(student: str, source: str | None, edition: Edition, term: str = "",
-           given: Given | None = None, seconds: float | None = None) -> Holder:
+def holder(student: str, source: str | None, edition: Edition | Plan, term: str = "",
+           seconds: float | None = None) -> Holder:
     """STUDENT's functions of their own in SOURCE: the manifest's and helpers the skeleton lacks
     (the first :data:`MOST_HELPERS` of those). A source whose fingerprints take more than SECONDS
     (default ``FINGERPRINT_SECONDS``) has none, and a note saying so."""
-    known, statements, asked = given or provided(edition)
-    label = {f: p.label for p in edition.problems for f in p.functions}
+    plan = edition if isinstance(edition, Plan) else provided(edition)
+    known, asked = plan.known, plan.asked
     units = []
     try:
-        found = fingerprints.functions_of(source or "", known, statements,
+        found = fingerprints.functions_of(source or "", known, plan.statements,
                                           lambda name: name in asked or name not in known,
                                           Budget(FINGERPRINT_SECONDS if seconds is None else seconds))
     except OverBudget as over:
@@ -155,7 +166,7 @@ def holder(student: str, source: str | None, edition: Edition, term: str = "",
     helpers = 0
     for unit in found:
         if unit.name in asked:
-            units.append((label[unit.name], unit))
+            units.append((plan.labels[unit.name], unit))
         elif unit.name not in known:
             helpers += 1
             units += [(HELPER, unit)] if helpers <= MOST_HELPERS else []
@@ -211,13 +222,13 @@ def compare(folder: Path, edition: Edition, references: Sequence[Path] = (), set
             progress: Progress | None = None, skip: Path | None = None) -> Report:
     """The similarity report of the class in FOLDER (past terms in REFERENCES), partners from SETUP."""
     started = time.monotonic()
-    given = provided(edition)
+    plan = provided(edition)
     entries = discover(folder, edition.submission, skip=skip)
     times = handin_times(folder, entries, setup)
     terms = [("", entries), *((r.name, discover(r, edition.submission)) for r in references)]
     jobs = [(e.student, e.source, term) for term, found in terms for e in found]
     holders = [dataclasses.replace(h, handed_in=times.get(h.student) if not h.term else None)
-               for h in fingerprint_all(jobs, edition, given, progress, started)]
+               for h in fingerprint_all(jobs, plan, progress, started)]
     unreadable = tuple(h.student for h in holders if not h.term and not h.units and not h.note)
     index = Index(holders)
     roster = setup.roster if setup is not None else Roster()
@@ -230,28 +241,30 @@ def compare(folder: Path, edition: Edition, references: Sequence[Path] = (), set
                   time.monotonic() - started, tuple(h.note for h in holders if h.note))
 
 
-def fingerprint_all(jobs: Sequence[tuple[str, str | None, str]], edition: Edition, given: Given,
-                    progress: Progress | None, started: float) -> list[Holder]:
-    """Each (student, source, term) of JOBS fingerprinted, in order: in a process per core when
-    there are many (fingerprinting is pure Python, so threads would share one core)."""
+def fingerprint_all(jobs: Sequence[tuple[str, str | None, str]], plan: Plan, progress: Progress | None,
+                    started: float, workers: int | None = None) -> list[Holder]:
+    """Each (student, source, term) of JOBS fingerprinted, in order: in WORKERS processes (default:
+    one per core) when there are :data:`PARALLEL` or more (fingerprinting is pure Python, so threads
+    would share one core). Only plain data crosses to the workers: the jobs, the PLAN, the holders."""
     done: list[Holder] = []
-    if len(jobs) < PARALLEL or (os.cpu_count() or 1) < 2:
+    workers = workers or os.cpu_count() or 1
+    if len(jobs) < PARALLEL or workers < 2:
         for student, source, term in jobs:
-            done.append(holder(student, source, edition, term, given))
+            done.append(holder(student, source, plan, term))
             if progress:
                 progress(len(done), len(jobs), started, COUNTED)
         return done
-    chunks = [jobs[k:k + 25] for k in range(0, len(jobs), 25)]
-    with ProcessPoolExecutor(os.cpu_count()) as pool:
-        for part in pool.map(_fingerprint_chunk, chunks, [edition] * len(chunks), [given] * len(chunks)):
+    chunks = [jobs[k:k + CHUNK] for k in range(0, len(jobs), CHUNK)]
+    with ProcessPoolExecutor(workers) as pool:
+        for part in pool.map(_fingerprint_chunk, chunks, [plan] * len(chunks)):
             done += part
             if progress:
                 progress(len(done), len(jobs), started, COUNTED)
     return done
 
 
-def _fingerprint_chunk(jobs: Sequence[tuple[str, str | None, str]], edition: Edition, given: Given) -> list[Holder]:
-    return [holder(student, source, edition, term, given) for student, source, term in jobs]
+def _fingerprint_chunk(jobs: Sequence[tuple[str, str | None, str]], plan: Plan) -> list[Holder]:
+    return [holder(student, source, plan, term) for student, source, term in jobs]
 
 
 def _not_compared(a: Holder, b: Holder, roster: Roster) -> bool:

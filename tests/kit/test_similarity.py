@@ -14,9 +14,9 @@ from graders.cli import main
 from graders.courses import fingerprints, similarity
 from graders.courses.course import Roster, Setup, Student, parse_course
 from graders.editions.edition import load_edition
-from graders.scoring.submissions import notebook_source
+from graders.scoring.submissions import discover, notebook_source
 
-from .similarity_corpus import DISGUISES, build, disguise, honest_source, variants
+from .similarity_corpus import DISGUISES, build, course_class, disguise, honest_source, variants
 
 EDITION = load_edition("boar_brawl")
 SKELETON = (EDITION.skeleton_dir / "hog.py").read_text(encoding="utf-8")
@@ -230,3 +230,30 @@ def test_hogkit_similar_reads_the_course_and_past_terms(tmp_path: Path, capsys: 
     assert [(r["student a"], r["student b"], r["past term of b"]) for r in rows] == [("cat", "old", "spring")]
     assert main(["similar", str(folder), "--edition", "boar_brawl", "--reference-terms", str(tmp_path / "no")]) == 2
     assert "no" in capsys.readouterr().err
+
+
+def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """From PARALLEL submissions on, fingerprints are made in worker processes: only plain data
+    crosses to them, and they give what one process gives. A class of 200 with broken entries."""
+    folder, out = tmp_path / "class", tmp_path / "out"
+    broken = course_class(folder, 200)
+    pools: list[int] = []
+
+    class Counted(similarity.ProcessPoolExecutor):
+        def __init__(self, workers: int) -> None:
+            pools.append(workers)
+            super().__init__(workers)
+
+    monkeypatch.setattr(similarity, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(similarity.os, "cpu_count", lambda: 2)  # the pool, whatever this machine has
+    assert main(["similar", str(folder), "--out", str(out), "--edition", "boar_brawl"]) == 0
+    assert pools == [2] and "200 submissions" in capsys.readouterr().out
+    assert (out / similarity.HTML_NAME).is_file() and (out / similarity.CSV_NAME).is_file()
+    nothing = {name for name, how in broken.items() if how != "syntax error"}
+    page = (out / similarity.HTML_NAME).read_text(encoding="utf-8")
+    assert nothing and all(name in page for name in nothing)  # said to have nothing to compare
+    jobs = [(e.student, e.source, "") for e in discover(folder, "hog.py")][:similarity.PARALLEL]
+    plan = similarity.provided(EDITION)
+    pooled = similarity.fingerprint_all(jobs, plan, None, 0.0, workers=2)
+    assert pooled == similarity.fingerprint_all(jobs, plan, None, 0.0, workers=1)
