@@ -2227,6 +2227,13 @@ def similarity_helpers_cut(student: str, count: int, most: int) -> str:
             f"asks for) are compared.")
 
 
+def similarity_syntax_error(student: str, broken: Sequence[tuple[str, int]]) -> str:
+    """BROKEN: (function, line) pairs a syntax error left out of STUDENT's comparison."""
+    named = ", ".join(f"{name} (line {line})" for name, line in broken)
+    return (f"{student}: a syntax error leaves {named} out of the comparison, as grading leaves it out; "
+            f"{student}'s other functions are compared.")
+
+
 def similarity_failed(reason: str) -> str:
     return f"The similarity report could not be made ({reason}); the grades are not affected."
 

@@ -1,19 +1,23 @@
 """Fingerprints: each function a student wrote, as hashes that survive the usual disguises.
 
-Contract: :func:`functions_of` parses a submission's source with :mod:`ast` (never running it) and
-returns one :class:`Unit` per top-level function, each holding the hashes of the k-grams of its
-*normal form* and, for each hash, the source lines it came from. The normal form is what stays
+Contract: :func:`read` (and :func:`functions_of`, its units alone) parses a submission's source
+with :mod:`ast` (never running it) and returns one :class:`Unit` per top-level function, each
+holding the hashes of the k-grams of its *normal form* and, for each hash, the source lines it
+came from. The normal form is what stays
 when a copy is disguised: every name the kit does not know becomes ``V`` (renamed variables and
 helpers), docstrings, bare strings, comments, ``pass``, ``print(...)`` calls, code after a
 ``return``, ``if False:`` blocks and assignments never read are gone (dead code and prints added),
 ``x += y`` is ``x = x + y``, a counting ``while`` loop is the ``for ... in range`` it spells out
 (``for`` <-> ``while``), and a variable assigned once and read once is replaced by its value
 (split or merged expressions). Statements that are the skeleton's own (its asserts, its
-``who = 0``) are left out by :func:`functions_of` when it is given the skeleton's statements.
+``who = 0``) are left out when :func:`read` is given the skeleton's statements. A source with a
+syntax error is read function by function, as grading reads it: the top-level block holding the
+error is left out, and every other function is fingerprinted.
 Nothing here reads a file or keeps state between calls.
 
 Bounded: every step is linear in the size of the function (dead statements are taken out of a block
-in one rebuild of it, never one by one), and :func:`functions_of` takes a
+in one rebuild of it, never one by one; a syntax error's repair parses the source at most
+:data:`~graders.sandboxing.repairs.MAX_REPAIRS` times more), and :func:`read` takes a
 :class:`~graders.core.budget.Budget` whose deadline, once passed, raises
 :class:`~graders.core.budget.OverBudget` out of it (the caller labels that hand-in).
 """
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 
 from graders.core.budget import Budget
 from graders.core.syntax import parse_module
+from graders.sandboxing.repairs import repair
 
 K = 12  # tokens per k-gram: measured on the labelled corpus (benchmarks/similarity_corpus.py)
 KEEP = frozenset(dir(builtins))  # names kept as written: builtins, and the skeleton's own (given)
@@ -67,37 +72,73 @@ def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
                                     and isinstance(s.value.value, str))]
 
 
+@dataclass(frozen=True)
+class Found:
+    """What :func:`read` found in a source: its functions, and those a syntax error left out."""
+
+    units: tuple[Unit, ...]
+    broken: tuple[tuple[str, int], ...] = ()  # (a wanted function left out for a syntax error, its line)
+
+
 def functions_of(source: str, known: Collection[str], provided: Mapping[str, frozenset[str]],
                  wanted: Callable[[str], bool] = lambda name: True, budget: Budget | None = None) -> list[Unit]:
+    """The units :func:`read` finds."""
+    return list(read(source, known, provided, wanted, budget).units)
+
+
+def read(source: str, known: Collection[str], provided: Mapping[str, frozenset[str]],
+         wanted: Callable[[str], bool] = lambda name: True, budget: Budget | None = None) -> Found:
     """The top-level functions of SOURCE that are WANTED (by name), fingerprinted. KNOWN names stay
     as written (the skeleton's functions and globals); PROVIDED maps a function name to the
-    statements the skeleton gives it, which are left out of that function. A source that does not
-    parse has no functions. Each node and token is a step of BUDGET:
+    statements the skeleton gives it, which are left out of that function. A source with a syntax
+    error is read as grading reads it (:func:`~graders.sandboxing.repairs.repair`): the top-level
+    block holding the error is left out (a function so left out is named in ``broken``) and the
+    rest compared. Each node and token is a step of BUDGET:
     :class:`~graders.core.budget.OverBudget` once its deadline has passed."""
     budget = budget or Budget()
-    try:
-        tree = parse_module(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nothing to compare; never an error
-        return []
+    tree, removed = _parsed(source)
+    budget.check()
+    if tree is None:  # nothing to compare; never an error
+        return Found(())
     lines = source.splitlines()
     keep = KEEP | frozenset(known)
     units: list[Unit] = []
     for node in tree.body:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not wanted(node.name):
+        if (not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not wanted(node.name)
+                or node.name in removed):
             continue
         budget.check()
-        end = node.end_lineno or node.lineno
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        given = provided.get(node.name, frozenset())
-        try:
-            body = [s for s in _without_docstring(node.body)
-                    if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
-            tokens = list(_tokens(normal_body(body, budget), keep, budget))
-        except RecursionError:  # an expression nested past what can be walked: that function is left out
-            continue
-        units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens, budget), len(tokens),
-                          frozenset(n for _, n in tokens)))
-    return units
+        unit = _unit(node, lines, keep, provided.get(node.name, frozenset()), budget)
+        if unit is not None:
+            units.append(unit)
+    return Found(tuple(units), tuple((name, line) for name, line in removed.items() if wanted(name)))
+
+
+def _parsed(source: str) -> tuple[ast.Module | None, dict[str, int]]:
+    """SOURCE's tree, and {a function left out for a syntax error: the error's line}."""
+    try:
+        return parse_module(source), {}
+    except SyntaxError:
+        pass
+    except (ValueError, RecursionError, MemoryError):
+        return None, {}
+    _, tree, removals = repair(source)
+    return tree, {r.name: r.line for r in removals if r.name.isidentifier()}
+
+
+def _unit(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], keep: frozenset[str],
+          given: frozenset[str], budget: Budget) -> Unit | None:
+    """NODE fingerprinted, the statements GIVEN left out; None when it is nested past what can be walked."""
+    end = node.end_lineno or node.lineno
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    try:
+        body = [s for s in _without_docstring(node.body)
+                if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
+        tokens = list(_tokens(normal_body(body, budget), keep, budget))
+    except RecursionError:  # an expression nested past what can be walked: that function is left out
+        return None
+    return Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens, budget), len(tokens),
+                frozenset(n for _, n in tokens))
 
 
 def normal_body(body: list[ast.stmt], budget: Budget | None = None) -> list[ast.stmt]:

@@ -152,26 +152,28 @@ def provided(edition: Edition) -> Plan:
 def holder(student: str, source: str | None, edition: Edition | Plan, term: str = "",
            seconds: float | None = None) -> Holder:
     """STUDENT's functions of their own in SOURCE: the manifest's and helpers the skeleton lacks
-    (the first :data:`MOST_HELPERS` of those). A source whose fingerprints take more than SECONDS
-    (default ``FINGERPRINT_SECONDS``) has none, and a note saying so."""
+    (the first :data:`MOST_HELPERS` of those; a function a syntax error breaks is left out, and a
+    note names it). A source whose fingerprints take more than SECONDS (default
+    ``FINGERPRINT_SECONDS``) has none, and a note saying so."""
     plan = edition if isinstance(edition, Plan) else provided(edition)
     known, asked = plan.known, plan.asked
     units = []
     try:
-        found = fingerprints.functions_of(source or "", known, plan.statements,
-                                          lambda name: name in asked or name not in known,
-                                          Budget(FINGERPRINT_SECONDS if seconds is None else seconds))
+        found = fingerprints.read(source or "", known, plan.statements,
+                                  lambda name: name in asked or name not in known,
+                                  Budget(FINGERPRINT_SECONDS if seconds is None else seconds))
     except OverBudget as over:
         return Holder(student, term, (), note=messages.similarity_too_long(student, over.seconds))
     helpers = 0
-    for unit in found:
+    for unit in found.units:
         if unit.name in asked:
             units.append((plan.labels[unit.name], unit))
         elif unit.name not in known:
             helpers += 1
             units += [(HELPER, unit)] if helpers <= MOST_HELPERS else []
-    note = messages.similarity_helpers_cut(student, helpers, MOST_HELPERS) if helpers > MOST_HELPERS else ""
-    return Holder(student, term, tuple(units), note=note)
+    notes = [messages.similarity_syntax_error(student, found.broken)] if found.broken else []
+    notes += [messages.similarity_helpers_cut(student, helpers, MOST_HELPERS)] if helpers > MOST_HELPERS else []
+    return Holder(student, term, tuple(units), note=" ".join(notes))
 
 
 def common_limit(holders: int) -> int:

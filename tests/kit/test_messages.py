@@ -581,6 +581,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.ta_report_written, ("out", 12, 10), ["out", "12 submissions", "ta-report.md", "runs.png"]),
     (m.similarity_written, ("out", 12, 3, 1.25), ["12 submissions", "1.2 s", "3 pairs", "similarity.html",
                                                   "no grade is changed"]),
+    (m.similarity_syntax_error, ("eve", [("play", 12), ("take_turn", 30)]),
+     ["eve: a syntax error leaves play (line 12), take_turn (line 30) out", "as grading", "other functions"]),
     (m.similarity_failed, ("disk full",), ["disk full", "grades are not affected"]),
     (m.student_test_on_reference, ("take_turn",), ["your test", "right take_turn"]),
     (m.student_test_on_version, ("a loop that returns",), ["another right version", "a loop that returns"]),

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
+from graders.core import messages
 from graders.courses import fingerprints, similarity
 from graders.courses.course import Roster, Setup, Student, parse_course
 from graders.editions.edition import load_edition
 from graders.scoring.submissions import discover, notebook_source
 
-from .similarity_corpus import DISGUISES, build, course_class, disguise, honest_source, variants
+from .similarity_corpus import DISGUISES, break_function, build, course_class, disguise, honest_source, variants
 
 EDITION = load_edition("boar_brawl")
 SKELETON = (EDITION.skeleton_dir / "hog.py").read_text(encoding="utf-8")
@@ -194,7 +195,6 @@ def test_hogkit_similar_writes_the_report(tmp_path: Path, capsys: pytest.Capture
 
 def test_class_grading_writes_the_report_and_survives_its_failure(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from graders.core import messages
     from graders.courses.classroom import write_similarity
 
     folder, out = tmp_path / "class", tmp_path / "out"
@@ -232,6 +232,20 @@ def test_hogkit_similar_reads_the_course_and_past_terms(tmp_path: Path, capsys: 
     assert "no" in capsys.readouterr().err
 
 
+def test_a_file_with_a_syntax_error_is_compared_function_by_function(tmp_path: Path) -> None:
+    source = with_functions(RARE, HOSTILE)
+    (tmp_path / "ann.py").write_text(source, encoding="utf-8")
+    (tmp_path / "bob.py").write_text(break_function(source, "num_factors"), encoding="utf-8")  # a copy, one slip
+    (tmp_path / "cat.py").write_text(with_functions(OWN), encoding="utf-8")
+    report = similarity.compare(tmp_path, EDITION)
+    assert report.unreadable == ()
+    assert [(p.a, p.b) for p in report.pairs] == [("ann", "bob")]
+    assert {m.b.function for m in report.pairs[0].matches} == {"play"}  # what parses is compared
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if "return len(marks)" in text)
+    assert report.notes == (messages.similarity_syntax_error("bob", [("num_factors", line)]),)
+    assert similarity.holder("ann", "def play(:\n    pass\n", EDITION).units == ()  # nothing else: nothing
+
+
 def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """From PARALLEL submissions on, fingerprints are made in worker processes: only plain data
@@ -253,6 +267,8 @@ def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Pat
     nothing = {name for name, how in broken.items() if how != "syntax error"}
     page = (out / similarity.HTML_NAME).read_text(encoding="utf-8")
     assert nothing and all(name in page for name in nothing)  # said to have nothing to compare
+    for name in set(broken) - nothing:  # a syntax error in play: the rest is compared, and the page says so
+        assert html.escape(messages.similarity_syntax_error(name, [("play", 0)]).split(" (line")[0]) in page
     jobs = [(e.student, e.source, "") for e in discover(folder, "hog.py")][:similarity.PARALLEL]
     plan = similarity.provided(EDITION)
     pooled = similarity.fingerprint_all(jobs, plan, None, 0.0, workers=2)
