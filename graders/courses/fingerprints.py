@@ -28,7 +28,7 @@ import ast
 import builtins
 import zlib
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from graders.core.budget import Budget
@@ -50,6 +50,7 @@ class Unit:
     hashes: Mapping[int, tuple[int, int]]  # k-gram hash -> (first line, last line) it came from
     tokens: int  # how long its normal form is
     live: frozenset[int] = frozenset()  # the lines its normal form comes from (comments, dead code: none)
+    given: frozenset[int] = frozenset()  # the lines that are the skeleton's own (left out of the comparison)
 
 
 def statement_keys(tree: ast.Module, known: Collection[str] = ()) -> dict[str, frozenset[str]]:
@@ -108,7 +109,7 @@ def read(source: str, known: Collection[str], provided: Mapping[str, frozenset[s
                 or node.name in removed):
             continue
         budget.check()
-        unit = _unit(node, lines, keep, provided.get(node.name, frozenset()), budget)
+        unit = _unit(node, lines, keep, provided.get(node.name), budget)
         if unit is not None:
             units.append(unit)
     return Found(tuple(units), tuple((name, line) for name, line in removed.items() if wanted(name)))
@@ -127,18 +128,31 @@ def _parsed(source: str) -> tuple[ast.Module | None, dict[str, int]]:
 
 
 def _unit(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], keep: frozenset[str],
-          given: frozenset[str], budget: Budget) -> Unit | None:
-    """NODE fingerprinted, the statements GIVEN left out; None when it is nested past what can be walked."""
+          given: frozenset[str] | None, budget: Budget) -> Unit | None:
+    """NODE fingerprinted, the statements GIVEN left out (None: the skeleton has no such function);
+    None when it is nested past what can be walked."""
     end = node.end_lineno or node.lineno
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     try:
-        body = [s for s in _without_docstring(node.body)
-                if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
-        tokens = list(_tokens(normal_body(body, budget), keep, budget))
+        body = _without_docstring(node.body)
+        own = [s for s in body if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
+        theirs: list[ast.AST] = [] if given is None else [node, *(s for s in node.body if s not in own)]
+        tokens = list(_tokens(normal_body(own, budget), keep, budget))
     except RecursionError:  # an expression nested past what can be walked: that function is left out
         return None
     return Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens, budget), len(tokens),
-                frozenset(n for _, n in tokens))
+                frozenset(n for _, n in tokens), _lines_of(theirs, node))
+
+
+def _lines_of(statements: Sequence[ast.AST], node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
+    """The lines of STATEMENTS; for NODE itself, its decorators and header (up to its body)."""
+    found: set[int] = set()
+    for s in statements:
+        if s is node:
+            found.update(range(min([node.lineno, *(d.lineno for d in node.decorator_list)]), node.body[0].lineno))
+        else:
+            found.update(range(getattr(s, "lineno", 0), (getattr(s, "end_lineno", None) or 0) + 1))
+    return frozenset(found)
 
 
 def normal_body(body: list[ast.stmt], budget: Budget | None = None) -> list[ast.stmt]:

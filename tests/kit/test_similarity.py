@@ -43,6 +43,37 @@ def play(strategy0, strategy1, update, score0=0, score1=0, dice=six_sided, goal=
     return score0, score1
 '''
 
+SUS = '''
+def sus_points(score):
+    factors = num_factors(score)
+    if factors == 3 or factors == 4:
+        nxt = score + 1
+        while not is_prime(nxt):
+            nxt = nxt + 2 - 1
+        return nxt
+    return score
+'''
+ODD = '''
+def num_factors(n):
+    tally = {}
+    for probe in sorted(set(range(1, n + 1)), reverse=True):
+        tally[probe] = divmod(n, probe)[1] == 0
+    return sum(map(int, tally.values()))
+'''
+ODD_ROLL = '''
+def roll_dice(num_rolls, dice=six_sided):
+    seen = list(map(lambda _: dice(), range(num_rolls)))
+    return (sum(seen), 1)[min(seen) == 1]
+'''
+ROLL = '''
+def roll_dice(num_rolls, dice=six_sided):
+    """Roll DICE NUM_ROLLS times."""
+    assert type(num_rolls) == int, 'num_rolls must be an integer.'
+    assert num_rolls > 0, 'Must roll at least once.'
+    outcomes = [dice() for _ in range(num_rolls)]
+    return 1 if outcomes.count(1) else sum(outcomes) * 1
+'''
+
 
 def with_functions(*texts: str) -> str:
     from .similarity_corpus import _functions, _replace
@@ -111,8 +142,7 @@ def test_a_rare_match_outranks_a_common_one(tmp_path: Path) -> None:
     assert {report.pairs[0].a, report.pairs[0].b} == {"rare1", "rare2"}
     common = [p.score for p in report.pairs if p.a.startswith("common")]
     assert all(score < report.pairs[0].score / 2 for score in common)
-    assert similarity.weight(2, 100) == 1.0 > similarity.weight(3, 100) > similarity.weight(40, 100) > 0
-    assert similarity.weight(100, 100) == 0.0
+    assert similarity.weight(2) == 1.0 > similarity.weight(3) == 0.5 > similarity.weight(40) > 0
 
 
 def roster_with_partners(*pairs: tuple[str, str]) -> Setup:
@@ -187,8 +217,10 @@ def test_hogkit_similar_writes_the_report(tmp_path: Path, capsys: pytest.Capture
     assert "2 submissions" in said.out and "no grade is changed" in said.out
     assert "fingerprinted" in said.err  # progress on standard error
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "similarity.csv").read_text(encoding="utf-8"))))
-    assert rows[0]["first"] == "ann"
-    assert "play (problem 05)" in (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
+    assert rows[0]["first"] == "ann" and rows[0]["handed in a"].endswith("(from times.csv)")
+    page = (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
+    assert "play (problem 05)" in page
+    assert html.escape(messages.similarity_times([("times.csv", 2)])) in page  # where the times came from
     assert main(["similar", str(tmp_path / "nowhere"), "--edition", "boar_brawl"]) == 2
     assert "nowhere" in capsys.readouterr().err
 
@@ -273,3 +305,57 @@ def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Pat
     plan = similarity.provided(EDITION)
     pooled = similarity.fingerprint_all(jobs, plan, None, 0.0, workers=2)
     assert pooled == similarity.fingerprint_all(jobs, plan, None, 0.0, workers=1)
+
+
+def test_the_list_is_short_and_stands_out_from_the_class(tmp_path: Path) -> None:
+    """35 students: the page lists the pairs whose score stands out from the class's 595 pairs (a
+    robust z-score), and says how it chose them; the CSV goes on below the line."""
+    corpus = build(tmp_path / "class", honest=24, seed=7)
+    report = similarity.compare(corpus.folder, EDITION)
+    spread = report.spread
+    assert report.students == 35 and spread is not None and spread.pairs == 595
+    disguised = {frozenset((a, b)) for a, b, how in corpus.copies if not how.startswith("one function")}
+    listed = {frozenset((p.a, p.b)) for p in report.listed}
+    assert disguised <= listed and len(listed) <= 15  # it listed 168 of 595 pairs, best first
+    assert all(p.z >= similarity.CUTOFF and p.score >= similarity.MIN_SHARE for p in report.listed)
+    assert all(not p.stands_out for p in report.pairs[len(report.listed):])
+    page = similarity.render_html(report)
+    said = messages.similarity_how_listed(len(listed), 595, spread.median, spread.scale, similarity.CUTOFF,
+                                          similarity.MIN_SHARE, similarity.SHORT)
+    assert html.escape(said) in page and html.escape(messages.SIMILARITY_SCORE) in page
+    assert page.count("<tr>") == len(listed) + 1  # the page's table: the pairs that stand out
+    rows = list(csv.DictReader(io.StringIO(similarity.render_csv(report))))
+    assert [r["stands out"] for r in rows].count("yes") == len(listed) < len(rows)
+
+
+def test_the_score_is_a_share_that_reads_the_same_at_any_class_size(tmp_path: Path) -> None:
+    """The same pairs in a class of 16 and of 104 (students who share no fragment with them): the
+    same score, a share from 0 to 1 (1: alike in all of their own code and unlike everyone else)."""
+    scores = []
+    for size in (12, 100):
+        folder = tmp_path / f"class{size}"
+        course_class(folder, size)
+        for name, text in (("ann", with_functions(ODD, ODD_ROLL)), ("bob", with_functions(ODD, ODD_ROLL)),
+                           ("cat", with_functions(ODD, SUS)), ("dan", with_functions(ODD))):
+            (folder / f"{name}.py").write_text(text, encoding="utf-8")
+        report = similarity.compare(folder, EDITION)
+        assert report.spread is not None
+        ours = {"ann", "bob", "cat", "dan"}
+        scores.append({(p.a, p.b): p.score for p in report.pairs if {p.a, p.b} <= ours})
+    small, big = scores
+    assert small == big
+    assert 0 < small[("cat", "dan")] < small[("ann", "bob")] < 1.0  # num_factors: four of them hold it
+
+
+def test_the_skeletons_lines_are_shown_as_left_out(tmp_path: Path) -> None:
+    for name in ("ann", "bob"):
+        (tmp_path / f"{name}.py").write_text(with_functions(ROLL), encoding="utf-8")
+    (tmp_path / "cat.py").write_text(with_functions(OWN), encoding="utf-8")
+    report = similarity.compare(tmp_path, EDITION)
+    (pair,) = report.pairs
+    (match,) = [m for m in pair.matches if m.a.function == "roll_dice"]
+    kinds = {text.strip()[:12]: kind for text, kind in match.a.lines}
+    assert kinds["def roll_dic"] == kinds['"""Roll DICE'] == kinds["assert type("] == similarity.GIVEN
+    assert kinds["outcomes = ["] == kinds["return 1 if "] == similarity.MATCHED
+    page = similarity.render_html(report)
+    assert "<span class='p'>    assert num_rolls &gt; 0" in page and html.escape(messages.SIMILARITY_LEGEND) in page
