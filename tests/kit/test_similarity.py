@@ -214,7 +214,7 @@ def test_hogkit_similar_writes_the_report(tmp_path: Path, capsys: pytest.Capture
     (folder / "times.csv").write_text("entry,time\nann,2026-11-01 10:00\nbob,2026-11-01 12:00\n", encoding="utf-8")
     assert main(["similar", str(folder), "--out", str(tmp_path / "out"), "--edition", "boar_brawl"]) == 0
     said = capsys.readouterr()
-    assert "2 submissions" in said.out and "no grade is changed" in said.out
+    assert "2 submissions" in said.out and "1 pair stands out" in said.out and "no grade is changed" in said.out
     assert "fingerprinted" in said.err  # progress on standard error
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "similarity.csv").read_text(encoding="utf-8"))))
     assert rows[0]["first"] == "ann" and rows[0]["handed in a"].endswith("(from times.csv)")
@@ -294,7 +294,8 @@ def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Pat
     monkeypatch.setattr(similarity, "ProcessPoolExecutor", Counted)
     monkeypatch.setattr(similarity.os, "cpu_count", lambda: 2)  # the pool, whatever this machine has
     assert main(["similar", str(folder), "--out", str(out), "--edition", "boar_brawl"]) == 0
-    assert pools == [2] and "200 submissions" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert pools == [2] and "200 submissions" in said
     assert (out / similarity.HTML_NAME).is_file() and (out / similarity.CSV_NAME).is_file()
     nothing = {name for name, how in broken.items() if how != "syntax error"}
     page = (out / similarity.HTML_NAME).read_text(encoding="utf-8")
