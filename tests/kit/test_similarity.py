@@ -302,6 +302,11 @@ def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Pat
     assert nothing and all(name in page for name in nothing)  # said to have nothing to compare
     for name in set(broken) - nothing:  # a syntax error in play: the rest is compared, and the page says so
         assert html.escape(messages.similarity_syntax_error(name, [("play", 0)]).split(" (line")[0]) in page
+    from graders.courses.classroom import write_similarity
+
+    notices: list[str] = []
+    write_similarity(folder, EDITION, tmp_path / "graded", None, notices.append)  # as `hogkit grade --out` does
+    assert notices == [] and (tmp_path / "graded" / similarity.HTML_NAME).is_file() and len(pools) == 2
     jobs = [(e.student, e.source, "") for e in discover(folder, "hog.py")][:similarity.PARALLEL]
     plan = similarity.provided(EDITION)
     pooled = similarity.fingerprint_all(jobs, plan, None, 0.0, workers=2)
