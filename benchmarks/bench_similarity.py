@@ -11,7 +11,9 @@ it as the code the kit reads from it, since it reads no notebook itself): precis
 pairs in the top 20, the rank of every copy and of the best honest pair. copydetect is an optional
 benchmark-only dependency: ``pip install -e '.[bench]'``.
 
-``scale`` writes N course-style submissions and times ``similarity.compare`` on them (target:
+``scale`` writes N course-style submissions (the corpus above with N - 13 honest students, one in
+50 of them broken: a syntax error in ``play``, an empty file, a file that is not Python) and times
+``similarity.compare`` on them, then ``hogkit similar`` on them as a process of its own (target:
 1,000 in under a minute on 2 cores). Printed, never asserted.
 """
 
@@ -21,6 +23,7 @@ import argparse
 import os
 import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,11 +35,13 @@ from graders.courses import similarity  # noqa: E402
 from graders.courses.classroom import print_progress  # noqa: E402
 from graders.editions.edition import load_edition  # noqa: E402
 from graders.scoring.submissions import notebook_source  # noqa: E402
-from tests.kit.similarity_corpus import ROOT, Corpus, build  # noqa: E402
+from tests.kit.similarity_corpus import BROKEN, ROOT, Corpus, break_function, build  # noqa: E402
 
 
 def kit_ranking(corpus: Corpus) -> list[tuple[str, str, float]]:
     report = similarity.compare(corpus.folder, load_edition("boar_brawl"))
+    copies = sum(1 for p in report.listed if corpus.is_copy(p.a, p.b))
+    print(f"hogkit similar: the page lists {len(report.listed)} pairs standing out, {copies} of them copies")
     return [(p.a, p.b, p.score) for p in report.pairs]
 
 
@@ -95,21 +100,42 @@ def _cpu() -> float:
 
 
 def run_scale(args: argparse.Namespace) -> None:
+    """Time the report of a class of ARGS.students: ``similarity.compare`` in this process, then
+    ``hogkit similar`` as an instructor runs it (a process of its own, writing the report)."""
     with tempfile.TemporaryDirectory() as tmp:
         made = time.monotonic()
         corpus = build(Path(tmp) / "class", honest=args.students - 13, seed=args.seed)
+        broken: dict[str, str] = {}
+        for k, name in enumerate(sorted(corpus.honest)[::args.broken_every]):  # 1 in BROKEN_EVERY broken
+            how = broken[name] = BROKEN[k % len(BROKEN)]
+            path = corpus.folder / f"{name}.py"
+            text = path.read_text(encoding="utf-8")
+            path.write_text({"syntax error": break_function(text, "play"), "empty": "",
+                             "not Python": "My project is in the attached PDF.\n"}[how], encoding="utf-8")
         count = len(list(corpus.folder.iterdir()))
-        print(f"{count} submissions written in {time.monotonic() - made:.1f} s", file=sys.stderr)
+        print(f"{count} submissions written in {time.monotonic() - made:.1f} s ({len(broken)} broken: a syntax "
+              f"error, empty, not Python)", file=sys.stderr)
         started, cpu = time.monotonic(), _cpu()
         report = similarity.compare(corpus.folder, load_edition("boar_brawl"), progress=print_progress)
         seconds, cpu = time.monotonic() - started, _cpu() - cpu
         similarity.write_report(Path(tmp), report)
         written = time.monotonic() - started
-        load = os.getloadavg()[0]
-        print(f"{count} submissions compared in {seconds:.1f} s ({written:.1f} s with the report written), "
+        listed = report.listed
+        copies = sum(1 for p in listed if corpus.is_copy(p.a, p.b))
+        print(f"compare: {count} submissions in {seconds:.1f} s ({written:.1f} s with the report written), "
               f"{cpu:.1f} s of processor time (this process and its workers) on {os.cpu_count()} cores "
-              f"with a load average of {load:.1f}; "
-              f"{len(report.pairs)} pairs listed; top pair {report.pairs[0].a} / {report.pairs[0].b}")
+              f"with a load average of {os.getloadavg()[0]:.1f}; {len(listed)} pairs stand out "
+              f"({copies} of them copies, of {len(corpus.copies)}), {len(report.pairs)} in the CSV; "
+              f"{len(report.unreadable)} with nothing to compare")
+        out = Path(tmp) / "out"
+        started, cpu = time.monotonic(), _cpu()
+        done = subprocess.run([sys.executable, "-m", "graders.cli", "similar", str(corpus.folder), "--out", str(out),
+                               "--edition", "boar_brawl"], capture_output=True, text=True, check=False)
+        seconds, cpu = time.monotonic() - started, _cpu() - cpu
+        print(f"hogkit similar: exit {done.returncode} in {seconds:.1f} s of wall time, {cpu:.1f} s of processor "
+              f"time (with its workers), load average {os.getloadavg()[0]:.1f}: {done.stdout.strip()}")
+        if done.returncode:
+            print(done.stderr[-2000:], file=sys.stderr)
 
 
 def main() -> None:
@@ -122,6 +148,7 @@ def main() -> None:
     s = sub.add_parser("scale")
     s.add_argument("--students", type=int, default=1000)
     s.add_argument("--seed", type=int, default=7)
+    s.add_argument("--broken-every", type=int, default=50, help="one honest student in this many broken")
     args = parser.parse_args()
     (run_corpus if args.what == "corpus" else run_scale)(args)
 

@@ -294,12 +294,14 @@ def _add_report(sub: Subparsers) -> None:
 
 
 def _add_similar(sub: Subparsers) -> None:
-    s = sub.add_parser("similar", help="rank pairs of students by how much rare code of their own they share",
+    s = sub.add_parser("similar", help="list the pairs of students whose shared rare code stands out from the class",
                        description="Fingerprint each submission's own functions (the problems' functions and any "
-                                   "helpers; never the skeleton's code) and rank pairs of students by the rare code "
-                                   "they share, robust to renaming, reordering, comments, dead code, for/while and "
-                                   "notebooks. Writes OUTDIR/similarity.html (the evidence side by side) and "
-                                   "similarity.csv. It ranks and explains; it never changes a grade.")
+                                   "helpers; never the skeleton's code; a function with a syntax error is left out, "
+                                   "the others compared) and score each pair of students by the share of rare code "
+                                   "of their own they share, robust to renaming, reordering, comments, dead code, "
+                                   "for/while and notebooks. Writes OUTDIR/similarity.html (the pairs that stand "
+                                   "out from the class, the evidence side by side) and similarity.csv (the pairs "
+                                   "below the line too). It ranks and explains; it never changes a grade.")
     s.add_argument("path", metavar="CLASSDIR", help="one submission per student, as for `hogkit grade --out`")
     s.add_argument("--out", metavar="OUTDIR", help="where the report goes (default: CLASSDIR-similarity beside it)")
     _add_edition(s, declared=True)
@@ -763,7 +765,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
     report = similarity.compare(root, edition, [Path(r) for r in args.reference_terms], setup,
                                 progress=print_progress, skip=out)
     similarity.write_report(out, report)
-    print(messages.similarity_written(str(out), report.students, len(report.pairs), report.seconds))
+    print(messages.similarity_written(str(out), report.students, len(report.listed), report.seconds))
     return 0
 
 

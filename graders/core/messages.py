@@ -2217,9 +2217,83 @@ def ta_report_written(path: str, submissions: int, with_logs: int) -> str:
 
 
 def similarity_written(path: str, submissions: int, pairs: int, seconds: float) -> str:
-    return (f"Compared {submissions} submissions in {seconds:.1f} s: {pairs} pairs listed, those sharing the most "
-            f"rare code of their own first; see {path} (similarity.html, similarity.csv). It ranks and explains; "
-            f"no grade is changed.")
+    return (f"Compared {submissions} submissions in {seconds:.1f} s: {_plural(pairs, 'pair')} "
+            f"{'stands' if pairs == 1 else 'stand'} out from the class, best first; see {path} (similarity.html, "
+            f"similarity.csv). It ranks and explains; no grade is changed.")
+
+
+SIMILARITY_NO_VERDICT = ("This report lists the pairs of students whose share of rare code of their own stands out "
+                         "from the class, and shows why. It is evidence for a person to weigh, not a finding: it "
+                         "never changes a grade. Code many students wrote alike, the skeleton's own code and "
+                         "declared partners are left out.")
+SIMILARITY_SCORE = ("A pair's score is the share of the smaller hand-in's own code (its fragments of 12 tokens, "
+                    "the skeleton's left out) that the other hand-in holds too, each fragment counted by how rare "
+                    "it is: fully when only these two students hold it, 1/2 when a third does, 1/(n - 1) when n "
+                    "students do; fragments held by more than a third of the class (or by more than 40 students) "
+                    "count nothing. 100% is two hand-ins alike in all of their own code and unlike everyone "
+                    "else's. The score does not depend on how many students the class has.")
+SIMILARITY_LEGEND = ("= matched: the other student holds it too; · the skeleton's own: provided, left out of the "
+                     "comparison; ≠ not matched: it differs, or is not compared (a comment, dead code)")
+SIMILARITY_TIME_EXPORT = "the export's submission metadata"
+SIMILARITY_TIME_CSV = "times.csv"
+SIMILARITY_TIME_FILE = "the file's modification time, which copying or unzipping can change"
+
+
+def similarity_compared(submissions: int, references: int) -> str:
+    return f"{_plural(submissions, 'submission')} compared, with {references} from past terms."
+
+
+def similarity_how_listed(listed: int, pairs: int, median: float, scale: float, cutoff: float, floor: float,
+                          most: int) -> str:
+    """How the page's list was chosen, in a class with a distribution of pair scores."""
+    return (f"{_plural(listed, 'pair')} of the class's {pairs:,} {'stands' if listed == 1 else 'stand'} out: a "
+            f"score at least {cutoff:g} robust deviations above the class's median pair score (a robust z-score; "
+            f"the median is {median:.1%}, a robust deviation, 1.4826 times the scores' median absolute deviation "
+            f"from it, is {scale:.1%}) and at least {floor:.0%}; {most} at most, best first. similarity.csv "
+            f"lists them and the pairs below the line, each with its z-score.")
+
+
+def similarity_how_listed_small(listed: int, students: int, smallest: int, floor: float) -> str:
+    """How the page's list was chosen in a class too small to have a distribution of pair scores."""
+    return (f"Only {_plural(students, 'student')} {'has' if students == 1 else 'have'} code to compare (fewer than "
+            f"{smallest}): too few pairs to tell what stands out from the class, so the {_plural(listed, 'pair')} "
+            f"listed {'is' if listed == 1 else 'are'} those scoring at least {floor:.0%}.")
+
+
+def similarity_times(sources: Sequence[tuple[str, int]]) -> str:
+    """Where the hand-in times shown came from: (source, how many hand-ins)."""
+    found = "; ".join(f"{count:,} from {source}" for source, count in sources) or "none known"
+    return f"Hand-in times (to tell who handed in first): {found}. A past term's hand-ins have none."
+
+
+def similarity_time(shown: str, source: str) -> str:
+    return f"{shown} (from {source})"
+
+
+def similarity_unreadable(students: Sequence[str]) -> str:
+    return f"Nothing to compare (no function parses, or the file is empty): {', '.join(students)}"
+
+
+def similarity_none_listed() -> str:
+    return "No pair stands out from the class."
+
+
+def similarity_pair_title(rank: int, a: str, b: str, score: float, z: float | None) -> str:
+    above = "" if z is None else f", {z:.1f} robust deviations above the class's median"
+    return f"{rank}. {a} and {b}: score {score:.0%}{above}"
+
+
+def similarity_handed_in(a: str, time_a: str, b: str, time_b: str, first: str) -> str:
+    known = "time not known"
+    return (f"Handed in: {a} {time_a or known}; {b} {time_b or known}"
+            f"{'; first: ' + first if first else ''}.")
+
+
+def similarity_others(count: int) -> str:
+    """How many other students hold most of a match."""
+    if count == 0:
+        return "no other student holds most of it"
+    return f"{_plural(count, 'other student')} {'holds' if count == 1 else 'hold'} most of it"
 
 
 def similarity_too_long(student: str, seconds: float) -> str:
@@ -2230,6 +2304,13 @@ def similarity_too_long(student: str, seconds: float) -> str:
 def similarity_helpers_cut(student: str, count: int, most: int) -> str:
     return (f"{student} wrote {count:,} helper functions: only the first {most} (and every function the project "
             f"asks for) are compared.")
+
+
+def similarity_syntax_error(student: str, broken: Sequence[tuple[str, int]]) -> str:
+    """BROKEN: (function, line) pairs a syntax error left out of STUDENT's comparison."""
+    named = ", ".join(f"{name} (line {line})" for name, line in broken)
+    return (f"{student}: a syntax error leaves {named} out of the comparison, as grading leaves it out; "
+            f"{student}'s other functions are compared.")
 
 
 def similarity_failed(reason: str) -> str:

@@ -1,19 +1,23 @@
 """Fingerprints: each function a student wrote, as hashes that survive the usual disguises.
 
-Contract: :func:`functions_of` parses a submission's source with :mod:`ast` (never running it) and
-returns one :class:`Unit` per top-level function, each holding the hashes of the k-grams of its
-*normal form* and, for each hash, the source lines it came from. The normal form is what stays
+Contract: :func:`read` (and :func:`functions_of`, its units alone) parses a submission's source
+with :mod:`ast` (never running it) and returns one :class:`Unit` per top-level function, each
+holding the hashes of the k-grams of its *normal form* and, for each hash, the source lines it
+came from. The normal form is what stays
 when a copy is disguised: every name the kit does not know becomes ``V`` (renamed variables and
 helpers), docstrings, bare strings, comments, ``pass``, ``print(...)`` calls, code after a
 ``return``, ``if False:`` blocks and assignments never read are gone (dead code and prints added),
 ``x += y`` is ``x = x + y``, a counting ``while`` loop is the ``for ... in range`` it spells out
 (``for`` <-> ``while``), and a variable assigned once and read once is replaced by its value
 (split or merged expressions). Statements that are the skeleton's own (its asserts, its
-``who = 0``) are left out by :func:`functions_of` when it is given the skeleton's statements.
+``who = 0``) are left out when :func:`read` is given the skeleton's statements. A source with a
+syntax error is read function by function, as grading reads it: the top-level block holding the
+error is left out, and every other function is fingerprinted.
 Nothing here reads a file or keeps state between calls.
 
 Bounded: every step is linear in the size of the function (dead statements are taken out of a block
-in one rebuild of it, never one by one), and :func:`functions_of` takes a
+in one rebuild of it, never one by one; a syntax error's repair parses the source at most
+:data:`~graders.sandboxing.repairs.MAX_REPAIRS` times more), and :func:`read` takes a
 :class:`~graders.core.budget.Budget` whose deadline, once passed, raises
 :class:`~graders.core.budget.OverBudget` out of it (the caller labels that hand-in).
 """
@@ -24,11 +28,12 @@ import ast
 import builtins
 import zlib
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from graders.core.budget import Budget
 from graders.core.syntax import parse_module
+from graders.sandboxing.repairs import repair
 
 K = 12  # tokens per k-gram: measured on the labelled corpus (benchmarks/similarity_corpus.py)
 KEEP = frozenset(dir(builtins))  # names kept as written: builtins, and the skeleton's own (given)
@@ -45,6 +50,7 @@ class Unit:
     hashes: Mapping[int, tuple[int, int]]  # k-gram hash -> (first line, last line) it came from
     tokens: int  # how long its normal form is
     live: frozenset[int] = frozenset()  # the lines its normal form comes from (comments, dead code: none)
+    given: frozenset[int] = frozenset()  # the lines that are the skeleton's own (left out of the comparison)
 
 
 def statement_keys(tree: ast.Module, known: Collection[str] = ()) -> dict[str, frozenset[str]]:
@@ -67,37 +73,86 @@ def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
                                     and isinstance(s.value.value, str))]
 
 
+@dataclass(frozen=True)
+class Found:
+    """What :func:`read` found in a source: its functions, and those a syntax error left out."""
+
+    units: tuple[Unit, ...]
+    broken: tuple[tuple[str, int], ...] = ()  # (a wanted function left out for a syntax error, its line)
+
+
 def functions_of(source: str, known: Collection[str], provided: Mapping[str, frozenset[str]],
                  wanted: Callable[[str], bool] = lambda name: True, budget: Budget | None = None) -> list[Unit]:
+    """The units :func:`read` finds."""
+    return list(read(source, known, provided, wanted, budget).units)
+
+
+def read(source: str, known: Collection[str], provided: Mapping[str, frozenset[str]],
+         wanted: Callable[[str], bool] = lambda name: True, budget: Budget | None = None) -> Found:
     """The top-level functions of SOURCE that are WANTED (by name), fingerprinted. KNOWN names stay
     as written (the skeleton's functions and globals); PROVIDED maps a function name to the
-    statements the skeleton gives it, which are left out of that function. A source that does not
-    parse has no functions. Each node and token is a step of BUDGET:
+    statements the skeleton gives it, which are left out of that function. A source with a syntax
+    error is read as grading reads it (:func:`~graders.sandboxing.repairs.repair`): the top-level
+    block holding the error is left out (a function so left out is named in ``broken``) and the
+    rest compared. Each node and token is a step of BUDGET:
     :class:`~graders.core.budget.OverBudget` once its deadline has passed."""
     budget = budget or Budget()
-    try:
-        tree = parse_module(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nothing to compare; never an error
-        return []
+    tree, removed = _parsed(source)
+    budget.check()
+    if tree is None:  # nothing to compare; never an error
+        return Found(())
     lines = source.splitlines()
     keep = KEEP | frozenset(known)
     units: list[Unit] = []
     for node in tree.body:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not wanted(node.name):
+        if (not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not wanted(node.name)
+                or node.name in removed):
             continue
         budget.check()
-        end = node.end_lineno or node.lineno
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        given = provided.get(node.name, frozenset())
-        try:
-            body = [s for s in _without_docstring(node.body)
-                    if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
-            tokens = list(_tokens(normal_body(body, budget), keep, budget))
-        except RecursionError:  # an expression nested past what can be walked: that function is left out
-            continue
-        units.append(Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens, budget), len(tokens),
-                          frozenset(n for _, n in tokens)))
-    return units
+        unit = _unit(node, lines, keep, provided.get(node.name), budget)
+        if unit is not None:
+            units.append(unit)
+    return Found(tuple(units), tuple((name, line) for name, line in removed.items() if wanted(name)))
+
+
+def _parsed(source: str) -> tuple[ast.Module | None, dict[str, int]]:
+    """SOURCE's tree, and {a function left out for a syntax error: the error's line}."""
+    try:
+        return parse_module(source), {}
+    except SyntaxError:
+        pass
+    except (ValueError, RecursionError, MemoryError):
+        return None, {}
+    _, tree, removals = repair(source)
+    return tree, {r.name: r.line for r in removals if r.name.isidentifier()}
+
+
+def _unit(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str], keep: frozenset[str],
+          given: frozenset[str] | None, budget: Budget) -> Unit | None:
+    """NODE fingerprinted, the statements GIVEN left out (None: the skeleton has no such function);
+    None when it is nested past what can be walked."""
+    end = node.end_lineno or node.lineno
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    try:
+        body = _without_docstring(node.body)
+        own = [s for s in body if not given or not isinstance(s, GIVEN) or statement_key(s, keep) not in given]
+        theirs: list[ast.AST] = [] if given is None else [node, *(s for s in node.body if s not in own)]
+        tokens = list(_tokens(normal_body(own, budget), keep, budget))
+    except RecursionError:  # an expression nested past what can be walked: that function is left out
+        return None
+    return Unit(node.name, first, tuple(lines[first - 1:end]), _kgrams(tokens, budget), len(tokens),
+                frozenset(n for _, n in tokens), _lines_of(theirs, node))
+
+
+def _lines_of(statements: Sequence[ast.AST], node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[int]:
+    """The lines of STATEMENTS; for NODE itself, its decorators and header (up to its body)."""
+    found: set[int] = set()
+    for s in statements:
+        if s is node:
+            found.update(range(min([node.lineno, *(d.lineno for d in node.decorator_list)]), node.body[0].lineno))
+        else:
+            found.update(range(getattr(s, "lineno", 0), (getattr(s, "end_lineno", None) or 0) + 1))
+    return frozenset(found)
 
 
 def normal_body(body: list[ast.stmt], budget: Budget | None = None) -> list[ast.stmt]:

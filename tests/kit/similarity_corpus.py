@@ -402,3 +402,34 @@ def build(folder: Path, honest: int = 40, seed: int = 7, partials: tuple[str, ..
         (folder / f"{name}.py").write_text(partial(own, sources[original], function, rng, skeleton), encoding="utf-8")
         copies.append((original, name, f"one function: {function}"))
     return Corpus(folder, tuple(names), tuple(copies))
+
+
+BROKEN = ("syntax error", "empty", "not Python")
+
+
+def course_class(folder: Path, size: int, seed: int = 5, broken_every: int = 50) -> dict[str, str]:
+    """Write a course-sized class of SIZE hand-ins into FOLDER: honest students (see
+    :func:`honest_source`), one in BROKEN_EVERY broken in turn as BROKEN says: a syntax error in one
+    function (``play``), an empty file, a file that is not Python. Returns {broken student: how}."""
+    rng = random.Random(seed)
+    skeleton = (ROOT / "skeleton" / EDITION / "hog.py").read_text(encoding="utf-8")
+    versions = variants()
+    folder.mkdir(parents=True, exist_ok=True)
+    broken: dict[str, str] = {}
+    for k in range(size):
+        name, source = f"student{k:04d}", honest_source(rng, versions, skeleton)
+        if k % broken_every == broken_every - 1:
+            how = broken[name] = BROKEN[len(broken) % len(BROKEN)]
+            source = {"syntax error": break_function(source, "play"), "empty": "",
+                      "not Python": "My project is in the attached PDF.\nThanks, and sorry!\n"}[how]
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    return broken
+
+
+def break_function(source: str, function: str) -> str:
+    """SOURCE with a syntax error in FUNCTION's last line (an unclosed bracket), the rest as it was."""
+    tree = ast.parse(source)
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function)
+    lines = source.splitlines()
+    lines[(node.end_lineno or node.lineno) - 1] += " + ("
+    return "\n".join(lines) + "\n"

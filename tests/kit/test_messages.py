@@ -579,8 +579,31 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.ta_no_unlocks, (), ["No log"]),
     (m.ta_runs_title, ("Hog",), ["Hog", "test runs per problem"]),
     (m.ta_report_written, ("out", 12, 10), ["out", "12 submissions", "ta-report.md", "runs.png"]),
-    (m.similarity_written, ("out", 12, 3, 1.25), ["12 submissions", "1.2 s", "3 pairs", "similarity.html",
+    (m.similarity_written, ("out", 12, 3, 1.25), ["12 submissions", "1.2 s", "3 pairs stand out", "similarity.html",
                                                   "no grade is changed"]),
+    (m.similarity_syntax_error, ("eve", [("play", 12), ("take_turn", 30)]),
+     ["eve: a syntax error leaves play (line 12), take_turn (line 30) out", "as grading", "other functions"]),
+    (m.similarity_compared, (35, 0), ["35 submissions compared", "0 from past terms"]),
+    (m.similarity_how_listed, (4, 595, 0.012, 0.0115, 3.5, 0.1, 50),
+     ["4 pairs of the class's 595 stand out", "3.5 robust deviations above", "median is 1.2%", "is 1.1%",
+      "median absolute deviation", "at least 10%", "50 at most", "similarity.csv", "below the line"]),
+    (m.similarity_how_listed, (1, 595, 0.0, 0.0, 3.5, 0.1, 50), ["1 pair of the class's 595 stands out"]),
+    (m.similarity_how_listed_small, (3, 5, 10, 0.1),
+     ["Only 5 students have code to compare", "fewer than 10", "the 3 pairs listed are those scoring at least 10%"]),
+    (m.similarity_how_listed_small, (1, 1, 10, 0.1), ["Only 1 student has", "the 1 pair listed is"]),
+    (m.similarity_times, ([("times.csv", 30), ("the file's modification time", 5)],),
+     ["Hand-in times", "30 from times.csv; 5 from the file's modification time", "past term"]),
+    (m.similarity_times, ([],), ["none known"]),
+    (m.similarity_time, ("2026-11-01 10:00", "times.csv"), ["2026-11-01 10:00 (from times.csv)"]),
+    (m.similarity_unreadable, (["ann", "bob"],), ["Nothing to compare", "ann, bob"]),
+    (m.similarity_none_listed, (), ["No pair stands out"]),
+    (m.similarity_pair_title, (2, "ann", "bob", 0.42, 8.14), ["2. ann and bob: score 42%", "8.1 robust deviations"]),
+    (m.similarity_pair_title, (2, "ann", "bob", 0.42, None), ["2. ann and bob: score 42%"]),
+    (m.similarity_handed_in, ("ann", "11-01 (from times.csv)", "bob", "", "ann"),
+     ["Handed in: ann 11-01 (from times.csv)", "bob time not known", "first: ann"]),
+    (m.similarity_others, (0,), ["no other student holds most of it"]),
+    (m.similarity_others, (1,), ["1 other student holds most of it"]),
+    (m.similarity_others, (3,), ["3 other students hold most of it"]),
     (m.similarity_failed, ("disk full",), ["disk full", "grades are not affected"]),
     (m.student_test_on_reference, ("take_turn",), ["your test", "right take_turn"]),
     (m.student_test_on_version, ("a loop that returns",), ["another right version", "a loop that returns"]),
@@ -896,3 +919,13 @@ def test_a_long_question_is_wrapped_as_its_choices_are() -> None:
     assert len(shown) == 3 and all(len(line) <= 78 for line in shown[:2])
     assert shown[2] == "    >>> play(always_roll(5), always_roll(5))"  # code keeps its line
     assert " ".join(shown[:2]) == question.split("\n")[0]
+
+
+def test_the_similarity_pages_fixed_texts_say_what_the_score_and_marks_mean() -> None:
+    assert "never changes a grade" in m.SIMILARITY_NO_VERDICT and "stands out" in m.SIMILARITY_NO_VERDICT
+    for needle in ("smaller hand-in's own code", "skeleton's left out", "1/(n - 1)", "more than a third",
+                   "100%", "does not depend on how many students"):
+        assert needle in m.SIMILARITY_SCORE
+    for needle in ("= matched", "the skeleton's own: provided, left out of the comparison", "\u2260 not matched"):
+        assert needle in m.SIMILARITY_LEGEND
+    assert "can change" in m.SIMILARITY_TIME_FILE and "metadata" in m.SIMILARITY_TIME_EXPORT

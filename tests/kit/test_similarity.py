@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
+from graders.core import messages
 from graders.courses import fingerprints, similarity
 from graders.courses.course import Roster, Setup, Student, parse_course
 from graders.editions.edition import load_edition
-from graders.scoring.submissions import notebook_source
+from graders.scoring.submissions import discover, notebook_source
 
-from .similarity_corpus import DISGUISES, build, disguise, honest_source, variants
+from .similarity_corpus import DISGUISES, break_function, build, course_class, disguise, honest_source, variants
 
 EDITION = load_edition("boar_brawl")
 SKELETON = (EDITION.skeleton_dir / "hog.py").read_text(encoding="utf-8")
@@ -40,6 +41,37 @@ def play(strategy0, strategy1, update, score0=0, score1=0, dice=six_sided, goal=
             score1 = update(strategy(score1, score0), score1, score0, dice)
         index = index + 1
     return score0, score1
+'''
+
+SUS = '''
+def sus_points(score):
+    factors = num_factors(score)
+    if factors == 3 or factors == 4:
+        nxt = score + 1
+        while not is_prime(nxt):
+            nxt = nxt + 2 - 1
+        return nxt
+    return score
+'''
+ODD = '''
+def num_factors(n):
+    tally = {}
+    for probe in sorted(set(range(1, n + 1)), reverse=True):
+        tally[probe] = divmod(n, probe)[1] == 0
+    return sum(map(int, tally.values()))
+'''
+ODD_ROLL = '''
+def roll_dice(num_rolls, dice=six_sided):
+    seen = list(map(lambda _: dice(), range(num_rolls)))
+    return (sum(seen), 1)[min(seen) == 1]
+'''
+ROLL = '''
+def roll_dice(num_rolls, dice=six_sided):
+    """Roll DICE NUM_ROLLS times."""
+    assert type(num_rolls) == int, 'num_rolls must be an integer.'
+    assert num_rolls > 0, 'Must roll at least once.'
+    outcomes = [dice() for _ in range(num_rolls)]
+    return 1 if outcomes.count(1) else sum(outcomes) * 1
 '''
 
 
@@ -110,8 +142,7 @@ def test_a_rare_match_outranks_a_common_one(tmp_path: Path) -> None:
     assert {report.pairs[0].a, report.pairs[0].b} == {"rare1", "rare2"}
     common = [p.score for p in report.pairs if p.a.startswith("common")]
     assert all(score < report.pairs[0].score / 2 for score in common)
-    assert similarity.weight(2, 100) == 1.0 > similarity.weight(3, 100) > similarity.weight(40, 100) > 0
-    assert similarity.weight(100, 100) == 0.0
+    assert similarity.weight(2) == 1.0 > similarity.weight(3) == 0.5 > similarity.weight(40) > 0
 
 
 def roster_with_partners(*pairs: tuple[str, str]) -> Setup:
@@ -183,18 +214,19 @@ def test_hogkit_similar_writes_the_report(tmp_path: Path, capsys: pytest.Capture
     (folder / "times.csv").write_text("entry,time\nann,2026-11-01 10:00\nbob,2026-11-01 12:00\n", encoding="utf-8")
     assert main(["similar", str(folder), "--out", str(tmp_path / "out"), "--edition", "boar_brawl"]) == 0
     said = capsys.readouterr()
-    assert "2 submissions" in said.out and "no grade is changed" in said.out
+    assert "2 submissions" in said.out and "1 pair stands out" in said.out and "no grade is changed" in said.out
     assert "fingerprinted" in said.err  # progress on standard error
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "similarity.csv").read_text(encoding="utf-8"))))
-    assert rows[0]["first"] == "ann"
-    assert "play (problem 05)" in (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
+    assert rows[0]["first"] == "ann" and rows[0]["handed in a"].endswith("(from times.csv)")
+    page = (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
+    assert "play (problem 05)" in page
+    assert html.escape(messages.similarity_times([("times.csv", 2)])) in page  # where the times came from
     assert main(["similar", str(tmp_path / "nowhere"), "--edition", "boar_brawl"]) == 2
     assert "nowhere" in capsys.readouterr().err
 
 
 def test_class_grading_writes_the_report_and_survives_its_failure(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from graders.core import messages
     from graders.courses.classroom import write_similarity
 
     folder, out = tmp_path / "class", tmp_path / "out"
@@ -230,3 +262,106 @@ def test_hogkit_similar_reads_the_course_and_past_terms(tmp_path: Path, capsys: 
     assert [(r["student a"], r["student b"], r["past term of b"]) for r in rows] == [("cat", "old", "spring")]
     assert main(["similar", str(folder), "--edition", "boar_brawl", "--reference-terms", str(tmp_path / "no")]) == 2
     assert "no" in capsys.readouterr().err
+
+
+def test_a_file_with_a_syntax_error_is_compared_function_by_function(tmp_path: Path) -> None:
+    source = with_functions(RARE, HOSTILE)
+    (tmp_path / "ann.py").write_text(source, encoding="utf-8")
+    (tmp_path / "bob.py").write_text(break_function(source, "num_factors"), encoding="utf-8")  # a copy, one slip
+    (tmp_path / "cat.py").write_text(with_functions(OWN), encoding="utf-8")
+    report = similarity.compare(tmp_path, EDITION)
+    assert report.unreadable == ()
+    assert [(p.a, p.b) for p in report.pairs] == [("ann", "bob")]
+    assert {m.b.function for m in report.pairs[0].matches} == {"play"}  # what parses is compared
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if "return len(marks)" in text)
+    assert report.notes == (messages.similarity_syntax_error("bob", [("num_factors", line)]),)
+    assert similarity.holder("ann", "def play(:\n    pass\n", EDITION).units == ()  # nothing else: nothing
+
+
+def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """From PARALLEL submissions on, fingerprints are made in worker processes: only plain data
+    crosses to them, and they give what one process gives. A class of 200 with broken entries."""
+    folder, out = tmp_path / "class", tmp_path / "out"
+    broken = course_class(folder, 200)
+    pools: list[int] = []
+
+    class Counted(similarity.ProcessPoolExecutor):
+        def __init__(self, workers: int) -> None:
+            pools.append(workers)
+            super().__init__(workers)
+
+    monkeypatch.setattr(similarity, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(similarity.os, "cpu_count", lambda: 2)  # the pool, whatever this machine has
+    assert main(["similar", str(folder), "--out", str(out), "--edition", "boar_brawl"]) == 0
+    said = capsys.readouterr().out
+    assert pools == [2] and "200 submissions" in said
+    assert (out / similarity.HTML_NAME).is_file() and (out / similarity.CSV_NAME).is_file()
+    nothing = {name for name, how in broken.items() if how != "syntax error"}
+    page = (out / similarity.HTML_NAME).read_text(encoding="utf-8")
+    assert nothing and all(name in page for name in nothing)  # said to have nothing to compare
+    for name in set(broken) - nothing:  # a syntax error in play: the rest is compared, and the page says so
+        assert html.escape(messages.similarity_syntax_error(name, [("play", 0)]).split(" (line")[0]) in page
+    from graders.courses.classroom import write_similarity
+
+    notices: list[str] = []
+    write_similarity(folder, EDITION, tmp_path / "graded", None, notices.append)  # as `hogkit grade --out` does
+    assert notices == [] and (tmp_path / "graded" / similarity.HTML_NAME).is_file() and len(pools) == 2
+    jobs = [(e.student, e.source, "") for e in discover(folder, "hog.py")][:similarity.PARALLEL]
+    plan = similarity.provided(EDITION)
+    pooled = similarity.fingerprint_all(jobs, plan, None, 0.0, workers=2)
+    assert pooled == similarity.fingerprint_all(jobs, plan, None, 0.0, workers=1)
+
+
+def test_the_list_is_short_and_stands_out_from_the_class(tmp_path: Path) -> None:
+    """35 students: the page lists the pairs whose score stands out from the class's 595 pairs (a
+    robust z-score), and says how it chose them; the CSV goes on below the line."""
+    corpus = build(tmp_path / "class", honest=24, seed=7)
+    report = similarity.compare(corpus.folder, EDITION)
+    spread = report.spread
+    assert report.students == 35 and spread is not None and spread.pairs == 595
+    disguised = {frozenset((a, b)) for a, b, how in corpus.copies if not how.startswith("one function")}
+    listed = {frozenset((p.a, p.b)) for p in report.listed}
+    assert disguised <= listed and len(listed) <= 15  # it listed 168 of 595 pairs, best first
+    assert all(p.z >= similarity.CUTOFF and p.score >= similarity.MIN_SHARE for p in report.listed)
+    assert all(not p.stands_out for p in report.pairs[len(report.listed):])
+    page = similarity.render_html(report)
+    said = messages.similarity_how_listed(len(listed), 595, spread.median, spread.scale, similarity.CUTOFF,
+                                          similarity.MIN_SHARE, similarity.SHORT)
+    assert html.escape(said) in page and html.escape(messages.SIMILARITY_SCORE) in page
+    assert page.count("<tr>") == len(listed) + 1  # the page's table: the pairs that stand out
+    rows = list(csv.DictReader(io.StringIO(similarity.render_csv(report))))
+    assert [r["stands out"] for r in rows].count("yes") == len(listed) < len(rows)
+
+
+def test_the_score_is_a_share_that_reads_the_same_at_any_class_size(tmp_path: Path) -> None:
+    """The same pairs in a class of 16 and of 104 (students who share no fragment with them): the
+    same score, a share from 0 to 1 (1: alike in all of their own code and unlike everyone else)."""
+    scores = []
+    for size in (12, 100):
+        folder = tmp_path / f"class{size}"
+        course_class(folder, size)
+        for name, text in (("ann", with_functions(ODD, ODD_ROLL)), ("bob", with_functions(ODD, ODD_ROLL)),
+                           ("cat", with_functions(ODD, SUS)), ("dan", with_functions(ODD))):
+            (folder / f"{name}.py").write_text(text, encoding="utf-8")
+        report = similarity.compare(folder, EDITION)
+        assert report.spread is not None
+        ours = {"ann", "bob", "cat", "dan"}
+        scores.append({(p.a, p.b): p.score for p in report.pairs if {p.a, p.b} <= ours})
+    small, big = scores
+    assert small == big
+    assert 0 < small[("cat", "dan")] < small[("ann", "bob")] < 1.0  # num_factors: four of them hold it
+
+
+def test_the_skeletons_lines_are_shown_as_left_out(tmp_path: Path) -> None:
+    for name in ("ann", "bob"):
+        (tmp_path / f"{name}.py").write_text(with_functions(ROLL), encoding="utf-8")
+    (tmp_path / "cat.py").write_text(with_functions(OWN), encoding="utf-8")
+    report = similarity.compare(tmp_path, EDITION)
+    (pair,) = report.pairs
+    (match,) = [m for m in pair.matches if m.a.function == "roll_dice"]
+    kinds = {text.strip()[:12]: kind for text, kind in match.a.lines}
+    assert kinds["def roll_dic"] == kinds['"""Roll DICE'] == kinds["assert type("] == similarity.GIVEN
+    assert kinds["outcomes = ["] == kinds["return 1 if "] == similarity.MATCHED
+    page = similarity.render_html(report)
+    assert "<span class='p'>    assert num_rolls &gt; 0" in page and html.escape(messages.SIMILARITY_LEGEND) in page
