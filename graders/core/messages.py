@@ -1405,8 +1405,10 @@ def unlock_stopped(label: str) -> str:
 
 
 def starter_code(label: str) -> str:
-    return (f"Problem {label} still holds the starter code: write it, then run `{student_command(label)}` "
-            f"(what it passes now says nothing yet)")
+    """Why a problem whose code is still the skeleton's scores nothing, on every route (a student's
+    runner, a grade, a class, Gradescope): worded for whoever reads it."""
+    return (f"Problem {label} still holds the starter code: no points until it is written (what the starter "
+            f"passes says nothing)")
 
 
 def score_legend() -> str:

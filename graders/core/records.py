@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-RECORD_VERSION = 4  # 4: lean cases (see ClassRecord.to_dict); 3: typed records, every field of every case
+RECORD_VERSION = 5  # 5: starter code never passes; 4: lean cases (see ClassRecord.to_dict); 3: typed records,
+# every field of every case
 
 
 class Status(str, Enum):
@@ -40,6 +41,7 @@ class ProblemStatus(Status):
     FAILED = "failed"
     LOCKED = "locked"  # the student has not unlocked it (``python3 ok`` only)
     UNGRADED = "ungraded"  # no graded cases (Problem 0's questions)
+    STARTER = "starter code"  # still the skeleton's stubs: no points, whatever its cases do
 
 
 class CaseStatus(Status):

@@ -1,7 +1,9 @@
 """Gradescope: the autograder zip, and the entry point it runs on Gradescope's workers.
 
 Contract: :func:`build_autograder` writes a zip with ``setup.sh`` and ``run_autograder`` at its root,
-the engine, and the edition's manifest, every case file (hidden ones included) and support files;
+the engine, and the edition's manifest, every case file (hidden ones included), support files and the
+skeleton's digests of its stubs (``skeleton/<edition>/tests/skeleton.json``, so starter code scores as
+on every other route);
 never the reference ``hog.py`` unless a case is judged against it (see :func:`needs_reference`).
 ``run_autograder`` calls :func:`main`, which finds the submission under ``$AUTOGRADER_ROOT/submission``
 (``/autograder`` on Gradescope), grades it with the same
@@ -42,7 +44,7 @@ from graders.courses.course import (
     load_setup,
     phase_one_labels,
 )
-from graders.editions.edition import EDITIONS, Edition, load_edition
+from graders.editions.edition import EDITIONS, SKELETON_DIGESTS, Edition, load_edition
 from graders.scoring import reports
 
 ENGINE = Path(__file__).resolve().parents[1]
@@ -142,6 +144,9 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
             _add_file(archive, path.relative_to(edition.root).as_posix(), path)
         for name in edition.support:
             _add_file(archive, f"solution/{edition.name}/{name}", edition.support_dir / name)
+        stubs = edition.skeleton_dir / "tests" / SKELETON_DIGESTS  # starter code scores as on every route
+        if stubs.is_file():
+            _add_file(archive, stubs.relative_to(edition.root).as_posix(), stubs)
         if needs_reference(edition):  # read by the parent, or run beside a student's test in the sandbox
             _add_file(archive, f"solution/{edition.name}/{edition.submission}",
                       edition.solution_dir / edition.submission)

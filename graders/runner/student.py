@@ -16,7 +16,7 @@ from pathlib import Path
 
 from graders.core import messages
 from graders.core.errors import HogkitError, InputError, KitFailure, SubmissionError
-from graders.core.records import ProblemStatus, Report
+from graders.core.records import Report
 from graders.core.terminal import prepare_streams
 from graders.editions import locking, markers
 from graders.editions.cases import read_case_file
@@ -113,7 +113,6 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     unlocked = unlocked_problems(edition, progress)
     chosen = None if args.score else numbers
     report = grade_reliably(submission, edition, problems=chosen, include_hidden=False, unlocked=unlocked)
-    report, unwritten = starter_code_unpassed(report, submission.source, folder)
     log_tests(folder, report, score=args.score)
     failed = any(p.status == "failed" for p in report.problems) or bool(report.does_not_run)
     if args.json:
@@ -122,15 +121,15 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     print(RULE)
     text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
     print(text)
-    if work_in_notebook(folder, submission.source):
+    if work_in_notebook(folder, edition, submission.source):
         print(messages.work_in_notebook(edition.submission))
     if args.score:
         print(messages.score_legend())
     if report.does_not_run:  # never "All passed" for a file Python refuses to run
         print(messages.LABEL_NOTE + report.does_not_run)
         return 1
-    if report.problems and all(p.status == "passed" for p in report.problems) and not unwritten:  # never for one
-        # scored only at hand-in (ungraded here)
+    if report.problems and all(p.status == "passed" for p in report.problems):  # never for one scored only
+        # at hand-in (ungraded here) nor for starter code
         order = [p.label for p in edition.problems]
         last = max(order.index(p.label) for p in report.problems)
         following = edition.problems[last + 1:]
@@ -171,44 +170,31 @@ def check_source(folder: Path, source: str, label: str) -> tuple[bool, str]:
     unlocked = unlocked_problems(edition, locking.load_progress(folder))
     submission = Submission(folder / NOTEBOOK, source)  # the report is headed by the notebook it tested
     report = grade_reliably(submission, edition, problems=numbers, include_hidden=False, unlocked=unlocked)
-    report, unwritten = starter_code_unpassed(report, source, folder)
     log_tests(folder, report)
     text = reports.render_text(report, student=True, show_hidden=False)
     if report.does_not_run:
         text += "\n" + messages.LABEL_NOTE + report.does_not_run
-    passed = (not report.does_not_run and not unwritten
+    passed = (not report.does_not_run
               and all(p.status in ("passed", "ungraded") for p in report.problems))
     return passed, text
 
 
-def work_in_notebook(folder: Path, source: str) -> bool:
+def work_in_notebook(folder: Path, edition: Edition, source: str) -> bool:
     """Whether the submission file SOURCE is still the skeleton while the saved notebook holds work:
     a student working in the notebook, whose scores here are those of the untouched file."""
     from graders.scoring.submissions import saved_notebook_source
 
-    stubs = skeleton_stubs(folder)
-    if not stubs or markers.untouched_problems(source, stubs) != list(stubs) or not (folder / NOTEBOOK).is_file():
+    stubs = markers.starter_digests(edition)
+    if not stubs or not untouched(source, stubs) or not (folder / NOTEBOOK).is_file():
         return False
     code = saved_notebook_source(folder / NOTEBOOK)
-    return code is not None and markers.untouched_problems(code, stubs) != list(stubs)
+    return code is not None and not untouched(code, stubs)
 
 
-def starter_code_unpassed(report: Report, source: str, folder: Path) -> tuple[Report, list[str]]:
-    """REPORT where a problem whose code is still the skeleton's stub is not shown as passed (a stub
-    such as ``return 6`` can pass a case that only checks the kind of value): it is shown as not
-    yet written, its cases left out. Also the labels of those problems."""
-    import dataclasses
-
-    stubs = skeleton_stubs(folder)
-    untouched = set(markers.untouched_problems(source, stubs)) if stubs else set()
-    unwritten = [p.label for p in report.problems if p.label in untouched and p.status == ProblemStatus.PASSED]
-    if not unwritten:
-        return report, []
-    problems = tuple(
-        dataclasses.replace(p, status=ProblemStatus.UNGRADED, cases=(), reason=messages.starter_code(p.label))
-        if p.label in unwritten else p
-        for p in report.problems)
-    return dataclasses.replace(report, problems=problems), unwritten
+def untouched(source: str, stubs: dict[str, str]) -> bool:
+    """Whether SOURCE holds nothing but the skeleton's stubs (STUBS: their digests, none for a folder
+    made before they were kept, where nothing counts as untouched)."""
+    return bool(stubs) and markers.untouched_problems(source, stubs) == list(stubs)
 
 
 def log_tests(folder: Path, report: Report, score: bool = False) -> None:
@@ -230,8 +216,8 @@ def pack(folder: Path, edition: Edition, args: argparse.Namespace) -> int:
         raise SubmissionError(messages.nothing_to_zip(edition.submission, str(folder)))
     if args.source and args.source not in versions:
         raise InputError(messages.zip_from_missing(args.source, edition.submission))
-    stubs = skeleton_stubs(folder)
-    worked = {k: v for k, v in versions.items() if not stubs or markers.untouched_problems(v, stubs) != list(stubs)}
+    stubs = markers.starter_digests(edition)
+    worked = {k: v for k, v in versions.items() if not untouched(v, stubs)}
     if not worked and not args.source:
         raise SubmissionError(messages.zip_untouched(edition.submission, "notebook" in versions))
     chosen, note = choose_handin(folder, edition, versions, worked, args.source)
@@ -264,19 +250,6 @@ def handin_versions(folder: Path, edition: Edition) -> dict[str, str]:
             raise SubmissionError(messages.unreadable_notebook(NOTEBOOK, messages.not_a_notebook()))
         found["notebook"] = code
     return found
-
-
-def skeleton_stubs(folder: Path) -> dict[str, str]:
-    """The skeleton's digests of each problem's stubs (none in a folder made before they were kept)."""
-    import json
-
-    from graders.editions.edition import SKELETON_DIGESTS
-
-    try:
-        stubs = json.loads((folder / "tests" / SKELETON_DIGESTS).read_text(encoding="utf-8"))["stubs"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
-    return {str(k): str(v) for k, v in stubs.items()} if isinstance(stubs, dict) else {}
 
 
 def choose_handin(folder: Path, edition: Edition, versions: dict[str, str], worked: dict[str, str],

@@ -3,7 +3,8 @@
 Contract: :func:`grade` never raises for anything a submission does. Bad input the caller gave
 (no such path, not Python, unknown edition) raises :class:`SubmissionError` *before* any work, with
 a message from :mod:`graders.core.messages`. Everything else the submission does becomes a record: a
-problem passes when every case it runs passes and every shape rule holds; it earns all its points
+problem passes when every case it runs passes, every shape rule holds and its code is no longer the
+skeleton's starter code (:func:`starter_code`, the one rule every route applies); it earns all its points
 or none, on its own cases alone: its hidden cases run the reference for every other problem's
 functions they reach (see :mod:`graders.editions.onefunction`), and a problem whose public cases call
 another that fails is still scored, and its reason says which problem to fix first. A shape rule
@@ -45,7 +46,7 @@ from graders.core.records import (
     Report,
     RuleResult,
 )
-from graders.editions import onefunction
+from graders.editions import markers, onefunction
 from graders.editions.cases import Case, StudentRun, kit_only, load_problem_cases
 from graders.editions.edition import Edition, Problem, edition_names, load_edition
 from graders.sandboxing import guard, isolation
@@ -181,6 +182,7 @@ class Plan:
     include_hidden: bool
     kit_only: dict[str, str] = dataclasses.field(default_factory=dict)  # {problem: why only the kit grades it}
     game: checks.GameRates | None = None  # the edition's game, handed in by the instructor's side
+    starter: frozenset[str] = frozenset()  # the problems whose code is still the skeleton's stubs
 
     @property
     def removed(self) -> dict[str, int]:
@@ -208,6 +210,7 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
         include_hidden=include_hidden,
         kit_only={p.label: why for p in chosen if (why := kit_only(edition, p.label))},
         game=game,
+        starter=frozenset(markers.untouched_problems(source, markers.starter_digests(edition))),
     )
 
 
@@ -272,15 +275,16 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
                                        routes(problem, plan, children, others or {}, hidden or {})
                                        for chunk in split(part, pool_size)]
             else:
-                results[problem.label] = settled
+                results[problem.label] = starter_code(settled, plan)
         running = submit_in_turn(pool, work, children, deadline)
         for problem in plan.chosen:
             if problem.label in running:
                 order = {c.id: k for k, c in enumerate(plan.cases[problem.label])}
                 ran = sorted((c for f in running[problem.label] for c in f.result()), key=lambda c: order[c.case_id])
                 outcomes = stop_at_first_abort(ran)
-                results[problem.label] = _conclude(problem, plan.rules[problem.label], outcomes,
-                                                   plan.cases[problem.label], plan.kit_only.get(problem.label, ""))
+                results[problem.label] = starter_code(_conclude(problem, plan.rules[problem.label], outcomes,
+                                                                plan.cases[problem.label],
+                                                                plan.kit_only.get(problem.label, "")), plan)
                 if on_problem:
                     on_problem(results[problem.label])
     return results
@@ -590,6 +594,18 @@ def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResu
     else:
         reason = messages.case_failed(failed[0].name, failed[0].reason)
     return dataclasses.replace(result, reason=reason)
+
+
+def starter_code(result: ProblemResult, plan: Plan) -> ProblemResult:
+    """RESULT, unless its problem's code is still the skeleton's stubs (see
+    :func:`graders.editions.markers.untouched_problems`) and it would pass or stay ungraded: then
+    starter code, no points, its cases left out (a stub such as ``return 6`` can pass a case that
+    only checks the kind of value; what it passes says nothing). Starter code that fails fails as
+    any code does. One rule, on every route: the student's runner, a single grade, a class, Gradescope."""
+    if result.label not in plan.starter or result.status not in (ProblemStatus.PASSED, ProblemStatus.UNGRADED):
+        return result
+    return dataclasses.replace(result, status=ProblemStatus.STARTER, score=0, cases=(), note="",
+                               reason=messages.starter_code(result.label))
 
 
 def is_required(problem: Problem, function: str) -> bool:

@@ -28,7 +28,7 @@ from graders.core.writers import csv_text, json_text, md_block, md_code, md_line
 from graders.editions.cases import Question, render_steps
 from graders.editions.edition import Edition, Phase, Problem
 
-MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·"}
+MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·", "starter code": "·"}
 
 
 def _score(score: int, most: int) -> str:
@@ -400,7 +400,7 @@ def render_class_summary(records: list[ClassRecord], edition: Edition) -> str:
                 cases[(p.label, c.about or c.name)] += 1
                 case_passed[(p.label, c.about or c.name)] += c.passed
                 names.setdefault((p.label, c.about or c.name), set()).add(c.name)
-            if q.status == "failed" and q.reason:
+            if q.status in ("failed", "starter code") and q.reason:
                 reasons[f"Problem {q.label}: {shorten(q.reason, 160)}"] += 1
     lines += ["", "## Cases that fail most", "", "| Problem | What the cases check | Pass rate |", "|---|---|---|"]
     shown = {key: messages.case_group(key[1], len(found)) for key, found in names.items()}

@@ -217,6 +217,19 @@ def test_the_reference_comes_along_where_a_case_is_judged_against_it_or_runs_it(
         assert "solution/pig/pig.py" in z.namelist()
 
 
+def test_the_autograder_zip_tells_starter_code_as_every_route_does(tmp_path):
+    """The zip carries the skeleton's digests of its stubs where the grading on Gradescope's worker
+    reads them, so starter code is starter code there too (tests/kit/test_verdicts.py compares the routes)."""
+    from graders.editions.markers import starter_digests
+
+    edition = load_edition()
+    with zipfile.ZipFile(build_autograder(edition, tmp_path / "autograder.zip")) as z:
+        z.extractall(tmp_path / "source")
+    unpacked = load_edition(edition.name, tmp_path / "source")
+    assert starter_digests(unpacked) == starter_digests(edition) != {}
+    assert not (unpacked.skeleton_dir / edition.submission).exists()  # the digests only, never the stubs' file
+
+
 def test_the_autograder_zip_is_the_same_whenever_it_is_built(tmp_path):
     """autograder.zip once mixed 1980 (the scripts) with each file's own time (the engine, the cases):
     every member now has one time, and two builds are the same bytes."""

@@ -199,3 +199,64 @@ def test_skeleton_defines_every_graded_function(edition: Edition, skeleton_sourc
     defined = {n.name for n in ast.parse(skeleton_source).body if isinstance(n, ast.FunctionDef)}
     for p in edition.problems:
         assert set(p.functions) <= defined, p.label
+
+
+# -- starter code: what the skeleton's digests tell, in a file and in the notebook's code ----------
+
+
+def notebook_code(edition: Edition) -> str:
+    """The code of the bundle's handout.ipynb as a submission: every code cell, in order."""
+    import json
+
+    from graders.authoring.bundle import notebook
+    from graders.scoring.submissions import as_module
+
+    skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+    book = json.loads(notebook(edition, (edition.handout_dir / "handout.md").read_text(encoding="utf-8"), skeleton))
+    return as_module(["".join(c["source"]) for c in book["cells"] if c["cell_type"] == "code"])
+
+
+def segment(source: str, name: str) -> str:
+    return ast.get_source_segment(source, function_node(source, name)) or ""
+
+
+@pytest.mark.parametrize("name", ["boar_brawl", "more_boar", "swine_swap", "pig", "pig_tail"])
+def test_the_untouched_notebook_and_skeleton_hold_only_starter_code(name: str) -> None:
+    """The notebook gives a function holding several problems' blocks (``play``) in each of their
+    cells: every copy still the stub is starter code; the reference is no problem's starter code."""
+    from graders.editions.edition import load_edition
+    from graders.editions.markers import starter_digests, untouched_problems
+
+    edition = load_edition(name)
+    stubs = starter_digests(edition)
+    assert sorted(stubs) == sorted(p.label for p in edition.problems if p.functions)
+    skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+    assert untouched_problems(skeleton, stubs) == list(stubs)
+    assert untouched_problems(notebook_code(edition), stubs) == list(stubs)
+    assert untouched_problems((edition.solution_dir / edition.submission).read_text(encoding="utf-8"), stubs) == []
+
+
+@pytest.mark.parametrize("name", ["more_boar", "swine_swap", "pig"])
+def test_one_written_copy_of_a_repeated_function_is_work(name: str) -> None:
+    """Writing a repeated function in any one of its cells is work on each problem it holds, and
+    on no other problem."""
+    from graders.editions.edition import load_edition
+    from graders.editions.markers import block_copies, starter_digests, untouched_problems
+
+    edition = load_edition(name)
+    stubs = starter_digests(edition)
+    code = notebook_code(edition)
+    repeated = sorted(label for label, copies in block_copies(code).items() if len(copies) > 1)
+    assert repeated, "the notebook repeats a function holding several problems' blocks"
+    skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+    reference = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    function = next(f for p in edition.problems if p.label == repeated[0] for f in p.functions)
+    stub = segment(skeleton, function)
+    starts = [k for k in range(len(code)) if code.startswith(stub, k)]
+    assert len(starts) > 1
+    for at in starts:  # one copy written, the others left as they were
+        written = code[:at] + segment(reference, function) + code[at + len(stub):]
+        assert written.count(stub) == len(starts) - 1
+        left = set(untouched_problems(written, stubs))
+        holding = {label for label in stubs if label not in left}
+        assert holding and holding <= set(repeated) | {p.label for p in edition.problems if function in p.functions}

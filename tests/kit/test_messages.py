@@ -568,7 +568,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.nothing_handed_in, ("pig.py",), ["holds no pig.py", "handout.ipynb", "python3 ok --zip", "pig_submission.zip"]),
     (m.reason_no_folder, ("out/typo",), ["no folder out/typo", "make it first"]),
     (m.notebook_outside_folder, (), ["outside its project folder", "`ok`", "run this cell again"]),
-    (m.starter_code, ("12",), ["Problem 12 still holds the starter code", "python3 ok -q 12"]),
+    (m.starter_code, ("12",), ["Problem 12 still holds the starter code", "no points until it is written"]),
     (m.score_legend, (), ["✓ passed", "✗", "○ locked", "python3 ok -q NN -u", "· no test ran"]),
     (m.not_a_notebook, (), ["not a saved Jupyter notebook", "hand in hog.py"]),
     (m.skeleton_digests_header, ("hog.py",), ["skeleton's hog.py", "python3 ok --zip", "Do not edit"]),

@@ -614,16 +614,108 @@ def test_zip_of_a_file_packs_it_with_its_score(project: Path, edition) -> None:
     assert "On the public tests it scores 24/24" in result.stdout
 
 
-def test_score_has_a_legend_and_starter_code_never_shows_as_passed(project: Path, skeleton_score) -> None:
-    """The skeleton's final_strategy (``return 6``) passes its one case; it is still no work done."""
+def test_score_has_a_legend_and_starter_code_never_shows_as_passed(project: Path, skeleton_score, capsys) -> None:
+    """The skeleton's final_strategy (``return 6``) passes its one case; it is still no work done,
+    said the same way by ``python3 ok`` and ``hogkit grade``."""
+    from graders.cli import main as hogkit
+
     result = skeleton_score
     assert messages.score_legend() in result.stdout
     line = problem_line(result.stdout, "12")
     assert line.lstrip().startswith("·") and "cases passed" not in line, line
     alone = run_ok(project, "-q", "12")
     assert messages.starter_code("12") in alone.stdout and "All passed" not in alone.stdout
+    assert hogkit(["grade", str(project / "hog.py"), "-q", "12"]) == 0
+    graded = capsys.readouterr().out
+    assert problem_line(graded, "12").split() == problem_line(alone.stdout, "12").split()
+    assert messages.starter_code("12") in graded and "cases passed" not in graded
     (project / "hog.py").write_text((project / "hog.py").read_text(encoding="utf-8").replace(
         "return 6  # Remove this line once implemented.", "return 5"), encoding="utf-8")
     written = run_ok(project, "-q", "12")
     assert messages.starter_code("12") not in written.stdout
     assert problem_line(written.stdout, "12").lstrip().startswith("✓")
+
+
+# -- every edition's hand-in: untouched, the notebook, the file, both --------------------------------
+
+
+def written_problems(edition) -> list[tuple[str, list[str]]]:
+    """Two problems a student can finish alone, each with its functions: scored, calling no other
+    problem's function, graded in a student's copy (no test the student writes)."""
+    from graders.editions.cases import load_problem_cases
+
+    found = [(p.label, list(p.functions)) for p in edition.problems
+             if p.points > 0 and p.functions and not p.depends
+             and all(c.check is None for c in load_problem_cases(edition, p.label))]
+    assert len(found) >= 2, edition.name
+    return found[:2]
+
+
+def with_written(project: Path, edition, in_file: list[str], in_notebook: list[str]) -> Path:
+    """PROJECT (a copy of the skeleton) with the bundle's handout.ipynb, the reference's functions
+    IN_FILE written in the submission file and IN_NOTEBOOK in the notebook's cells, as a student would."""
+    import ast
+
+    from graders.authoring.bundle import notebook
+
+    def segment(source: str, name: str) -> str:
+        node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name)
+        return ast.get_source_segment(source, node) or ""
+
+    skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+    reference = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    file = skeleton
+    for name in in_file:
+        file = file.replace(segment(skeleton, name), segment(reference, name))
+    (project / edition.submission).write_text(file, encoding="utf-8")
+    book = json.loads(notebook(edition, (edition.handout_dir / "handout.md").read_text(encoding="utf-8"), skeleton))
+    for cell in book["cells"]:
+        for name in in_notebook:
+            cell["source"] = "".join(cell["source"]).replace(segment(skeleton, name), segment(reference, name))
+    (project / "handout.ipynb").write_text(json.dumps(book), encoding="utf-8")
+    return project
+
+
+def zip_of(project: Path, edition) -> dict[str, str]:
+    import zipfile
+
+    with zipfile.ZipFile(project / f"{Path(edition.submission).stem}_submission.zip") as archive:
+        return {n: archive.read(n).decode("utf-8") for n in archive.namelist()}
+
+
+@pytest.mark.parametrize("work", ["nowhere", "notebook", "file", "both"])
+def test_every_editions_zip_packs_where_the_work_is(work: str, any_edition, tmp_path: Path) -> None:
+    """An untouched bundle's zip is refused and no note says the work is in the notebook; work only
+    in the notebook is packed from it; work only in the file is packed with no note; work in both
+    packs the one scoring more on the public tests, and says so."""
+    edition, sub = any_edition, any_edition.submission
+    project = tmp_path / "project"
+    shutil.copytree(edition.skeleton_dir, project)
+    (first, one), (_, two) = written_problems(edition)
+    files = {"nowhere": [], "notebook": [], "file": one, "both": one}[work]
+    cells = {"nowhere": [], "notebook": one, "file": [], "both": one + two}[work]
+    with_written(project, edition, files, cells)
+    result = run_ok(project, "--zip")
+    assert messages.work_in_notebook(sub) not in result.stdout
+    if work == "nowhere":
+        assert result.returncode == 2 and messages.zip_untouched(sub, True) in result.stderr, result.stderr
+        assert not list(project.glob("*.zip"))
+        told = run_ok(project, "-q", first)  # the student's first command: no word of work in the notebook
+        assert messages.work_in_notebook(sub) not in told.stdout, told.stdout
+        return
+    assert result.returncode == 0, result.stderr
+    packed = zip_of(project, edition)
+    if work == "file":
+        assert packed == {sub: (project / sub).read_text(encoding="utf-8")}
+        assert "Note:" not in result.stdout and "--from" not in result.stdout, result.stdout
+        return
+    assert sorted(packed) == sorted([sub, "handout.ipynb"])
+    assert messages.zip_written(f"{Path(sub).stem}_submission.zip", sub, True, ["handout.ipynb"], False) \
+        in result.stdout
+    notebook = json.loads((project / "handout.ipynb").read_text(encoding="utf-8"))
+    assert all(c["source"] in packed[sub] for c in notebook["cells"] if c["cell_type"] == "code"
+               and any(f"def {name}(" in c["source"] for name in cells))  # the notebook's code, as the file
+    if work == "both":  # the notebook holds more: taken, and said, with the way to take the file instead
+        assert "ok --zip --from file" in result.stdout, result.stdout
+    else:
+        assert "Note:" not in result.stdout, result.stdout

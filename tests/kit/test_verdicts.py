@@ -2,7 +2,9 @@
 
 The routes are single grading (``hogkit grade PATH``), class grading at one job and at several,
 the Gradescope autograder and the student's runner (``python3 ok``, which runs public cases only).
-Two submissions go through each: the reference, and the reference with a realistic slip.
+Two submissions go through each: the reference, and the reference with a realistic slip. Starter
+code gets one verdict on every route too: the skeleton, and the reference with final_strategy left as
+the skeleton's ``return 6``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from graders.core import messages
 from graders.core.records import CaseResult, CaseStatus
 from graders.courses.classroom import grade_class
 from graders.runner import student
@@ -113,3 +116,48 @@ def test_cases_after_the_first_abort_count_as_not_run_however_they_were_shared()
                                                      ("d", "not run"), ("e", "not run")]
     assert stop_at_first_abort(outcomes[:1] + outcomes[3:]) == outcomes[:1] + outcomes[3:]
     assert as_not_run(outcomes[2]) is outcomes[2]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("variant", ["skeleton", "final_strategy as the starter's"])
+def test_every_route_gives_starter_code_the_same_verdict(variant, edition, reference_source, skeleton_source,
+                                                         tmp_path, monkeypatch, capsys):
+    """Each problem's status, score and reason are the same on every route; the skeleton scores 0
+    everywhere, and a final_strategy still the starter's ``return 6`` (which passes its case) is
+    starter code, with no points and no cases, wherever it is graded."""
+    from .test_markers import function_node
+
+    stub = function_node(skeleton_source, "final_strategy")
+    starter = "\n".join(skeleton_source.split("\n")[stub.lineno - 1:stub.end_lineno])
+    source = skeleton_source if variant == "skeleton" else replace_function(reference_source, "final_strategy",
+                                                                            starter)
+    routes = by_route(source, edition, tmp_path, monkeypatch)
+    capsys.readouterr()
+    seen = {name: {p["label"]: (p["status"], p["score"], p["reason"]) for p in problems}
+            for name, problems in routes.items()}
+    for name, verdict in seen.items():
+        assert verdict == seen["single"], name
+    twelve = {name: next(p for p in problems if p["label"] == "12") for name, problems in routes.items()}
+    assert all(p["status"] == "starter code" and p["reason"] == messages.starter_code("12") and not p["cases"]
+               for p in twelve.values()), twelve
+    if variant == "skeleton":
+        assert all(score == 0 for verdict in seen.values() for _, score, _ in verdict.values())
+    else:
+        assert sum(score for _, score, _ in seen["single"].values()) == edition.max_points
+
+
+@pytest.mark.parametrize("name", ["boar_brawl", "more_boar", "swine_swap", "pig", "pig_tail"])
+def test_the_skeleton_gets_the_same_verdict_with_and_without_hidden_cases(name):
+    """What the student's runner sees of the skeleton (public cases) is what grading gives it: every
+    problem the same status, none scoring, starter code where it would pass."""
+    from graders.editions.edition import load_edition
+
+    edition = load_edition(name)
+    source = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+    full, public = (grade(Submission(Path(edition.submission), source), edition, include_hidden=hidden)
+                    for hidden in (True, False))
+    assert full.total == public.total == 0
+    assert [(p.label, p.status, p.score) for p in full.problems] == [(p.label, p.status, p.score)
+                                                                     for p in public.problems]
+    assert all(p.reason == messages.starter_code(p.label) for p in full.problems if p.status == "starter code")
