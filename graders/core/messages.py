@@ -2207,6 +2207,27 @@ def ta_no_unlocks() -> str:
     return "No log records an unlock attempt."
 
 
+def ta_misconceptions_heading() -> str:
+    return "Unlock questions: the wrong answers most students share"
+
+
+def ta_misconceptions_intro() -> str:
+    return ("Each problem's wrong answers, across its unlock questions, ranked by how many students gave each "
+            "(then how often): the misconceptions to take to section, the most widely held first.")
+
+
+def ta_no_wrong_answers() -> str:
+    return "No wrong answer was given."
+
+
+def ta_more_wrong_answers(count: int) -> str:
+    return f"… and {count} more wrong answer{'' if count == 1 else 's'} in wrong-answers.csv"
+
+
+def ta_nobody_passed() -> str:
+    return "nobody passed it"
+
+
 def ta_runs_title(title: str) -> str:
     return f"{title}: test runs per problem"
 
