@@ -55,6 +55,7 @@ from graders.core.records import RECORD_VERSION, ClassRecord, EntryStatus
 from graders.core.storage import make_private_folder, write_atomically
 from graders.courses import gradebook, shards
 from graders.courses.course import (
+    COURSE_FILE,
     LOWER,
     Outcome,
     Setup,
@@ -541,7 +542,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
                                                                         reasons, withheld, edition.max_points))
     write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
     write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
-    said = course_notes(outcomes, setup.course.source, [*notes, *unused])
+    said = course_notes(outcomes, COURSE_FILE, [*notes, *unused])  # the file's name: the same wherever it is
     if said:
         write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))
     else:

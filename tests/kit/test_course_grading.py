@@ -173,8 +173,16 @@ def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
     assert len(list((out / "records").glob("*.json.gz"))) == len(HANDINS) + 1  # each hand-in graded once
     assert {r["student"] for r in read_csv(out / "handins.csv")} == {k for k, *_ in HANDINS} | {"gina"}
     assert "ghost" not in rows  # an override naming no one graded is listed, not made a student
-    assert (out / "course-notes.txt").read_text(encoding="utf-8") == \
-        messages.override_unused("ghost", 4) + "\n" + messages.course_off_roster(["zed"]) + "\n"
+    assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines() == [
+        *costly(8), messages.override_unused("ghost", 4), messages.course_off_roster(["zed"])]
+
+
+def costly(of: int) -> list[str]:
+    """The self-test course's rules that take points from a quarter of its class or more, first in
+    course-notes.txt: the checkpoint date (Frank and Zed completed Phase 1 after it) and the late
+    penalty (Carol and Dan)."""
+    return [messages.course_policy_cost("course.toml", "deadlines.checkpoint", 2, of, "2"),
+            messages.course_policy_cost("course.toml", "late.per_day", 2, of, "4.8")]
 
 
 @pytest.mark.slow  # it grades the course's class (the module's fixture), as the slow tests beside it do
@@ -238,7 +246,7 @@ def test_the_self_test_course_from_a_gradescope_export(tmp_path, sources, graded
     rows = {row["student"]: row for row in read_csv(out / "grades.csv")}
     assert rows["zed"]["name"] == "Zed Zorn" and rows["zed"]["email"] == "zed@uni.edu"
     assert sorted(p.name for p in (out / "records").iterdir()) == [f"submission_{n}.json.gz" for n in range(1001, 1009)]
-    assert not (out / "course-notes.txt").exists()
+    assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines() == costly(7)  # no gina here
 
 
 # -- each rule end to end, at and around its deadline ------------------------------------------------------
@@ -556,7 +564,7 @@ def test_a_rule_that_takes_points_from_many_students_is_said_before_anything_is_
                                               ("erin-1", C.checkpoint, ["erin"], "phase1")])
     out = tmp_path / "out"
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 0
-    said = messages.course_policy_cost(str(course / "course.toml"), "deadlines.phases.1", 3, 6, "36")
+    said = messages.course_policy_cost("course.toml", "deadlines.phases.1", 3, 6, "36")
     assert said in capsys.readouterr().err
     assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines()[0] == said
     assert finals(out)["carol"] == finals(out)["erin"] == "1"  # the checkpoint alone: Phase 1 came too late
