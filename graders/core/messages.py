@@ -1948,9 +1948,12 @@ def late_rule(per_day: str, cap: str, round_up: bool) -> str:
     return text + (", a started day counting as a whole one" if round_up else ", by the hour")
 
 
-def adj_late_penalty(days: str, when: str, due: str, penalty: str, rule: str) -> str:
+def adj_late_penalty(days: str, when: str, due: str, penalty: str, rule: str, of: str = "") -> str:
+    """OF: the points the late hand-in counts for, when a phase due earlier is scored from another."""
+    share = f" of the {of} points it counts for (a phase due earlier counts from the submission by its date)" \
+        if of else ""
     return (f"Late: your submission of {when} counts, {days} day{'' if days == '1' else 's'} after the due date "
-            f"{due}; the penalty is -{penalty} ({rule}).")
+            f"{due}; the penalty is -{penalty} ({rule}{share}).")
 
 
 def adj_late_not_counted(count: int, due: str, accepts_late: bool) -> str:
@@ -1977,8 +1980,39 @@ def adj_phase_due(phase: int, due: str, key: str, points: str, instead: str) -> 
             f"(the submission that counts for the rest had {instead} for them).")
 
 
-def course_note_lower(student: str, line: str) -> str:
+def course_note_lower(key: str, when: str, score: str, earlier: str, earlier_when: str, earlier_score: str,
+                      most: str) -> str:
+    """For the instructor (course-notes.txt and the console), after the student's id."""
+    return (f"a later, worse hand-in counts: {key} ({when}, {score}/{most}) replaced {earlier} ({earlier_when}, "
+            f"{earlier_score}/{most}) under groups = \"last\". If the pair asked for their best hand-in to count, "
+            f"write best in the groups column of their roster row and grade again.")
+
+
+def course_note(student: str, line: str) -> str:
     return f"{student}: {line}"
+
+
+POLICY_RULES = {
+    "deadlines.checkpoint": "the checkpoint date (Phase 1 completed after it)",
+    "deadlines.due": "the due date as the checkpoint's (Phase 1 completed after it)",
+    "late.per_day": "the late penalty",
+    "late.policy": "late work not counting (late.policy = \"none\")",
+    "late.max_days": "late work after late.max_days not counting",
+    "groups": "groups = \"last\" (a later, worse hand-in of a pair counting)",
+}
+
+
+def course_policy_cost(where: str, rule: str, students: int, of: int, points: str) -> str:
+    """A rule of the course file that took points from many students: said before anything is uploaded."""
+    phase = rule.removeprefix("deadlines.phases.")
+    what = POLICY_RULES.get(rule, f"Phase {phase}'s own due date (its problems count only from hand-ins by then)")
+    return (f"{where}: {rule}: {what} took points from {students} of {of} students ({points} points in all). "
+            f"Check that it is meant before uploading the scores: each student's feedback says what it took.")
+
+
+def pair_groups_conflict(student: str, groups: str, partner: str, partner_groups: str) -> str:
+    return (f"{student}'s groups is {groups} but their partner {partner}'s is {partner_groups}: a pair has one "
+            f"(one of the two rows is enough)")
 
 
 def adj_nothing_counted(due: str) -> str:
@@ -2173,6 +2207,27 @@ def ta_tries_line(students: int, unlocked: int, median: str, most: int) -> str:
 
 def ta_no_unlocks() -> str:
     return "No log records an unlock attempt."
+
+
+def ta_misconceptions_heading() -> str:
+    return "Unlock questions: the wrong answers most students share"
+
+
+def ta_misconceptions_intro() -> str:
+    return ("Each problem's wrong answers, across its unlock questions, ranked by how many students gave each "
+            "(then how often): the misconceptions to take to section, the most widely held first.")
+
+
+def ta_no_wrong_answers() -> str:
+    return "No wrong answer was given."
+
+
+def ta_more_wrong_answers(count: int) -> str:
+    return f"… and {count} more wrong answer{'' if count == 1 else 's'} in wrong-answers.csv"
+
+
+def ta_nobody_passed() -> str:
+    return "nobody passed it"
 
 
 def ta_runs_title(title: str) -> str:
@@ -2385,6 +2440,7 @@ def listed_twice(what: str) -> str:
 
 EXPECTED_DATETIME = "a date and time"
 EXPECTED_FLAG = "yes or no in accommodation"
+EXPECTED_GROUPS = "last, best or blank in groups"
 EXPECTED_BOOL = "true or false"
 EXPECTED_ZONE = "a zone name"
 EXPECTED_COUNT = "a number of 0 or more"

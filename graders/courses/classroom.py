@@ -54,7 +54,16 @@ from graders.core.errors import InputError
 from graders.core.records import RECORD_VERSION, ClassRecord, EntryStatus
 from graders.core.storage import make_private_folder, write_atomically
 from graders.courses import gradebook, shards
-from graders.courses.course import LOWER, Outcome, Setup, edition_course, grade_course, phase_one_labels
+from graders.courses.course import (
+    COURSE_FILE,
+    LOWER,
+    Outcome,
+    Setup,
+    edition_course,
+    grade_course,
+    phase_one_labels,
+    policy_costs,
+)
 from graders.courses.handins import (
     EXPORT_METADATA,
     FILE_TIME,
@@ -533,10 +542,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
                                                                         reasons, withheld, edition.max_points))
     write_atomically(out / GRADESCOPE_SCORES, gradebook.render_gradescope_scores(outcomes, withheld))
     write_atomically(out / CANVAS_SCORES, gradebook.render_canvas_scores(outcomes, edition.title, "", withheld))
-    lower = [messages.course_note_lower(shown_text(o.student.id), a.line) for o in outcomes for a in o.adjustments
-             if a.kind == LOWER]  # a later, worse hand-in counted: the instructor hears of it too
-    strangers = [o.student.id for o in outcomes if not o.student.on_roster and not o.student.email]
-    said = [*notes, *unused, *lower, *([messages.course_off_roster(strangers)] if strangers else [])]
+    said = course_notes(outcomes, COURSE_FILE, [*notes, *unused])  # the file's name: the same wherever it is
     if said:
         write_atomically(out / COURSE_NOTES, "".join(f"{line}\n" for line in said))
     else:
@@ -545,6 +551,18 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
         for line in said:
             notice(line)
     return outcomes
+
+
+def course_notes(outcomes: Sequence[Outcome], where: str, notes: Sequence[str]) -> list[str]:
+    """What the instructor reads in ``course-notes.txt`` and on the console, first what matters most:
+    each rule of the course file (WHERE) that took points from a quarter of the class or more, with
+    its count; then NOTES, each later, worse hand-in that counted, and the students off the roster."""
+    costly = [messages.course_policy_cost(where, c.rule, c.students, c.of, messages.points_text(c.points))
+              for c in policy_costs(outcomes)]
+    lower = [messages.course_note(shown_text(o.student.id), a.note) for o in outcomes for a in o.adjustments
+             if a.kind == LOWER and a.note]
+    strangers = [o.student.id for o in outcomes if not o.student.on_roster and not o.student.email]
+    return [*costly, *notes, *lower, *([messages.course_off_roster(strangers)] if strangers else [])]
 
 
 def print_progress(done: int, total: int, started: float, what: str = "") -> None:

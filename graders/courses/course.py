@@ -17,7 +17,13 @@ Contract. Everything here is a pure function of plain typed values, and every re
   them (their own hand-ins and their partner's: see :mod:`graders.courses.handins`) and their overrides,
   and gives an :class:`Outcome`: the checkpoint earned by date, the early bonus, the hand-in whose
   score counts, late days, penalty, overrides, the final score, and one :class:`Adjustment` per
-  change, each with the sentence the student reads (from :mod:`graders.core.messages`).
+  change, each with the sentence the student reads (from :mod:`graders.core.messages`), the course
+  file's key that made it and what it cost the student. A late penalty is a share of the points
+  the late hand-in counts for: with a phase due on its own date, that phase's points (scored from
+  the hand-in by its date) are not the late work's and are never reduced by it. A roster row's
+  ``groups`` (``last`` or ``best``) sets which hand-in counts for that student and their partner.
+- :func:`policy_costs` says which of the course file's rules took points from a quarter of the
+  class or more (:class:`PolicyCost`: the key, how many students, the points in all).
 
 A bad file raises :class:`CourseError` with one line per problem naming the file, the key or row,
 and what is wrong: every bad row of the roster and the overrides, and every bad file of a course
@@ -47,14 +53,16 @@ edition = "boar_brawl"             # optional: the edition the course uses
 timezone = "America/Los_Angeles"   # required: an IANA zone; deadlines without an offset are in it
 partners = true                    # whether a hand-in may count for two partners (default true)
 groups = "last"                    # which on-time hand-in counts: "last" (default) or "best" (the
-                                   # highest score, so a partner's later, worse one replaces nothing)
+                                   # highest score, so a partner's later, worse one replaces nothing);
+                                   # the roster's `groups` column sets it for one pair
 
 [deadlines]                        # TOML dates, or strings datetime.fromisoformat reads
 checkpoint = 2024-01-30T23:59:00   # optional; without it Phase 1 is judged at the due date
 early = 2024-02-06T23:59:00        # optional: the early bonus
 due = 2024-02-07T23:59:00          # required; a date alone means the end of that day
 grace_minutes = 0                  # a hand-in this late still counts as on time, for every deadline
-phases = { 1 = 2024-02-02T23:59:00 }   # optional: a phase due before `due` (its own hand-in)
+# phases = { 1 = 2024-02-02T23:59:00 } # a phase due before `due`: its problems then count only from
+                                   # the hand-in by that date (late work earns them nothing)
 
 [points]
 checkpoint = 1                     # Phase 1 complete by the checkpoint date
@@ -63,7 +71,7 @@ early = 1                          # full marks by the early date
 [late]
 policy = "none"                    # "none": late hand-ins do not count; "per_day": they do, less a penalty
 per_day = 10                       # the penalty for each late day
-unit = "percent"                   # "percent" of the late hand-in's score, or "points"
+unit = "percent"                   # "percent" of the points the late hand-in counts for, or "points"
 cap = 50                           # the most taken, in the same unit (optional)
 round_up = true                    # a started day counts as a whole day (false: exact fractions)
 max_days = 3                       # hand-ins later than this many days do not count (optional)
@@ -139,6 +147,7 @@ class Student:
     partner: str = ""
     on_roster: bool = True
     row: int = 0  # the roster row (1 is the header), 0 when not on the roster
+    groups: str = ""  # "last" or "best" for this student and their partner ("": the course file's)
 
 
 @dataclass(frozen=True)
@@ -226,9 +235,22 @@ class Deadlines:
 
 @dataclass(frozen=True)
 class Adjustment:
-    kind: str  # extension, checkpoint, early, late, counted, missing, override, lower
+    kind: str  # extension, checkpoint, early, late, counted, missing, override, lower, phase
     points: float  # what it adds to the final score (0 for a line that only explains)
     line: str  # the sentence the student reads
+    cost: float = 0.0  # the course points this rule took from the student (what they had without it)
+    rule: str = ""  # the course file's key that made it ("deadlines.phases.1", "late.per_day", "groups")
+    note: str = ""  # the line the instructor reads about it, when there is one (course-notes.txt)
+
+
+@dataclass(frozen=True)
+class PolicyCost:
+    """A rule of the course file that took points from many students, said before anything is uploaded."""
+
+    rule: str  # the course file's key
+    students: int  # how many it took points from
+    of: int  # how many students the class has
+    points: float  # the course points it took, all together
 
 
 @dataclass(frozen=True)
@@ -489,7 +511,9 @@ ROSTER_COLUMNS = {
     "extension": ("extension days", "extension", "extensions", "extra days"),
     "accommodation": ("accommodation", "accommodations", "dsp"),
     "partner": ("partner", "partner id", "partner sid"),
+    "groups": ("groups",),
 }
+GROUPS = ("last", "best")
 OVERRIDE_COLUMNS = {
     "id": ("id", "sid", "student id", "student"),
     "target": ("problem", "target", "label", "what"),
@@ -548,7 +572,7 @@ def parse_roster(text: str, where: str = "roster.csv") -> Roster:
     if problems:
         raise CourseError("\n".join(problems))
     _check_partners(students, where)
-    return Roster(tuple(students), where)
+    return Roster(_pair_groups(students, where), where)
 
 
 def _roster_row(students: list[Student], seen: dict[str, int], cells: Mapping[str, str], where: str,
@@ -560,8 +584,12 @@ def _roster_row(students: list[Student], seen: dict[str, int], cells: Mapping[st
         raise CourseError(messages.csv_row_error(where, row, messages.duplicate_id(sid, seen[sid])))
     seen[sid] = row
     days = _cell_number(cells.get("extension", ""), where, row, "extension days")
+    groups = cells.get("groups", "").lower()
+    if groups and groups not in GROUPS:
+        raise CourseError(messages.csv_row_error(where, row, messages.expected(messages.EXPECTED_GROUPS, groups)))
     students.append(Student(sid, cells.get("name", ""), cells.get("email", ""), days,
-                            _flag(cells.get("accommodation", ""), where, row), cells.get("partner", ""), True, row))
+                            _flag(cells.get("accommodation", ""), where, row), cells.get("partner", ""), True, row,
+                            groups))
 
 
 def _cell_number(text: str, where: str, row: int, column: str, signed: bool = False) -> float:
@@ -599,6 +627,22 @@ def _check_partners(students: Sequence[Student], where: str) -> None:
         if rivals:
             raise CourseError(messages.csv_row_error(where, rivals[0].row,
                                                      messages.partner_conflict(rivals[0].id, other.id, s.id)))
+
+
+def _pair_groups(students: Sequence[Student], where: str) -> tuple[Student, ...]:
+    """STUDENTS with a pair's ``groups`` on both rows (one of the two naming it is enough); two
+    rows of a pair naming different ones are refused."""
+    pairs = {s.id: s.partner for s in students if s.partner} | {s.partner: s.id for s in students if s.partner}
+    by_id = {s.id: s for s in students}
+    found = []
+    for s in students:
+        other = by_id.get(pairs.get(s.id, ""))
+        if other is not None and s.groups and other.groups and s.groups != other.groups:
+            raise CourseError(messages.csv_row_error(where, max(s.row, other.row),
+                                                     messages.pair_groups_conflict(s.id, s.groups, other.id,
+                                                                                   other.groups)))
+        found.append(replace(s, groups=s.groups or (other.groups if other else "")))
+    return tuple(found)
 
 
 def load_overrides(path: Path, labels: Collection[str] = ()) -> tuple[Override, ...]:
@@ -724,8 +768,10 @@ def penalty_for(score: float, days: float, late: LatePolicy) -> float:
 
 def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
                  overrides: Sequence[Override] = ()) -> Outcome:
-    """STUDENT's grade from all their ATTEMPTS (their partner's included) under COURSE, then
-    OVERRIDES (those with the student's id). See the module's contract."""
+    """STUDENT's grade from all their ATTEMPTS (their partner's included) under COURSE (the roster's
+    ``groups`` for them, when it says one, over the course file's), then OVERRIDES (those with the
+    student's id). See the module's contract."""
+    course = replace(course, groups=student.groups) if student.groups else course
     dates = deadlines_for(course, student)
     ordered = sorted(attempts, key=lambda a: instant(a.time))
     mine = [o for o in overrides if o.student == student.id]
@@ -764,7 +810,7 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
 
 def _checkpoint(course: Course, dates: Deadlines, attempts: Sequence[Attempt]) -> tuple[float, Adjustment | None]:
     """The checkpoint's points: any hand-in by the (extended) checkpoint date with Phase 1 complete;
-    without a checkpoint date, by the due date."""
+    without a checkpoint date, by the due date. Phase 1 completed later costs the points."""
     if course.checkpoint_points <= 0:
         return 0.0, None
     deadline = dates.checkpoint or dates.due
@@ -777,7 +823,8 @@ def _checkpoint(course: Course, dates: Deadlines, attempts: Sequence[Attempt]) -
     later = next((a for a in attempts if a.phase1_complete), None)
     return 0.0, Adjustment(CHECKPOINT, 0.0, messages.adj_checkpoint_missed(
         messages.points_text(course.checkpoint_points), shown_time(deadline, zone),
-        shown_time(later.time, zone) if later else ""))
+        shown_time(later.time, zone) if later else ""), course.checkpoint_points if later else 0.0,
+        "deadlines.checkpoint" if dates.checkpoint else "deadlines.due")
 
 
 def _early(course: Course, dates: Deadlines, attempts: Sequence[Attempt]) -> tuple[float, Adjustment | None]:
@@ -818,26 +865,58 @@ def _override_line(o: Override, change: float) -> Adjustment:
         o.reason))
 
 
+def own_phase_labels(course: Course) -> frozenset[str]:
+    """The problems of the phases due on their own dates: scored from the hand-in by that date,
+    never from late work."""
+    phases = {phase for phase, _ in course.phase_dues}
+    return frozenset(label for label, phase in course.phase_of if phase in phases)
+
+
+def late_share(course: Course, problems: Sequence[tuple[str, float]], total: float) -> float:
+    """What of TOTAL a hand-in counts for by the due date (and so what a late penalty is a share of):
+    all of it, less the problems of phases due on their own dates."""
+    own = own_phase_labels(course)
+    return round(total - sum(score for label, score in problems if label in own), 2)
+
+
 Counted = tuple[Attempt | None, float, float, tuple[tuple[str, float], ...], float, list[Adjustment]]
 
 
 def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], overrides: Sequence[Override]) -> Counted:
     """(the hand-in that counts, its late days, penalty, scores and total, the lines saying why):
     the last on-time hand-in, or the last late one less its penalty when the policy accepts it
-    and it is worth more."""
+    and it is worth more. Late hand-ins the policy refuses are said, with what they would have added."""
+    policy = course.late
+    punctual: list[Attempt] = []
+    allowed: list[Attempt] = []
+    refused: list[Attempt] = []
+    for a in attempts:
+        if on_time(a.time, dates.due, course):
+            punctual.append(a)
+        elif policy.accepts_late and (policy.max_days is None
+                                      or late_days(a.time, dates.due, course) <= policy.max_days):
+            allowed.append(a)
+        else:
+            refused.append(a)
+    chosen = _choose(course, dates, punctual, allowed, overrides)
+    if refused:
+        kept = late_share(course, chosen[3], chosen[4]) - chosen[2] if chosen[0] is not None else 0.0
+        lost = max(late_share(course, a.problems, a.total) for a in refused) - kept
+        chosen[5].insert(0, Adjustment("late", 0.0, messages.adj_late_not_counted(
+            len(refused), shown_time(dates.due, course.zone), policy.accepts_late),
+            round(max(lost, 0.0) * course.scale, 2), "late.max_days" if policy.accepts_late else "late.policy"))
+    return chosen
+
+
+def _choose(course: Course, dates: Deadlines, punctual: Sequence[Attempt], allowed: Sequence[Attempt],
+            overrides: Sequence[Override]) -> Counted:
+    """The hand-in that counts among PUNCTUAL and the ALLOWED late ones (see :func:`_counted`): the
+    late one is worth its share by the due date less its penalty (a share of that share)."""
     zone = course.zone
     due_text = shown_time(dates.due, zone)
-    punctual = [a for a in attempts if on_time(a.time, dates.due, course)]
-    late = [a for a in attempts if not on_time(a.time, dates.due, course)]
-    policy = course.late
-    allowed = [a for a in late if policy.accepts_late
-               and (policy.max_days is None or late_days(a.time, dates.due, course) <= policy.max_days)]
-    lines: list[Adjustment] = []
-    if len(allowed) < len(late):
-        lines.append(Adjustment("late", 0.0, messages.adj_late_not_counted(len(late) - len(allowed), due_text,
-                                                                             policy.accepts_late)))
     best_on = _chosen(punctual, course.groups)
     last_late = _chosen(allowed, course.groups)
+    lines: list[Adjustment] = []
     if best_on is None and last_late is None:
         lines.append(Adjustment("missing", 0.0, messages.adj_nothing_counted(due_text)))
         return None, 0.0, 0.0, (), 0.0, lines
@@ -845,18 +924,20 @@ def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], over
     if last_late is not None:
         problems, total, override_lines = _scored(last_late, overrides)
         days = late_days(last_late.time, dates.due, course)
-        penalty = penalty_for(total, days, policy)
-        if on_scores is None or total - penalty > on_scores[1]:
+        share = late_share(course, problems, total)
+        penalty = penalty_for(share, days, course.late)
+        if on_scores is None or share - penalty > late_share(course, *on_scores[:2]):
+            of = messages.points_text(share) if share != total else ""
             lines += override_lines
             lines.append(Adjustment("late", -penalty, messages.adj_late_penalty(
                 messages.points_text(days), shown_time(last_late.time, zone), due_text, messages.points_text(penalty),
-                _rule_text(policy))))
+                _rule_text(course.late), of), round(penalty * course.scale, 2), "late.per_day"))
             return last_late, days, penalty, problems, total, lines
         lines.append(Adjustment("counted", 0.0, messages.adj_on_time_kept(
             messages.points_text(on_scores[1]), messages.points_text(total), messages.points_text(penalty))))
     assert best_on is not None and on_scores is not None
     problems, total, override_lines = on_scores
-    return best_on, 0.0, 0.0, problems, total, lines + override_lines + _lower(best_on, punctual, zone)
+    return best_on, 0.0, 0.0, problems, total, lines + override_lines + _lower(course, best_on, punctual)
 
 
 def _by_phase_dues(course: Course, dates: Deadlines, attempts: Sequence[Attempt],
@@ -882,7 +963,8 @@ def _by_phase_dues(course: Course, dates: Deadlines, attempts: Sequence[Attempt]
         if after != before:
             lines.append(Adjustment("phase", round(after - before, 2), messages.adj_phase_due(
                 phase, shown_time(due, course.zone), chosen.key if chosen else "", messages.points_text(after),
-                messages.points_text(before))))
+                messages.points_text(before)), round(max(before - after, 0.0) * course.scale, 2),
+                f"deadlines.phases.{phase}"))
     return tuple(scores.items()), round(sum(scores.values()), 2), lines
 
 
@@ -896,16 +978,31 @@ def _chosen(attempts: Sequence[Attempt], groups: str) -> Attempt | None:
     return attempts[-1]
 
 
-def _lower(counted: Attempt, attempts: Sequence[Attempt], zone: ZoneInfo) -> list[Adjustment]:
+def _lower(course: Course, counted: Attempt, attempts: Sequence[Attempt]) -> list[Adjustment]:
     """A warning when the COUNTED hand-in scores less than an earlier one of ATTEMPTS (a partner's
-    later, worse hand-in replacing finished work): the best earlier one is named."""
+    later, worse hand-in replacing finished work): the best earlier one is named, to the student
+    and, in the adjustment's note, to the instructor."""
     earlier = [a for a in attempts if instant(a.time) < instant(counted.time) and a.total > counted.total]
     if not earlier:
         return []
     best = max(earlier, key=lambda a: a.total)
-    return [Adjustment(LOWER, 0.0, messages.adj_later_lower(
-        counted.key, shown_time(counted.time, zone), messages.points_text(counted.total),
-        best.key, shown_time(best.time, zone), messages.points_text(best.total), messages.points_text(counted.max)))]
+    n, zone = messages.points_text, course.zone
+    shown = (counted.key, shown_time(counted.time, zone), n(counted.total), best.key, shown_time(best.time, zone),
+             n(best.total), n(counted.max))
+    return [Adjustment(LOWER, 0.0, messages.adj_later_lower(*shown), round((best.total - counted.total) * course.scale,
+                                                                           2), "groups",
+                       messages.course_note_lower(*shown))]
+
+
+def policy_costs(outcomes: Sequence[Outcome], share: float = 0.25) -> tuple[PolicyCost, ...]:
+    """The course file's rules that took points from SHARE of the OUTCOMES' students or more (a
+    quarter by default), each with how many and the points in all, in the order of their keys."""
+    took: dict[str, list[float]] = {}
+    for o in outcomes:
+        for rule, cost in {a.rule: a.cost for a in o.adjustments if a.rule and a.cost > 0}.items():
+            took.setdefault(rule, []).append(cost)
+    return tuple(PolicyCost(rule, len(costs), len(outcomes), round(sum(costs), 2))
+                 for rule, costs in sorted(took.items()) if len(costs) >= share * len(outcomes))
 
 
 def _rule_text(policy: LatePolicy) -> str:

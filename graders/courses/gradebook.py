@@ -18,7 +18,9 @@ Contract: pure rendering of :class:`graders.courses.course.Outcome` records, not
   that counts, then that section).
 - :func:`course_results`: the results.json of Gradescope's autograder with the course applied: the
   final score, the engine's date-blind checkpoint test replaced by one test explaining the
-  adjustments, and the section in the student's output.
+  adjustments (worth what the course adds at most: its checkpoint and early bonus), the problems'
+  tests at the course's scale, and the section in the student's output; so the tests' ``max_score``
+  values add up to the total ``hogkit gradescope --course`` says to set.
 - :func:`student_reason`: why a student's row has no score from a hand-in (nothing handed in, a
   hand-in that could not be graded) or has none at all (the kit failed on one of their hand-ins:
   such a row is *withheld*, its score cells left empty and kept out of the imports, never a 0).
@@ -155,12 +157,14 @@ def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counte
 COURSE_TEST = "course"  # the number of the autograder's test that explains the adjustments
 
 
-def course_results(results: Mapping, outcomes: Sequence[Outcome], checkpoint_points: float,
+def course_results(results: Mapping, outcomes: Sequence[Outcome], bonus_points: float,
                    graded: bool = True) -> dict:
     """RESULTS (an autograder's results.json, as data) with the course applied for the OUTCOMES of its
     submitters (one per group member; a group gets one score on Gradescope: the best of theirs). The
     engine's checkpoint test (which counts Phase 1 whatever the date) gives way to a test holding the
-    adjustments, whose score is what they add; the output ends with the section for each member."""
+    adjustments, whose score is what they add and whose most is BONUS_POINTS (the checkpoint and the
+    early bonus); the problems' tests count at the course's scale; the output ends with the section
+    for each member."""
     best = max(outcomes, key=lambda o: o.final)
     sections = []
     for o in outcomes:
@@ -168,9 +172,9 @@ def course_results(results: Mapping, outcomes: Sequence[Outcome], checkpoint_poi
         if len(outcomes) > 1:  # say whose section it is
             section = section.replace("\n", f" ({md_line(o.student.name or o.student.id)})\n", 1)
         sections.append(section)
-    tests = [t for t in results.get("tests", []) if t.get("number") != "checkpoint"]
+    tests = [_scaled(t, best.scale) for t in results.get("tests", []) if t.get("number") != "checkpoint"]
     tests.append({"name": messages.adjustments_heading(), "number": COURSE_TEST,
-                  "score": round(best.final - best.score * best.scale, 2), "max_score": checkpoint_points,
+                  "score": round(best.final - best.score * best.scale, 2), "max_score": bonus_points,
                   "status": "passed",
                   "output": "\n".join(sections), "output_format": "md", "visibility": "visible"})
     output = messages.total_line(messages.points_text(best.score), messages.points_text(best.max)) if graded \
@@ -179,3 +183,11 @@ def course_results(results: Mapping, outcomes: Sequence[Outcome], checkpoint_poi
                                                                                   strict=True)) for o in outcomes}}
     return {**results, "score": best.final, "tests": tests, "output": output + "\n\n" + "\n".join(sections),
             "extra_data": extra}
+
+
+def _scaled(test: Mapping, scale: float) -> dict:
+    """TEST with its score and most at the course's SCALE (Pig: each point worth 15/25)."""
+    if scale == 1:
+        return dict(test)
+    return {**test, "score": round(float(test.get("score", 0)) * scale, 4),
+            "max_score": round(float(test.get("max_score", 0)) * scale, 4)}

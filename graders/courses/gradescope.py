@@ -35,6 +35,7 @@ from graders.core import messages
 from graders.core.records import ClassRecord
 from graders.core.storage import write_atomically
 from graders.courses.course import (
+    Course,
     Outcome,
     Result,
     Setup,
@@ -162,11 +163,19 @@ def assignment_total(edition: Edition, course: Path | None = None) -> list[tuple
         if edition.checkpoint is not None and edition.checkpoint.points:
             parts.append((f"the {edition.checkpoint.label}", float(edition.checkpoint.points)))
         return parts
-    setup = load_setup(course, [p.label for p in edition.problems])
-    if setup.course.checkpoint_points > 0:
-        parts.append((messages.TOTAL_CHECKPOINT, setup.course.checkpoint_points))
-    if setup.course.early is not None and setup.course.early_points > 0:
-        parts.append((messages.TOTAL_EARLY, setup.course.early_points))
+    return course_total(edition_course(load_setup(course, [p.label for p in edition.problems]).course, edition),
+                        edition)
+
+
+def course_total(course: Course, edition: Edition) -> list[tuple[str, float]]:
+    """:func:`assignment_total` with COURSE (fitted to EDITION by
+    :func:`graders.courses.course.edition_course`): the problems at the course's scale (Pig: 25
+    points make 15), the course's checkpoint (the edition's when the file sets none) and its early bonus."""
+    parts: list[tuple[str, float]] = [(messages.TOTAL_PROBLEMS, round(edition.max_points * course.scale, 2))]
+    if course.checkpoint_points > 0:
+        parts.append((messages.TOTAL_CHECKPOINT, course.checkpoint_points))
+    if course.early is not None and course.early_points > 0:
+        parts.append((messages.TOTAL_EARLY, course.early_points))
     return parts
 
 
@@ -265,8 +274,8 @@ def _results(record: ClassRecord, root: Path, edition_name: str, course: Path | 
     if course is None:
         return results
     setup, outcomes = course_outcomes(course, edition, current, root / AUTOGRADER_METADATA)
-    fitted = edition_course(setup.course, edition)
-    return gradebook.course_results(results, outcomes, fitted.checkpoint_points, current is not None)
+    bonus = sum(points for _, points in course_total(edition_course(setup.course, edition), edition)[1:])
+    return gradebook.course_results(results, outcomes, bonus, current is not None)
 
 
 AUTOGRADER_METADATA = "submission_metadata.json"

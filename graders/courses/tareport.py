@@ -2,10 +2,12 @@
 
 Contract: :func:`summarise` is a pure function from each student's :class:`graders.runner.activity.Activity`
 and the edition's questions and problems to a :class:`TaReport`: per unlock question (and per
-prompt of a question with several), the wrong answers given most, with how often and by how many
-students (the misconceptions to teach in section), and how many tries unlocking took; per problem,
-how many test runs students made, how many runs it took until it first passed, and who never saw it
-pass; the problems ranked by runs per student. Renderers turn the report into Markdown and CSV;
+prompt of a question with several), the wrong answers, ranked by how many students gave each (then
+how often), and how many tries unlocking took; per problem, how many test runs students made, how
+many runs it took until it first passed (None when nobody passed it), and who never saw it pass;
+the problems ranked by runs per student. :func:`misconceptions` ranks each problem's wrong answers,
+across its prompts, by how many students share each: the misconceptions to teach in section, first
+what most students believe. Renderers turn the report into Markdown and CSV;
 :func:`write_report` reads a class folder and writes them with a picture (``hogkit report``).
 :func:`graders.scoring.reports.render_answer_key` is the other side for the TAs: the answer key of
 a phase (or any problems) as a Markdown handout for section, every unlock question with its answer.
@@ -30,7 +32,7 @@ from graders.core.writers import csv_text, md_code, md_line
 from graders.editions.edition import Edition
 from graders.runner.activity import Activity, read_activity
 
-MOST_WRONG_SHOWN = 5  # wrong answers listed per prompt in the Markdown (the CSV has them all)
+MOST_WRONG_SHOWN = 10  # wrong answers listed per problem in the Markdown (the CSV has them all)
 MOST_TRIES = 10**6  # a log's count of tries is clamped to this: a forged 10**400 is no float
 
 
@@ -60,7 +62,15 @@ class QuestionSummary:
     unlocked: int  # who got it right
     tries_median: float
     tries_most: int
-    wrong: tuple[WrongAnswer, ...]  # most often given first
+    wrong: tuple[WrongAnswer, ...]  # given by the most students first (then most often)
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A wrong answer to one prompt, as a problem's ranking lists it."""
+
+    info: PromptInfo
+    wrong: WrongAnswer
 
 
 @dataclass(frozen=True)
@@ -71,7 +81,7 @@ class ProblemSummary:
     runs: int  # all their runs together
     runs_per_student: float
     passed: int  # who saw it pass
-    runs_to_pass_median: float  # runs up to and including the first that passed
+    runs_to_pass_median: float | None  # runs up to and including the first that passed; None: nobody passed
     never_passed: int
 
 
@@ -126,7 +136,7 @@ def summarise_prompt(info: PromptInfo, logs: Mapping[str, Activity]) -> Question
     if not tries:
         return None
     wrong = tuple(WrongAnswer(text, n, givers[text]) for text, n in
-                  sorted(given.items(), key=lambda item: (-item[1], -givers[item[0]], item[0])))
+                  sorted(given.items(), key=lambda item: (-givers[item[0]], -item[1], item[0])))
     return QuestionSummary(info, len(tries), unlocked, float(statistics.median(tries)), max(tries), wrong)
 
 
@@ -142,7 +152,7 @@ def summarise_problem(label: str, title: str, logs: Mapping[str, Activity]) -> P
         if first is not None:
             to_pass.append(first)
     return ProblemSummary(label, title, len(runs), sum(runs), round(sum(runs) / len(runs), 2) if runs else 0.0,
-                          len(to_pass), float(statistics.median(to_pass)) if to_pass else 0.0,
+                          len(to_pass), float(statistics.median(to_pass)) if to_pass else None,
                           len(runs) - len(to_pass))
 
 
@@ -157,6 +167,17 @@ def summarise(title: str, logs: Mapping[str, Activity], prompts: Sequence[Prompt
     notes = tuple(n for activity in logs.values() for n in activity.notes) + same
     with_logs = sum(1 for a in logs.values() if a.status != "missing")
     return TaReport(title, len(logs) + len(same), with_logs, questions, ranked, notes)
+
+
+def misconceptions(report: TaReport) -> dict[str, tuple[Misconception, ...]]:
+    """Each problem's wrong answers (by label, in problem order), across its prompts, ranked by how
+    many students gave each, then how often, then in the answer key's order."""
+    found: dict[str, list[tuple[int, Misconception]]] = {}
+    for order, q in enumerate(report.questions):
+        found.setdefault(q.info.problem, []).extend((order, Misconception(q.info, w)) for w in q.wrong)
+    return {problem: tuple(m for _, m in sorted(ranked, key=lambda item: (-item[1].wrong.students,
+                                                                          -item[1].wrong.times, item[0])))
+            for problem, ranked in found.items()}
 
 
 def distinct_logs(logs: Mapping[str, Activity]) -> tuple[dict[str, Activity], tuple[str, ...]]:
@@ -188,6 +209,10 @@ def _n(value: float) -> str:
     return messages.points_text(value)
 
 
+def _until_passed(p: ProblemSummary) -> str:
+    return _n(p.runs_to_pass_median) if p.runs_to_pass_median is not None else messages.ta_nobody_passed()
+
+
 def render_markdown(report: TaReport) -> str:
     lines = [f"# {md_line(report.title)}: what the unlock questions and test runs show", "",
              messages.ta_report_intro(report.submissions, report.with_logs), ""]
@@ -196,23 +221,13 @@ def render_markdown(report: TaReport) -> str:
                   "| problem | students | runs per student | passed | runs until it passed (median) | never passed |",
                   "|---|---|---|---|---|---|"]
         lines += [f"| {p.problem} {md_line(p.title)} | {p.students} | {_n(p.runs_per_student)} | {p.passed} | "
-                  f"{_n(p.runs_to_pass_median)} | {p.never_passed} |" for p in report.problems]
+                  f"{_until_passed(p)} | {p.never_passed} |" for p in report.problems]
         lines.append("")
-    lines += ["## Unlock questions: the wrong answers given most", ""]
-    problem, question = None, None
-    for q in report.questions:
-        if q.info.problem != problem:
-            problem, question = q.info.problem, None
-            lines += [f"### Problem {problem}", ""]
-        if q.info.question != question:  # a question's name once, above each of its prompts
-            question = q.info.question
-            lines += [f"**{md_line(q.info.name)}**", ""]
-        lines += [f"{_code(q.info.asked)}, answer {_code(q.info.answer)}", "",
-                  messages.ta_tries_line(q.students, q.unlocked, _n(q.tries_median), q.tries_most), ""]
-        if q.wrong:
-            lines += ["| wrong answer | times | students |", "|---|---|---|"]
-            lines += [f"| {_code(w.text)} | {w.times} | {w.students} |" for w in q.wrong[:MOST_WRONG_SHOWN]]
-            lines.append("")
+    lines += [f"## {messages.ta_misconceptions_heading()}", "", messages.ta_misconceptions_intro(), ""]
+    ranked = misconceptions(report)
+    for problem in dict.fromkeys(q.info.problem for q in report.questions):
+        lines += [f"### Problem {problem}", ""] + _ranked_table(ranked.get(problem, ()))
+        lines += _tries_list([q for q in report.questions if q.info.problem == problem])
     if not report.questions:
         lines += [messages.ta_no_unlocks(), ""]
     if report.notes:
@@ -220,35 +235,62 @@ def render_markdown(report: TaReport) -> str:
     return "\n".join(lines)
 
 
+def _tries_list(questions: Sequence[QuestionSummary]) -> list[str]:
+    """How unlocking went, per question (its name once) and per prompt: who answered, unlocked, the tries."""
+    lines: list[str] = []
+    named = ""
+    for q in questions:
+        if q.info.question != named:
+            named = q.info.question
+            lines.append(f"- **{md_line(q.info.name)}**")
+        lines.append(f"  - {_code(q.info.asked)}, answer {_code(q.info.answer)}: "
+                     f"{messages.ta_tries_line(q.students, q.unlocked, _n(q.tries_median), q.tries_most)}")
+    return [*lines, ""]
+
+
+def _ranked_table(ranked: Sequence[Misconception]) -> list[str]:
+    """A problem's wrong answers as a table, those most students gave first (at most MOST_WRONG_SHOWN)."""
+    if not ranked:
+        return [messages.ta_no_wrong_answers(), ""]
+    lines = ["| students | wrong answer | times | question | answer |", "|---|---|---|---|---|"]
+    lines += [f"| {m.wrong.students} | {_code(m.wrong.text)} | {m.wrong.times} | {md_line(m.info.name)} "
+              f"{_code(m.info.asked)} | {_code(m.info.answer)} |" for m in ranked[:MOST_WRONG_SHOWN]]
+    more = len(ranked) - MOST_WRONG_SHOWN
+    return lines + ([""] + [messages.ta_more_wrong_answers(more)] if more > 0 else []) + [""]
+
+
 def _csv(rows: Sequence[Sequence[object]]) -> str:
     return csv_text(rows)
 
 
 def render_wrong_answers_csv(report: TaReport) -> str:
-    """Every wrong answer: problem, question, prompt, name, statement, answer, wrong answer, times, students."""
+    """Every wrong answer, each problem's ranked as :func:`misconceptions` ranks them: problem, question,
+    prompt, name, statement, answer, wrong answer, times, students."""
     rows: list[list[object]] = [["problem", "question", "prompt", "name", "asked", "answer", "wrong answer", "times",
                                  "students"]]
-    for q in report.questions:
-        rows += [[q.info.problem, q.info.question, q.info.prompt, q.info.name, q.info.asked, q.info.answer, w.text,
-                  w.times, w.students] for w in q.wrong]
+    for ranked in misconceptions(report).values():
+        rows += [[m.info.problem, m.info.question, m.info.prompt, m.info.name, m.info.asked, m.info.answer,
+                  m.wrong.text, m.wrong.times, m.wrong.students] for m in ranked]
     return _csv(rows)
 
 
 def render_unlock_csv(report: TaReport) -> str:
     rows: list[list[object]] = [["problem", "question", "prompt", "name", "students", "unlocked", "tries (median)",
-                                 "tries (most)", "most common wrong answer", "times"]]
+                                 "tries (most)", "wrong answer most students gave", "students who gave it", "times"]]
     for q in report.questions:
         top = q.wrong[0] if q.wrong else None
         rows.append([q.info.problem, q.info.question, q.info.prompt, q.info.name, q.students, q.unlocked,
-                     _n(q.tries_median), q.tries_most, top.text if top else "", top.times if top else 0])
+                     _n(q.tries_median), q.tries_most, top.text if top else "", top.students if top else 0,
+                     top.times if top else 0])
     return _csv(rows)
 
 
 def render_runs_csv(report: TaReport) -> str:
     rows: list[list[object]] = [["problem", "title", "students", "runs", "runs per student", "passed",
                                  "runs until it passed (median)", "never passed"]]
-    rows += [[p.problem, p.title, p.students, p.runs, _n(p.runs_per_student), p.passed, _n(p.runs_to_pass_median),
-              p.never_passed] for p in report.problems]
+    rows += [[p.problem, p.title, p.students, p.runs, _n(p.runs_per_student), p.passed,
+              _n(p.runs_to_pass_median) if p.runs_to_pass_median is not None else "", p.never_passed]
+             for p in report.problems]  # nobody passed: no number of runs, an empty cell
     return _csv(rows)
 
 
@@ -280,8 +322,8 @@ def write_report(folder: Path, edition: Edition, out: Path) -> TaReport:
     ordered = sorted(report.problems, key=lambda p: p.problem)
     for fmt in pictures.FORMATS:
         picture = pictures.test_runs(messages.ta_runs_title(edition.title), [p.problem for p in ordered],
-                                     [p.runs_per_student for p in ordered], [p.runs_to_pass_median for p in ordered],
-                                     fmt)
+                                     [p.runs_per_student for p in ordered],
+                                     [p.runs_to_pass_median or 0.0 for p in ordered], fmt)  # nobody passed: no bar
         write_atomically(out / f"runs.{fmt}", picture)
     return report
 

@@ -514,3 +514,128 @@ def test_a_phase_due_earlier_is_scored_from_the_hand_in_by_its_date() -> None:
     assert on_time.score == 7 and not [a for a in on_time.adjustments if a.kind == "phase"]
     with pytest.raises(CourseError, match="phases.1"):
         parse_course(text.replace("2024-03-11", "2024-03-20"))
+
+
+# -- policies that take points from many students, the late penalty's share, a pair's groups -------------
+
+
+def readme_course_sample() -> str:
+    """The course file the README prints under "The course file", as an instructor copies it."""
+    from graders.editions.edition import kit_root
+
+    text = (kit_root() / "README.md").read_text(encoding="utf-8")
+    return text.split("### The course file", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def boar_class(course_text: str) -> list[float]:
+    """The finals of a class of 14 under COURSE_TEXT fitted to Boar Brawl: each student hands in Phase 1
+    complete at one of 14 times from two weeks before the due date to two days after, then everything
+    an hour before the due date."""
+    from graders.courses.course import edition_course
+    from graders.editions.edition import load_edition
+
+    edition = load_edition("boar_brawl")
+    course = edition_course(parse_course(course_text), edition)
+    maxima = {p.label: float(p.points) for p in edition.problems}
+    phase_one = phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems])
+    first = result_from_scores({k: v for k, v in maxima.items() if k in phase_one}, maxima, phase_one)
+    full = result_from_scores(maxima, maxima, phase_one)
+    return [apply_policy(course, Student(f"s{k}"), [first.at(DUE - timedelta(days=14 - k), f"s{k}-1"),
+                                                    full.at(DUE - timedelta(hours=1), f"s{k}-2")]).final
+            for k in range(14)]
+
+
+def test_the_readme_s_sample_course_file_changes_no_grade_its_text_does_not_say() -> None:
+    """Copied as printed, the sample once zeroed Phase 1 for most of a class through a live phase date
+    commented "optional". It grades as the handout's own dates (the README's table) with the late rule
+    its text states; the phase date is left commented out, and its text says what it would take."""
+    sample = readme_course_sample()
+    late = "[late]" + sample.split("[late]", 1)[1].split("[extensions]", 1)[0]
+    handout = ('timezone = "America/Los_Angeles"\n[deadlines]\ncheckpoint = 2024-01-30T23:59:00\n'
+               f'early = 2024-02-06T23:59:00\ndue = 2024-02-07T23:59:00\n{late}')
+    assert boar_class(sample) == boar_class(handout)
+    (line,) = [line for line in sample.splitlines() if "phases" in line]
+    assert line.startswith("# ") and "count only from hand-ins by then" in line
+    assert boar_class(sample.replace(line, line[2:])) != boar_class(handout)  # what it says is what it does
+
+
+def test_a_rule_that_takes_points_from_a_quarter_of_the_class_or_more_is_counted() -> None:
+    """A Phase 1 due date before 8 of 14 students completed it takes Phase 1's points from those 8:
+    policy_costs names the key, the count and the points in all; a rule costing fewer than a quarter
+    of the class is not listed, one costing a quarter is."""
+    from graders.courses.course import PolicyCost, edition_course, policy_costs
+    from graders.editions.edition import load_edition
+
+    edition = load_edition("boar_brawl")
+    phased = COURSE.replace("due = 2024-02-07T23:59:00\n",
+                            "due = 2024-02-07T23:59:00\nphases = { 1 = 2024-01-30T00:00:00 }\n")
+    course = edition_course(parse_course(phased), edition)
+    maxima = {p.label: float(p.points) for p in edition.problems}
+    phase_one = phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems])
+    full = result_from_scores(maxima, maxima, phase_one)
+    phase_points = sum(maxima[k] for k in phase_one)
+    due = dict(course.phase_dues)[1]
+    outcomes = [apply_policy(course, Student(f"s{k}"), [full.at(due + timedelta(hours=k - 6, seconds=1), f"s{k}")])
+                for k in range(14)]  # s0..s5 on time for Phase 1, s6..s13 after its date
+    assert [o.final for o in outcomes] == [26.0] * 6 + [26.0 - phase_points] * 8
+    assert policy_costs(outcomes) == (PolicyCost("deadlines.phases.1", 8, 14, 8 * phase_points),)
+    assert policy_costs(outcomes[:6] + outcomes[6:7]) == ()  # 1 of 7
+    assert policy_costs(outcomes[:3] + outcomes[6:7]) == (PolicyCost("deadlines.phases.1", 1, 4, phase_points),)
+
+
+def test_a_late_penalty_is_a_share_of_the_points_the_late_hand_in_counts_for() -> None:
+    """Phase 1 (01, 02) is due on its own date and scored from the hand-in by then (4 points); the late
+    hand-in, a day after the due date, counts for Phase 2 (03: 16 points). 10% per day is 1.6 (10% of
+    16), not 2.0 (10% of the late hand-in's 20): final 4 + 16 - 1.6 = 18.4. In points, the penalty is
+    never more than those 16."""
+    from graders.courses.course import for_edition
+
+    text = ('timezone = "UTC"\n[deadlines]\ndue = 2024-03-16T23:59:00\nphases = { 1 = 2024-03-11T23:59:00 }\n'
+            '[late]\npolicy = "per_day"\nper_day = 10\nunit = "percent"\n')
+    course = for_edition(parse_course(text), 0, phase_of=(("01", 1), ("02", 1), ("03", 2)))
+    first = Attempt(datetime(2024, 3, 10, tzinfo=UTC), True, 4.0, 20.0, (("01", 2.0), ("02", 2.0), ("03", 0.0)), "a-1")
+    late = Attempt(datetime(2024, 3, 17, 12, tzinfo=UTC), True, 20.0, 20.0, (("01", 2.0), ("02", 2.0), ("03", 16.0)),
+                   "a-2")
+    out = apply_policy(course, PLAIN, [first, late])
+    assert out.counted == late and out.late_days == 1 and out.penalty == 1.6 and out.final == 18.4
+    (line,) = [a for a in out.adjustments if a.kind == "late"]
+    assert line.points == -1.6 and "of the 16 points it counts for" in line.line
+    assert (line.rule, line.cost) == ("late.per_day", 1.6)
+    points = for_edition(parse_course(text.replace('per_day = 10\nunit = "percent"', 'per_day = 20\nunit = "points"')),
+                         0, phase_of=course.phase_of)
+    assert apply_policy(points, PLAIN, [first, late]).final == 4  # 20 points a day, at most the 16 it counts for
+    # the same hand-ins without a phase date: 10% of all 20
+    whole = for_edition(parse_course(text.replace("phases = { 1 = 2024-03-11T23:59:00 }\n", "")), 0,
+                        phase_of=course.phase_of)
+    plain = apply_policy(whole, PLAIN, [first, late])
+    assert plain.penalty == 2 and plain.final == 18
+
+
+def test_a_pair_s_roster_row_sets_which_of_their_hand_ins_counts() -> None:
+    """groups = "best" for one pair: Carol's row says best, so Carol and Dan keep her finished 24 though
+    his later hand-in scores 0; Erin and Finn keep the course file's "last". A pair naming two is refused."""
+    roster = parse_roster("id,partner,groups\ncarol,dan,best\ndan,,\nerin,finn,\nfinn,,\n")
+    by_id = {s.id: s for s in roster.students}
+    assert (by_id["carol"].groups, by_id["dan"].groups, by_id["erin"].groups) == ("best", "best", "")
+    finished = attempt(DUE - timedelta(days=2), total=24, key="carol-1")
+    worse = attempt(DUE - timedelta(days=1), phase1=False, total=2, key="dan-1")
+    for who in ("carol", "dan"):
+        out = apply_policy(C, by_id[who], [finished, worse])
+        assert out.counted == finished and out.score == 24
+    last = apply_policy(C, by_id["erin"], [finished, worse])
+    assert last.counted == worse and last.score == 2
+    (warning,) = [a for a in last.adjustments if a.kind == "lower"]
+    assert (warning.rule, warning.cost) == ("groups", 22)
+    assert warning.note == messages.course_note_lower("dan-1", shown(worse), "2", "carol-1", shown(finished), "24",
+                                                      "24")
+    assert "Ask your instructor" not in warning.note and "roster row" in warning.note  # the instructor's words
+    with pytest.raises(CourseError, match="row 3: carol's groups is best but their partner dan's is last"):
+        parse_roster("id,partner,groups\ncarol,dan,best\ndan,,last\n")
+    with pytest.raises(CourseError, match="row 2: .*last, best or blank in groups"):
+        parse_roster("id,groups\ncarol,first\n")
+
+
+def shown(a: Attempt) -> str:
+    from graders.courses.course import shown_time
+
+    return shown_time(a.time, LA)

@@ -173,8 +173,16 @@ def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
     assert len(list((out / "records").glob("*.json.gz"))) == len(HANDINS) + 1  # each hand-in graded once
     assert {r["student"] for r in read_csv(out / "handins.csv")} == {k for k, *_ in HANDINS} | {"gina"}
     assert "ghost" not in rows  # an override naming no one graded is listed, not made a student
-    assert (out / "course-notes.txt").read_text(encoding="utf-8") == \
-        messages.override_unused("ghost", 4) + "\n" + messages.course_off_roster(["zed"]) + "\n"
+    assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines() == [
+        *costly(8), messages.override_unused("ghost", 4), messages.course_off_roster(["zed"])]
+
+
+def costly(of: int) -> list[str]:
+    """The self-test course's rules that take points from a quarter of its class or more, first in
+    course-notes.txt: the checkpoint date (Frank and Zed completed Phase 1 after it) and the late
+    penalty (Carol and Dan)."""
+    return [messages.course_policy_cost("course.toml", "deadlines.checkpoint", 2, of, "2"),
+            messages.course_policy_cost("course.toml", "late.per_day", 2, of, "4.8")]
 
 
 @pytest.mark.slow  # it grades the course's class (the module's fixture), as the slow tests beside it do
@@ -238,7 +246,7 @@ def test_the_self_test_course_from_a_gradescope_export(tmp_path, sources, graded
     rows = {row["student"]: row for row in read_csv(out / "grades.csv")}
     assert rows["zed"]["name"] == "Zed Zorn" and rows["zed"]["email"] == "zed@uni.edu"
     assert sorted(p.name for p in (out / "records").iterdir()) == [f"submission_{n}.json.gz" for n in range(1001, 1009)]
-    assert not (out / "course-notes.txt").exists()
+    assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines() == costly(7)  # no gina here
 
 
 # -- each rule end to end, at and around its deadline ------------------------------------------------------
@@ -533,7 +541,33 @@ def test_a_later_worse_hand_in_of_partners_is_said_to_both_and_to_the_instructor
     for who in ("carol", "dan"):
         feedback = (out / "feedback" / f"{who}.md").read_text(encoding="utf-8")
         assert "Warning" in feedback and "dan-1" in feedback and "carol-1" in feedback
-        assert f"{who}: Warning" in notes
+        assert f"{who}: a later, worse hand-in counts: dan-1" in notes  # worded for the instructor
+    assert "Ask your instructor" not in notes and "groups column of their roster row" in notes
+    best = course_folder(tmp_path / "best", roster=ROSTER.replace("carol,Carol Chen,carol@uni.edu,,,dan",
+                                                                  "carol,Carol Chen,carol@uni.edu,,,dan,best")
+                         .replace("partner\n", "partner,groups\n", 1), overrides=None)
+    assert hogkit(["grade", str(folder), "--out", str(tmp_path / "best-out"), "--course", str(best)]) == 0
+    finals_best = finals(tmp_path / "best-out")
+    assert finals_best["carol"] == finals_best["dan"] == "26"  # the pair asked: their best hand-in counts
+    assert not (tmp_path / "best-out" / "course-notes.txt").exists()
+
+
+@pytest.mark.timeout(600)
+def test_a_rule_that_takes_points_from_many_students_is_said_before_anything_is_uploaded(tmp_path, sources,
+                                                                                        capsys) -> None:
+    """A Phase 1 due date before Carol (and so Dan) and Erin completed it takes Phase 1's points from 3
+    of the roster's 6: the console and course-notes.txt say so with the count, before any upload."""
+    phased = COURSE.replace("due = 2024-02-07T23:59:00\n",
+                            "due = 2024-02-07T23:59:00\nphases = { 1 = 2024-01-25T23:59:00 }\n")
+    course = course_folder(tmp_path, phased, overrides=None)
+    folder = class_folder(tmp_path, sources, [("carol-1", C.checkpoint - timedelta(hours=1), ["carol"], "phase1"),
+                                              ("erin-1", C.checkpoint, ["erin"], "phase1")])
+    out = tmp_path / "out"
+    assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 0
+    said = messages.course_policy_cost("course.toml", "deadlines.phases.1", 3, 6, "36")
+    assert said in capsys.readouterr().err
+    assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines()[0] == said
+    assert finals(out)["carol"] == finals(out)["erin"] == "1"  # the checkpoint alone: Phase 1 came too late
 
 
 def test_the_gradescope_command_says_what_total_to_set(tmp_path, capsys) -> None:

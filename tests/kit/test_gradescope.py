@@ -259,3 +259,45 @@ def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder)
     one = next(t for t in results["tests"] if t["number"] == "01")
     assert messages.notebook_place("hog.ipynb", 2, line) in one["output"], one["output"]
     assert "hog.py line" not in json.dumps(results)
+
+
+def full_marks(edition) -> object:
+    """A record of EDITION with every problem's points (and its checkpoint's), as grading the reference
+    gives: what the tests' max_score values are measured against, with no grading run."""
+    from graders.core.records import CheckpointResult, ClassRecord, EntryStatus, ProblemResult, ProblemStatus, Report
+
+    problems = tuple(ProblemResult(p.number, p.label, p.title, p.phase, p.points, p.points, ProblemStatus.PASSED)
+                     for p in edition.problems)
+    cp = edition.checkpoint
+    checkpoint = CheckpointResult(cp.label, cp.phase, cp.points, cp.points) if cp is not None else None
+    report = Report(edition.name, edition.title, edition.submission, edition.max_points, edition.max_points, (),
+                    problems, checkpoint)
+    return ClassRecord("submission", EntryStatus.GRADED, report=report, max=edition.max_points)
+
+
+@pytest.mark.parametrize("name", ["boar_brawl", "pig_tail", "more_boar", "swine_swap", "pig"])
+def test_the_tests_max_scores_add_up_to_the_total_the_kit_says_to_set(tmp_path, name) -> None:
+    """Every edition, with and without a course (one with an early date): the tests' max_score values
+    add up to the total `hogkit gradescope` tells the instructor to set, and a submission earning
+    everything scores that total (26 for Boar Brawl with the course; 15 for Pig, whose 25 make 15)."""
+    from graders.courses.gradescope import _results, assignment_total
+
+    edition = load_edition(name)
+    record = full_marks(edition)
+    alone = _results(record, tmp_path, name, None)
+    total = sum(points for _, points in assignment_total(edition))
+    assert sum(t["max_score"] for t in alone["tests"]) == total == alone["score"]
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "course.toml").write_text(f'edition = "{name}"\ntimezone = "UTC"\n[deadlines]\n'
+                                        'early = 2024-02-06T23:59:00\ndue = 2024-02-07T23:59:00\n', encoding="utf-8")
+    (course / "roster.csv").write_text("id,name,email\nann,Ann Lee,ann@uni.edu\n", encoding="utf-8")
+    (tmp_path / "submission_metadata.json").write_text(json.dumps({
+        "id": 1, "created_at": "2024-02-01T10:00:00Z", "users": [{"name": "Ann Lee", "sid": "ann",
+                                                                 "email": "ann@uni.edu"}]}), encoding="utf-8")
+    applied = _results(record, tmp_path, name, course)
+    parts = assignment_total(edition, course)
+    total = sum(points for _, points in parts)
+    assert round(sum(t["max_score"] for t in applied["tests"]), 2) == total == applied["score"]
+    assert round(sum(t["score"] for t in applied["tests"]), 2) == total
+    assert total == {"boar_brawl": 26, "pig_tail": 26, "more_boar": 25, "swine_swap": 2201, "pig": 16}[name]

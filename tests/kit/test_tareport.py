@@ -81,14 +81,14 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
     for index, (p, row) in enumerate(zip(prompts, rows, strict=True)):
         assert (row["problem"], row["question"], int(row["prompt"])) == (p.problem, p.question, p.prompt)
         # 8 logged students (the zip holds s01's log: counted once); the edited log stops before its first line
-        assert row["most common wrong answer"] == f"top-{index}", row
-        assert int(row["times"]) == 6 and int(row["students"]) == 8
+        assert row["wrong answer most students gave"] == f"top-{index}", row
+        assert (int(row["students who gave it"]), int(row["times"]), int(row["students"])) == (5, 6, 8)
     wrong = list(csv.DictReader(io.StringIO((out / "wrong-answers.csv").read_text(encoding="utf-8"))))
     first = [(r["wrong answer"], int(r["times"]), int(r["students"])) for r in wrong if r["question"] ==
              prompts[0].question and int(r["prompt"]) == prompts[0].prompt]
     assert first == [("top-0", 6, 5), ("second-0", 4, 4), ("odd-0", 1, 1)]
     markdown = (out / "ta-report.md").read_text(encoding="utf-8")
-    assert "`top-0` | 6 | 5" in markdown and messages.activity_missing(str(generated_class / "nolog")) in markdown
+    assert "| 5 | `top-0` | 6 |" in markdown and messages.activity_missing(str(generated_class / "nolog")) in markdown
     assert messages.activity_tampered(str(generated_class / "edited"), 1) in markdown
     assert md_line(messages.ta_same_log(str(generated_class / "zipped.zip"), str(generated_class / "s01"))) in markdown
 
@@ -103,8 +103,45 @@ def test_the_report_counts_test_runs_until_a_problem_passed(generated_class: Pat
     assert one.students == 8 and one.passed == 8 and one.never_passed == 0  # s01's zip counted once
     assert one.runs == sum(range(1, 9)) and one.runs_to_pass_median == 4.5  # runs 1..8
     assert two.students == 8 and two.passed == 0 and two.never_passed == 8 and two.runs_per_student == 2
+    assert two.runs_to_pass_median is None  # nobody passed it: no number of runs
     assert [p.problem for p in report.problems] == ["01", "02"]  # most runs per student first
-    assert "| 01 " in render_markdown(report)
+    markdown = render_markdown(report)
+    assert "| 01 " in markdown and f"| 0 | {messages.ta_nobody_passed()} | 8 |" in markdown
+    assert "| 0 | 0 | 8 |" not in markdown  # once "0 runs until it passed"
+    from graders.courses.tareport import render_runs_csv
+
+    rows = {r["problem"]: r for r in csv.DictReader(io.StringIO(render_runs_csv(report)))}
+    assert rows["02"]["runs until it passed (median)"] == "" and rows["01"]["runs until it passed (median)"] == "4.5"
+
+
+def test_each_problem_s_wrong_answers_are_ranked_by_how_many_students_share_them(tmp_path: Path, edition) -> None:
+    """Once listed like an answer key, question by question, each ordered by how often an answer was
+    typed: one student typing "7" ten times outranked "8" shared by three. Now each problem's wrong
+    answers, across its prompts, are ranked by how many students gave each, the count shown."""
+    from graders.courses.tareport import misconceptions, render_wrong_answers_csv
+
+    prompts = prompt_infos(edition)
+    problem = prompts[0].problem
+    first, second = [p for p in prompts if p.problem == problem][:2]
+    logs = {}
+    for n, (where, wrong) in enumerate([(first, ["7"] * 10), (second, ["8"]), (second, ["8", "9"]),
+                                        (second, ["8"]), (first, ["6"]), (first, ["6"])]):
+        project = tmp_path / f"s{n}"
+        project.mkdir()
+        activity.unlock_attempt(project, where.problem, where.question, where.prompt, wrong, len(wrong) + 1, True)
+        logs[f"s{n}"] = activity.read_activity(project)
+    report = summarise("T", logs, [first, second], [])
+    ranked = misconceptions(report)[problem]
+    assert [(m.wrong.text, m.wrong.students, m.wrong.times) for m in ranked] == [
+        ("8", 3, 3), ("6", 2, 2), ("7", 1, 10), ("9", 1, 1)]
+    assert [m.info for m in ranked] == [second, first, first, second]
+    markdown = render_markdown(report)
+    rows = [line for line in markdown.splitlines() if line.startswith("| ") and "`" in line]
+    assert [row.split(" | ")[:3] for row in rows] == [["| 3", "`8`", "3"], ["| 2", "`6`", "2"], ["| 1", "`7`", "10"],
+                                                      ["| 1", "`9`", "1"]]
+    assert "| students | wrong answer | times |" in markdown
+    table = list(csv.DictReader(io.StringIO(render_wrong_answers_csv(report))))
+    assert [(r["wrong answer"], r["students"]) for r in table] == [("8", "3"), ("6", "2"), ("7", "1"), ("9", "1")]
 
 
 def test_a_student_s_answer_cannot_break_the_markdown(tmp_path: Path, edition) -> None:
