@@ -19,6 +19,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -2172,6 +2173,44 @@ def forced_limits(monkeypatch: pytest.MonkeyPatch, confined: bool = True) -> iso
     return limits
 
 
+def _searchable_by_all(folder: Path) -> bool:
+    """Whether every user may pass through FOLDER and each folder above it (o+x all the way up)."""
+    try:
+        return all(os.stat(p).st_mode & 0o001 for p in (folder, *folder.parents))
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def shared_folder() -> Iterator[Path]:
+    """A new folder of mode 0755 that every user can reach (every folder above it searchable by all),
+    removed afterwards: what a test of "a child could read this" needs, made by the test wherever
+    the checkout is (a clone under a home folder of mode 0700 or in a ``mktemp -d`` folder hides
+    the checkout itself from every child). Skipped where no such folder can be made."""
+    import tempfile
+
+    bases = [Path(tempfile.gettempdir()), Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")]
+    base = next((b.resolve() for b in bases if b.is_dir() and _searchable_by_all(b.resolve())), None)
+    if base is None:
+        pytest.skip("no temporary folder on this machine is searchable by every user")
+    folder = Path(tempfile.mkdtemp(prefix="hogkit-test-shared-", dir=base))
+    try:
+        folder.chmod(0o755)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def readable_copy(source: Path, target: Path) -> None:
+    """Copy SOURCE to TARGET, TARGET and the folders made for it readable by every user (whatever the umask)."""
+    made = [p for p in reversed(target.parents) if not p.exists()]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for folder in made:
+        folder.chmod(0o755)
+    shutil.copyfile(source, target)
+    target.chmod(0o644)
+
+
 REFERENCE_RUNNER = """
 def boar_brawl(player_score, opponent_score):
     import os
@@ -2343,9 +2382,12 @@ def test_the_isolation_line_says_what_a_child_could_do(edition, reference_source
         assert "network off" in line and not delivered, (line, delivered)
 
 
-def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_source, monkeypatch):
+def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_source, monkeypatch,
+                                                            shared_folder):
     """Attack: any stub, graded where nothing hides the kit from its child (no namespaces, no Landlock,
-    a checkout every user may read, as on an old kernel or as an ordinary user without bubblewrap).
+    a copy of the reference every user may read, as on an old kernel or as an ordinary user without
+    bubblewrap). The test makes that copy itself, so it holds wherever the checkout is (one in a
+    folder of mode 0700 is hidden from every child by its modes alone).
 
     Guarantee: nothing is graded: the kit's failure (IsolationRefused, exit status 3), naming what the
     child could read; never a score computed with the reference open to student code.
@@ -2356,7 +2398,8 @@ def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_
     forced_limits(monkeypatch, confined=False)
     monkeypatch.setattr(guard, "_KEPT", {})  # no verification of an earlier test answers for this one
     monkeypatch.setattr(isolation, "_DEMANDED", {})
-    secret = Path(isolation.__file__).resolve().parents[1]  # the package: world-readable in this checkout
+    secret = shared_folder / "solution"
+    readable_copy(edition.solution_dir / edition.submission, secret / edition.name / edition.submission)
     monkeypatch.setattr(guard, "secret_paths", lambda editions, extra=(): (str(secret),))
     from graders.sandboxing import sandbox
 
@@ -2456,28 +2499,22 @@ def test_require_isolation_refuses_anything_less_than_complete(edition, monkeypa
     assert "network OPEN" in json.loads(capsys.readouterr().out)["isolation"]
 
 
-def test_a_child_that_reaches_a_verified_secret_is_never_graded(edition, reference_source, monkeypatch):
+def test_a_child_that_reaches_a_verified_secret_is_never_graded(edition, reference_source, monkeypatch,
+                                                               shared_folder):
     """Attack: after the verification found the kit hidden, one child can read a secret anyway (a
     folder opened to it later, a mount that went away). Guarantee: every child checks the verified
     secrets before its student's code runs; that one is the sandbox failing (SandboxError, the kit's
     failure, retried and then a kit error), never a grade."""
-    import shutil
-    import tempfile
-
     from graders.core.errors import SandboxError
     from graders.sandboxing.sandbox import open_session
 
-    readable = Path(tempfile.mkdtemp(prefix="hogkit-test-secret-", dir="/tmp"))  # any user may read it
-    try:
-        readable.chmod(0o755)
-        (readable / "hog.py").write_text("reference", encoding="utf-8")
-        policy = forced_limits(monkeypatch, confined=False)
-        monkeypatch.setattr(isolation, "_DEMANDED", {policy: (str(readable),)})
-        with pytest.raises(SandboxError) as caught:
-            open_session(reference_source, edition).dispose()
-        assert str(readable) in str(caught.value)
-    finally:
-        shutil.rmtree(readable)
+    readable = shared_folder / "secret"
+    readable_copy(edition.solution_dir / edition.submission, readable / "hog.py")
+    policy = forced_limits(monkeypatch, confined=False)
+    monkeypatch.setattr(isolation, "_DEMANDED", {policy: (str(readable),)})
+    with pytest.raises(SandboxError) as caught:
+        open_session(reference_source, edition).dispose()
+    assert str(readable) in str(caught.value)
 
 
 # -- the fork server: each child forked into namespaces of its own (graders.sandboxing.zygote) ---------
