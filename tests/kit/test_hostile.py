@@ -764,23 +764,26 @@ def test_printing_forever_times_out(edition, reference_source):
 # -- 9. memory -----------------------------------------------------------------------------------
 
 
-@pytest.mark.timeout(120)
 def test_unbounded_memory_fails_only_that_problem(edition, reference_source):
-    """Attack: make_averaged allocates without bound. The child's address-space limit stops it.
+    """Attack: make_averaged allocates far past any limit (10,000 blocks of 10 MB: 100 GB). The
+    child's address-space limit stops it.
 
     Each case ends in MemoryError (or, if the child cannot even report it, a crash); the grader
-    and the other problems in the same run are untouched. (``bytes(n)`` takes zeroed pages from the
-    system without writing them, unlike ``bytearray(n)``, which fills every page: the limit is
-    reached by allocation alone, in about a hundred calls, however busy the machine is, and never
-    a case's deadline.)
+    and the other problems in the same run are untouched. What is measured is memory, never time,
+    so a loaded machine cannot change the outcome: ``bytes(n)`` takes zeroed pages from the system
+    without writing them (unlike ``bytearray(n)``, which fills every page), so the limit is reached
+    by allocation alone, in about a hundred calls; the loop is bounded, so a limit that failed to
+    hold would end the case with a wrong answer, not a hang; and the problems graded here get a
+    deadline of a minute per case, a bound on a hang rather than a measure.
     """
     source = replace_function(reference_source, "make_averaged", """
         def make_averaged(original_function, samples_count=1000):
             x = []
-            while True:
+            for _ in range(10**4):
                 x.append(bytes(10**7))
+            return len(x)
         """)
-    report = grade_source(source, edition, problems=[1, 2, 8])
+    report = grade_source(source, with_deadline(edition, 60.0, [1, 2, 8]), problems=[1, 2, 8])
 
     assert scores(report) == {1: 2, 2: 2, 8: 0}
     assert_untouched(report, 1, 2)
@@ -1393,14 +1396,17 @@ import __main__ as _main, sys as _sys, time as _time
 _frame = _sys._getframe()
 while _frame is not None and "out_fd" not in _frame.f_locals:
     _frame = _frame.f_back
-for _ in range(400):
+for _ in range(1200):
     _main.send(_frame.f_locals["out_fd"], {"op": "stmt", "i": 0, "line": 1})
     _time.sleep(0.05)
 while True:
     pass
 """
     source = reference_source.replace("\ndef roll_dice(", attack + "\ndef roll_dice(", 1)
-    report = grade_source(source, edition, problems=[2], limits=Limits(import_seconds=1.0, import_budget=6.0))
+    # The forgeries go on for a minute, twice the whole load's budget (the default, 30 s): were the
+    # clock restarted by them, the budget would run out and nothing would load. The statement's own
+    # 2 s and the budget leave room for a loaded machine to load every other statement.
+    report = grade_source(source, edition, problems=[2], limits=Limits(import_seconds=2.0))
     assert_untouched(report, 2)
     assert any(messages.skipped_statement("never finished") in note for note in report.notes), report.notes
 
