@@ -764,6 +764,15 @@ def kit_failed_row(summary: str) -> str:
             f"it; the traceback is in {KIT_LOG_NAME} beside grades.csv.")
 
 
+def kit_failed_on_gradescope(summary: str) -> str:
+    """The staff's reason, on Gradescope, for a submission the kit could not grade (after a second
+    try): Gradescope has no grades.csv, no kit-errors.log and no hogkit command to run again."""
+    return (f"Not graded: the kit failed while grading this submission ({summary}). This is not the "
+            f"student's fault and no score was given. The traceback is this test's output (staff only). "
+            f"Once the cause is fixed (a new autograder zip from hogkit gradescope, if the kit needed one), "
+            f"regrade it with Gradescope's Rerun Autograder (or Regrade All Submissions).")
+
+
 KIT_LOG_NAME = "kit-errors.log"
 
 

@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         from graders.scoring.grading import describe_failure
 
         record = ClassRecord(student="submission", status=EntryStatus.KIT_ERROR, traceback=traceback.format_exc(),
-                             reason=messages.kit_failed_row(describe_failure(exc)))
+                             reason=messages.kit_failed_on_gradescope(describe_failure(exc)))
         results = reports.render_gradescope(record)
     write_atomically(root / "results" / "results.json", json.dumps(results, indent=2))
     shown_max = record.report.max if record.report else record.max
@@ -309,7 +309,7 @@ def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
         return text.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
 
     entry = Entry("submission", folder, source, status, theirs(reason), notes=tuple(theirs(n) for n in notes))
-    record = record_with_retry(entry, edition, Limits())
+    record = record_with_retry(entry, edition, Limits(), worded=messages.kit_failed_on_gradescope)
     return _in_notebook_terms(record, folder, edition.submission)
 
 
