@@ -2487,6 +2487,76 @@ def test_empty_files_in_a_tmpfs_are_bounded_by_the_childs_memory_cgroup(edition,
     assert "a memory cgroup of its own bounds it all" in report.isolation
 
 
+REFUSE_LANDLOCK = """
+import errno, json, sys
+import pyseccomp as sc
+flt = sc.SyscallFilter(sc.ALLOW)
+for name in ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"):
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), name)
+flt.load()  # as a container's seccomp profile: this process and every child it starts
+from graders.sandboxing import guard
+print(json.dumps(guard.verify(tuple(sys.argv[1:])).summary))
+"""
+
+
+@pytest.mark.timeout(300)
+def test_landlock_refused_by_a_containers_seccomp_profile_is_said_so(edition, tmp_path):
+    """The Docker corner: a grader started under a seccomp profile that answers ENOSYS to Landlock's
+    calls (Docker's default in older releases), on a kernel that has Landlock, under limits.
+
+    Guarantee: the verified line says Landlock was refused by the seccomp filter the grader runs
+    under, never that the kernel lacks it; and, with neither namespaces nor Landlock, that only the
+    kit's own paths were checked, not a copy of the kit or of a reference elsewhere on the machine
+    (which a world-readable copy of hog.py would be: it once scored a stub 20/24 under "kit hidden").
+    """
+    import ctypes
+    import subprocess
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    if libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1)) < 1:
+        pytest.skip("this kernel has no Landlock to refuse")
+    if not isolation.seccomp_program()[0]:
+        pytest.skip(isolation.seccomp_program()[1])
+    private = tmp_path / "private"  # closed to other users: hidden from a child with a user id of its own
+    private.mkdir(mode=0o700)
+    (private / "hog.py").write_text("reference", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", REFUSE_LANDLOCK, str(private)], cwd=edition.root,
+                          env={**os.environ, "HOGKIT_ISOLATION": "limits"}, capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert "landlock: refused by the seccomp filter the grader runs under" in line, line
+    assert "not in this kernel" not in line and "applied by the child: seccomp" in line, line
+    if os.geteuid() == 0:  # a user id of its own: the folder's modes hide it
+        assert messages.kit_reach(isolation.LIMITS, (), False, 1) in line, line
+        assert "only the kit's own paths (1) checked; NOT checked: a copy of the kit or of a reference" in line
+    else:  # the grader's own user: the child reads what the grader can
+        assert f"kit READABLE ({private})" in line, line
+
+
+@pytest.mark.parametrize(("said", "listed", "worded"), [
+    ("landlock: unavailable (error 38, seccomp 2)", None, "landlock: refused by the seccomp filter the grader runs"),
+    ("landlock: unavailable (error 38, seccomp 2)", False, "landlock: not in this kernel (error 38"),
+    ("landlock: unavailable (error 38, seccomp 0)", True, "landlock: not in this kernel (error 38"),
+    ("landlock: unavailable (error 1, seccomp 2)", None, "landlock: refused by the seccomp filter the grader runs"),
+    ("landlock: the rules were refused (error 22)", None, "landlock: the rules were refused (error 22)"),
+])
+def test_why_landlock_is_missing_is_worded_from_what_the_child_found(said, listed, worded, monkeypatch):
+    """The child reports a failed first Landlock call as its errno and its seccomp mode; the line
+    words it: ENOSYS under a filter the grader was started under (a container's profile) is a
+    refusal, ENOSYS without one (or where the kernel's security modules do not list Landlock) a
+    kernel without it; anything else the child said is kept as it said it."""
+    monkeypatch.setattr(isolation, "landlock_listed", lambda: listed)
+    policy = isolation.Policy(isolation.LIMITS, "", True, sys.executable, sys.prefix, "test")
+    reach = {"readable": [], "network": False, "uid": os.getuid() + 1, "gid": os.getgid() + 1,
+             "applied": ["seccomp"], "missing": [said]}
+    verified = isolation.verified_from(reach, policy, ("/k",))
+    (missing,) = verified.missing
+    assert missing.startswith(worded), missing
+    assert verified.checked == 1 and "not available: " + missing in verified.summary
+
+
 def test_require_isolation_refuses_anything_less_than_complete(edition, monkeypatch, capsys):
     """Attack (or a machine's shortfall): a child that could reach the network, graded with
     --require-isolation. Guarantee: nothing is graded (exit status 3), and the line says what was
