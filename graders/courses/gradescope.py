@@ -2,7 +2,8 @@
 
 Contract: :func:`build_autograder` writes a zip with ``setup.sh`` and ``run_autograder`` at its root,
 the engine, and the edition's manifest, every case file (hidden ones included) and support files;
-never the reference ``hog.py`` unless a case is judged against it (see :func:`needs_reference`).
+never the reference ``hog.py`` unless a case is judged against it or runs it (see :func:`needs_reference`:
+every edition's hidden cases run it today); ``setup.sh`` closes the unpacked zip to other users.
 ``run_autograder`` calls :func:`main`, which finds the submission under ``$AUTOGRADER_ROOT/submission``
 (``/autograder`` on Gradescope), grades it with the same
 engine as ``hogkit grade`` (student code isolated as :mod:`graders.sandboxing.isolation` decides on the

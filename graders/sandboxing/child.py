@@ -358,7 +358,7 @@ def confine(spec: dict) -> tuple[list, list]:
             _report(_landlock(libc, spec), "landlock", applied, missing)
         if spec.get("bpf"):
             _report(_seccomp(libc, bytes.fromhex(spec["bpf"])), "seccomp", applied, missing)
-    except (OSError, AttributeError, ValueError) as exc:
+    except (OSError, AttributeError, ValueError, LookupError) as exc:
         missing.append(f"confinement: {exc}")
     return applied, missing
 
@@ -405,11 +405,12 @@ def _landlock(libc: ctypes.CDLL, spec: dict) -> str:
 
 def _seccomp_mode() -> str:
     """This process's seccomp mode as the kernel states it (0 none, 1 strict, 2 a filter), '?' unknown."""
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+    try:  # read as bytes: no codec to import (the child may not reach the encodings package here)
+        with open("/proc/self/status", "rb") as status:
             for line in status:
-                if line.startswith("Seccomp:"):
-                    return line.split(":", 1)[1].strip() or "?"
+                if line.startswith(b"Seccomp:"):
+                    mode = line.split(b":", 1)[1].strip()
+                    return str(int(mode)) if mode.isdigit() else "?"
     except OSError:
         pass
     return "?"

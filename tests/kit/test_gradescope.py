@@ -58,7 +58,8 @@ def test_the_zip_has_the_scripts_at_its_root_and_the_reference(autograder):
     assert "tests/editions/boar_brawl/mutants.toml" not in names  # its mutant ids quote the reference's code
 
 
-def run_autograder(root, submission_files: dict[str, str | bytes]) -> dict:
+def run_autograder(root, submission_files: dict[str, str | bytes], command: list[str] | None = None) -> dict:
+    """results.json of run_autograder (or COMMAND, which runs it) in the simulated ROOT for SUBMISSION_FILES."""
     submission = root / "submission"
     results = root / "results"
     for folder in (submission, results):
@@ -69,7 +70,7 @@ def run_autograder(root, submission_files: dict[str, str | bytes]) -> dict:
         target = submission / name
         target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     env = {**os.environ, "AUTOGRADER_ROOT": str(root)}
-    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,
+    done = subprocess.run(command or ["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,
                           text=True, timeout=600, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     return json.loads((results / "results.json").read_text(encoding="utf-8"))
@@ -246,3 +247,75 @@ def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder)
     one = next(t for t in results["tests"] if t["number"] == "01")
     assert messages.notebook_place("hog.ipynb", 2, line) in one["output"], one["output"]
     assert "hog.py line" not in json.dumps(results)
+
+
+READS_THE_REFERENCE = """
+def boar_brawl(player_score, opponent_score):
+    for path in {candidates!r}:
+        try:
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+        except OSError:
+            continue
+        space = {{"__name__": "reference"}}
+        try:
+            exec(compile(source, path, "exec"), space)
+            return space["boar_brawl"](player_score, opponent_score)
+        except Exception:
+            continue
+    return 1
+"""
+
+# Run before run_autograder, in its process: a seccomp filter that answers ENOSYS to Landlock's calls,
+# as the default profile of older Docker releases does, so that nothing but files' modes hides the kit.
+WITHOUT_LANDLOCK = """
+import errno, os, sys
+import pyseccomp as sc
+flt = sc.SyscallFilter(sc.ALLOW)
+for name in ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"):
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), name)
+flt.load()
+os.execvp("bash", ["bash", sys.argv[1]])
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("landlock", ["with_landlock", "without_landlock"])
+def test_student_code_on_gradescopes_route_cannot_read_the_zips_reference(autograder, landlock):
+    """Attack: the autograder zip ships solution/<edition>/hog.py (hidden cases run it for the problems
+    they do not test), so boar_brawl looks for it where the zip was unpacked (by the autograder's
+    path and by the real one) and answers with it.
+
+    Guarantee, on Gradescope's route (run_autograder as root without CAP_SYS_ADMIN: no bubblewrap, no
+    mount namespace), with Landlock and where a container's seccomp profile refuses Landlock (only
+    setup.sh's closed modes and the child's own user id hide the reference then): the submission is
+    graded and the stub scores 0 on Problem 02; never a point from the reference.
+    """
+    import sys
+
+    root, names = autograder
+    assert "solution/boar_brawl/hog.py" in names
+    if os.geteuid() != 0 or shutil.which("capsh") is None:
+        pytest.skip("Gradescope's route needs root and capsh to drop CAP_SYS_ADMIN")
+    shipped = [root / "source" / "solution" / "boar_brawl" / "hog.py",
+               (root / "source").resolve() / "solution" / "boar_brawl" / "hog.py"]
+    assert all(p.is_file() for p in shipped)  # the grader (root) reads it: the stub's paths are right
+    reference = reference_text()
+    begin = reference.index("def boar_brawl(")
+    end = reference.index("\ndef ", begin + 1)
+    stub = reference[:begin] + READS_THE_REFERENCE.format(candidates=[str(p) for p in shipped]).strip() + \
+        "\n\n" + reference[end:]
+    script = str(root / "source" / "run_autograder")
+    command = [sys.executable, "-c", WITHOUT_LANDLOCK, script] if landlock == "without_landlock" else ["bash", script]
+    results = run_autograder(root, {"hog.py": stub},
+                             ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "capsh", *command])
+    # setup.sh closed the unpacked zip to other users, and root gives each child a user id of its own:
+    # the child cannot read the kit, so the submission is graded (never refused) on either route.
+    assert not results.get("extra_data", {}).get("kit_error"), json.dumps(results, indent=1)
+    two = next(t for t in results["tests"] if t["number"] == "02")
+    assert two["score"] == 0, two
+    isolation = results["extra_data"]["isolation"]
+    assert "limits only" in isolation and "kit hidden" in isolation, isolation
+    if landlock == "without_landlock":
+        assert "landlock: refused by the seccomp filter the grader runs under" in isolation, isolation

@@ -2521,7 +2521,10 @@ def test_landlock_refused_by_a_containers_seccomp_profile_is_said_so(edition, tm
     private = tmp_path / "private"  # closed to other users: hidden from a child with a user id of its own
     private.mkdir(mode=0o700)
     (private / "hog.py").write_text("reference", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", REFUSE_LANDLOCK, str(private)], cwd=edition.root,
+    argv = [sys.executable, "-c", REFUSE_LANDLOCK, str(private)]
+    if os.geteuid() == 0 and shutil.which("capsh"):  # Gradescope's route: no namespace of any kind
+        argv = ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "capsh", *argv]
+    done = subprocess.run(argv, cwd=edition.root,
                           env={**os.environ, "HOGKIT_ISOLATION": "limits"}, capture_output=True, text=True,
                           timeout=240)
     assert done.returncode == 0, done.stderr
