@@ -17,6 +17,8 @@ from graders.core import messages
 from graders.courses.gradescope import build_autograder
 from graders.editions.edition import load_edition
 
+from .conftest import REFERENCE_RUNNER, WITHOUT_LANDLOCK
+
 
 @pytest.fixture(scope="module")
 def autograder(tmp_path_factory, worker_id):
@@ -249,32 +251,9 @@ def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder)
     assert "hog.py line" not in json.dumps(results)
 
 
-READS_THE_REFERENCE = """
-def boar_brawl(player_score, opponent_score):
-    for path in {candidates!r}:
-        try:
-            with open(path, encoding="utf-8") as f:
-                source = f.read()
-        except OSError:
-            continue
-        space = {{"__name__": "reference"}}
-        try:
-            exec(compile(source, path, "exec"), space)
-            return space["boar_brawl"](player_score, opponent_score)
-        except Exception:
-            continue
-    return 1
-"""
-
-# Run before run_autograder, in its process: a seccomp filter that answers ENOSYS to Landlock's calls,
-# as the default profile of older Docker releases does, so that nothing but files' modes hides the kit.
-WITHOUT_LANDLOCK = """
-import errno, os, sys
-import pyseccomp as sc
-flt = sc.SyscallFilter(sc.ALLOW)
-for name in ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"):
-    flt.add_rule(sc.ERRNO(errno.ENOSYS), name)
-flt.load()
+# Run before run_autograder, in its process, which it then becomes: Landlock refused (see WITHOUT_LANDLOCK).
+EXEC_WITHOUT_LANDLOCK = WITHOUT_LANDLOCK + """
+import os, sys
 os.execvp("bash", ["bash", sys.argv[1]])
 """
 
@@ -304,10 +283,12 @@ def test_student_code_on_gradescopes_route_cannot_read_the_zips_reference(autogr
     reference = reference_text()
     begin = reference.index("def boar_brawl(")
     end = reference.index("\ndef ", begin + 1)
-    stub = reference[:begin] + READS_THE_REFERENCE.format(candidates=[str(p) for p in shipped]).strip() + \
+    stub = reference[:begin] + REFERENCE_RUNNER.format(candidates=[str(p) for p in shipped]).strip() + \
         "\n\n" + reference[end:]
     script = str(root / "source" / "run_autograder")
-    command = [sys.executable, "-c", WITHOUT_LANDLOCK, script] if landlock == "without_landlock" else ["bash", script]
+    command = ["bash", script]
+    if landlock == "without_landlock":
+        command = [sys.executable, "-c", EXEC_WITHOUT_LANDLOCK, script]
     results = run_autograder(root, {"hog.py": stub},
                              ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "capsh", *command])
     # setup.sh closed the unpacked zip to other users, and root gives each child a user id of its own:

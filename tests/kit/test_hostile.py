@@ -32,7 +32,16 @@ from graders.sandboxing import isolation
 from graders.scoring import reports
 from graders.scoring.judge import DEBUG_PREFIX
 
-from .conftest import grade_on_gradescope, grade_source, problem, replace_function, scores, with_deadline
+from .conftest import (
+    REFERENCE_RUNNER,
+    WITHOUT_LANDLOCK,
+    grade_on_gradescope,
+    grade_source,
+    problem,
+    replace_function,
+    scores,
+    with_deadline,
+)
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -2217,25 +2226,6 @@ def readable_copy(source: Path, target: Path) -> None:
     target.chmod(0o644)
 
 
-REFERENCE_RUNNER = """
-def boar_brawl(player_score, opponent_score):
-    import os
-    for path in {candidates!r}:
-        try:
-            with open(path, encoding="utf-8") as f:
-                source = f.read()
-        except OSError:
-            continue
-        space = {{"__name__": "reference"}}
-        try:
-            exec(compile(source, path, "exec"), space)
-            return space["boar_brawl"](player_score, opponent_score)
-        except Exception:
-            continue
-    return 1
-"""
-
-
 def reference_candidates(edition: Edition, *packages: Path) -> list[str]:
     """Where an attacker looks for the reference: the kit's root, beside every copy of the package."""
     found = [edition.solution_dir / edition.submission, Path.cwd() / "solution" / edition.name / edition.submission]
@@ -2487,13 +2477,8 @@ def test_empty_files_in_a_tmpfs_are_bounded_by_the_childs_memory_cgroup(edition,
     assert "a memory cgroup of its own bounds it all" in report.isolation
 
 
-REFUSE_LANDLOCK = """
-import errno, json, sys
-import pyseccomp as sc
-flt = sc.SyscallFilter(sc.ALLOW)
-for name in ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"):
-    flt.add_rule(sc.ERRNO(errno.ENOSYS), name)
-flt.load()  # as a container's seccomp profile: this process and every child it starts
+REFUSE_LANDLOCK = WITHOUT_LANDLOCK + """
+import json, sys
 from graders.sandboxing import guard
 print(json.dumps(guard.verify(tuple(sys.argv[1:])).summary))
 """
