@@ -488,17 +488,56 @@ def isolation_required(summary: str) -> str:
 
 
 def isolation_verified(level: str, why: str, readable: tuple[str, ...], network: bool, own_identity: bool,
-                       applied: tuple[str, ...], missing: tuple[str, ...], memory: str, channels: str = "") -> str:
-    """The isolation line of every report that ran hidden cases: what the child itself confirmed."""
+                       applied: tuple[str, ...], missing: tuple[str, ...], memory: str, channels: str = "",
+                       checked: int = 0) -> str:
+    """The isolation line of every report that ran hidden cases: what the child itself confirmed (of
+    the kit's own CHECKED paths) and what was not checked."""
     how = "namespaces (bubblewrap)" if level == "namespaces" else f"limits only ({why})"
-    kit = "kit hidden" if not readable else "kit READABLE (" + ", ".join(readable[:3]) + \
-        (", ..." if len(readable) > 3 else "") + ")"
+    kit = kit_reach(level, readable, any(a.startswith("landlock") for a in applied), checked)
     parts = [kit, "network off" if not network else "network OPEN (127.0.0.1 was reachable)",
              "own identity yes" if own_identity else "own identity no (the grader's user)",
              *([channels] if channels else []), f"memory: {memory}"]
     extra = (f"; applied by the child: {', '.join(applied)}" if applied else "") + (
         f"; not available: {'; '.join(missing)}" if missing else "")
     return f"isolation: {how}, verified by the child before any student code: {', '.join(parts)}{extra}"
+
+
+def kit_reach(level: str, readable: tuple[str, ...], landlock: bool, checked: int) -> str:
+    """What the child could read of the kit's own CHECKED paths (READABLE), and what that check says
+    of the rest of the machine: nothing beyond the system's folders under namespaces or Landlock;
+    under limits without Landlock, a copy elsewhere that other users may read was not looked for."""
+    if readable:
+        return "kit READABLE (" + ", ".join(readable[:3]) + (", ..." if len(readable) > 3 else "") + ")"
+    paths = f"the kit's own paths ({checked})" if checked else "the kit's own paths"
+    if level == "namespaces":
+        return f"kit hidden ({paths} checked; beyond them the child sees only the system's folders and its own)"
+    if landlock:
+        return f"kit hidden ({paths} checked; beyond them Landlock lets the child open only the system's folders " \
+               "and its own)"
+    return (f"kit hidden (only {paths} checked; NOT checked: a copy of the kit or of a reference anywhere else on "
+            "this machine, which student code can read wherever other users may: without namespaces or Landlock "
+            "only files' modes hide the rest of the machine)")
+
+
+def landlock_unavailable(error: int, filtered: bool, listed: bool | None, release: str) -> str:
+    """Why the child could not apply Landlock: the kernel's ERROR (an errno), whether a seccomp filter
+    the grader itself runs under was in force (FILTERED), whether the kernel's list of security
+    modules names Landlock (LISTED; None where it cannot be read) and the kernel's RELEASE."""
+    profile = ("allow landlock_create_ruleset, landlock_add_rule and landlock_restrict_self in the container's "
+               "seccomp profile (docker run --security-opt seccomp=PROFILE), or use a Docker that allows them")
+    if error == 38 and filtered and listed is not False:
+        return (f"refused by the seccomp filter the grader runs under, not missing from the kernel (error 38, "
+                f"ENOSYS, is how a container's profile, such as Docker's default in older releases, answers a call "
+                f"it does not allow; Linux {release}{', whose security modules list Landlock' if listed else ''}): "
+                f"{profile}")
+    if error == 38:
+        return f"not in this kernel (error 38, ENOSYS; Linux {release}; Landlock came with Linux 5.13)"
+    if error == 95:
+        return f"built into this kernel but not enabled (error 95; Linux {release}): add landlock to its lsm= list"
+    if error == 1:
+        by = "the seccomp filter the grader runs under" if filtered else "this machine's security policy"
+        return f"refused by {by} (error 1, EPERM; Linux {release})" + (f": {profile}" if filtered else "")
+    return f"refused by the kernel (error {error}; Linux {release})"
 
 
 def memory_bound(level: str, seccomp: bool, cgroup: bool) -> str:
@@ -762,6 +801,15 @@ def kit_failed_row(summary: str) -> str:
     return (f"Not graded: the kit failed while grading this submission ({summary}). This is not the "
             f"student's fault and no score was given. Run the same hogkit grade command again to regrade "
             f"it; the traceback is in {KIT_LOG_NAME} beside grades.csv.")
+
+
+def kit_failed_on_gradescope(summary: str) -> str:
+    """The staff's reason, on Gradescope, for a submission the kit could not grade (after a second
+    try): Gradescope has no grades.csv, no kit-errors.log and no hogkit command to run again."""
+    return (f"Not graded: the kit failed while grading this submission ({summary}). This is not the "
+            f"student's fault and no score was given. The traceback is this test's output (staff only). "
+            f"Once the cause is fixed (a new autograder zip from hogkit gradescope, if the kit needed one), "
+            f"regrade it with Gradescope's Rerun Autograder (or Regrade All Submissions).")
 
 
 KIT_LOG_NAME = "kit-errors.log"

@@ -114,9 +114,11 @@ def _base(entry: Entry, edition: Edition, kit: str) -> ClassRecord:
                        edition=edition.name, title=edition.title, max=edition.max_points)
 
 
-def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "") -> ClassRecord:
+def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "",
+               worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
     """The record of one entry: its grading report, why it could not be graded, or (status
-    ``kit error``) that the kit failed to grade it. One attempt; see :func:`record_with_retry`."""
+    ``kit error``, its reason WORDED from the failure for the route) that the kit failed to grade
+    it. One attempt; see :func:`record_with_retry`."""
     base = _base(entry, edition, kit)
     if entry.source is None:
         return base
@@ -124,27 +126,31 @@ def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "") ->
         report = grade(Submission(entry.path, entry.source, entry.notes), edition, limits=limits, workers=1,
                        game=game_of(edition))
     except Exception as exc:  # anything grading raises is the kit's failure, never the student's
-        return kit_error_record(base, exc, traceback.format_exc())
+        return kit_error_record(base, exc, traceback.format_exc(), worded)
     return dataclasses.replace(base, status=EntryStatus.GRADED, reason="", report=report, max=report.max)
 
 
-def kit_error_record(base: ClassRecord, exc: BaseException, details: str) -> ClassRecord:
-    reason = messages.kit_failed_row(describe_failure(exc))
+def kit_error_record(base: ClassRecord, exc: BaseException, details: str,
+                     worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
+    reason = worded(describe_failure(exc))
     return dataclasses.replace(base, status=EntryStatus.KIT_ERROR, reason=reason, traceback=details, report=None)
 
 
-def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str = "") -> ClassRecord:
-    """:func:`record_for`, once more when the kit failed (for a route that grades one submission)."""
-    record = _attempt(entry, edition, limits, kit)
+def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str = "",
+                      worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
+    """:func:`record_for`, once more when the kit failed (for a route that grades one submission;
+    WORDED: the reason of a kit error, as the route tells its staff what to do)."""
+    record = _attempt(entry, edition, limits, kit, worded)
     if record.status == EntryStatus.KIT_ERROR:
-        record = second_attempt(entry, edition, limits, kit, record)
+        record = second_attempt(entry, edition, limits, kit, record, worded)
     return record
 
 
-def second_attempt(entry: Entry, edition: Edition, limits: Limits, kit: str, first: ClassRecord) -> ClassRecord:
+def second_attempt(entry: Entry, edition: Edition, limits: Limits, kit: str, first: ClassRecord,
+                   worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
     """ENTRY graded once more after the kit failed on it (FIRST): the record of this attempt, which
     keeps the first failure for the staff's log (kit-errors.log), whatever this one gives."""
-    record = _attempt(entry, edition, limits, kit)
+    record = _attempt(entry, edition, limits, kit, worded)
     return dataclasses.replace(record, attempts=2, first_failure=f"{first.reason}\n{first.traceback}".strip())
 
 
@@ -430,14 +436,15 @@ def _key(entry: Entry) -> str:
     return entry.student + "\0" + str(entry.path)
 
 
-def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str) -> ClassRecord:
+def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str,
+             worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
     """:func:`record_for`, with a worker that died (whatever escaped it) turned into a kit error."""
     try:
-        return record_for(entry, edition, limits, kit)
+        return record_for(entry, edition, limits, kit, worded)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # even SystemExit: one worker's end must not end the batch
-        return kit_error_record(_base(entry, edition, kit), exc, traceback.format_exc())
+        return kit_error_record(_base(entry, edition, kit), exc, traceback.format_exc(), worded)
 
 
 def _finish(out: Path, entry: Entry, record: ClassRecord, edition: Edition) -> ClassRecord:

@@ -4,7 +4,8 @@ Contract: :func:`build_autograder` writes a zip with ``setup.sh`` and ``run_auto
 the engine, and the edition's manifest, every case file (hidden ones included), support files and the
 skeleton's digests of its stubs (``skeleton/<edition>/tests/skeleton.json``, so starter code scores as
 on every other route);
-never the reference ``hog.py`` unless a case is judged against it (see :func:`needs_reference`).
+never the reference ``hog.py`` unless a case is judged against it or runs it (see :func:`needs_reference`:
+every edition's hidden cases run it today); ``setup.sh`` closes the unpacked zip to other users.
 ``run_autograder`` calls :func:`main`, which finds the submission under ``$AUTOGRADER_ROOT/submission``
 (``/autograder`` on Gradescope), grades it with the same
 engine as ``hogkit grade`` (student code isolated as :mod:`graders.sandboxing.isolation` decides on the
@@ -248,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         from graders.scoring.grading import describe_failure
 
         record = ClassRecord(student="submission", status=EntryStatus.KIT_ERROR, traceback=traceback.format_exc(),
-                             reason=messages.kit_failed_row(describe_failure(exc)))
+                             reason=messages.kit_failed_on_gradescope(describe_failure(exc)))
         results = reports.render_gradescope(record)
     write_atomically(root / "results" / "results.json", json.dumps(results, indent=2))
     shown_max = record.report.max if record.report else record.max
@@ -323,7 +324,7 @@ def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
         return text.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
 
     entry = Entry("submission", folder, source, status, theirs(reason), notes=tuple(theirs(n) for n in notes))
-    record = record_with_retry(entry, edition, Limits())
+    record = record_with_retry(entry, edition, Limits(), worded=messages.kit_failed_on_gradescope)
     return _in_notebook_terms(record, folder, edition.submission)
 
 

@@ -358,7 +358,7 @@ def confine(spec: dict) -> tuple[list, list]:
             _report(_landlock(libc, spec), "landlock", applied, missing)
         if spec.get("bpf"):
             _report(_seccomp(libc, bytes.fromhex(spec["bpf"])), "seccomp", applied, missing)
-    except (OSError, AttributeError, ValueError) as exc:
+    except (OSError, AttributeError, ValueError, LookupError) as exc:
         missing.append(f"confinement: {exc}")
     return applied, missing
 
@@ -371,14 +371,18 @@ def _report(outcome: str, name: str, applied: list, missing: list) -> None:
 
 
 def _landlock(libc: ctypes.CDLL, spec: dict) -> str:
-    """'landlock ABI N' once restricted; '!why' when the kernel has no Landlock or refused a step."""
+    """'landlock ABI N' once restricted; '!why' when the kernel has no Landlock or refused a step.
+    Where the first call fails, '!unavailable (error E, seccomp M)': its errno and this process's
+    seccomp mode before its own filter (2: a filter it was started under, a container's), which the
+    parent words (ENOSYS from a container's seccomp profile is not a kernel without Landlock)."""
     import ctypes
 
     syscall = libc.syscall
     syscall.restype = ctypes.c_long
     abi = syscall(_LL_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
     if abi < 1:
-        return f"!not available in this kernel (error {ctypes.get_errno()})"
+        error = ctypes.get_errno()
+        return f"!unavailable (error {error}, seccomp {_seccomp_mode()})"
     every = _LL_FILE | sum(_LL_DIR_BITS) | (_LL_REFER if abi >= 2 else 0) | (_LL_TRUNCATE if abi >= 3 else 0)
     every |= _LL_IOCTL if abi >= 5 else 0
     net = 1 | 2 if abi >= 4 else 0  # bind and connect over TCP: no rule allows any port
@@ -397,6 +401,19 @@ def _landlock(libc: ctypes.CDLL, spec: dict) -> str:
     finally:
         os.close(fd)
     return f"landlock ABI {abi}" + (" with TCP denied" if net else "")
+
+
+def _seccomp_mode() -> str:
+    """This process's seccomp mode as the kernel states it (0 none, 1 strict, 2 a filter), '?' unknown."""
+    try:  # read as bytes: no codec to import (the child may not reach the encodings package here)
+        with open("/proc/self/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"Seccomp:"):
+                    mode = line.split(b":", 1)[1].strip()
+                    return str(int(mode)) if mode.isdigit() else "?"
+    except OSError:
+        pass
+    return "?"
 
 
 def _landlock_rule(syscall: object, fd: int, path: str, rights: int) -> None:

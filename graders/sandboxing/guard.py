@@ -8,12 +8,15 @@ package, the kit's root and its ``tests/`` and ``solution/``, each edition's man
 and the reference, any class or output folder named) it could open, whether it reached a listener
 of the grader's on 127.0.0.1, and who it was. The result is a frozen
 :class:`graders.sandboxing.isolation.Verified`, kept once per policy and set of secrets; every report's
-isolation line is its summary. When a secret is readable, grading is refused
-(:class:`graders.core.errors.IsolationRefused`, the kit's failure, never a student's grade); with
-``require_all`` (``--require-isolation``) anything less than the kit hidden, the network off and an
-identity of its own is refused too. From then on every child checks the same secrets before any
-student code runs, and one that reaches a secret is the sandbox failing
-(:class:`graders.core.errors.SandboxError`). The student's own runner (no hidden cases) never asks.
+isolation line is its summary, which says how many of the kit's own paths were checked and that
+nothing else was looked for: a copy of the kit or of a reference elsewhere on the machine is hidden
+only by namespaces or Landlock, and where neither holds the line says it was not checked. When a
+secret is readable, grading is refused (:class:`graders.core.errors.IsolationRefused`, the kit's
+failure, never a student's grade); with ``require_all`` (``--require-isolation``) anything less than
+the kit hidden, the network off and an identity of its own is refused too. From then on every child
+checks the same secrets before any student code runs, and one that reaches a secret is the sandbox
+failing (:class:`graders.core.errors.SandboxError`). The student's own runner (no hidden cases)
+never asks.
 """
 
 from __future__ import annotations

@@ -50,6 +50,8 @@ from __future__ import annotations
 
 import errno
 import os
+import platform
+import re
 import secrets
 import shutil
 import subprocess
@@ -251,6 +253,7 @@ class Verified:
     missing: tuple[str, ...]  # what it could not apply, each with why
     memory: str  # how memory is bounded (the parent's own knowledge)
     channels: str = ""  # whether the kernel's channels between children are closed (see CHANNEL_CALLS)
+    checked: int = 0  # how many of the kit's own paths the child was asked about (nothing else was looked for)
 
     @property
     def kit_hidden(self) -> bool:
@@ -264,7 +267,7 @@ class Verified:
     @property
     def summary(self) -> str:
         return messages.isolation_verified(self.level, self.why, self.readable, self.network, self.own_identity,
-                                           self.applied, self.missing, self.memory, self.channels)
+                                           self.applied, self.missing, self.memory, self.channels, self.checked)
 
 
 def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Verified:
@@ -279,14 +282,40 @@ def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Ve
     own = (type(uid) is int and uid != os.getuid() and gid != os.getgid()) or (
         type(userns) is int and userns not in (0, _own_userns()))
     seccomp = "seccomp" in applied
+    missing = tuple(_worded(text) for text in _texts(data.get("missing")))
     return Verified(level.level, level.why, readable, data.get("network") is not False, own,
-                    applied, _texts(data.get("missing")), messages.memory_bound(level.level, seccomp,
-                                                                                data.get("cgroup") is True),
-                    messages.channels_between_children(level.level, seccomp))
+                    applied, missing, messages.memory_bound(level.level, seccomp, data.get("cgroup") is True),
+                    messages.channels_between_children(level.level, seccomp), len(secrets_))
 
 
 def _texts(raw: object) -> tuple[str, ...]:
     return tuple(str(t)[:200] for t in raw[:10]) if isinstance(raw, list) else ()
+
+
+LANDLOCK_UNAVAILABLE = re.compile(r"landlock: unavailable \(error (\d+), seccomp (\S+)\)")
+
+
+def _worded(text: str) -> str:
+    """One thing the child could not apply, as it said it (a failed first Landlock call: worded here,
+    with what the machine says of Landlock, see :func:`messages.landlock_unavailable`)."""
+    found = LANDLOCK_UNAVAILABLE.fullmatch(text)
+    if found is None:
+        return text
+    why = messages.landlock_unavailable(int(found.group(1)), found.group(2) == "2", landlock_listed(),
+                                        platform.release())
+    return f"landlock: {why}"
+
+
+LSM_LIST = "/sys/kernel/security/lsm"  # the kernel's security modules, in force (securityfs)
+
+
+def landlock_listed() -> bool | None:
+    """Whether the kernel's list of security modules in force names Landlock; None where it cannot be read."""
+    try:
+        with open(LSM_LIST, encoding="ascii", errors="replace") as lsm:
+            return "landlock" in lsm.read().strip().split(",")
+    except OSError:
+        return None
 
 
 def _own_userns() -> int:

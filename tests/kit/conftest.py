@@ -222,3 +222,36 @@ def grade_on_gradescope(source: str, edition: Edition, folder: Path, monkeypatch
     monkeypatch.setattr(reports, "render_gradescope", lambda record: seen.append(record.to_dict()) or real(record))
     assert gradescope.main(["--edition", edition.name]) == 0
     return seen[0]
+
+
+# A stub's boar_brawl that answers with the first reference among {candidates} it can read and run
+# (1 where it reads none): what an attacker who knows where the kit keeps its reference would hand in.
+REFERENCE_RUNNER = """
+def boar_brawl(player_score, opponent_score):
+    import os
+    for path in {candidates!r}:
+        try:
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+        except OSError:
+            continue
+        space = {{"__name__": "reference"}}
+        try:
+            exec(compile(source, path, "exec"), space)
+            return space["boar_brawl"](player_score, opponent_score)
+        except Exception:
+            continue
+    return 1
+"""
+
+# The start of a script that then behaves as if in a container whose seccomp profile refuses Landlock
+# (answering ENOSYS, as the default profile of older Docker releases does): the filter holds for this
+# process and every process it starts, so only files' modes and user ids hide anything from a child.
+WITHOUT_LANDLOCK = """
+import errno
+import pyseccomp as sc
+flt = sc.SyscallFilter(sc.ALLOW)
+for name in ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"):
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), name)
+flt.load()
+"""

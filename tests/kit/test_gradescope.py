@@ -17,6 +17,8 @@ from graders.core import messages
 from graders.courses.gradescope import build_autograder
 from graders.editions.edition import load_edition
 
+from .conftest import REFERENCE_RUNNER, WITHOUT_LANDLOCK
+
 
 @pytest.fixture(scope="module")
 def autograder(tmp_path_factory, worker_id):
@@ -58,7 +60,8 @@ def test_the_zip_has_the_scripts_at_its_root_and_the_reference(autograder):
     assert "tests/editions/boar_brawl/mutants.toml" not in names  # its mutant ids quote the reference's code
 
 
-def run_autograder(root, submission_files: dict[str, str | bytes]) -> dict:
+def run_autograder(root, submission_files: dict[str, str | bytes], command: list[str] | None = None) -> dict:
+    """results.json of run_autograder (or COMMAND, which runs it) in the simulated ROOT for SUBMISSION_FILES."""
     submission = root / "submission"
     results = root / "results"
     for folder in (submission, results):
@@ -69,7 +72,7 @@ def run_autograder(root, submission_files: dict[str, str | bytes]) -> dict:
         target = submission / name
         target.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     env = {**os.environ, "AUTOGRADER_ROOT": str(root)}
-    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,
+    done = subprocess.run(command or ["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,
                           text=True, timeout=600, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     return json.loads((results / "results.json").read_text(encoding="utf-8"))
@@ -301,3 +304,54 @@ def test_the_tests_max_scores_add_up_to_the_total_the_kit_says_to_set(tmp_path, 
     assert round(sum(t["max_score"] for t in applied["tests"]), 2) == total == applied["score"]
     assert round(sum(t["score"] for t in applied["tests"]), 2) == total
     assert total == {"boar_brawl": 26, "pig_tail": 26, "more_boar": 25, "swine_swap": 2201, "pig": 16}[name]
+
+
+# Run before run_autograder, in its process, which it then becomes: Landlock refused (see WITHOUT_LANDLOCK).
+EXEC_WITHOUT_LANDLOCK = WITHOUT_LANDLOCK + """
+import os, sys
+os.execvp("bash", ["bash", sys.argv[1]])
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("landlock", ["with_landlock", "without_landlock"])
+def test_student_code_on_gradescopes_route_cannot_read_the_zips_reference(autograder, landlock):
+    """Attack: the autograder zip ships solution/<edition>/hog.py (hidden cases run it for the problems
+    they do not test), so boar_brawl looks for it where the zip was unpacked (by the autograder's
+    path and by the real one) and answers with it.
+
+    Guarantee, on Gradescope's route (run_autograder as root without CAP_SYS_ADMIN: no bubblewrap, no
+    mount namespace), with Landlock and where a container's seccomp profile refuses Landlock (only
+    setup.sh's closed modes and the child's own user id hide the reference then): the submission is
+    graded and the stub scores 0 on Problem 02; never a point from the reference.
+    """
+    import sys
+
+    root, names = autograder
+    assert "solution/boar_brawl/hog.py" in names
+    if os.geteuid() != 0 or shutil.which("capsh") is None:
+        pytest.skip("Gradescope's route needs root and capsh to drop CAP_SYS_ADMIN")
+    shipped = [root / "source" / "solution" / "boar_brawl" / "hog.py",
+               (root / "source").resolve() / "solution" / "boar_brawl" / "hog.py"]
+    assert all(p.is_file() for p in shipped)  # the grader (root) reads it: the stub's paths are right
+    reference = reference_text()
+    begin = reference.index("def boar_brawl(")
+    end = reference.index("\ndef ", begin + 1)
+    stub = reference[:begin] + REFERENCE_RUNNER.format(candidates=[str(p) for p in shipped]).strip() + \
+        "\n\n" + reference[end:]
+    script = str(root / "source" / "run_autograder")
+    command = ["bash", script]
+    if landlock == "without_landlock":
+        command = [sys.executable, "-c", EXEC_WITHOUT_LANDLOCK, script]
+    results = run_autograder(root, {"hog.py": stub},
+                             ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "capsh", *command])
+    # setup.sh closed the unpacked zip to other users, and root gives each child a user id of its own:
+    # the child cannot read the kit, so the submission is graded (never refused) on either route.
+    assert not results.get("extra_data", {}).get("kit_error"), json.dumps(results, indent=1)
+    two = next(t for t in results["tests"] if t["number"] == "02")
+    assert two["score"] == 0, two
+    isolation = results["extra_data"]["isolation"]
+    assert "limits only" in isolation and "kit hidden" in isolation, isolation
+    if landlock == "without_landlock":
+        assert "landlock: refused by the seccomp filter the grader runs under" in isolation, isolation

@@ -19,6 +19,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,16 @@ from graders.sandboxing import isolation
 from graders.scoring import reports
 from graders.scoring.judge import DEBUG_PREFIX
 
-from .conftest import grade_on_gradescope, grade_source, problem, replace_function, scores, with_deadline
+from .conftest import (
+    REFERENCE_RUNNER,
+    WITHOUT_LANDLOCK,
+    grade_on_gradescope,
+    grade_source,
+    problem,
+    replace_function,
+    scores,
+    with_deadline,
+)
 
 # -- helpers -------------------------------------------------------------------------------------
 
@@ -763,23 +773,26 @@ def test_printing_forever_times_out(edition, reference_source):
 # -- 9. memory -----------------------------------------------------------------------------------
 
 
-@pytest.mark.timeout(120)
 def test_unbounded_memory_fails_only_that_problem(edition, reference_source):
-    """Attack: make_averaged allocates without bound. The child's address-space limit stops it.
+    """Attack: make_averaged allocates far past any limit (10,000 blocks of 10 MB: 100 GB). The
+    child's address-space limit stops it.
 
     Each case ends in MemoryError (or, if the child cannot even report it, a crash); the grader
-    and the other problems in the same run are untouched. (``bytes(n)`` takes zeroed pages from the
-    system without writing them, unlike ``bytearray(n)``, which fills every page: the limit is
-    reached by allocation alone, in about a hundred calls, however busy the machine is, and never
-    a case's deadline.)
+    and the other problems in the same run are untouched. What is measured is memory, never time,
+    so a loaded machine cannot change the outcome: ``bytes(n)`` takes zeroed pages from the system
+    without writing them (unlike ``bytearray(n)``, which fills every page), so the limit is reached
+    by allocation alone, in about a hundred calls; the loop is bounded, so a limit that failed to
+    hold would end the case with a wrong answer, not a hang; and the problems graded here get a
+    deadline of a minute per case, a bound on a hang rather than a measure.
     """
     source = replace_function(reference_source, "make_averaged", """
         def make_averaged(original_function, samples_count=1000):
             x = []
-            while True:
+            for _ in range(10**4):
                 x.append(bytes(10**7))
+            return len(x)
         """)
-    report = grade_source(source, edition, problems=[1, 2, 8])
+    report = grade_source(source, with_deadline(edition, 60.0, [1, 2, 8]), problems=[1, 2, 8])
 
     assert scores(report) == {1: 2, 2: 2, 8: 0}
     assert_untouched(report, 1, 2)
@@ -1392,14 +1405,17 @@ import __main__ as _main, sys as _sys, time as _time
 _frame = _sys._getframe()
 while _frame is not None and "out_fd" not in _frame.f_locals:
     _frame = _frame.f_back
-for _ in range(400):
+for _ in range(1200):
     _main.send(_frame.f_locals["out_fd"], {"op": "stmt", "i": 0, "line": 1})
     _time.sleep(0.05)
 while True:
     pass
 """
     source = reference_source.replace("\ndef roll_dice(", attack + "\ndef roll_dice(", 1)
-    report = grade_source(source, edition, problems=[2], limits=Limits(import_seconds=1.0, import_budget=6.0))
+    # The forgeries go on for a minute, twice the whole load's budget (the default, 30 s): were the
+    # clock restarted by them, the budget would run out and nothing would load. The statement's own
+    # 2 s and the budget leave room for a loaded machine to load every other statement.
+    report = grade_source(source, edition, problems=[2], limits=Limits(import_seconds=2.0))
     assert_untouched(report, 2)
     assert any(messages.skipped_statement("never finished") in note for note in report.notes), report.notes
 
@@ -2172,23 +2188,42 @@ def forced_limits(monkeypatch: pytest.MonkeyPatch, confined: bool = True) -> iso
     return limits
 
 
-REFERENCE_RUNNER = """
-def boar_brawl(player_score, opponent_score):
-    import os
-    for path in {candidates!r}:
-        try:
-            with open(path, encoding="utf-8") as f:
-                source = f.read()
-        except OSError:
-            continue
-        space = {{"__name__": "reference"}}
-        try:
-            exec(compile(source, path, "exec"), space)
-            return space["boar_brawl"](player_score, opponent_score)
-        except Exception:
-            continue
-    return 1
-"""
+def _searchable_by_all(folder: Path) -> bool:
+    """Whether every user may pass through FOLDER and each folder above it (o+x all the way up)."""
+    try:
+        return all(os.stat(p).st_mode & 0o001 for p in (folder, *folder.parents))
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def shared_folder() -> Iterator[Path]:
+    """A new folder of mode 0755 that every user can reach (every folder above it searchable by all),
+    removed afterwards: what a test of "a child could read this" needs, made by the test wherever
+    the checkout is (a clone under a home folder of mode 0700 or in a ``mktemp -d`` folder hides
+    the checkout itself from every child). Skipped where no such folder can be made."""
+    import tempfile
+
+    bases = [Path(tempfile.gettempdir()), Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")]
+    base = next((b.resolve() for b in bases if b.is_dir() and _searchable_by_all(b.resolve())), None)
+    if base is None:
+        pytest.skip("no temporary folder on this machine is searchable by every user")
+    folder = Path(tempfile.mkdtemp(prefix="hogkit-test-shared-", dir=base))
+    try:
+        folder.chmod(0o755)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def readable_copy(source: Path, target: Path) -> None:
+    """Copy SOURCE to TARGET, TARGET and the folders made for it readable by every user (whatever the umask)."""
+    made = [p for p in reversed(target.parents) if not p.exists()]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for folder in made:
+        folder.chmod(0o755)
+    shutil.copyfile(source, target)
+    target.chmod(0o644)
 
 
 def reference_candidates(edition: Edition, *packages: Path) -> list[str]:
@@ -2343,9 +2378,12 @@ def test_the_isolation_line_says_what_a_child_could_do(edition, reference_source
         assert "network off" in line and not delivered, (line, delivered)
 
 
-def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_source, monkeypatch):
+def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_source, monkeypatch,
+                                                            shared_folder):
     """Attack: any stub, graded where nothing hides the kit from its child (no namespaces, no Landlock,
-    a checkout every user may read, as on an old kernel or as an ordinary user without bubblewrap).
+    a copy of the reference every user may read, as on an old kernel or as an ordinary user without
+    bubblewrap). The test makes that copy itself, so it holds wherever the checkout is (one in a
+    folder of mode 0700 is hidden from every child by its modes alone).
 
     Guarantee: nothing is graded: the kit's failure (IsolationRefused, exit status 3), naming what the
     child could read; never a score computed with the reference open to student code.
@@ -2356,7 +2394,8 @@ def test_grading_is_refused_where_a_child_could_read_the_kit(edition, reference_
     forced_limits(monkeypatch, confined=False)
     monkeypatch.setattr(guard, "_KEPT", {})  # no verification of an earlier test answers for this one
     monkeypatch.setattr(isolation, "_DEMANDED", {})
-    secret = Path(isolation.__file__).resolve().parents[1]  # the package: world-readable in this checkout
+    secret = shared_folder / "solution"
+    readable_copy(edition.solution_dir / edition.submission, secret / edition.name / edition.submission)
     monkeypatch.setattr(guard, "secret_paths", lambda editions, extra=(): (str(secret),))
     from graders.sandboxing import sandbox
 
@@ -2438,6 +2477,74 @@ def test_empty_files_in_a_tmpfs_are_bounded_by_the_childs_memory_cgroup(edition,
     assert "a memory cgroup of its own bounds it all" in report.isolation
 
 
+REFUSE_LANDLOCK = WITHOUT_LANDLOCK + """
+import json, sys
+from graders.sandboxing import guard
+print(json.dumps(guard.verify(tuple(sys.argv[1:])).summary))
+"""
+
+
+@pytest.mark.timeout(300)
+def test_landlock_refused_by_a_containers_seccomp_profile_is_said_so(edition, tmp_path):
+    """The Docker corner: a grader started under a seccomp profile that answers ENOSYS to Landlock's
+    calls (Docker's default in older releases), on a kernel that has Landlock, under limits.
+
+    Guarantee: the verified line says Landlock was refused by the seccomp filter the grader runs
+    under, never that the kernel lacks it; and, with neither namespaces nor Landlock, that only the
+    kit's own paths were checked, not a copy of the kit or of a reference elsewhere on the machine
+    (which a world-readable copy of hog.py would be: it once scored a stub 20/24 under "kit hidden").
+    """
+    import ctypes
+    import subprocess
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    if libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1)) < 1:
+        pytest.skip("this kernel has no Landlock to refuse")
+    if not isolation.seccomp_program()[0]:
+        pytest.skip(isolation.seccomp_program()[1])
+    private = tmp_path / "private"  # closed to other users: hidden from a child with a user id of its own
+    private.mkdir(mode=0o700)
+    (private / "hog.py").write_text("reference", encoding="utf-8")
+    argv = [sys.executable, "-c", REFUSE_LANDLOCK, str(private)]
+    if os.geteuid() == 0 and shutil.which("capsh"):  # Gradescope's route: no namespace of any kind
+        argv = ["capsh", "--drop=cap_sys_admin", "--", "-c", 'exec "$@"', "capsh", *argv]
+    done = subprocess.run(argv, cwd=edition.root,
+                          env={**os.environ, "HOGKIT_ISOLATION": "limits"}, capture_output=True, text=True,
+                          timeout=240)
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert "landlock: refused by the seccomp filter the grader runs under" in line, line
+    assert "not in this kernel" not in line and "applied by the child: seccomp" in line, line
+    if os.geteuid() == 0:  # a user id of its own: the folder's modes hide it
+        assert messages.kit_reach(isolation.LIMITS, (), False, 1) in line, line
+        assert "only the kit's own paths (1) checked; NOT checked: a copy of the kit or of a reference" in line
+    else:  # the grader's own user: the child reads what the grader can
+        assert f"kit READABLE ({private})" in line, line
+
+
+@pytest.mark.parametrize(("said", "listed", "worded"), [
+    ("landlock: unavailable (error 38, seccomp 2)", None, "landlock: refused by the seccomp filter the grader runs"),
+    ("landlock: unavailable (error 38, seccomp 2)", False, "landlock: not in this kernel (error 38"),
+    ("landlock: unavailable (error 38, seccomp 0)", True, "landlock: not in this kernel (error 38"),
+    ("landlock: unavailable (error 1, seccomp 2)", None, "landlock: refused by the seccomp filter the grader runs"),
+    ("landlock: the rules were refused (error 22)", None, "landlock: the rules were refused (error 22)"),
+])
+def test_why_landlock_is_missing_is_worded_from_what_the_child_found(said, listed, worded, monkeypatch):
+    """The child reports a failed first Landlock call as its errno and its seccomp mode; the line
+    words it: ENOSYS under a filter the grader was started under (a container's profile) is a
+    refusal, ENOSYS without one (or where the kernel's security modules do not list Landlock) a
+    kernel without it; anything else the child said is kept as it said it."""
+    monkeypatch.setattr(isolation, "landlock_listed", lambda: listed)
+    policy = isolation.Policy(isolation.LIMITS, "", True, sys.executable, sys.prefix, "test")
+    reach = {"readable": [], "network": False, "uid": os.getuid() + 1, "gid": os.getgid() + 1,
+             "applied": ["seccomp"], "missing": [said]}
+    verified = isolation.verified_from(reach, policy, ("/k",))
+    (missing,) = verified.missing
+    assert missing.startswith(worded), missing
+    assert verified.checked == 1 and "not available: " + missing in verified.summary
+
+
 def test_require_isolation_refuses_anything_less_than_complete(edition, monkeypatch, capsys):
     """Attack (or a machine's shortfall): a child that could reach the network, graded with
     --require-isolation. Guarantee: nothing is graded (exit status 3), and the line says what was
@@ -2456,28 +2563,22 @@ def test_require_isolation_refuses_anything_less_than_complete(edition, monkeypa
     assert "network OPEN" in json.loads(capsys.readouterr().out)["isolation"]
 
 
-def test_a_child_that_reaches_a_verified_secret_is_never_graded(edition, reference_source, monkeypatch):
+def test_a_child_that_reaches_a_verified_secret_is_never_graded(edition, reference_source, monkeypatch,
+                                                               shared_folder):
     """Attack: after the verification found the kit hidden, one child can read a secret anyway (a
     folder opened to it later, a mount that went away). Guarantee: every child checks the verified
     secrets before its student's code runs; that one is the sandbox failing (SandboxError, the kit's
     failure, retried and then a kit error), never a grade."""
-    import shutil
-    import tempfile
-
     from graders.core.errors import SandboxError
     from graders.sandboxing.sandbox import open_session
 
-    readable = Path(tempfile.mkdtemp(prefix="hogkit-test-secret-", dir="/tmp"))  # any user may read it
-    try:
-        readable.chmod(0o755)
-        (readable / "hog.py").write_text("reference", encoding="utf-8")
-        policy = forced_limits(monkeypatch, confined=False)
-        monkeypatch.setattr(isolation, "_DEMANDED", {policy: (str(readable),)})
-        with pytest.raises(SandboxError) as caught:
-            open_session(reference_source, edition).dispose()
-        assert str(readable) in str(caught.value)
-    finally:
-        shutil.rmtree(readable)
+    readable = shared_folder / "secret"
+    readable_copy(edition.solution_dir / edition.submission, readable / "hog.py")
+    policy = forced_limits(monkeypatch, confined=False)
+    monkeypatch.setattr(isolation, "_DEMANDED", {policy: (str(readable),)})
+    with pytest.raises(SandboxError) as caught:
+        open_session(reference_source, edition).dispose()
+    assert str(readable) in str(caught.value)
 
 
 # -- the fork server: each child forked into namespaces of its own (graders.sandboxing.zygote) ---------

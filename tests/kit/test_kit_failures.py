@@ -278,6 +278,9 @@ def test_gradescope_shows_the_staff_a_kit_failure_never_a_zero_with_an_exception
     assert results["output"] == messages.kit_failed_gradescope() and "RuntimeError" not in results["output"]
     (staff,) = results["tests"]
     assert staff["visibility"] == "hidden" and "RuntimeError: injected" in staff["output"]
+    # What the staff are told to do is what Gradescope offers: no grades.csv, kit-errors.log or hogkit grade there.
+    assert staff["name"] == messages.kit_failed_staff(messages.kit_failed_on_gradescope("RuntimeError: injected"), 2)
+    assert "kit-errors.log" not in staff["name"] and "hogkit grade " not in staff["name"]
     monkeypatch.setattr(gradescope, "load_edition", lambda *a: 1 / 0)  # even outside grading
     assert autograder(["--edition", "boar_brawl"]) == 0
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))

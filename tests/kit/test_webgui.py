@@ -753,11 +753,12 @@ def test_a_failed_replay_leaves_the_board_to_the_page(tmp_path: Path, edition: E
     A loop caught by the game's alarm keeps the turns before it, and names the function."""
     ending = replace_function(reference_source, "always_roll_5", "def always_roll_5(score, opponent_score):\n"
                               "    if score > 10:\n        import os\n        os._exit(0)\n    return 5\n")
-    with serving(student_copy(tmp_path / "ends", edition, ending), timeout=1.0) as client:
+    with serving(student_copy(tmp_path / "ends", edition, ending)) as client:
         view = client.post({"players": ["always_roll_5", "person"], "moves": [2, 2, 2, 2, 2, 2]})[1]
         assert "ended the program" in view["error"]["title"] and view["turns"] is None and view["scores"] is None
     stuck = stuck_strategy(reference_source, "always_roll_5", 10)
-    with serving(student_copy(tmp_path / "loops", edition, stuck), timeout=1.0) as client:
+    # The game's alarm speaks at 80% of the deadline: 3 s leave it 0.6 s to be heard on a loaded machine.
+    with serving(student_copy(tmp_path / "loops", edition, stuck), timeout=3.0) as client:
         view = client.post({"players": ["always_roll_5", "person"], "moves": [2, 2, 2, 2, 2, 2]})[1]
         assert view["error"]["title"] == messages.gui_loop("always_roll_5") and view["turns"]
 
