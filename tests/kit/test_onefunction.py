@@ -144,3 +144,17 @@ def test_hidden_cases_that_reach_other_problems_run_with_the_reference_for_them(
         added = {n.name for n in ast.parse(textwrap.dedent(extra)).body if isinstance(n, ast.FunctionDef)}
         assert others <= added, (labels, others - added)
         assert not added & {f for f, owners in functions.items() if owners & labels}, labels
+
+
+@pytest.mark.slow
+def test_a_feral_hogs_slip_costs_problem_05b_alone() -> None:
+    """Swine Swap's play holds Problems 5a, 5b (Feral Hogs) and 6 (commentary). A slip inside 5b's
+    block (the rule's test off by one) costs 5b and nothing else: 5a's and 6's cases all play with
+    feral_hogs=False (the seed's Problem 6 does not depend on Feral Hogs)."""
+    edition = load_edition("swine_swap")
+    source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    slipped = source.replace("abs(num_rolls - last0) == 2", "abs(num_rolls - last0) == 3")
+    slipped = slipped.replace("abs(num_rolls - last1) == 2", "abs(num_rolls - last1) == 3")
+    assert slipped.count("== 3") >= 2 + source.count("== 3")
+    report = grade_source(slipped, edition, problems=["05a", "05b", 6], workers=ONE)
+    assert {p.label: p.score == p.max for p in report.problems} == {"05a": True, "05b": False, "06": True}
