@@ -601,8 +601,11 @@ def starter_code(result: ProblemResult, plan: Plan) -> ProblemResult:
     :func:`graders.editions.markers.untouched_problems`) and it would pass or stay ungraded: then
     starter code, no points, its cases left out (a stub such as ``return 6`` can pass a case that
     only checks the kind of value; what it passes says nothing). Starter code that fails fails as
-    any code does. One rule, on every route: the student's runner, a single grade, a class, Gradescope."""
+    any code does. One rule, on every route: the student's runner, a single grade, a class, Gradescope.
+    (A problem only the kit grades, as in a student's own copy, keeps saying so.)"""
     if result.label not in plan.starter or result.status not in (ProblemStatus.PASSED, ProblemStatus.UNGRADED):
+        return result
+    if result.label in plan.kit_only:
         return result
     return dataclasses.replace(result, status=ProblemStatus.STARTER, score=0, cases=(), note="",
                                reason=messages.starter_code(result.label))
