@@ -222,7 +222,8 @@ def apply_limits(limits: dict) -> None:
             resource.setrlimit(which, (int(value), int(value)))
 
 
-PRELOADED = ("random", "functools", "math", "itertools", "operator", "string", "collections", "socket", "ctypes")
+PRELOADED = ("random", "functools", "math", "itertools", "operator", "string", "collections", "socket", "ctypes",
+             "code", "inspect", "signal")  # (the course's ucb.py imports the last three)
 
 
 CLONE_NEWNS, MS_REC, MS_PRIVATE, MS_RDONLY, MS_BIND = 0x00020000, 0x4000, 0x40000, 0x1, 0x1000
