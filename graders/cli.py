@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -361,6 +362,10 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     except KeyboardInterrupt:
         print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr)
+        # The run is over and ends with 130: a Ctrl-C from now on changes nothing (left to the system's
+        # default while the interpreter shuts down, it would end the process by the signal instead).
+        for number in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(number, signal.SIG_IGN)
         return 130
 
 
