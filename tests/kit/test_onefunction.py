@@ -158,3 +158,20 @@ def test_a_feral_hogs_slip_costs_problem_05b_alone() -> None:
     assert slipped.count("== 3") >= 2 + source.count("== 3")
     report = grade_source(slipped, edition, problems=["05a", "05b", 6], workers=ONE)
     assert {p.label: p.score == p.max for p in report.problems} == {"05a": True, "05b": False, "06": True}
+
+
+def test_pigs_public_cases_of_problems_7_and_9_call_no_take_turn() -> None:
+    """A public case reaches what the seed's own example of its problem reaches: Pig's examples of
+    make_roll_until_strategy and make_average call no take_turn (they name roll and hold, which a
+    tactic returns), so the cases that do are hidden, where take_turn is the kit's. (An advice case
+    costs nothing, whatever it calls.)"""
+    edition = load_edition("pig")
+    ref = onefunction.reference(edition)
+    assert ref is not None
+    functions = onefunction.problem_functions(edition)
+    for label in ("07", "09"):
+        cases = load_problem_cases(edition, label)
+        public = [c for c in cases if not c.hidden and not c.advice and c.check is None]
+        assert public and "02" not in onefunction.reached_problems(public, label, functions, ref.uses, ref.uses)
+        hidden = [c for c in cases if c.hidden]
+        assert "02" in onefunction.reached_problems(hidden, label, functions, ref.uses, ref.uses), label
