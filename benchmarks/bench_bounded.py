@@ -29,33 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from graders.editions.edition import load_edition  # noqa: E402
-
-
-def many_helpers(reference: str, size: int) -> str:
-    """REFERENCE with one-line helpers after it up to SIZE bytes, each calling the next, the first
-    called by boar_brawl: every helper is reachable from a function a rule is about."""
-    head = reference.replace("def boar_brawl(player_score, opponent_score):",
-                             "def boar_brawl(player_score, opponent_score):\n    h0()", 1)
-    parts, k, total = [head, "\n"], 0, len(head)
-    while total < size:
-        part = f"def h{k}():return h{k + 1}()\n"
-        parts.append(part)
-        total += len(part)
-        k += 1
-    parts.append(f"def h{k}():return 1\n")
-    return "".join(parts)
-
-
-def one_big_helper(reference: str, size: int) -> str:
-    """REFERENCE with one helper of about SIZE bytes: calls first, then as many assignments never
-    read (dead code, which normalising removes)."""
-    lines, total, k = [], 0, 0
-    while total < size // 2:
-        lines.append(f"    g(n,{k})")
-        total += len(lines[-1]) + 1
-        k += 1
-    lines += [f"    a{j}=n" for j in range(k)]
-    return reference + "\n\ndef big_helper(n):\n" + "\n".join(lines) + "\n    return n\n"
+from tests.kit.oddhandins import many_helpers, one_big_helper  # noqa: E402
 
 
 def timed(what: str, work) -> None:

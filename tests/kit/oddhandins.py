@@ -1,6 +1,8 @@
 """Odd hand-ins, made on demand: corrupt zips, folders nested past any walk's recursion, project
-folders whose manifest is a link or cannot be read, forged activity logs. Shared by the attack
-tests (tests/kit/test_hostile.py) and the fuzz test (tests/kit/test_robustness.py)."""
+folders whose manifest is a link or cannot be read, forged activity logs, hand-ins built to cost the
+grader's own analyses as much as they can. Shared by the attack tests (tests/kit/test_hostile.py,
+tests/kit/test_attack_bounded.py), the fuzz test (tests/kit/test_robustness.py) and
+benchmarks/bench_bounded.py."""
 
 from __future__ import annotations
 
@@ -198,3 +200,30 @@ def odd_class(folder: Path, source: str, seed: int) -> None:
     odd_folders(rng, folder, source)
     odd_names(rng, folder)
     odd_logs(rng, folder, source)
+
+
+def many_helpers(reference: str, size: int) -> str:
+    """REFERENCE with one-line helpers after it up to SIZE bytes, each calling the next, the first
+    called by boar_brawl: every one of them is reached by the rule on boar_brawl."""
+    head = reference.replace("def boar_brawl(player_score, opponent_score):",
+                             "def boar_brawl(player_score, opponent_score):\n    h0()", 1)
+    parts, k, total = [head, "\n"], 0, len(head)
+    while total < size:
+        part = f"def h{k}():return h{k + 1}()\n"
+        parts.append(part)
+        total += len(part)
+        k += 1
+    parts.append(f"def h{k}():return 1\n")
+    return "".join(parts)
+
+
+def one_big_helper(reference: str, size: int) -> str:
+    """REFERENCE with one helper of about SIZE bytes: calls, then as many assignments never read
+    (dead code, which normalising takes out: once one by one, at a cost of n * n)."""
+    lines, total, k = [], 0, 0
+    while total < size // 2:
+        lines.append(f"    g(n,{k})")
+        total += len(lines[-1]) + 1
+        k += 1
+    lines += [f"    a{j}=n" for j in range(k)]
+    return reference + "\n\ndef big_helper(n):\n" + "\n".join(lines) + "\n    return n\n"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -34,36 +33,11 @@ from graders.scoring.astrules import RuleChecker
 from graders.scoring.submissions import MAX_SOURCE_BYTES, read_entry
 
 from .conftest import grade_source, problem
+from .oddhandins import many_helpers, one_big_helper
+from .test_class_interrupt import hogkit_command, make_class, until_first_graded
 
 ROOT = Path(__file__).resolve().parents[2]
 MIB = 1024 * 1024
-
-
-def many_helpers(reference: str, size: int) -> str:
-    """REFERENCE with one-line helpers after it up to SIZE bytes, each calling the next, the first
-    called by boar_brawl: every one of them is reached by the rule on boar_brawl."""
-    head = reference.replace("def boar_brawl(player_score, opponent_score):",
-                             "def boar_brawl(player_score, opponent_score):\n    h0()", 1)
-    parts, k, total = [head, "\n"], 0, len(head)
-    while total < size:
-        part = f"def h{k}():return h{k + 1}()\n"
-        parts.append(part)
-        total += len(part)
-        k += 1
-    parts.append(f"def h{k}():return 1\n")
-    return "".join(parts)
-
-
-def one_big_helper(reference: str, size: int) -> str:
-    """REFERENCE with one helper of about SIZE bytes: calls, then as many assignments never read
-    (dead code, which normalising takes out: once one by one, at a cost of n * n)."""
-    lines, total, k = [], 0, 0
-    while total < size // 2:
-        lines.append(f"    g(n,{k})")
-        total += len(lines[-1]) + 1
-        k += 1
-    lines += [f"    a{j}=n" for j in range(k)]
-    return reference + "\n\ndef big_helper(n):\n" + "\n".join(lines) + "\n    return n\n"
 
 
 def all_rules(edition: Edition) -> list:
@@ -238,20 +212,12 @@ def stop_a_class(tmp_path: Path, reference_source: str, skeleton_source: str, en
     its first submission is graded (SIGINT; with TWICE, SIGTERM and then SIGINT at once); (status,
     standard error, the temporary folder)."""
     folder, tmp = tmp_path / "class", tmp_path / "tmp"
-    folder.mkdir()
+    make_class(folder, reference_source, skeleton_source, 6)
     tmp.mkdir()
-    for k in range(6):
-        (folder / f"s{k}.py").write_text((skeleton_source if k % 2 else reference_source) + f"\n# {k}\n",
-                                         encoding="utf-8")
-    command = [sys.executable, "-m", "graders.cli", "grade", str(folder), "--out", str(tmp_path / "out"), "--jobs", "2"]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp), **env})
+    proc = subprocess.Popen(hogkit_command(folder, tmp_path / "out"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp), **env})
     assert proc.stderr is not None
-    seen = []
-    for line in proc.stderr:
-        seen.append(line)
-        if re.search(r"\b[1-9]\d*/\d+ submissions graded", line):
-            break
+    seen = until_first_graded(proc)
     proc.send_signal(signal.SIGTERM if twice else signal.SIGINT)
     if twice:
         for line in proc.stderr:

@@ -30,18 +30,24 @@ def make_class(folder: Path, reference_source: str, skeleton_source: str, count:
         (folder / f"s{k:02d}.py").write_text(source + f"\n# submission {k}\n", encoding="utf-8")
 
 
-def interrupt_after_first(folder: Path, out: Path) -> tuple[int, str, float]:
-    """Run a class grade, send SIGINT once its first submission is graded; (status, stderr, seconds
-    from the signal to the end)."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.Popen(hogkit_command(folder, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+def until_first_graded(proc: subprocess.Popen) -> list[str]:
+    """The lines PROC writes on its standard error up to the first that says a submission is graded."""
     assert proc.stderr is not None
     seen = []
     for line in proc.stderr:
         seen.append(line)
         if re.search(r"\b[1-9]\d*/\d+ submissions graded", line):
             break
+    return seen
+
+
+def interrupt_after_first(folder: Path, out: Path) -> tuple[int, str, float]:
+    """Run a class grade, send SIGINT once its first submission is graded; (status, stderr, seconds
+    from the signal to the end)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen(hogkit_command(folder, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    seen = until_first_graded(proc)
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     try:
