@@ -30,6 +30,7 @@ import os
 import shutil
 import signal
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -364,8 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr)
         # The run is over and ends with 130: a Ctrl-C from now on changes nothing (left to the system's
         # default while the interpreter shuts down, it would end the process by the signal instead).
-        for number in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(number, signal.SIG_IGN)
+        if threading.current_thread() is threading.main_thread():  # (only it may set handlers)
+            for number in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(number, signal.SIG_IGN)
         return 130
 
 
