@@ -34,7 +34,7 @@ from graders.scoring.submissions import MAX_SOURCE_BYTES, read_entry
 
 from .conftest import grade_source, problem
 from .oddhandins import many_helpers, one_big_helper
-from .test_class_interrupt import hogkit_command, make_class, until_first_graded
+from .test_class_interrupt import hogkit_command, make_class, rest_of_stderr, until_first_graded
 
 ROOT = Path(__file__).resolve().parents[2]
 MIB = 1024 * 1024
@@ -225,11 +225,7 @@ def stop_a_class(tmp_path: Path, reference_source: str, skeleton_source: str, en
             if "stopping" in line:
                 proc.send_signal(signal.SIGINT)
                 break
-    try:
-        seen.append(proc.communicate(timeout=60)[1])
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise
+    seen.append(rest_of_stderr(proc, 60))
     return proc.returncode, "".join(seen), tmp
 
 

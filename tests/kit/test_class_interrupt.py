@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -41,20 +42,34 @@ def until_first_graded(proc: subprocess.Popen) -> list[str]:
     return seen
 
 
+def rest_of_stderr(proc: subprocess.Popen, seconds: float) -> str:
+    """What PROC writes on its standard error from here to its end (within SECONDS, else it is killed).
+    Read through the same text stream the caller iterated, so lines already in its buffer count too
+    (``communicate`` reads the pipe itself and would miss them)."""
+    stream = proc.stderr
+    assert stream is not None
+    rest: list[str] = []
+    reader = threading.Thread(target=lambda: rest.append(stream.read()), daemon=True)
+    reader.start()
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    reader.join(seconds)
+    return "".join(rest)
+
+
 def interrupt_after_first(folder: Path, out: Path) -> tuple[int, str, float]:
     """Run a class grade, send SIGINT once its first submission is graded; (status, stderr, seconds
     from the signal to the end)."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.Popen(hogkit_command(folder, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(hogkit_command(folder, out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, env=env)
     seen = until_first_graded(proc)
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    try:
-        rest = proc.communicate(timeout=30)[1]
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise
+    rest = rest_of_stderr(proc, 30)
     return proc.returncode, "".join(seen) + rest, time.monotonic() - sent
 
 
@@ -98,20 +113,22 @@ def test_sigterm_stops_a_class_as_ctrl_c_does_and_a_second_signal_stops_at_once(
     make_class(folder, reference_source, skeleton_source, 6)
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.Popen(hogkit_command(folder, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(hogkit_command(folder, out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True, env=env)
     assert proc.stderr is not None
     for line in proc.stderr:
         if "submissions graded" in line:
             break
     proc.send_signal(signal.SIGTERM)
+    seen = []
     for line in proc.stderr:
+        seen.append(line)
         if STOPPING.search(line):
             proc.send_signal(signal.SIGINT)
             break
     else:
         pytest.fail("no stopping line after SIGTERM")
-    err = proc.communicate(timeout=30)[1]
+    err = "".join(seen) + rest_of_stderr(proc, 30)
     assert proc.returncode == 130 and messages.interrupted() in err, err
     assert not [p for p in out.rglob(".*") if p.is_file()], "a half-written file was left"
     for path in (out / "records").glob("*.json.gz") if (out / "records").exists() else ():
