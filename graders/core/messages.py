@@ -438,6 +438,11 @@ def sandbox_did_not_start(what: str) -> str:
             + ("did not answer in time" if what == "timeout" else "ended") + " before any of its code ran")
 
 
+def kit_functions_did_not_start(why: str) -> str:
+    """The kit's own child, which answers the stubs of other problems' functions, did not load: the kit's failure."""
+    return f"the kit's own process for other problems' functions did not start ({why})"
+
+
 FORKSERVER_ENDED = "the server ended"
 FORKSERVER_NO_PID = "no pid for the new child"
 

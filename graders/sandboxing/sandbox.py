@@ -42,6 +42,7 @@ from pathlib import Path
 from graders.core import messages, scratch
 from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition
+from graders.editions.onefunction import KitFunctions
 from graders.sandboxing import forkserver, isolation, reaper
 from graders.sandboxing.bytecode import compiled
 from graders.sandboxing.reaper import process_tree, wait_readable
@@ -173,6 +174,11 @@ class Session:
     reach: dict | None = None  # what the latest child found it could do (see graders.sandboxing.child.verify_reach)
     _cgroup: str = ""  # the memory cgroup of the current child, where one can be had
     load_seconds: float = 0.0  # spent in the submission's own statements while loading, every attempt together
+    kit: KitFunctions | None = None  # the kit's functions this child's stubs call (served by _kit_child)
+    serve: KitFunctions | None = None  # set in the kit's own child: the module it loads and serves
+    _kit_child: Session | None = None  # the kit's own child, started at the first call of a stub
+    _link: tuple[int, int] | None = None  # this child's ends of its link (to read, to write), until it starts
+    _kit_ends: tuple[int, int] | None = None  # the kit's child's ends of that link, until it starts
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, deadline: float = float("inf")) -> None:
@@ -230,6 +236,13 @@ class Session:
             "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
             "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
         }
+        if self.kit is not None:
+            config["kit"] = {"offered": list(self.kit.offered), "proxied": list(self.kit.proxied)}
+            self._open_link()
+        config["link"] = list(self._link) if self._link else None
+        if self.serve is not None:  # the module travels over the pipe, never through a file
+            config["serve"] = {"source": self.serve.source, "offered": list(self.serve.offered),
+                               "proxied": list(self.serve.proxied), "modules": dict(self.serve.modules)}
         reaper.adopt_orphans()
         self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
         if forked and not self._fork(config):
@@ -239,6 +252,25 @@ class Session:
             self._start_child(policy, runner, config)
         self._send(config)
         return self._await_import(budget_ends)
+
+    def _open_link(self) -> None:
+        """New pipes between this child and the kit's own child (started at the first call): this
+        child's ends, and the kit's child's, which this process keeps until then."""
+        self._close_kit_ends()
+        call_r, call_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        self._link, self._kit_ends = (answer_r, call_w), (call_r, answer_w)
+
+    def _close_link(self) -> None:
+        """This process's copy of the link's ends the child now holds."""
+        for fd in self._link or ():
+            os.close(fd)
+        self._link = None
+
+    def _close_kit_ends(self) -> None:
+        for fd in self._kit_ends or ():
+            os.close(fd)
+        self._kit_ends = None
 
     def _staged_files(self) -> list[str]:
         return sorted(p.name for p in self.workdir.iterdir() if p.is_file())
@@ -250,7 +282,8 @@ class Session:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         try:
-            self._proc = forkserver.spawn((to_child_r, from_child_w), _start_process, (CHILD, PROBES))
+            self._proc = forkserver.spawn((to_child_r, from_child_w, *(self._link or ())), _start_process,
+                                          (CHILD, PROBES))
         except (SandboxError, OSError) as exc:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
                 os.close(fd)
@@ -260,6 +293,7 @@ class Session:
             if self._proc is not None:
                 os.close(to_child_r)
                 os.close(from_child_w)
+                self._close_link()
         _track(self._proc)
         self._to_child, self._from_child = to_child_w, from_child_r
         isolation.move_to_cgroup(self._cgroup, self._proc.pid)  # before it starts anything: it waits for this
@@ -278,12 +312,14 @@ class Session:
             self._proc = _start_process(
                 isolation.in_cgroup(self._cgroup, argv),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
+                pass_fds=(to_child_r, from_child_w, *(self._link or ())), cwd=str(self.workdir), env=env,
+                start_new_session=True,
             )
             _track(self._proc)
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
+            self._close_link()
         self._to_child, self._from_child = to_child_w, from_child_r
 
     def _fresh_runner(self) -> Path:
@@ -390,6 +426,10 @@ class Session:
         self.notes = notes
 
     def close(self) -> None:
+        if self._kit_child is not None:  # its handles belong to this child: it goes with it
+            self._kit_child.dispose()
+            self._kit_child = None
+        self._close_kit_ends()
         if self._proc is not None:
             group = self._proc.pid
             forked = isinstance(self._proc, forkserver.ForkedChild)  # (nothing of it is ever left to this process)
@@ -480,11 +520,33 @@ class Session:
                 self.drain(deadline)
 
     def _reply(self, seq: int, deadline: float) -> dict | str:
-        """The next frame that answers request SEQ; frames of any other request are dropped."""
+        """The next frame that answers request SEQ; frames of any other request are dropped. The
+        child's first call of a kit's function asks for the kit's own child on the way."""
         while True:
             message = self._receive(deadline)
+            if isinstance(message, dict) and message.get("op") == "kit" and self.kit is not None:
+                self._kit_session(deadline)  # its first call waits in the link's pipe meanwhile
+                continue
             if isinstance(message, str) or message.get("seq") == seq:
                 return message
+
+    def _kit_session(self, deadline: float) -> None:
+        """Start the kit's own child for this child's stubs, on the other ends of its link: the two
+        children then call each other through those pipes alone, never through this process. It is
+        the kit's failure (SandboxError), never the student's, when the kit's module does not load."""
+        if self._kit_child is None and self.kit is not None and self._kit_ends is not None:
+            workdir, target = prepare_workdir("", self.submission.name, [])  # (its modules come over the pipe)
+            kit_child = Session(target, self.module, workdir, self.limits, dice=self.dice, serve=self.kit)
+            kit_child._link, self._kit_ends = self._kit_ends, None
+            try:
+                kit_child.start(deadline)
+            except (LoadError, SandboxError) as exc:
+                kit_child.dispose()
+                raise SandboxError(messages.kit_functions_did_not_start(str(exc))) from exc
+            if kit_child.notes:
+                kit_child.dispose()
+                raise SandboxError(messages.kit_functions_did_not_start(kit_child.notes[0].message))
+            self._kit_child = kit_child
 
     def drain(self, deadline: float) -> None:
         """Read and drop the replies of the case in progress, up to its "done"; stop the child if
@@ -520,6 +582,11 @@ class Session:
             return "crashed"
         return message if isinstance(message, dict) else "crashed"
 
+    def _memory(self) -> int:
+        """The resident memory of the child's processes, and of the kit's own child that answers its calls."""
+        kit = self._kit_child._proc if self._kit_child is not None else None
+        return sum(tree_memory(proc.pid) for proc in (self._proc, kit) if proc is not None)
+
     def _fill(self, n: int, deadline: float) -> str:
         """At least N bytes read from the child and not yet taken (a step's replies often come
         together: one read takes them all); else "timeout", "crashed" or "memory"."""
@@ -528,7 +595,7 @@ class Session:
             if remaining <= 0:
                 return "timeout"
             if not wait_readable(self._from_child, min(remaining, WATCH_SECONDS)):
-                if self._proc is not None and tree_memory(self._proc.pid) > self.limits.memory_bytes:
+                if self._proc is not None and self._memory() > self.limits.memory_bytes:
                     return "memory"
                 continue
             chunk = os.read(self._from_child, max(READ_BYTES, n - len(self._pending)))
@@ -757,7 +824,7 @@ def open_submission(source: str, edition: Edition, limits: Limits | None = None)
 
 
 def open_session(source: str, edition: Edition, limits: Limits | None = None,
-                 skipped: Mapping[int, ImportNote] | None = None) -> Session:
+                 skipped: Mapping[int, ImportNote] | None = None, kit: KitFunctions | None = None) -> Session:
     """A started child holding SOURCE as the edition's submission file, next to its support files,
     SKIPPED's top-level statements ({index: note}) left out from the start.
 
@@ -768,7 +835,7 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None,
         raise Halted
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
-    session = Session(target, edition.module, workdir, limits or Limits(), dice=edition.game.dice)
+    session = Session(target, edition.module, workdir, limits or Limits(), dice=edition.game.dice, kit=kit)
     for index, note in sorted((skipped or {}).items()):
         session.skip(index, note)
     try:

@@ -146,10 +146,10 @@ def grade(
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
     prepare_exact_rate(edition, plan, game)
     skips = KnownSkips(len(plan.tree.body) if plan.tree is not None else 0)
-    children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
-                        edition, limits or Limits(), game=game, skips=skips)
+    source, kit = onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names))
+    children = Children(source, edition, limits or Limits(), game=game, skips=skips, kit=kit)
     in_reference = reference_children(plan, edition, limits or Limits())
-    hidden = hidden_children(plan, edition, limits or Limits(), skips)
+    hidden = hidden_children(plan, edition, limits or Limits(), skips, (source, kit))
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
                                deadline=started + edition.run_timeout, others=in_reference,
@@ -225,26 +225,33 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
     return found
 
 
-def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None
-                    ) -> dict[str, Children]:
-    """{problem: the children its hidden cases run in}, for each problem whose hidden cases reach
-    another problem's functions: the children of its group (see :mod:`graders.editions.onefunction`), which
-    run no other case and hold the reference of no problem they grade. Their source is the
-    submission's with the reference's definitions after it, so they share SKIPS with its children."""
+def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None,
+                    own: tuple[str, onefunction.KitFunctions | None] | None = None) -> dict[str, Children]:
+    """{problem: the children its hidden cases run in}: for each problem whose hidden cases reach
+    another problem's functions, the children of its group (see :mod:`graders.editions.onefunction`),
+    whose stubs call the kit for every problem outside it; for every other problem, children of the
+    submission's OWN (source, kit functions). Hidden cases never run in a child that runs public
+    ones, whose output the student sees. The sources start with the submission's statements, so
+    they share SKIPS with its children."""
     found: dict[str, Children] = {}
     if not plan.include_hidden:
         return found
     cases = {p.label: plan.cases[p.label] for p in plan.chosen if settle(p, plan, edition.submission) is None}
-    for labels, source in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
-        runner = Children(source, edition, limits, game=plan.game, skips=skips)
+    for labels, source, kit in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
+        runner = Children(source, edition, limits, game=plan.game, skips=skips, kit=kit)
         found.update(dict.fromkeys(labels, runner))
+    rest = [label for label, its in cases.items() if label not in found and any(c.hidden for c in its)]
+    if rest and own is not None:
+        runner = Children(own[0], edition, limits, game=plan.game, skips=skips, kit=own[1])
+        found.update(dict.fromkeys(rest, runner))
     return found
 
 
 def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, Children],
            hidden: dict[str, Children]) -> list[tuple[Children, list[Case]]]:
     """Which children run which of PROBLEM's cases: its own (OTHERS) for a test the student writes,
-    the children of its group (HIDDEN) for hidden cases, the submission's for the rest."""
+    the hidden cases' children (HIDDEN: its group's, or the submission's own kept apart) for hidden
+    cases, the submission's CHILDREN for its public cases."""
     cases = plan.cases[problem.label]
     if problem.label in others:
         return [(others[problem.label], cases)]
@@ -273,7 +280,7 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
                                        for chunk in split(part, pool_size)]
             else:
                 results[problem.label] = settled
-        running = submit_in_turn(pool, work, children, deadline)
+        running = submit_in_turn(pool, work, set(map(id, (others or {}).values())), deadline)
         for problem in plan.chosen:
             if problem.label in running:
                 order = {c.id: k for k, c in enumerate(plan.cases[problem.label])}
@@ -287,17 +294,18 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
 
 
 def submit_in_turn(pool: ThreadPoolExecutor, work: dict[str, list[tuple[Children, list[Case]]]],
-                   children: Children, deadline: float) -> dict[str, list[Future]]:
-    """WORK's chunks handed to POOL: those of the submission's own CHILDREN first, and those of
-    children that hold reference code (hidden cases' groups, a student's test in the reference)
-    together with them where every child has a file system of its own, and only once the others
-    have all finished where children share /tmp: a child holding the reference then runs while no
-    child grading that problem is left to read what it might write there."""
+                   holding: set[int], deadline: float) -> dict[str, list[Future]]:
+    """WORK's chunks handed to POOL, in order; those of children that hold reference code (by id in
+    HOLDING: a student's test run in the reference's module) together with the others where every
+    child has a file system of its own, and only once the others have all finished where children
+    share /tmp: a child holding the reference then runs while no child grading that problem is left
+    to read what it might write there. (Every other child holds stubs: the kit's own child, which
+    no student code reaches, answers them.)"""
     running: dict[str, list[Future]] = {label: [] for label in work}
     later: list[tuple[str, Children, list[Case]]] = []
     for label, chunks in work.items():
         for runner, chunk in chunks:
-            if runner is children or isolation.policy().level == isolation.NAMESPACES:
+            if id(runner) not in holding or isolation.policy().level == isolation.NAMESPACES:
                 running[label].append(pool.submit(runner.run, chunk, deadline))
             else:
                 later.append((label, runner, chunk))
@@ -364,8 +372,10 @@ class Children:
     chunk is marked not run, once, with the reason among the notes."""
 
     def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None,
-                 game: checks.GameRates | None = None, skips: KnownSkips | None = None) -> None:
+                 game: checks.GameRates | None = None, skips: KnownSkips | None = None,
+                 kit: onefunction.KitFunctions | None = None) -> None:
         self.source, self.edition, self.limits, self.carried, self.game = source, edition, limits, carried, game
+        self.kit = kit  # the kit's functions its stubs call, served by a child of the kit's own
         self.skips = skips  # shared with the grade's other children of the submission's statements
         self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
         self.unloadable = ""
@@ -395,7 +405,7 @@ class Children:
         limits = self.skips.left(self.limits) if self.skips is not None else self.limits
         try:
             session = open_session(self.source, self.edition, limits,
-                                   self.skips.known() if self.skips is not None else None)
+                                   self.skips.known() if self.skips is not None else None, kit=self.kit)
             if self.skips is not None:
                 self.skips.learn(session.skipped())
                 self.skips.spend(session.load_seconds)

@@ -181,6 +181,8 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
     (m.os_failure, (None, "No space left on device"), ["No space left on device"]),
     (m.sandbox_did_not_start, ("timeout",), ["did not answer in time", "before any of its code ran"]),
     (m.sandbox_did_not_start, ("crashed",), ["ended before any of its code ran"]),
+    (m.kit_functions_did_not_start, ("out of memory",), ["kit's own process", "other problems' functions",
+                                                         "(out of memory)"]),
     (m.python_refuses, ("a/hog.py", "unknown encoding: klingon", None),
      ["a/hog.py is not a Python file", "Python refuses to read it: unknown encoding: klingon"]),
     (m.python_refuses, ("a/hog.py", "'utf-8' codec can't decode byte 0xe9", 4),

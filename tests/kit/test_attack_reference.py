@@ -1,0 +1,293 @@
+"""Attacks on the kit's secrets through "a bug costs once": no reference code in a student's process.
+
+A hidden case of problem N calls the kit's version of every other problem's function it reaches,
+and a function a syntax error removed is the kit's in the other problems' cases. Those functions
+run in the kit's own child, which holds the reference (sent over a pipe, never in a file a child
+sees) and answers a stub's call with a plain value; the student's child holds stubs only. Hidden
+cases never run in a child whose output the student sees, and no child keeps a step's source.
+
+Each test grades a hand-in that hunts for what it must not find (the reference's lines, hidden
+steps) and shows whatever it found where the student would see it (a failing public case), then
+checks that nothing was found and nothing was shown. The routes (namespaces, limits, an ordinary
+user, a container without CAP_SYS_ADMIN) are whichever this run is on: .ci/run runs this file on each.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from graders.core.errors import SandboxError
+from graders.core.records import ClassRecord, EntryStatus, Report
+from graders.editions import onefunction
+from graders.editions.cases import load_problem_cases
+from graders.editions.edition import load_edition
+from graders.sandboxing.repairs import repair
+from graders.sandboxing.sandbox import open_session
+from graders.scoring import reports
+from graders.scoring.grading import defined_names
+
+from .conftest import grade_source, replace_function
+
+EDITION = load_edition("boar_brawl")
+REFERENCE = (EDITION.solution_dir / EDITION.submission).read_text(encoding="utf-8")
+
+
+def reference_body_lines(source: str = REFERENCE) -> set[str]:
+    """The stripped lines of the reference's solution code (inside its problem markers) long enough
+    to be its own: what no student may ever read."""
+    lines, inside = set(), False
+    for line in source.split("\n"):
+        if "# BEGIN PROBLEM" in line:
+            inside = True
+        elif "# END PROBLEM" in line:
+            inside = False
+        elif inside and len(line.strip()) >= 16 and not line.strip().startswith("#"):
+            lines.add(line.strip())
+    return lines
+
+
+SECRET_LINES = reference_body_lines()
+
+# A hand-in's roll_dice that searches everything its process can reach (every string and code
+# object the interpreter holds, every module's source it can read, every file under its folder)
+# for a line of the reference (given written backwards, so that it never finds its own source),
+# and returns where it found any. It imports only what every route has loaded already (under
+# limits, a child's user may not read the interpreter's files).
+HUNTER = '''
+def roll_dice(num_rolls, dice=six_sided):
+    import gc, os, sys
+    wanted = set(line[::-1] for line in BACKWARDS)
+    inspect = sys.modules.get("inspect")
+    found = []
+
+    def look(text, where):
+        if isinstance(text, str) and any(line.strip() in wanted for line in text.split("\\n")):
+            found.append(where)
+
+    for obj in gc.get_objects():
+        if isinstance(obj, str):
+            look(obj, "str")
+        elif type(obj).__name__ == "code":
+            for const in obj.co_consts:
+                look(const, "code")
+    for name, module in list(sys.modules.items()):
+        try:
+            look(inspect.getsource(module), "module " + name)
+        except Exception:
+            pass
+    for top in (".", os.path.dirname(os.path.abspath(__file__))):
+        for folder, _, files in os.walk(top):
+            for f in files:
+                try:
+                    look(open(os.path.join(folder, f), errors="replace").read(), "file " + f)
+                except Exception:
+                    pass
+    return "found " + repr(sorted(set(found)))
+'''
+
+
+def hunting(source: str, secrets: set[str]) -> str:
+    """SOURCE whose roll_dice hunts for SECRETS, lines of the reference (see HUNTER)."""
+    backwards = sorted(line[::-1] for line in secrets)
+    return replace_function(source, "roll_dice", HUNTER.replace("BACKWARDS", repr(backwards)))
+
+
+def shown_to_the_student(report: Report) -> str:
+    """Everything a student is shown of REPORT: Gradescope's results (every test, visible or shown
+    after publishing), the feedback file and the student's own text."""
+    record = ClassRecord("student", EntryStatus.GRADED, report=report)
+    return (json.dumps(reports.render_gradescope(record)) + reports.render_record_markdown(record)
+            + reports.render_text(report, verbose=True, student=True, show_hidden=False))
+
+
+def with_syntax_error_in(source: str, function: str) -> str:
+    """SOURCE whose FUNCTION's body is one line that does not parse."""
+    lines = source.split("\n")
+    start = next(k for k, line in enumerate(lines) if line.startswith(f"def {function}("))
+    end = next(k for k in range(start + 1, len(lines)) if lines[k] and not lines[k].startswith((" ", "\t", ")")))
+    head = next(k for k in range(start, end) if lines[k].rstrip().endswith(":"))
+    return "\n".join(lines[:head + 1] + ["    return = 1", ""] + lines[end:])
+
+
+def found_by_the_hunter(report: object) -> list[str]:
+    problem = next(p for p in report.problems if p.label == "01")  # type: ignore[attr-defined]
+    got = [c.got for c in problem.cases if not c.passed and c.got and "found" in c.got]
+    assert got, "the hunting roll_dice never ran in a public case"
+    return got
+
+
+@pytest.mark.slow
+def test_attack_a_syntax_error_hands_out_no_line_of_the_reference() -> None:
+    """Attack: break play on purpose so the kit stands in for it, then read every string, code
+    object, module and file of the process from another function, and show what was found in a
+    failing public case. The stand-in is a stub that calls the kit's own child: nothing is found,
+    nothing of solution/ is shown, and the syntax error costs play's problem alone."""
+    broken = with_syntax_error_in(REFERENCE, "play")
+    secrets = {line for line in SECRET_LINES if line not in broken}  # play's own lines, all gone from the hand-in
+    assert len(secrets) >= 3
+    hand_in = with_syntax_error_in(hunting(REFERENCE, secrets), "play")
+    report = grade_source(hand_in, EDITION, workers=1)
+    found = found_by_the_hunter(report)
+    assert all("found []" in got for got in found), found
+    shown = shown_to_the_student(report)
+    assert not [line for line in secrets if line in shown]
+    scores = {p.label: p.score for p in report.problems}
+    assert scores["05"] == 0 and scores["01"] == 0  # play's problem (broken) and the hunter's (wrong)
+    others = [c for p in report.problems if p.label not in ("01", "05") for c in p.cases if c.hidden]
+    assert others and all(c.passed for c in others)  # hidden cases use the kit's play and roll_dice
+
+
+def test_the_hunter_finds_the_lines_where_they_are() -> None:
+    """The attack's control: a hand-in whose own play holds the lines finds them, in its file, its
+    module's source, so an empty finding above means they were not there."""
+    secrets = {line for line in SECRET_LINES if line not in with_syntax_error_in(REFERENCE, "play")}
+    report = grade_source(hunting(REFERENCE, secrets), EDITION, problems=[1], workers=1)
+    found = found_by_the_hunter(report)
+    assert all("'file hog.py'" in got and "'module hog'" in got for got in found), found
+
+
+def test_a_stub_is_the_kits_signature_and_one_call() -> None:
+    """The source a child gets for a function the kit serves: the signature (the skeleton shows it
+    too) and a call of the kit, no line of the reference; a default the student's module lacks is
+    the kit's own."""
+    fixed, tree, _ = repair(REFERENCE)
+    ref = onefunction.reference(EDITION)
+    assert ref is not None
+    names = defined_names(tree) - {"six_sided"}
+    source, kit = onefunction.with_kit(fixed, EDITION, ref, {"play", "take_turn"}, names)
+    added = source[len(fixed):]
+    assert kit is not None and kit.offered == ("play", "take_turn") and "boar_brawl" in kit.proxied
+    assert "def take_turn(num_rolls, player_score, opponent_score, dice=__hogkit_default__):" in added
+    assert "return __hogkit_call__('take_turn', (num_rolls, player_score, opponent_score, dice, ), {})" in added
+    assert not [line for line in SECRET_LINES if line in added]
+    assert kit.source == REFERENCE and "dice" in dict(kit.modules)
+
+
+@pytest.fixture(scope="module")
+def served() -> object:
+    """A child of the skeleton whose play, take_turn, roll_dice and boar_brawl are the kit's."""
+    fixed, tree, _ = repair((EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8"))
+    ref = onefunction.reference(EDITION)
+    assert ref is not None
+    source, kit = onefunction.with_kit(fixed, EDITION, ref, {"play", "take_turn", "roll_dice", "boar_brawl"},
+                                       defined_names(tree))
+    session = open_session(source, EDITION, kit=kit)
+    yield session
+    session.dispose()
+
+
+def run(session: object, *steps: str) -> list[object]:
+    replies = session.steps(list(steps), "from hog import *", time.monotonic() + 30)  # type: ignore[attr-defined]
+    return list(replies)
+
+
+def test_the_kits_functions_answer_with_plain_values_and_call_back(served: object) -> None:
+    """A stub's call reaches the kit's child and comes back with the reference's value; a function
+    passed in (dice, a strategy) is called back in the student's child, in order, keeping its state;
+    printing on either side reaches the case's output in the order it happened."""
+    got = run(served, "take_turn(2, 10, 20, make_test_dice(3, 4))", "take_turn(0, 21, 46)",
+              "d = make_test_dice(2, 3)", "roll_dice(3, d), d()",
+              "play(lambda s, o: 1, lambda s, o: 1, lambda n, s, o, d: s + 3, dice=make_test_dice(5), goal=12)")
+    assert [r.status for r in got] == ["ok"] * 5, [r.error for r in got]
+    assert [r.value for r in got[:2]] == [7, 9]
+    assert got[3].value == (7, 3)  # the dice the kit rolled three times go on from where it stopped
+
+
+def test_what_the_kit_raises_and_what_the_student_raises_cross_as_themselves(served: object) -> None:
+    """An error the kit's function raises reaches the student as Python's own exception of that
+    type; an error of the student's own code, raised in a call back, comes back as the very object."""
+    got = run(served, "roll_dice('x')",
+              "class Mine(Exception): pass",
+              "def bad():\n    raise Mine('mine')",
+              "try:\n    roll_dice(2, bad)\nexcept Mine as e:\n    caught = e",
+              "type(caught).__name__, str(caught)",
+              "def leave():\n    raise SystemExit(3)",
+              "roll_dice(1, leave)")
+    assert got[0].status == "error" and got[0].error["type"] in ("TypeError", "AssertionError")
+    assert got[4].value == ("Mine", "mine")
+    assert got[6].status == "error" and got[6].error["type"] == "SystemExit"
+
+
+def test_only_the_offered_functions_and_plain_values_cross(served: object) -> None:
+    """The link carries calls of the functions the kit offers, with values of exact plain types and
+    functions: a name it does not offer is refused, and so is any other object."""
+    got = run(served, "__hogkit_call__('free_bacon', (1,), {})",
+              "__hogkit_call__('__import__', ('os',), {})",
+              "roll_dice(2, make_test_dice(1), ) if False else boar_brawl(object(), 1)",
+              "boar_brawl(True, 3)")
+    assert got[0].status == "error" and got[0].error["type"] == "NameError"
+    assert got[1].status == "error" and got[1].error["type"] == "NameError"
+    assert got[2].status == "error" and got[2].error["type"] == "TypeError"
+    assert got[3].status in ("ok", "error")  # the reference's answer for a bool, whatever it is
+
+
+@pytest.mark.slow
+def test_attack_hidden_steps_never_reach_a_public_value() -> None:
+    """Attack: a public case of a late problem returns every step source and constant the child
+    holds (a compile cache's keys, the code objects of earlier cases). Hidden cases run in children
+    of their own, and no child keeps a step's source: no hidden step appears in what is shown."""
+    hidden_only = set()
+    public = set()
+    for p in EDITION.problems:
+        for case in load_problem_cases(EDITION, p.label):
+            sources = {s.source for s in case.steps if len(s.source) > 12}
+            (hidden_only if case.hidden else public).update(sources)
+    hidden_only -= public
+    assert hidden_only
+    spy = '''
+def sus_strategy(score, opponent_score, threshold=11, num_rolls=6):
+    import gc, sys
+    seen = set()
+    for module in list(sys.modules.values()):
+        for value in list(getattr(module, "__dict__", {}).values()):
+            if isinstance(value, dict):
+                for key in list(value)[:10000]:
+                    if isinstance(key, tuple) and key and isinstance(key[0], str):
+                        seen.add(key[0])
+    for obj in gc.get_objects():
+        if type(obj).__name__ == "code" and obj.co_filename == "<case>":
+            seen.update(c for c in obj.co_consts if isinstance(c, str))
+    raise ValueError(repr(sorted(seen)))
+'''
+    report = grade_source(replace_function(REFERENCE, "sus_strategy", spy), EDITION, problems=[1, 2, 3, 10, 11],
+                          workers=1)
+    shown = shown_to_the_student(report)
+    assert next(p for p in report.problems if p.label == "11").score == 0 and "ValueError" in shown
+    assert not [s for s in hidden_only if s in shown]
+
+
+def test_the_kits_own_child_reads_no_file_of_the_kit(tmp_path: Path) -> None:
+    """The reference reaches the kit's child over its pipe: its staging folder holds an empty file
+    in the submission's place and no support file (those come over the pipe too)."""
+    fixed, tree, _ = repair(REFERENCE)
+    ref = onefunction.reference(EDITION)
+    assert ref is not None
+    source, kit = onefunction.with_kit(fixed, EDITION, ref, {"boar_brawl"}, defined_names(tree))
+    session = open_session(source, EDITION, kit=kit)
+    try:
+        assert run(session, "boar_brawl(21, 46)")[0].value == 9
+        kit_child = session._kit_child
+        assert kit_child is not None and kit_child.serve is kit
+        staged = {p.name: p.read_text() for p in kit_child.workdir.iterdir() if p.is_file()}
+        assert staged == {EDITION.submission: ""}
+    finally:
+        session.dispose()
+    assert kit_child._proc is None and not kit_child.workdir.exists()
+
+
+def test_a_kit_module_that_does_not_load_is_the_kits_failure() -> None:
+    """The kit's own child whose module raises while loading answers nothing: that is the kit's
+    failure (a SandboxError, which grading retries and then labels as the kit's), never the student's."""
+    fixed, tree, _ = repair(REFERENCE)
+    kit = onefunction.KitFunctions("raise ValueError('the kit is broken')\n", ("boar_brawl",), ())
+    source = fixed + "\n\ndef boar_brawl(a, b):\n    return __hogkit_call__('boar_brawl', (a, b), {})\n"
+    session = open_session(source, EDITION, kit=kit)
+    try:
+        with pytest.raises(SandboxError, match="the kit's own process for other problems' functions did not start"):
+            run(session, "boar_brawl(21, 46)")
+    finally:
+        session.dispose()
