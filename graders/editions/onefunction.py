@@ -17,7 +17,9 @@ problems one of which reaches the other.
 What a student can learn this way is what the case's own calls return: the child may call a stub
 with other arguments, and the answer is the reference's value for them, never its code, its
 constants or another case's steps. A hidden case's outcome already says whether those values were
-right, and the public cases and the handout show the same functions' values.
+right, and the public cases and the handout show the same functions' values. (The answers to the
+pure calls the reference makes in a case reach the student's child with that case, worked out
+beforehand: see Session.kit_answers.)
 
 :func:`substitute_removed` does the same for functions a syntax error removed, in every case:
 their problems have failed already and run no case; the others' cases call the kit for them.
@@ -50,6 +52,7 @@ class Reference:
     marked: list[frozenset[str]]  # statement index -> the labels of the marked blocks it overlaps
     uses: dict[str, frozenset[str]]  # function name -> every name its statement mentions
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]  # the last top-level definition of each name
+    constants: frozenset[str] = frozenset()  # names bound only to a literal (GOAL = 100)
 
 
 def _bound(node: ast.stmt) -> set[str]:
@@ -119,7 +122,25 @@ def _load_reference(path: Path, stamp: float) -> Reference | None:
         for name in _bound(node):
             defines.setdefault(name, []).append(k)
     functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    return Reference(source, lines, defines, spans, marked, uses_of(tree), functions)
+    return Reference(source, lines, defines, spans, marked, uses_of(tree), functions, _constants(tree))
+
+
+def _constants(tree: ast.Module) -> frozenset[str]:
+    """The names TREE binds at its top level only by assigning a literal to them."""
+    literal: set[str] = set()
+    other: set[str] = set()
+    for node in tree.body:
+        constant = isinstance(node, ast.Assign) and len(node.targets) == 1 and _literal(node.value)
+        (literal if constant else other).update(_bound(node))
+    return frozenset(literal - other)
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def reference(edition: Edition) -> Reference | None:
@@ -215,7 +236,8 @@ class KitFunctions:
 
 def _stub(ref: Reference, name: str, student_names: set[str]) -> str:
     """A definition of NAME with the reference's signature whose body calls the kit's NAME. A default
-    that is no literal and no name of the student's module is the kit's own (``__hogkit_default__``)."""
+    that is neither a literal nor a constant of the student's module (GOAL) is the kit's own
+    (``__hogkit_default__``): a die left to its default is the kit's die."""
     node = ref.functions.get(name)
     if node is None:  # bound some other way (an assignment): call whatever it is
         return f"def {name}(*args, **kwargs):\n    return __hogkit_call__({name!r}, args, kwargs)\n"
@@ -224,10 +246,13 @@ def _stub(ref: Reference, name: str, student_names: set[str]) -> str:
     def bare(x: ast.arg) -> ast.arg:
         return ast.arg(x.arg)
 
+    def default(d: ast.expr) -> ast.expr:
+        return _default(d, student_names, ref.constants)
+
     kept = ast.arguments(posonlyargs=[bare(x) for x in a.posonlyargs], args=[bare(x) for x in a.args],
                          vararg=a.vararg and bare(a.vararg), kwonlyargs=[bare(x) for x in a.kwonlyargs],
-                         kw_defaults=[_default(d, student_names) if d is not None else None for d in a.kw_defaults],
-                         kwarg=a.kwarg and bare(a.kwarg), defaults=[_default(d, student_names) for d in a.defaults])
+                         kw_defaults=[default(d) if d is not None else None for d in a.kw_defaults],
+                         kwarg=a.kwarg and bare(a.kwarg), defaults=[default(d) for d in a.defaults])
     signature = ast.unparse(kept)
     positional = [x.arg for x in a.posonlyargs + a.args] + ([f"*{a.vararg.arg}"] if a.vararg else [])
     keywords = [f"{x.arg!r}: {x.arg}" for x in a.kwonlyargs] + ([f"**{a.kwarg.arg}"] if a.kwarg else [])
@@ -236,14 +261,10 @@ def _stub(ref: Reference, name: str, student_names: set[str]) -> str:
             f"    return __hogkit_call__({name!r}, {args}, {{{', '.join(keywords)}}})\n")
 
 
-def _default(node: ast.expr, student_names: set[str]) -> ast.expr:
-    if isinstance(node, ast.Name) and node.id in student_names:
-        return node
-    try:
-        ast.literal_eval(node)
-        return node
-    except ValueError:
-        return ast.Name("__hogkit_default__", ast.Load())
+def _default(node: ast.expr, student_names: set[str], constants: frozenset[str]) -> ast.expr:
+    if isinstance(node, ast.Name) and node.id in student_names and node.id in constants:
+        return node  # the student's own constant (GOAL); a function (a die) is the kit's
+    return node if _literal(node) else ast.Name("__hogkit_default__", ast.Load())
 
 
 def with_kit(source: str, edition: Edition, ref: Reference, offered: set[str], student_names: set[str]

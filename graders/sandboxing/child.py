@@ -251,6 +251,16 @@ class Link:
         at its first call, and starts the kit's module afresh at the first call of each case."""
         if self.in_fd < 0:
             raise RuntimeError("the kit's functions are not available here")
+        counter = [0]
+        self.crossed, self.calls = False, self.calls + 1
+        packed_args = [self.pack(a, counter) for a in args]
+        packed_kw = {str(k): self.pack(v, counter) for k, v in kwargs.items()}
+        frame = {"op": "call", "to": target, "args": packed_args, "kw": packed_kw}
+        # Only a student's child keeps answers, and only the kit's (its own functions may keep state).
+        key = None if self.crossed or self.parent_fd is None or "name" not in target else call_key(
+            target["name"], packed_args, packed_kw)
+        if key is not None and key in self.answers:  # answered beforehand, or earlier in this case
+            return self.unpack(self.answers[key], 0)
         if self.parent_fd is not None:
             if not self.opened:
                 send(self.parent_fd, {"op": "kit"})
@@ -258,14 +268,6 @@ class Link:
             if self.fresh:
                 send(self.out_fd, {"op": "case"})
                 self.fresh = False
-        counter = [0]
-        self.crossed, self.calls = False, self.calls + 1
-        frame = {"op": "call", "to": target, "args": [self.pack(a, counter) for a in args],
-                 "kw": {str(k): self.pack(v, counter) for k, v in kwargs.items()}}
-        # Only a student's child keeps answers, and only the kit's (its own functions may keep state).
-        key = None if self.crossed or self.parent_fd is None else _dumps([target, frame["args"], frame["kw"]])
-        if key is not None and key in self.answers:  # the same call of plain values, answered in this case
-            return self.unpack(self.answers[key], 0)
         self.send(frame)
         while True:
             message = receive(self.in_fd)
@@ -290,12 +292,14 @@ class Link:
             raw_args, raw_kw = message.get("args"), message.get("kw")
             args = [self.unpack(a, 0) for a in (raw_args if type(raw_args) is list else [])]
             kw = {k: self.unpack(v, 0) for k, v in (raw_kw if type(raw_kw) is dict else {}).items() if type(k) is str}
-            args, kw = without_defaults(function, args, kw)
+            used: list = []
+            args, kw = with_defaults(function, args, kw, lambda: used.append(1))
             calls = self.calls
             value = function(*args, **kw)
             self.crossed = False
             reply = {"op": "return", "value": self.pack(value, [0])}
-            reply["pure"] = not self.crossed and self.calls == calls  # plain in, plain out, nothing called back
+            # plain in, plain out, nothing called back, no function left to a default (a die) called
+            reply["pure"] = not self.crossed and self.calls == calls and not used
         except BaseException as exc:  # SystemExit included: it goes back to the caller
             reply = {"op": "raise", **self.described(exc)}
         self.send(reply)
@@ -372,9 +376,9 @@ class Link:
 
     def function_handle(self, value: object) -> list:
         """[whose, name or number] for a function crossing the link (yours or mine, as the sender says)."""
-        self.crossed = True
-        if value is KIT_DEFAULT:
+        if value is KIT_DEFAULT:  # a marker, not a function: a call passing it may still be kept
             return ["default", 0]
+        self.crossed = True
         for name, function in self.theirs.items():
             if function is value:
                 return ["yours", name]
@@ -434,19 +438,158 @@ def stand_in(link: Link, target: dict, name: str) -> Callable:
     return function
 
 
-def without_defaults(function: Callable, args: list, kw: dict) -> tuple[list, dict]:
-    """ARGS and KW with every KIT_DEFAULT left out, so that FUNCTION's own default applies: the
-    positional arguments after the first one left out are passed by their names."""
-    if not any(a is KIT_DEFAULT for a in args) and not any(v is KIT_DEFAULT for v in kw.values()):
-        return args, kw
-    kw = {k: v for k, v in kw.items() if v is not KIT_DEFAULT}
-    first = next((k for k, a in enumerate(args) if a is KIT_DEFAULT), len(args))
-    code = getattr(function, "__code__", None)
-    names = code.co_varnames[:code.co_argcount] if code is not None else ()
-    for k in range(first + 1, len(args)):
-        if args[k] is not KIT_DEFAULT and k < len(names):
-            kw[names[k]] = args[k]
-    return args[:first], kw
+def with_defaults(function: Callable, args: list, kw: dict, on_use: Callable[[], object]) -> tuple[list, dict]:
+    """ARGS and KW with every KIT_DEFAULT replaced by FUNCTION's own default for that parameter; a
+    default that is a function (a die) is passed wrapped, so that calling it calls ON_USE first (a
+    call that rolled the kit's dice is not kept: its value is chance)."""
+    code, defaults = getattr(function, "__code__", None), getattr(function, "__defaults__", None) or ()
+    kwdefaults = getattr(function, "__kwdefaults__", None) or {}
+    if code is None:
+        return [a for a in args if a is not KIT_DEFAULT], {k: v for k, v in kw.items() if v is not KIT_DEFAULT}
+    names = code.co_varnames[:code.co_argcount]
+    first_default = len(names) - len(defaults)
+
+    def default(name: str, value: object) -> object:
+        return watched(value, on_use) if callable(value) else value
+
+    args = list(args)
+    for k, a in enumerate(args):
+        if a is KIT_DEFAULT:
+            if not first_default <= k < len(names):
+                raise TypeError(f"{names[k] if k < len(names) else 'an argument'} has no default")
+            args[k] = default(names[k], defaults[k - first_default])
+    for name, v in list(kw.items()):
+        if v is KIT_DEFAULT:
+            if name not in kwdefaults:
+                raise TypeError(f"{name} has no default")
+            kw[name] = default(name, kwdefaults[name])
+    return args, kw
+
+
+def watched(function: Callable, on_use: Callable[[], object]) -> Callable:
+    """FUNCTION, calling ON_USE first each time it is called."""
+
+    def die(*args: object, **kwargs: object) -> object:
+        on_use()
+        return function(*args, **kwargs)
+
+    return die
+
+
+# -- answers worked out beforehand -------------------------------------------------------------
+
+# The kit's own child, asked to "record" while it runs a case's steps on the reference, keeps the
+# answers of the calls of the recorded functions that a stub's call could be answered by: plain
+# values in (as a stub passes them: every positional parameter in order, a function left to its
+# default as KIT_DEFAULT), a plain value out, nothing printed, no die rolled and none of the
+# student's own functions reached (a TAINTING name: in a student's case the kit calls the student's).
+# A student's child holds those answers for that case only and asks its link for any other call.
+_MOST_ANSWERS = 100000
+
+
+def call_key(name: str, args: list, kw: dict) -> str:
+    """The key of a call of NAME with ARGS and KW packed (see Link.pack), as answers are kept."""
+    compact = (",", ":")
+    return name + _dumps(args, separators=compact) + (_dumps(kw, separators=compact, sort_keys=True) if kw else "")
+
+
+def plain(value: object, depth: int = 0) -> object:
+    """VALUE as a link packs it when it is plain data (exact types; tuples and lists tagged), else NotImplemented."""
+    t = type(value)
+    if t is int or t is float or t is bool or t is str or value is None:
+        return value
+    if (t is tuple or t is list) and depth < 20 and len(value) <= 1000:  # type: ignore[arg-type]
+        items = [plain(v, depth + 1) for v in value]  # type: ignore[attr-defined]
+        if all(item is not NotImplemented for item in items):
+            return {"tuple" if t is tuple else "list": items}
+    return NotImplemented
+
+
+class Recorder:
+    """Wraps RECORDED and TAINTING names of a module's NAMESPACE for one case (see above); ``answers``."""
+
+    def __init__(self, namespace: dict, recorded: list, tainting: list) -> None:
+        self.answers: dict = {}
+        self.active: list = []  # one [pure] per recorded call in progress, innermost last
+        for name in tainting:
+            if callable(namespace.get(name)):
+                namespace[name] = watched(namespace[name], self.taint)
+        for name in recorded:
+            if callable(namespace.get(name)) and hasattr(namespace[name], "__code__"):
+                namespace[name] = self.recording(name, namespace[name])
+
+    def taint(self) -> None:
+        for frame in self.active:
+            frame[0] = False
+
+    def recording(self, name: str, function: Callable) -> Callable:
+        code = function.__code__
+        if code.co_flags & 0x0C:  # *args or **kwargs: no stub's call to match
+            return function
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+
+        def recorded(*args: object, **kwargs: object) -> object:
+            key = self.key(name, function, names[:code.co_argcount], names[code.co_argcount:], args, kwargs)
+            dice = self.dice_left(function, names[:code.co_argcount], code.co_posonlyargcount, len(args), kwargs)
+            if key is None or dice is None:
+                return function(*args, **kwargs)
+            frame, out = [True], sys.stdout
+            self.active.append(frame)
+            sys.stdout = CappedText()
+            try:
+                value = function(*args, **kwargs, **dice)
+            finally:
+                printed, sys.stdout = sys.stdout.text(), out
+                self.active.pop()
+                if printed:
+                    out.write(printed)
+                    self.taint()
+            answer = plain(value)
+            if frame[0] and not printed and answer is not NotImplemented and len(self.answers) < _MOST_ANSWERS:
+                self.answers[key] = answer
+            return value
+
+        recorded.__name__ = recorded.__qualname__ = name
+        return recorded
+
+    def key(self, name: str, function: Callable, positional: tuple, keywords: tuple, args: tuple,
+            kwargs: dict) -> str | None:
+        """The key a stub's call of NAME with these arguments has (see Link.call), or None when no
+        stub's call could be answered by this one (a function passed, a name no parameter has)."""
+        if len(args) > len(positional) or any(k not in positional[len(args):] + keywords for k in kwargs):
+            return None
+        defaults = function.__defaults__ or ()
+        kwdefaults = function.__kwdefaults__ or {}
+        given: list = []
+        for k, n in enumerate(positional):
+            if k < len(args) or n in kwargs:
+                given.append(plain(args[k] if k < len(args) else kwargs[n]))
+            elif k >= len(positional) - len(defaults):
+                given.append(self.default_of(defaults[k - len(positional) + len(defaults)]))
+            else:
+                return None
+        kw = {n: plain(kwargs[n]) if n in kwargs else self.default_of(kwdefaults.get(n, NotImplemented))
+              for n in keywords}
+        if any(v is NotImplemented for v in [*given, *kw.values()]):
+            return None
+        return call_key(name, given, kw)
+
+    def dice_left(self, function: Callable, positional: tuple, posonly: int, given: int, kwargs: dict) -> dict | None:
+        """{name: the default, watched} for each parameter left to a default that is a function (a
+        die: a call that rolls it is chance, never kept); None where one cannot be passed by name."""
+        defaults = dict(zip(positional[::-1], (function.__defaults__ or ())[::-1]))
+        defaults.update(function.__kwdefaults__ or {})
+        order = {n: k for k, n in enumerate(positional)}
+        left = {n: watched(v, self.taint) for n, v in defaults.items()
+                if callable(v) and n not in kwargs and order.get(n, given) >= given}
+        return None if any(order.get(n, posonly) < posonly for n in left) else left
+
+    def default_of(self, value: object) -> object:
+        """How a stub passes a parameter left to this default: its plain value, or the kit's marker."""
+        if value is NotImplemented:
+            return NotImplemented
+        packed = plain(value)
+        return packed if packed is not NotImplemented else {"fn": ["default", 0]}
 
 
 # Filled in from the probes file when the child starts (see main): one way to describe an error,
@@ -829,8 +972,10 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
     sys.argv = [config["submission"]]
     sys.dont_write_bytecode = True
     if config.get("serve"):
-        serve_kit(config, in_fd, out_fd, hidden)
-        return
+        undumpable()
+        if not config["serve"].get("record"):
+            serve_kit(config, in_fd, out_fd, hidden)
+            return
     real_stdout = sys.stdout
     kit = config.get("kit") or {}  # the stubs of the kit's functions in this module call through LINK
     module_of: list = []
@@ -862,13 +1007,18 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
         sys.modules[config["module"]] = module
         restore_probes()  # as they were loaded: what the submission changed in them is undone
         link.reset()
+        if type(request.get("answers")) is dict:  # the kit's answers to this case's calls, worked out beforehand
+            link.answers.update(request["answers"])
+        recorder = None
+        if config.get("serve") and type(request.get("record")) is list:  # (only ever the kit's own child)
+            recorder = Recorder(module.__dict__, request["record"], config["serve"].get("proxied") or [])
         namespace = {"__name__": "__case__", **probes}
         setup = request.get("setup", "")
         seq = request.get("seq")  # every reply names the request it answers
         for source in request.get("steps", []):
             send(out_fd, {**run_step(source, setup, namespace, path, real_stdout, probes), "seq": seq})
             setup = ""
-        send(out_fd, {"op": "done", "seq": seq})
+        send(out_fd, {"op": "done", "seq": seq, **({"answers": recorder.answers} if recorder else {})})
 
 
 def load_modules(modules: dict) -> None:
@@ -881,17 +1031,22 @@ def load_modules(modules: dict) -> None:
         exec(compile(text, name + ".py", "exec", dont_inherit=True), module.__dict__)
 
 
+def undumpable() -> None:
+    """This process's memory unreadable by any other of its user (PR_SET_DUMPABLE 0: no
+    /proc/PID/mem, no ptrace): the kit's own child holds the reference."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
 def serve_kit(config: dict, in_fd: int, out_fd: int, hidden: bool) -> None:
     """The kit's own child: load the module the parent sent (the reference, which never touches a
     disk), untraceable and unreadable by any process of the same user, then answer the calls a
     student's child makes of the functions in "offered". The names in "proxied" (the student's own
     functions) call back into the student's child. A "case" request starts every case afresh."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE: no /proc/PID/mem, no ptrace
-    except (OSError, AttributeError):
-        pass
     spec = config["serve"]
     outputs = [CappedText()]
 

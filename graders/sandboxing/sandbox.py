@@ -61,6 +61,9 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 # dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
 # process), and a grading thread of a pool ends long before the session it started.
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
+_ANSWERS: dict[tuple, dict] = {}  # (kit functions, module, dice, (setup, steps)) -> answers recorded
+_ANSWERS_LOCK = threading.Lock()
+_MOST_RECORDED = 512  # cases' answers kept at once
 _LIVE: set[subprocess.Popen | forkserver.ForkedChild] = set()  # every running child (under _LIVE_LOCK)
 _LIVE_LOCK = threading.RLock()  # re-entrant: halt_children runs in a signal handler too
 _HALTED = threading.Event()
@@ -179,6 +182,9 @@ class Session:
     _kit_child: Session | None = None  # the kit's own child, started at the first call of a stub
     _link: tuple[int, int] | None = None  # this child's ends of its link (to read, to write), until it starts
     _kit_ends: tuple[int, int] | None = None  # the kit's child's ends of that link, until it starts
+    record: bool = False  # (the kit's own child serving SERVE) run cases on it, keeping its answers
+    prepared: Mapping[tuple[str, tuple[str, ...]], dict] = field(default_factory=dict)  # see kit_answers
+    answers: dict = field(default_factory=dict)  # what recording the latest case kept
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, deadline: float = float("inf")) -> None:
@@ -242,7 +248,8 @@ class Session:
         config["link"] = list(self._link) if self._link else None
         if self.serve is not None:  # the module travels over the pipe, never through a file
             config["serve"] = {"source": self.serve.source, "offered": list(self.serve.offered),
-                               "proxied": list(self.serve.proxied), "modules": dict(self.serve.modules)}
+                               "proxied": list(self.serve.proxied), "modules": dict(self.serve.modules),
+                               "record": self.record}
         reaper.adopt_orphans()
         self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
         if forked and not self._fork(config):
@@ -494,8 +501,14 @@ class Session:
                 return
         self._seq += 1
         seq = self._seq
+        request = {"op": "case", "seq": seq, "steps": sources, "setup": setup}
+        if self.prepared.get((setup, tuple(sources))):
+            request["answers"] = self.prepared[(setup, tuple(sources))]
+        if self.record and self.serve is not None:
+            request["record"] = list(self.serve.offered)
+        self.answers = {}
         try:
-            self._send({"op": "case", "seq": seq, "steps": sources, "setup": setup})
+            self._send(request)
         except OSError:
             self.close()
             yield StepReply("crashed")
@@ -514,6 +527,8 @@ class Session:
             done = self._reply(seq, deadline)
             if isinstance(done, str) or done.get("op") != "done":
                 self.close()
+            elif type(done.get("answers")) is dict:
+                self.answers = done["answers"]
             finished = True
         finally:
             if not finished and self._proc is not None:
@@ -548,6 +563,41 @@ class Session:
                 raise SandboxError(messages.kit_functions_did_not_start(kit_child.notes[0].message))
             self._kit_child = kit_child
 
+    def kit_answers(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> dict:
+        """{(setup, steps): answers} for CASES, to be this child's ``prepared``: the answers the kit's
+        functions give to the calls the reference makes running each case (see
+        graders.sandboxing.child.Recorder), recorded once per process in a kit's child of their
+        own; a case whose recording did not finish has none (its calls go to the kit's child)."""
+        if self.kit is None:
+            return {}
+        keys = {case: (self.kit, self.module, self.dice, case) for case in cases}
+        with _ANSWERS_LOCK:
+            missing = [case for case, key in keys.items() if key not in _ANSWERS]
+        if missing:
+            for case, answers in zip(missing, self._record(missing, deadline)):
+                if answers is not None:
+                    with _ANSWERS_LOCK:
+                        while len(_ANSWERS) >= _MOST_RECORDED:
+                            del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
+                        _ANSWERS[keys[case]] = answers
+        with _ANSWERS_LOCK:
+            return {case: _ANSWERS[key] for case, key in keys.items() if _ANSWERS.get(key)}
+
+    def _record(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> list[dict | None]:
+        workdir, target = prepare_workdir("", self.submission.name, [])  # (its modules come over the pipe)
+        recorder = Session(target, self.module, workdir, self.limits, dice=self.dice, serve=self.kit, record=True)
+        found: list[dict | None] = []
+        try:
+            recorder.start(deadline)
+            for setup, steps in cases:
+                replies = [reply.status for reply in recorder.steps(list(steps), setup, deadline)]
+                found.append(recorder.answers if replies and replies[-1] != "timeout" else None)
+        except (LoadError, SandboxError):
+            pass  # (the kit's child then answers every call)
+        finally:
+            recorder.dispose()
+        return found + [None] * (len(cases) - len(found))
+
     def drain(self, deadline: float) -> None:
         """Read and drop the replies of the case in progress, up to its "done"; stop the child if
         it does not get there by DEADLINE."""
@@ -569,7 +619,7 @@ class Session:
         if shortfall:
             return shortfall
         size = int.from_bytes(self._pending[:4], "big")
-        if size > MAX_FRAME:
+        if size > (MAX_FRAME * 32 if self.record else MAX_FRAME):  # a case's recorded answers: megabytes
             return "crashed"
         shortfall = self._fill(4 + size, deadline)
         if shortfall:

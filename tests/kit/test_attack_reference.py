@@ -25,8 +25,9 @@ from graders.core.records import ClassRecord, EntryStatus, Report
 from graders.editions import onefunction
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import load_edition
+from graders.sandboxing import child
 from graders.sandboxing.repairs import repair
-from graders.sandboxing.sandbox import open_session
+from graders.sandboxing.sandbox import Session, open_session
 from graders.scoring import reports
 from graders.scoring.grading import defined_names
 
@@ -165,17 +166,26 @@ def test_a_stub_is_the_kits_signature_and_one_call() -> None:
     assert "return __hogkit_call__('take_turn', (num_rolls, player_score, opponent_score, dice, ), {})" in added
     assert not [line for line in SECRET_LINES if line in added]
     assert kit.source == REFERENCE and "dice" in dict(kit.modules)
+    # A die left to its default is the kit's die, even where the student's module has one; a
+    # constant left to its default is the student's own.
+    source, kit = onefunction.with_kit(fixed, EDITION, ref, {"play"}, defined_names(tree))
+    assert "score0=0, score1=0, dice=__hogkit_default__, goal=GOAL):" in source[len(fixed):]
+
+
+def stubbed(source: str, offered: set[str]) -> Session:
+    """A child of SOURCE (repaired as grading repairs it) whose functions in OFFERED are the kit's."""
+    fixed, tree, _ = repair(source)
+    ref = onefunction.reference(EDITION)
+    assert ref is not None
+    with_stubs, kit = onefunction.with_kit(fixed, EDITION, ref, offered, defined_names(tree))
+    return open_session(with_stubs, EDITION, kit=kit)
 
 
 @pytest.fixture(scope="module")
 def served() -> object:
     """A child of the skeleton whose play, take_turn, roll_dice and boar_brawl are the kit's."""
-    fixed, tree, _ = repair((EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8"))
-    ref = onefunction.reference(EDITION)
-    assert ref is not None
-    source, kit = onefunction.with_kit(fixed, EDITION, ref, {"play", "take_turn", "roll_dice", "boar_brawl"},
-                                       defined_names(tree))
-    session = open_session(source, EDITION, kit=kit)
+    session = stubbed((EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8"),
+                      {"play", "take_turn", "roll_dice", "boar_brawl"})
     yield session
     session.dispose()
 
@@ -263,15 +273,11 @@ def sus_strategy(score, opponent_score, threshold=11, num_rolls=6):
 def test_the_kits_own_child_reads_no_file_of_the_kit(tmp_path: Path) -> None:
     """The reference reaches the kit's child over its pipe: its staging folder holds an empty file
     in the submission's place and no support file (those come over the pipe too)."""
-    fixed, tree, _ = repair(REFERENCE)
-    ref = onefunction.reference(EDITION)
-    assert ref is not None
-    source, kit = onefunction.with_kit(fixed, EDITION, ref, {"boar_brawl"}, defined_names(tree))
-    session = open_session(source, EDITION, kit=kit)
+    session = stubbed(REFERENCE, {"boar_brawl"})
     try:
         assert run(session, "boar_brawl(21, 46)")[0].value == 9
         kit_child = session._kit_child
-        assert kit_child is not None and kit_child.serve is kit
+        assert kit_child is not None and kit_child.serve is session.kit
         staged = {p.name: p.read_text() for p in kit_child.workdir.iterdir() if p.is_file()}
         assert staged == {EDITION.submission: ""}
     finally:
@@ -289,5 +295,94 @@ def test_a_kit_module_that_does_not_load_is_the_kits_failure() -> None:
     try:
         with pytest.raises(SandboxError, match="the kit's own process for other problems' functions did not start"):
             run(session, "boar_brawl(21, 46)")
+    finally:
+        session.dispose()
+
+
+# -- answers worked out beforehand --------------------------------------------------------------
+
+RECORDED = """
+def six():
+    return 6
+def pure(a, b=2):
+    return a + b
+def rolls(n, dice=six):
+    return n * dice() if n else 0
+def loud(x):
+    print(x)
+    return x
+def mine(x):
+    return x
+def reaches_mine(x):
+    return mine(x) + 1
+def outer(x):
+    return rolls(x) + pure(x)
+def shaped(pair):
+    return [pair, None]
+"""
+
+
+def test_the_answers_kept_beforehand_are_the_pure_calls_as_a_stub_makes_them() -> None:
+    """While the kit's child runs a case on the reference it keeps the answers of the calls a stub
+    could be answered by: plain values in and out, keyed as a stub's call is (every positional
+    parameter in order, a die left to its default as the kit's marker, exact types apart). Never
+    kept: a call that rolled a die (chance), printed, or reached one of the student's own functions
+    (in the student's case the kit calls the student's), or that was passed a function."""
+    space: dict = {}
+    exec(RECORDED, space)
+    recorder = child.Recorder(space, ["pure", "rolls", "loud", "reaches_mine", "outer", "shaped"], ["mine"])
+    calls = ["pure(1)", "pure(1, b=3)", "pure(1.0)", "rolls(0)", "rolls(2)", "loud(5)", "reaches_mine(1)",
+             "outer(1)", "rolls(1, lambda: 1)", "shaped((1, 'a'))"]
+    assert [eval(c, space) for c in calls] == [3, 4, 3.0, 0, 12, 5, 2, 9, 1, [(1, "a"), None]]
+    default = {"fn": ["default", 0]}
+    assert recorder.answers == {
+        child.call_key("pure", [1, 2], {}): 3, child.call_key("pure", [1, 3], {}): 4,
+        child.call_key("pure", [1.0, 2], {}): 3.0, child.call_key("rolls", [0, default], {}): 0,
+        child.call_key("shaped", [{"tuple": [1, "a"]}], {}): {"list": [{"tuple": [1, "a"]}, None]}}
+    # The key is the one the student's end of a link computes for the stub's call.
+    link = child.Link(None, dict, {})
+    packed = [link.pack(v, [0]) for v in (0, child.KIT_DEFAULT)]
+    assert child.call_key("rolls", packed, {}) in recorder.answers
+
+
+def test_a_call_answered_beforehand_never_reaches_the_kits_child() -> None:
+    """A student's child holds the answers the kit worked out for its case (prepared by the
+    parent) and answers a stub's call from them: the kit's child starts only for a call they do
+    not hold. (The answer planted here is wrong on purpose: it shows where the value came from.)"""
+    session = stubbed(REFERENCE, {"boar_brawl"})
+    try:
+        setup, steps = "from hog import *", ("boar_brawl(21, 46)",)
+        session.prepared = {(setup, steps): {child.call_key("boar_brawl", [21, 46], {}): 999}}
+        assert [r.value for r in session.steps(list(steps), setup, time.monotonic() + 30)] == [999]
+        assert session._kit_child is None
+        assert run(session, "boar_brawl(21, 46) + 0")[0].value == 9  # another case: the kit's child answers
+        assert session._kit_child is not None
+    finally:
+        session.dispose()
+
+
+def test_the_kit_works_out_a_cases_answers_once_on_the_reference() -> None:
+    """Session.kit_answers runs each case on the reference in a kit's child of its own, recording
+    the offered functions' answers; a second ask is answered from what the process kept."""
+    skeleton = (EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8")
+    session = stubbed(skeleton, {"boar_brawl", "take_turn"})
+    try:
+        case = ("from hog import *", ("[boar_strategy(s, 46, 5, 3) for s in range(3)]", "take_turn(0, 21, 46)",
+                                      "[boar_brawl(s, 46) for s in range(3)]"))
+        first = session.kit_answers([case], time.monotonic() + 60)
+        truth = open_session(REFERENCE, EDITION)  # the reference's own values, to compare with
+        try:
+            brawl = run(truth, case[1][2])[0].value
+        finally:
+            truth.dispose()
+        default = {"fn": ["default", 0]}
+        assert first[case] == {child.call_key("boar_brawl", [s, 46], {}): brawl[s] for s in range(3)} | {
+            child.call_key("take_turn", [0, 21, 46, default], {}): 9, child.call_key("boar_brawl", [21, 46], {}): 9}
+        assert session.kit_answers([case], time.monotonic() + 60) is not first
+        assert session.kit_answers([case], time.monotonic() + 60)[case] is first[case]  # kept, not worked out again
+        session.prepared = first
+        # (the skeleton's own boar_strategy rolls NUM_ROLLS; the reference's called the kit's boar_brawl)
+        assert [r.value for r in session.steps(list(case[1]), case[0], time.monotonic() + 30)] == [[3, 3, 3], 9, brawl]
+        assert session._kit_child is None
     finally:
         session.dispose()
