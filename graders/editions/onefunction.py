@@ -282,6 +282,18 @@ def with_kit(source: str, edition: Edition, ref: Reference, offered: set[str], s
     return f"{source}\n\n\n# The kit's functions for what this case does not test.\n{stubs}", kit
 
 
+def stubbed_reference(edition: Edition, ref: Reference, names: Iterable[str], student_names: set[str]
+                      ) -> tuple[str, KitFunctions | None]:
+    """The reference's top-level statements that define no function (its imports and constants,
+    the skeleton's too), then a stub for each of NAMES, and the kit's functions those stubs call:
+    the module a student's test runs in (see graders.scoring.checks.carry), no line of the
+    reference's solutions in it."""
+    tree = syntax.parse_module(ref.source)
+    plain = [ref.lines[first - 1:last] for (first, last), node in zip(ref.spans, tree.body)
+             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return with_kit("\n".join("\n".join(lines) for lines in plain) + "\n", edition, ref, set(names), student_names)
+
+
 def hidden_contexts(source: str, tree: ast.Module | None, student_names: set[str], edition: Edition,
                     cases: dict[str, list[Case]]) -> list[tuple[frozenset[str], str, KitFunctions | None]]:
     """[(problems, the source their hidden cases run, the kit's functions it calls)]: one per group

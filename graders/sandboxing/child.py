@@ -212,6 +212,15 @@ _MAX_PASSED = 4000  # of items in all of one value passed
 _ERRORS = {k: v for k, v in vars(builtins).items() if type(v) is type and issubclass(v, BaseException)}
 
 
+WORDS: dict = {}  # what the link says when it refuses a call ({kind: text}), from the child's settings
+
+
+def said(kind: str, *values: object) -> str:
+    """The text of refusal KIND (see graders.core.messages.link_refusal), VALUES filled in."""
+    text = WORDS.get(kind, kind)
+    return text.format(*values) if type(text) is str else kind
+
+
 class KitDefault:
     """What a stub passes where the student's module lacks a default's name: the kit uses its own."""
 
@@ -250,7 +259,7 @@ class Link:
         answering its own calls back meanwhile. A student's child asks the parent for the kit's child
         at its first call, and starts the kit's module afresh at the first call of each case."""
         if self.in_fd < 0:
-            raise RuntimeError("the kit's functions are not available here")
+            raise RuntimeError(said("absent"))
         counter = [0]
         self.crossed, self.calls = False, self.calls + 1
         packed_args = [self.pack(a, counter) for a in args]
@@ -319,7 +328,7 @@ class Link:
             raise NameError(f"name {to['name']!r} is not defined")
         if type(to) is dict and type(to.get("id")) is int and 0 <= to["id"] < len(self.handles):
             return self.handles[to["id"]]
-        raise TypeError("no such function")
+        raise TypeError(said("no_function"))
 
     def described(self, exc: BaseException) -> dict:
         try:
@@ -360,16 +369,16 @@ class Link:
         t = type(value)
         if t is int:
             if counter[0] > _MAX_PASSED or abs(value).bit_length() > _MAX_INT_DIGITS * 3:  # type: ignore[arg-type]
-                raise ValueError("a value too large to pass to the kit")
+                raise ValueError(said("too_large"))
             return value
         if t is bool or t is float or value is None:
             return value
         if t is str:
             if len(value) > _MAX_TEXT:  # type: ignore[arg-type]
-                raise ValueError("a value too large to pass to the kit")
+                raise ValueError(said("too_large"))
             return value
         if counter[0] > _MAX_PASSED:
-            raise ValueError("a value too large to pass to the kit")
+            raise ValueError(said("too_large"))
         if t is tuple or t is list:
             return {"tuple" if t is tuple else "list": [self.pack(v, counter) for v in value]}  # type: ignore[attr-defined]
         return {"fn": self.function_handle(value)}
@@ -389,7 +398,7 @@ class Link:
             if proxy is value:
                 return ["yours", number]
         if not callable(value):
-            raise TypeError(f"a value of type {type_name(value)} cannot be passed to the kit's functions")
+            raise TypeError(said("not_plain", type_name(value)))
         for number, function in enumerate(self.handles):
             if function is value:
                 return ["mine", number]
@@ -401,14 +410,14 @@ class Link:
         if t is int or t is float or t is str or t is bool or data is None:
             return data
         if not isinstance(data, dict) or t is not dict or len(data) != 1 or depth > 20:
-            raise ValueError("a value the kit cannot read")
+            raise ValueError(said("unreadable"))
         items = data.get("tuple", data.get("list"))
         if type(items) is list:
             unpacked = [self.unpack(item, depth + 1) for item in items]
             return tuple(unpacked) if "tuple" in data else unpacked
         handle = data.get("fn")
         if type(handle) is not list or len(handle) != 2:
-            raise ValueError("a value the kit cannot read")
+            raise ValueError(said("unreadable"))
         return self.function_of(handle[0], handle[1])
 
     def function_of(self, whose: object, key: object) -> object:
@@ -424,7 +433,7 @@ class Link:
             if key not in self.proxies:
                 self.proxies[key] = stand_in(self, {"id": key}, "function")
             return self.proxies[key]
-        raise ValueError("a value the kit cannot read")
+        raise ValueError(said("unreadable"))
 
 
 def stand_in(link: Link, target: dict, name: str) -> Callable:
@@ -456,12 +465,12 @@ def with_defaults(function: Callable, args: list, kw: dict, on_use: Callable[[],
     for k, a in enumerate(args):
         if a is KIT_DEFAULT:
             if not first_default <= k < len(names):
-                raise TypeError(f"{names[k] if k < len(names) else 'an argument'} has no default")
+                raise TypeError(said("no_default", names[k] if k < len(names) else "?"))
             args[k] = default(names[k], defaults[k - first_default])
     for name, v in list(kw.items()):
         if v is KIT_DEFAULT:
             if name not in kwdefaults:
-                raise TypeError(f"{name} has no default")
+                raise TypeError(said("no_default", name))
             kw[name] = default(name, kwdefaults[name])
     return args, kw
 
@@ -956,6 +965,7 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
     probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     describe_error = spec_globals["describe_error"]
     spec_globals["DICE"] = tuple(config.get("dice") or spec_globals["DICE"])  # the edition's range of dice
+    WORDS.update(config.get("words") or {})
     restore_probes = keeper(spec_globals)
     if config.get("serve"):  # the kit's own child: its support files load while the interpreter's files
         load_modules(config["serve"].get("modules") or {})  # are still readable (see drop_privileges)
@@ -992,9 +1002,19 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
     sys.stdout = real_stdout
     module_of.append(module)
     link.theirs.update({n: module.__dict__[n] for n in kit.get("offered", []) if n in module.__dict__})
-    snapshot = dict(module.__dict__)
     send(out_fd, {"op": "ready", "notes": notes, "output": capture.text(), "hidden": hidden})
 
+    serve_cases(config, module, link, probes, restore_probes, (in_fd, out_fd), real_stdout)
+
+
+def serve_cases(config: dict, module: types.ModuleType, link: Link, probes: dict, restore_probes: Callable,
+                fds: tuple[int, int], real_stdout: object) -> None:
+    """Run each case the parent asks for, until it says "quit" or goes: the module restored first,
+    the link's answers reset (and filled with the case's answers worked out beforehand), its steps
+    run one by one, one reply each and then "done" (in the kit's own child when asked, with what
+    recording the reference's calls kept)."""
+    in_fd, out_fd = fds
+    snapshot = dict(module.__dict__)
     path = config["submission"]
     while True:
         request = receive(in_fd)

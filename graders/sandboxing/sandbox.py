@@ -242,6 +242,8 @@ class Session:
             "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
             "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
         }
+        config["words"] = {kind: messages.link_refusal(kind) for kind in messages.LINK_REFUSALS}  # (the
+        # child imports no sentence of the kit's)
         if self.kit is not None:
             config["kit"] = {"offered": list(self.kit.offered), "proxied": list(self.kit.proxied)}
             self._open_link()

@@ -27,7 +27,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,7 +158,8 @@ def grade(
         if children.first is not None and not children.unloadable:
             results = _report_exact_rate(edition, results, children.first, game)
     finally:
-        for runner in {id(r): r for r in [children, *in_reference.values(), *hidden.values()]}.values():
+        runners = [children, *(r for pairs in in_reference.values() for r, _ in pairs), *hidden.values()]
+        for runner in {id(r): r for r in runners}.values():
             runner.dispose()
     ordered = with_dependency_hints([results[p.label] for p in plan.chosen], edition)
     return build_report(edition, submission, plan, ordered, notes, time.monotonic() - started)
@@ -211,17 +212,31 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
     )
 
 
-def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, Children]:
-    """{problem: its children} for each chosen problem whose cases run in the reference's module
-    (a test the student writes), the student's function carried into it; none without a reference."""
-    found: dict[str, Children] = {}
-    reference = checks.reference_file(edition)
+def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, list[tuple[Children, list[Case]]]]:
+    """{problem: [(children, cases)]} for each chosen problem whose cases run beside the reference (a
+    test the student writes): the student's test carried into a module whose tested functions are
+    stubs, one pair of children per version of them (the reference, or one wrong version), which
+    only the kit's own child holds; the problem's other cases run with the reference's. None
+    without a reference."""
+    found: dict[str, list[tuple[Children, list[Case]]]] = {}
+    ref = onefunction.reference(edition)
     for problem in plan.chosen:
-        runs = [c.check for c in plan.cases[problem.label] if c.runs_in == "reference"]
-        if runs and plan.tree is not None and reference.is_file() and isinstance(runs[0], StudentRun):
-            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function,
-                                   runs[0].keep)
-            found[problem.label] = Children(carried.source, edition, limits, carried, plan.game)
+        cases = plan.cases[problem.label]
+        runs = [c.check for c in cases if c.runs_in == "reference" and isinstance(c.check, StudentRun)]
+        if not runs or plan.tree is None or ref is None:
+            continue
+        first = runs[0]
+        served = set(first.keep) & set(ref.defines)
+        stubbed, kit = onefunction.stubbed_reference(edition, ref, served, set(plan.names))
+        also = {n for f in served for n in ref.uses.get(f, ())}
+        carried = checks.carry(stubbed, plan.source, plan.tree, first.function, first.keep, also)
+        versions: dict[str, list[Case]] = {}
+        for case in cases:
+            versions.setdefault(case.check.source if isinstance(case.check, StudentRun) else "", []).append(case)
+        found[problem.label] = [
+            (Children(carried.source, edition, limits, carried, plan.game,
+                      kit=kit and dataclasses.replace(kit, source=f"{kit.source}\n\n{version}")), its)
+            for version, its in versions.items()]
     return found
 
 
@@ -247,14 +262,14 @@ def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSk
     return found
 
 
-def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, Children],
+def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, list[tuple[Children, list[Case]]]],
            hidden: dict[str, Children]) -> list[tuple[Children, list[Case]]]:
     """Which children run which of PROBLEM's cases: its own (OTHERS) for a test the student writes,
     the hidden cases' children (HIDDEN: its group's, or the submission's own kept apart) for hidden
     cases, the submission's CHILDREN for its public cases."""
     cases = plan.cases[problem.label]
     if problem.label in others:
-        return [(others[problem.label], cases)]
+        return others[problem.label]
     if problem.label not in hidden:
         return [(children, cases)]
     public = [c for c in cases if not c.hidden or c.runs_in == "reference"]
@@ -263,12 +278,13 @@ def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, C
 
 
 def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: ProgressFn | None,
-                 deadline: float, others: dict[str, Children] | None = None,
+                 deadline: float, others: dict[str, list[tuple[Children, list[Case]]]] | None = None,
                  hidden: dict[str, Children] | None = None) -> dict[str, ProblemResult]:
     """Every chosen problem's result: settled without running code when it can be, otherwise from
     its cases, which a big problem splits so that both children share it, each part in order.
-    A problem in OTHERS runs in its own children (the reference's module with the student's test);
-    one in HIDDEN runs its hidden cases in its group's children (the reference for other problems)."""
+    A problem in OTHERS runs in its own children (the student's test beside stubs of what it
+    tests, one pair of children per version); one in HIDDEN runs its hidden cases in its group's
+    children (stubs of the other problems' functions). No child holds reference code."""
     results: dict[str, ProblemResult] = {}
     with ThreadPoolExecutor(pool_size) as pool:
         work: dict[str, list[tuple[Children, list[Case]]]] = {}
@@ -280,7 +296,8 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
                                        for chunk in split(part, pool_size)]
             else:
                 results[problem.label] = settled
-        running = submit_in_turn(pool, work, set(map(id, (others or {}).values())), deadline)
+        running = {label: [pool.submit(runner.run, chunk, deadline) for runner, chunk in chunks]
+                   for label, chunks in work.items()}
         for problem in plan.chosen:
             if problem.label in running:
                 order = {c.id: k for k, c in enumerate(plan.cases[problem.label])}
@@ -291,29 +308,6 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
                 if on_problem:
                     on_problem(results[problem.label])
     return results
-
-
-def submit_in_turn(pool: ThreadPoolExecutor, work: dict[str, list[tuple[Children, list[Case]]]],
-                   holding: set[int], deadline: float) -> dict[str, list[Future]]:
-    """WORK's chunks handed to POOL, in order; those of children that hold reference code (by id in
-    HOLDING: a student's test run in the reference's module) together with the others where every
-    child has a file system of its own, and only once the others have all finished where children
-    share /tmp: a child holding the reference then runs while no child grading that problem is left
-    to read what it might write there. (Every other child holds stubs: the kit's own child, which
-    no student code reaches, answers them.)"""
-    running: dict[str, list[Future]] = {label: [] for label in work}
-    later: list[tuple[str, Children, list[Case]]] = []
-    for label, chunks in work.items():
-        for runner, chunk in chunks:
-            if id(runner) not in holding or isolation.policy().level == isolation.NAMESPACES:
-                running[label].append(pool.submit(runner.run, chunk, deadline))
-            else:
-                later.append((label, runner, chunk))
-    if later:
-        wait([f for fs in running.values() for f in fs])
-    for label, runner, chunk in later:
-        running[label].append(pool.submit(runner.run, chunk, deadline))
-    return running
 
 
 class KnownSkips:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from graders.core.errors import SandboxError
+from graders.core.messages import LINK_REFUSALS, RUN_FAILS, RUN_PASSES, link_refusal
 from graders.core.records import ClassRecord, EntryStatus, Report
 from graders.editions import onefunction
 from graders.editions.cases import load_problem_cases
@@ -28,7 +29,7 @@ from graders.editions.edition import load_edition
 from graders.sandboxing import child
 from graders.sandboxing.repairs import repair
 from graders.sandboxing.sandbox import Session, open_session
-from graders.scoring import reports
+from graders.scoring import checks, reports
 from graders.scoring.grading import defined_names
 
 from .conftest import grade_source, replace_function
@@ -386,3 +387,105 @@ def test_the_kit_works_out_a_cases_answers_once_on_the_reference() -> None:
         assert session._kit_child is None
     finally:
         session.dispose()
+
+
+# -- a test the student writes, run beside the reference --------------------------------------
+
+PIG = load_edition("pig")
+
+# A student's take_turn_test that hunts its process (every string and code constant, every module's
+# file) for a line of the reference's solutions or of the kit's wrong versions of take_turn (given
+# written backwards), after calling take_turn once; it fails when it finds one, and returns otherwise.
+PIG_HUNTER = '''
+def take_turn_test():
+    import gc, sys
+    try:
+        take_turn(lambda turn_total: roll if turn_total == 0 else hold, make_test_die(4, 1))
+    except Exception:
+        pass  # (a wrong version may fail here: only what the hunt finds decides)
+    wanted = set(line[::-1] for line in BACKWARDS)
+
+    def look(text):
+        return isinstance(text, str) and any(line.strip() in wanted for line in text.split("\\n"))
+
+    found = [o for o in gc.get_objects() if look(o)]
+    found += [c for o in gc.get_objects() if type(o).__name__ == "code" for c in o.co_consts if look(c)]
+    for module in list(sys.modules.values()):
+        try:
+            found.append(look(open(module.__file__).read()) or None)
+        except Exception:
+            pass
+    assert not [f for f in found if f is not None], "found"
+'''
+
+
+def pig_secrets() -> set[str]:
+    """The reference's solution lines and the lines of the kit's wrong versions of take_turn that
+    are neither the skeleton's nor the hunter's own."""
+    skeleton = (PIG.skeleton_dir / PIG.submission).read_text(encoding="utf-8")
+    lines = reference_body_lines((PIG.solution_dir / PIG.submission).read_text(encoding="utf-8"))
+    for case in load_problem_cases(PIG, "03"):
+        source = getattr(case.check, "source", "") or ""
+        lines |= {line.strip() for line in source.split("\n") if len(line.strip()) >= 16}
+    return {line for line in lines if line not in skeleton and not line.startswith(("def ", "return "))}
+
+
+def hunting_test() -> str:
+    skeleton = (PIG.skeleton_dir / PIG.submission).read_text(encoding="utf-8")
+    hunter = PIG_HUNTER.replace("BACKWARDS", repr(sorted(line[::-1] for line in pig_secrets())))
+    return replace_function(skeleton, "take_turn_test", hunter)
+
+
+@pytest.mark.slow
+def test_attack_a_students_test_finds_no_line_of_the_reference_or_its_wrong_versions() -> None:
+    """Attack: a take_turn_test (Pig's Problem 3, run beside the reference) that hunts its process
+    for the reference's take_turn, roll and hold and for the wrong versions it is run against.
+    Guarantee: its module holds stubs of what it tests, and the kit's own child the version of each
+    run: the hunter finds nothing in any run, so every run returns (the reference's run passes and
+    no wrong version is caught), and take_turn answered it."""
+    assert pig_secrets()
+    report = grade_source(hunting_test(), PIG, problems=[3], workers=1)
+    runs = [c for c in report.problems[0].cases if c.expected in (RUN_PASSES, RUN_FAILS)]
+    assert len(runs) >= 5 and {c.got for c in runs} == {RUN_PASSES}, [(c.name, c.got, c.reason) for c in runs]
+
+
+@pytest.mark.slow
+def test_the_pig_hunter_finds_the_lines_where_they_are() -> None:
+    """The control: the same hunter, run where the reference's take_turn is in its module (as the
+    module of a student's test held it before), finds it and fails."""
+    source = hunting_test()
+    fixed, tree, _ = repair(source)
+    reference = (PIG.solution_dir / PIG.submission).read_text(encoding="utf-8")
+    carried = checks.carry(reference, fixed, tree, "take_turn_test", ("take_turn", "roll", "hold"))
+    session = open_session(carried.source, PIG)
+    try:
+        got = session.steps(["take_turn_test()"], "from pig import *", time.monotonic() + 30)
+        reply = list(got)[0]
+        assert reply.status == "error" and reply.error["message"] == "found", reply.error
+    finally:
+        session.dispose()
+
+
+def test_each_refusal_of_the_link_says_what_was_refused(served: object) -> None:
+    """Every refusal of a call of the kit's functions, made to fire, with its sentence from
+    graders.core.messages (sent to the child with its settings: it imports nothing of the kit's)."""
+    got = run(served, "boar_brawl(object(), 1)", "boar_brawl(list(range(5000)), 1)",
+              "import hog; boar_brawl(hog.__hogkit_default__, 1)")
+    averaging = stubbed((EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8"), {"make_averaged"})
+    try:  # a function the kit handed out in one case, kept for another
+        assert run(averaging, "import sys; sys.kept = make_averaged(roll_dice, 1)")[0].status == "ok"
+        later = run(averaging, "import sys; sys.kept(1, make_test_dice(2))")
+    finally:
+        averaging.dispose()
+    errors = [(r.error or {}).get("message") for r in got + later]
+    assert errors == [link_refusal("not_plain").format("object"), link_refusal("too_large"),
+                      link_refusal("no_default").format("player_score"), link_refusal("no_function")]
+    plain = open_session("x = 1\n", EDITION)
+    try:
+        absent = run(plain, "import hog; hog.__hogkit_call__('boar_brawl', (1, 2), {})")[0]
+        assert absent.error["message"] == link_refusal("absent")
+    finally:
+        plain.dispose()
+    child.WORDS.update({k: link_refusal(k) for k in LINK_REFUSALS})
+    with pytest.raises(ValueError, match=link_refusal("unreadable")):
+        child.Link(None, dict, {}).unpack({"set": [1]}, 0)
