@@ -539,7 +539,8 @@ def channels_between_children(level: str, seccomp: bool) -> str:
     namespaces a child gets (see graders.sandboxing.isolation.CHANNEL_CALLS)."""
     if seccomp:
         return ("channels between children closed (the kernel's key store, System V IPC, POSIX message queues, "
-                "memfds and every socket refused by seccomp)")
+                "memfds, every socket and any change of a file's modes refused by seccomp; a child's files "
+                "its user's alone)")
     if level == "namespaces":
         return ("channels between children NOT all closed (no seccomp filter: the kernel's key store, the "
                 "grader's session keyring among it, and memfds are open)")

@@ -974,6 +974,7 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
         drop_privileges(*config["identity"])
     drop_capabilities()
     caps = capabilities()  # (confinement changes none, and may close /proc)
+    os.umask(0o077)  # what it makes is its user's alone (the filter then refuses every change of modes)
     applied, missing = confine(config.get("confine") or {})
     if config.get("verify"):
         send(out_fd, verify_reach(config["verify"], applied, missing, caps))

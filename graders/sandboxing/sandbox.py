@@ -63,7 +63,7 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
 _ANSWERS: dict[tuple, dict] = {}  # (kit functions, module, dice, (setup, steps)) -> answers recorded
 _ANSWERS_LOCK = threading.Lock()
-_MOST_RECORDED = 512  # cases' answers kept at once
+_MOST_RECORDED = 1_000_000  # answers kept at once, every case's together (some 100 MB)
 _LIVE: set[subprocess.Popen | forkserver.ForkedChild] = set()  # every running child (under _LIVE_LOCK)
 _LIVE_LOCK = threading.RLock()  # re-entrant: halt_children runs in a signal handler too
 _HALTED = threading.Event()
@@ -579,7 +579,7 @@ class Session:
             for case, answers in zip(missing, self._record(missing, deadline)):
                 if answers is not None:
                     with _ANSWERS_LOCK:
-                        while len(_ANSWERS) >= _MOST_RECORDED:
+                        while _ANSWERS and sum(map(len, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
                             del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
                         _ANSWERS[keys[case]] = answers
         with _ANSWERS_LOCK:

@@ -21,6 +21,7 @@ import ctypes
 import errno
 import json
 import os
+import platform
 import secrets
 import shutil
 import socket
@@ -82,7 +83,10 @@ def numbers(*names: str) -> dict[str, int]:
     """The system call numbers of NAMES on this machine (student code calls them through ctypes)."""
     import pyseccomp as sc  # type: ignore[import-untyped]
 
-    return {name: sc.resolve_syscall(sc.Arch.NATIVE, name) for name in names}
+    found = {name: sc.resolve_syscall(sc.Arch.NATIVE, name) for name in names}
+    if platform.machine() in isolation.NUMBERED_MACHINES:  # calls newer than this libseccomp
+        found.update({n: isolation.BY_NUMBER[n] for n in names if found[n] < 0 and n in isolation.BY_NUMBER})
+    return found
 
 
 def prelude(**values: object) -> str:
@@ -600,6 +604,8 @@ CALLS = {
     "mq_timedreceive": (-1, 0, 0, 0, 0), "mq_notify": (-1, 0), "mq_getsetattr": (-1, 0, 0),
     "memfd_create": (0, 0), "memfd_secret": (0,), "socket": (int(socket.AF_UNIX), int(socket.SOCK_STREAM), 0),
     "socketpair": (int(socket.AF_UNIX), int(socket.SOCK_STREAM), 0, 0),
+    "chmod": (0, 0o666), "fchmod": (-1, 0o666), "fchmodat": (-1, 0, 0o666, 0), "fchmodat2": (-1, 0, 0o666, 0),
+    "umask": (0o022,), "setxattrat": (-1, 0, 0, 0, 0, 0),
 }
 
 
@@ -626,3 +632,71 @@ def test_the_filter_refuses_every_call_of_these_channels(edition, reference_sour
     assert [r.status for r in replies] == ["ok"] * 4, [r.error for r in replies]
     errors = {"socket": errno.EAFNOSUPPORT, "socketpair": errno.EAFNOSUPPORT, "clone3": errno.ENOSYS}
     assert replies[-1].value == [(name, errors.get(name, errno.EPERM)) for name in sorted(calls)]
+
+
+# -- files in the machine's shared folders ----------------------------------------------------------
+
+LEAVE_A_FILE = """
+import os
+_made = []
+for _folder in ("/tmp", "/dev/shm", "/var/tmp"):
+    _path = os.path.join(_folder, NAME)
+    try:
+        with open(_path, "w") as _f:
+            _f.write("the reference, say")
+        _made.append(_path)
+        os.chmod(_path, 0o666)
+    except OSError as _e:
+        _made.append(type(_e).__name__)
+"""
+READ_A_FILE = """
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as e:
+        return type(e).__name__
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as an ordinary user, limits without Landlock refuse to grade")
+@pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "no-landlock"])
+def test_a_file_one_child_leaves_in_a_shared_folder_is_read_by_no_other(edition, reference_source, landlock,
+                                                                        monkeypatch):
+    """Attack: under limits (root, each child a user of its own), two children at once (two hand-ins
+    of a class graded side by side); where Landlock is refused (Docker 20.10 and older) a child may
+    write the machine's /tmp, /dev/shm and /var/tmp, so one leaves a file there, opens it to every
+    user, and the other reads it.
+
+    Guarantee: a child makes its files under umask 077 and its filter refuses chmod and umask, so
+    what it leaves there is its own user's alone: the other child reads nothing. (With Landlock,
+    the child cannot write those folders at all.)"""
+    from graders.games.analysis import session_setup
+    from graders.sandboxing.sandbox import open_session
+
+    on_route("limits", monkeypatch)
+    if not isolation.seccomp_program()[0]:
+        pytest.skip(isolation.seccomp_program()[1])
+    if not landlock:
+        monkeypatch.setattr(isolation, "confinement", lambda *args: {"bpf": isolation.seccomp_program()[0]})
+    name = f"hogkit-leak-{secrets.token_hex(6)}"
+    leaver, reader = open_session(reference_source, edition), open_session(reference_source, edition)
+    try:
+        left = list(leaver.steps([LEAVE_A_FILE.replace("NAME", repr(name)), "_made"], session_setup(leaver),
+                                 time.monotonic() + 30))
+        paths = [os.path.join(folder, name) for folder in ("/tmp", "/dev/shm", "/var/tmp")]
+        read = list(reader.steps([READ_A_FILE, f"[_read(p) for p in {paths!r}]"], session_setup(reader),
+                                 time.monotonic() + 30))
+        assert [r.status for r in left + read] == ["ok"] * 4, [r.error for r in left + read]
+        made = [p for p in left[1].value if p in paths]
+        assert landlock or made, left[1].value  # without Landlock the shared folders are writable
+        assert left[0].status == "ok"
+        assert all(got != "the reference, say" for got in read[1].value), read[1].value
+        for path in made:
+            assert os.stat(path).st_mode & 0o077 == 0  # its user's alone, whatever it asked
+    finally:
+        for session in (leaver, reader):
+            session.dispose()
+        for folder in ("/tmp", "/dev/shm", "/var/tmp"):
+            if os.path.exists(os.path.join(folder, name)):
+                os.unlink(os.path.join(folder, name))
