@@ -137,7 +137,7 @@ def _constants(tree: ast.Module) -> frozenset[str]:
 
 def _literal(node: ast.expr) -> bool:
     try:
-        ast.literal_eval(node)
+        syntax.literal_eval(ast.unparse(node))
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return False
     return True

@@ -150,6 +150,20 @@ def process_stat(pid: int) -> tuple[str, int, int, int] | None:
         return None
 
 
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu(pid: int) -> float:
+    """The processor time PID has used, in seconds (user and system; 0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rfind(b")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def snapshot(pids: list[int]) -> dict[int, int]:
     """PIDS with their start times, so that a pid used again by another process is never mistaken."""
     found = {}

@@ -63,6 +63,7 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
 _ANSWERS: dict[tuple, dict] = {}  # (kit functions, module, dice, (setup, steps)) -> answers recorded
 _ANSWERS_LOCK = threading.Lock()
+LINK_GRACE = 3.0  # see Session._graced
 _MOST_RECORDED = 1_000_000  # answers kept at once, every case's together (some 100 MB)
 _LIVE: set[subprocess.Popen | forkserver.ForkedChild] = set()  # every running child (under _LIVE_LOCK)
 _LIVE_LOCK = threading.RLock()  # re-entrant: halt_children runs in a signal handler too
@@ -185,6 +186,7 @@ class Session:
     record: bool = False  # (the kit's own child serving SERVE) run cases on it, keeping its answers
     prepared: Mapping[tuple[str, tuple[str, ...]], dict] = field(default_factory=dict)  # see kit_answers
     answers: dict = field(default_factory=dict)  # what recording the latest case kept
+    _asked: tuple[float, float] | None = None  # (when the latest case was asked for, the processor time used by then)
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, deadline: float = float("inf")) -> None:
@@ -509,6 +511,7 @@ class Session:
         if self.record and self.serve is not None:
             request["record"] = list(self.serve.offered)
         self.answers = {}
+        self._asked = (time.monotonic(), self._cpu())
         try:
             self._send(request)
         except OSError:
@@ -634,6 +637,24 @@ class Session:
             return "crashed"
         return message if isinstance(message, dict) else "crashed"
 
+    def _graced(self, deadline: float) -> float:
+        """DEADLINE, or later while the kit's own child answers this child's calls: two processes
+        handing each call back and forth wait for the machine's processors at every call, so on a
+        loaded machine the case's processor time decides, not the clock. The case is then given
+        until both children have used the case's budget of processor time, and never more than
+        LINK_GRACE times that budget past DEADLINE (a case that waits without computing ends there)."""
+        if self._kit_child is None or self._asked is None:
+            return deadline
+        asked_at, before = self._asked
+        budget = deadline - asked_at
+        unused = budget - (self._cpu() - before)
+        return min(deadline + LINK_GRACE * budget, time.monotonic() + unused) if unused > 0 else deadline
+
+    def _cpu(self) -> float:
+        """The processor time this child and the kit's own child have used, in seconds."""
+        kit = self._kit_child._proc if self._kit_child is not None else None
+        return sum(reaper.process_cpu(proc.pid) for proc in (self._proc, kit) if proc is not None)
+
     def _memory(self) -> int:
         """The resident memory of the child's processes, and of the kit's own child that answers its calls."""
         kit = self._kit_child._proc if self._kit_child is not None else None
@@ -642,10 +663,14 @@ class Session:
     def _fill(self, n: int, deadline: float) -> str:
         """At least N bytes read from the child and not yet taken (a step's replies often come
         together: one read takes them all); else "timeout", "crashed" or "memory"."""
+        asked = deadline
         while len(self._pending) < n:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return "timeout"
+                deadline = self._graced(asked)
+                if deadline <= time.monotonic():
+                    return "timeout"
+                continue
             if not wait_readable(self._from_child, min(remaining, WATCH_SECONDS)):
                 if self._proc is not None and self._memory() > self.limits.memory_bytes:
                     return "memory"

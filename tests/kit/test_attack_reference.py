@@ -28,7 +28,7 @@ from graders.editions.cases import load_problem_cases
 from graders.editions.edition import load_edition
 from graders.sandboxing import child
 from graders.sandboxing.repairs import repair
-from graders.sandboxing.sandbox import Session, open_session
+from graders.sandboxing.sandbox import LINK_GRACE, Session, open_session
 from graders.scoring import checks, reports
 from graders.scoring.grading import defined_names
 
@@ -489,3 +489,24 @@ def test_each_refusal_of_the_link_says_what_was_refused(served: object) -> None:
     child.WORDS.update({k: link_refusal(k) for k in LINK_REFUSALS})
     with pytest.raises(ValueError, match=link_refusal("unreadable")):
         child.Link(None, dict, {}).unpack({"set": [1]}, 0)
+
+
+def test_a_case_the_kits_child_answers_is_judged_by_processor_time(served: object) -> None:
+    """Two processes handing calls back and forth wait for the machine's processors at every call:
+    past its deadline, a case whose calls the kit's child answers goes on while both children have
+    used less processor time than its budget, up to LINK_GRACE budgets more (here a call back that
+    waits 1.5 s without computing, in a case of 1 s). A case that only waits past that ends there,
+    and a case of the student's child alone is held to the clock."""
+    slow = "roll_dice(1, lambda: (__import__('time').sleep({}), 3)[1])"
+    started = time.monotonic()
+    replies = list(served.steps([slow.format(1.5)], "from hog import *", started + 1.0))  # type: ignore[attr-defined]
+    assert [(r.status, r.value) for r in replies] == [("ok", 3)]
+    started = time.monotonic()
+    replies = list(served.steps([slow.format(30)], "from hog import *", started + 1.0))  # type: ignore[attr-defined]
+    assert [r.status for r in replies] == ["timeout"] and time.monotonic() - started < 1.0 + LINK_GRACE + 2
+    alone = open_session("x = 1\n", EDITION)
+    try:
+        replies = list(alone.steps(["__import__('time').sleep(1.5)"], "", time.monotonic() + 1.0))
+        assert [r.status for r in replies] == ["timeout"]
+    finally:
+        alone.dispose()
