@@ -490,9 +490,10 @@ def watched(function: Callable, on_use: Callable[[], object]) -> Callable:
 # The kit's own child, asked to "record" while it runs a case's steps on the reference, keeps the
 # answers of the calls of the recorded functions that a stub's call could be answered by: plain
 # values in (as a stub passes them: every positional parameter in order, a function left to its
-# default as KIT_DEFAULT), a plain value out, nothing printed, no die rolled and none of the
-# student's own functions reached (a TAINTING name: in a student's case the kit calls the student's).
-# A student's child holds those answers for that case only and asks its link for any other call.
+# default as KIT_DEFAULT), a plain value out, nothing printed and no die rolled, with the problem
+# functions each reached. The kit hands a student's child, for that case only, those that reached
+# none of the student's own functions (in a student's case the kit calls the student's); the
+# child asks its link for any other call.
 _MOST_ANSWERS = 100000
 
 
@@ -515,14 +516,13 @@ def plain(value: object, depth: int = 0) -> object:
 
 
 class Recorder:
-    """Wraps RECORDED and TAINTING names of a module's NAMESPACE for one case (see above); ``answers``."""
+    """Wraps the RECORDED names of a module's NAMESPACE (every problem function) for one case (see
+    above); ``answers``: {key: [value, the recorded names the call reached]}, so that the kit can
+    keep, for a student's child, only the calls that reached none of that student's own functions."""
 
-    def __init__(self, namespace: dict, recorded: list, tainting: list) -> None:
+    def __init__(self, namespace: dict, recorded: list) -> None:
         self.answers: dict = {}
-        self.active: list = []  # one [pure] per recorded call in progress, innermost last
-        for name in tainting:
-            if callable(namespace.get(name)):
-                namespace[name] = watched(namespace[name], self.taint)
+        self.active: list = []  # one [pure, {names reached}] per recorded call in progress, innermost last
         for name in recorded:
             if callable(namespace.get(name)) and hasattr(namespace[name], "__code__"):
                 namespace[name] = self.recording(name, namespace[name])
@@ -531,18 +531,24 @@ class Recorder:
         for frame in self.active:
             frame[0] = False
 
+    def reach(self, name: str) -> None:
+        for frame in self.active:
+            frame[1].add(name)
+
     def recording(self, name: str, function: Callable) -> Callable:
         code = function.__code__
-        if code.co_flags & 0x0C:  # *args or **kwargs: no stub's call to match
-            return function
+        if code.co_flags & 0x0C:  # *args or **kwargs: no stub's call to match; what reaches it is told
+            return watched(function, lambda: self.reach(name))
         names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
 
         def recorded(*args: object, **kwargs: object) -> object:
+            self.reach(name)
             key = self.key(name, function, names[:code.co_argcount], names[code.co_argcount:], args, kwargs)
             dice = self.dice_left(function, names[:code.co_argcount], code.co_posonlyargcount, len(args), kwargs)
             if key is None or dice is None:
                 return function(*args, **kwargs)
-            frame, out = [True], sys.stdout
+            reached: set = set()
+            frame, out = [True, reached], sys.stdout
             self.active.append(frame)
             sys.stdout = CappedText()
             try:
@@ -555,7 +561,7 @@ class Recorder:
                     self.taint()
             answer = plain(value)
             if frame[0] and not printed and answer is not NotImplemented and len(self.answers) < _MOST_ANSWERS:
-                self.answers[key] = answer
+                self.answers[key] = [answer, sorted(reached)]
             return value
 
         recorded.__name__ = recorded.__qualname__ = name
@@ -1032,7 +1038,7 @@ def serve_cases(config: dict, module: types.ModuleType, link: Link, probes: dict
             link.answers.update(request["answers"])
         recorder = None
         if config.get("serve") and type(request.get("record")) is list:  # (only ever the kit's own child)
-            recorder = Recorder(module.__dict__, request["record"], config["serve"].get("proxied") or [])
+            recorder = Recorder(module.__dict__, request["record"])
         namespace = {"__name__": "__case__", **probes}
         setup = request.get("setup", "")
         seq = request.get("seq")  # every reply names the request it answers

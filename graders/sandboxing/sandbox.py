@@ -61,7 +61,9 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 # dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
 # process), and a grading thread of a pool ends long before the session it started.
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
-_ANSWERS: dict[tuple, dict] = {}  # (kit functions, module, dice, (setup, steps)) -> answers recorded
+_ANSWERS: dict[tuple, dict] = {}  # see Session._recorded -> {key: [value, names reached]}
+_HEAVY: set[tuple[str, tuple[str, ...]]] = set()  # (setup, steps) of the cases that kept a kit's child busy
+HEAVY_SECONDS = 0.05  # of the kit's child's processor time in one case (some thousands of calls)
 _ANSWERS_LOCK = threading.Lock()
 LINK_GRACE = 3.0  # see Session._graced
 _MOST_RECORDED = 1_000_000  # answers kept at once, every case's together (some 100 MB)
@@ -508,10 +510,11 @@ class Session:
         request = {"op": "case", "seq": seq, "steps": sources, "setup": setup}
         if self.prepared.get((setup, tuple(sources))):
             request["answers"] = self.prepared[(setup, tuple(sources))]
-        if self.record and self.serve is not None:
-            request["record"] = list(self.serve.offered)
+        if self.record and self.serve is not None:  # every problem function, whoever's it is in a student's case
+            request["record"] = sorted({*self.serve.offered, *self.serve.proxied})
         self.answers = {}
         self._asked = (time.monotonic(), self._cpu())
+        kit_before = self._kit_cpu()
         try:
             self._send(request)
         except OSError:
@@ -534,6 +537,9 @@ class Session:
                 self.close()
             elif type(done.get("answers")) is dict:
                 self.answers = done["answers"]
+            if self._kit_cpu() - kit_before >= HEAVY_SECONDS:  # worth answering beforehand next time
+                with _ANSWERS_LOCK:
+                    _HEAVY.add((setup, tuple(sources)))
             finished = True
         finally:
             if not finished and self._proc is not None:
@@ -569,26 +575,42 @@ class Session:
             self._kit_child = kit_child
 
     def kit_answers(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> dict:
-        """{(setup, steps): answers} for CASES, to be this child's ``prepared``: the answers the kit's
-        functions give to the calls the reference makes running each case (see
-        graders.sandboxing.child.Recorder), recorded once per process in a kit's child of their
-        own; a case whose recording did not finish has none (its calls go to the kit's child)."""
+        """{(setup, steps): answers} for CASES, to be this child's ``prepared``: for each case that
+        proved heavy (its calls kept the kit's own child busy: see HEAVY_SECONDS), the answers the
+        kit's functions gave to the calls the reference made running it (see
+        graders.sandboxing.child.Recorder), recorded once per process in a kit's child of their own,
+        and of those only the calls of this child's stubs that reached none of its own functions. A
+        case that is not heavy, or whose recording did not finish, has none (the kit's child answers)."""
         if self.kit is None:
             return {}
-        keys = {case: (self.kit, self.module, self.dice, case) for case in cases}
         with _ANSWERS_LOCK:
-            missing = [case for case, key in keys.items() if key not in _ANSWERS]
-        if missing:
-            for case, answers in zip(missing, self._record(missing, deadline)):
-                if answers is not None:
-                    with _ANSWERS_LOCK:
-                        while _ANSWERS and sum(map(len, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
-                            del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
-                        _ANSWERS[keys[case]] = answers
-        with _ANSWERS_LOCK:
-            return {case: _ANSWERS[key] for case, key in keys.items() if _ANSWERS.get(key)}
+            wanted = [case for case in cases if case in _HEAVY]
+            missing = [case for case in wanted if self._recorded(case) not in _ANSWERS]
+        for case, answers in zip(missing, self._record(missing, deadline)):
+            if answers is not None:
+                with _ANSWERS_LOCK:
+                    while _ANSWERS and sum(map(len, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
+                        del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
+                    _ANSWERS[self._recorded(case)] = answers
+        offered, proxied = set(self.kit.offered), set(self.kit.proxied)
+        found = {}
+        for case in wanted:
+            with _ANSWERS_LOCK:
+                recorded = _ANSWERS.get(self._recorded(case), {})
+            kept = {key: answer[0] for key, answer in recorded.items()
+                    if key.split("[", 1)[0] in offered and proxied.isdisjoint(answer[1])}
+            if kept:
+                found[case] = kept
+        return found
+
+    def _recorded(self, case: tuple[str, tuple[str, ...]]) -> tuple:
+        """What a case's recorded answers are kept under: the kit's module (whatever its grouping) and the case."""
+        assert self.kit is not None
+        return (self.kit.source, self.kit.modules, self.module, self.dice, case)
 
     def _record(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> list[dict | None]:
+        if not cases:
+            return []
         workdir, target = prepare_workdir("", self.submission.name, [])  # (its modules come over the pipe)
         recorder = Session(target, self.module, workdir, self.limits, dice=self.dice, serve=self.kit, record=True)
         found: list[dict | None] = []
@@ -650,10 +672,14 @@ class Session:
         unused = budget - (self._cpu() - before)
         return min(deadline + LINK_GRACE * budget, time.monotonic() + unused) if unused > 0 else deadline
 
+    def _kit_cpu(self) -> float:
+        kit = self._kit_child._proc if self._kit_child is not None else None
+        return reaper.tree_cpu(kit.pid) if kit is not None else 0.0
+
     def _cpu(self) -> float:
         """The processor time this child and the kit's own child have used, in seconds."""
         kit = self._kit_child._proc if self._kit_child is not None else None
-        return sum(reaper.process_cpu(proc.pid) for proc in (self._proc, kit) if proc is not None)
+        return sum(reaper.tree_cpu(proc.pid) for proc in (self._proc, kit) if proc is not None)
 
     def _memory(self) -> int:
         """The resident memory of the child's processes, and of the kit's own child that answers its calls."""

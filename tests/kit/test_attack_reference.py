@@ -26,7 +26,7 @@ from graders.core.records import ClassRecord, EntryStatus, Report
 from graders.editions import onefunction
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import load_edition
-from graders.sandboxing import child
+from graders.sandboxing import child, sandbox
 from graders.sandboxing.repairs import repair
 from graders.sandboxing.sandbox import LINK_GRACE, Session, open_session
 from graders.scoring import checks, reports
@@ -326,20 +326,22 @@ def shaped(pair):
 def test_the_answers_kept_beforehand_are_the_pure_calls_as_a_stub_makes_them() -> None:
     """While the kit's child runs a case on the reference it keeps the answers of the calls a stub
     could be answered by: plain values in and out, keyed as a stub's call is (every positional
-    parameter in order, a die left to its default as the kit's marker, exact types apart). Never
-    kept: a call that rolled a die (chance), printed, or reached one of the student's own functions
-    (in the student's case the kit calls the student's), or that was passed a function."""
+    parameter in order, a die left to its default as the kit's marker, exact types apart), with the
+    problem functions each call reached (the kit hands a student's child only the calls that reached
+    none of that student's own functions). Never kept: a call that rolled a die (chance), printed,
+    or was passed a function."""
     space: dict = {}
     exec(RECORDED, space)
-    recorder = child.Recorder(space, ["pure", "rolls", "loud", "reaches_mine", "outer", "shaped"], ["mine"])
+    recorder = child.Recorder(space, ["pure", "rolls", "loud", "mine", "reaches_mine", "outer", "shaped"])
     calls = ["pure(1)", "pure(1, b=3)", "pure(1.0)", "rolls(0)", "rolls(2)", "loud(5)", "reaches_mine(1)",
              "outer(1)", "rolls(1, lambda: 1)", "shaped((1, 'a'))"]
     assert [eval(c, space) for c in calls] == [3, 4, 3.0, 0, 12, 5, 2, 9, 1, [(1, "a"), None]]
     default = {"fn": ["default", 0]}
     assert recorder.answers == {
-        child.call_key("pure", [1, 2], {}): 3, child.call_key("pure", [1, 3], {}): 4,
-        child.call_key("pure", [1.0, 2], {}): 3.0, child.call_key("rolls", [0, default], {}): 0,
-        child.call_key("shaped", [{"tuple": [1, "a"]}], {}): {"list": [{"tuple": [1, "a"]}, None]}}
+        child.call_key("pure", [1, 2], {}): [3, []], child.call_key("pure", [1, 3], {}): [4, []],
+        child.call_key("pure", [1.0, 2], {}): [3.0, []], child.call_key("rolls", [0, default], {}): [0, []],
+        child.call_key("mine", [1], {}): [1, []], child.call_key("reaches_mine", [1], {}): [2, ["mine"]],
+        child.call_key("shaped", [{"tuple": [1, "a"]}], {}): [{"list": [{"tuple": [1, "a"]}, None]}, []]}
     # The key is the one the student's end of a link computes for the stub's call.
     link = child.Link(None, dict, {})
     packed = [link.pack(v, [0]) for v in (0, child.KIT_DEFAULT)]
@@ -362,14 +364,22 @@ def test_a_call_answered_beforehand_never_reaches_the_kits_child() -> None:
         session.dispose()
 
 
-def test_the_kit_works_out_a_cases_answers_once_on_the_reference() -> None:
-    """Session.kit_answers runs each case on the reference in a kit's child of its own, recording
-    the offered functions' answers; a second ask is answered from what the process kept."""
+def test_the_kit_works_out_a_heavy_cases_answers_once_on_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case whose calls kept the kit's child busy (HEAVY_SECONDS of its processor time) is marked
+    heavy; Session.kit_answers then runs each heavy case on the reference in a kit's child of its
+    own, recording every problem function's answers, and hands a child only its stubs' calls that
+    reached none of its own functions; a second ask is answered from what the process kept."""
+    monkeypatch.setattr(sandbox, "_HEAVY", set())
     skeleton = (EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8")
     session = stubbed(skeleton, {"boar_brawl", "take_turn"})
     try:
         case = ("from hog import *", ("[boar_strategy(s, 46, 5, 3) for s in range(3)]", "take_turn(0, 21, 46)",
                                       "[boar_brawl(s, 46) for s in range(3)]"))
+        assert session.kit_answers([case], time.monotonic() + 60) == {}  # not heavy: nothing worked out
+        many = ("from hog import *", ("sum(boar_brawl(s, o) for s in range(100) for o in range(100))",))
+        list(session.steps(list(many[1]), many[0], time.monotonic() + 60))
+        assert many in sandbox._HEAVY and case not in sandbox._HEAVY
+        sandbox._HEAVY.add(case)
         first = session.kit_answers([case], time.monotonic() + 60)
         truth = open_session(REFERENCE, EDITION)  # the reference's own values, to compare with
         try:
@@ -377,11 +387,12 @@ def test_the_kit_works_out_a_cases_answers_once_on_the_reference() -> None:
         finally:
             truth.dispose()
         default = {"fn": ["default", 0]}
+        # (boar_strategy is the skeleton's own here: its answers are never handed out)
         assert first[case] == {child.call_key("boar_brawl", [s, 46], {}): brawl[s] for s in range(3)} | {
             child.call_key("take_turn", [0, 21, 46, default], {}): 9, child.call_key("boar_brawl", [21, 46], {}): 9}
-        assert session.kit_answers([case], time.monotonic() + 60) is not first
-        assert session.kit_answers([case], time.monotonic() + 60)[case] is first[case]  # kept, not worked out again
+        assert session.kit_answers([case], time.monotonic() + 60) == first  # kept, not worked out again
         session.prepared = first
+        session.close()  # a fresh child, whose kit's child is not started
         # (the skeleton's own boar_strategy rolls NUM_ROLLS; the reference's called the kit's boar_brawl)
         assert [r.value for r in session.steps(list(case[1]), case[0], time.monotonic() + 30)] == [[3, 3, 3], 9, brawl]
         assert session._kit_child is None
