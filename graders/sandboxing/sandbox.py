@@ -537,13 +537,13 @@ class Session:
                 self.close()
             elif type(done.get("answers")) is dict:
                 self.answers = done["answers"]
-            if self._kit_cpu() - kit_before >= HEAVY_SECONDS:  # worth answering beforehand next time
-                with _ANSWERS_LOCK:
-                    _HEAVY.add((setup, tuple(sources)))
             finished = True
         finally:
             if not finished and self._proc is not None:
                 self.drain(deadline)
+            if self._kit_cpu() - kit_before >= HEAVY_SECONDS:  # worth answering beforehand next time
+                with _ANSWERS_LOCK:
+                    _HEAVY.add((setup, tuple(sources)))
 
     def _reply(self, seq: int, deadline: float) -> dict | str:
         """The next frame that answers request SEQ; frames of any other request are dropped. The
