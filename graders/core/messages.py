@@ -438,6 +438,29 @@ def sandbox_did_not_start(what: str) -> str:
             + ("did not answer in time" if what == "timeout" else "ended") + " before any of its code ran")
 
 
+def kit_functions_did_not_start(why: str) -> str:
+    """The kit's own child, which answers the stubs of other problems' functions, did not load: the kit's failure."""
+    return f"the kit's own process for other problems' functions did not start ({why})"
+
+
+LINK_REFUSALS = ("absent", "too_large", "not_plain", "unreadable", "no_default", "no_function")
+
+
+def link_refusal(kind: str) -> str:
+    """What a student's child raises when a call of the kit's functions cannot be made (KIND, one of
+    LINK_REFUSALS; "not_plain" holds a {} for the value's type). The child imports nothing of the
+    kit's: these reach it with its settings."""
+    return {
+        "absent": "the kit's functions are not available in this run",
+        "too_large": "a value too large to pass to the kit's functions (a few thousand items at most)",
+        "not_plain": "a value of type {} cannot be passed to the kit's functions: only numbers, strings, "
+                     "booleans, None, tuples, lists and functions can",
+        "unreadable": "a value the kit's functions sent could not be read",
+        "no_default": "the kit's function has no default for {}: pass it a value",
+        "no_function": "a function the kit's functions were handed is no longer there",
+    }[kind]
+
+
 FORKSERVER_ENDED = "the server ended"
 FORKSERVER_NO_PID = "no pid for the new child"
 

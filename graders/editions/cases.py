@@ -81,7 +81,7 @@ class Case:
     about: str = ""  # what it is about, for students: its name, or a generated case's template name
     rule: str = ""  # the function whose shape rule this case checks too: it takes that rule's severity
     check: StudentRun | WinRateCheck | None = None  # a case of another kind than a transcript (steps empty)
-    runs_in: str = ""  # "reference": in the reference's module with the student's function brought in
+    runs_in: str = ""  # "reference": beside the reference (stubs the kit answers), the student's function brought in
     advice: bool = False  # a run that reports what a test could also check, never costing points
 
 

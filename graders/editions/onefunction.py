@@ -1,21 +1,28 @@
-"""One function per hidden case: the reference stands in for every other problem's functions.
+"""One function per hidden case: the kit's reference stands in for every other problem's functions.
 
 Contract: in a hidden case of problem N, every function of another problem that the case reaches
 is the reference's, and the student's own functions of N stay, so a point lost at grading on a
 function that passes its public cases is a bug in that function. :func:`hidden_contexts` groups
 the problems whose hidden cases reach another problem's functions (found statically, through the
 case sources and the bodies of the student's and the reference's functions) and gives each group
-a source: the student's (repaired) module, then the reference's definitions of every problem
-function outside the group, compiled into the same module, so that they in turn call the names
-the module binds (the reference's ``take_turn`` calls the reference's ``boar_brawl`` in a hidden
-case of ``play``). A group holds no two problems one of which reaches the other, and its source
-holds no reference code of a problem in the group: the child that runs a group's hidden cases
-(a child of its own, disposed after the run) never sees the reference of a problem it grades.
-The reference's helpers (names its functions use that are no problem's function) come along only
-where the student's module does not define them, and never from a marked block of the group.
+a source and the :class:`KitFunctions` it calls: the student's (repaired) module, then a *stub*
+for every problem function outside the group. A stub has the function's signature (the skeleton
+shows it too) and one line that calls the kit: no reference code ever reaches a process that runs
+student code. The kit's own child (:mod:`graders.sandboxing.sandbox`) holds the reference, sent
+over a pipe, and answers each call with a plain value; in it, the functions of the group's own
+problems are the student's, called back through the same link (the reference's ``take_turn``
+calls the student's ``boar_brawl`` in a hidden case of ``boar_brawl``). A group holds no two
+problems one of which reaches the other.
+
+What a student can learn this way is what the case's own calls return: the child may call a stub
+with other arguments, and the answer is the reference's value for them, never its code, its
+constants or another case's steps. A hidden case's outcome already says whether those values were
+right, and the public cases and the handout show the same functions' values. (The answers to the
+pure calls the reference makes in a case reach the student's child with that case, worked out
+beforehand: see Session.kit_answers.)
 
 :func:`substitute_removed` does the same for functions a syntax error removed, in every case:
-their problems have failed already and run no case, so no child grading them holds the reference.
+their problems have failed already and run no case; the others' cases call the kit for them.
 :func:`later_calls` is the static check that no case calls a student's function of a later problem.
 """
 
@@ -44,6 +51,8 @@ class Reference:
     spans: list[tuple[int, int]]  # statement index -> (first line, last line), from 1, decorators in
     marked: list[frozenset[str]]  # statement index -> the labels of the marked blocks it overlaps
     uses: dict[str, frozenset[str]]  # function name -> every name its statement mentions
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]  # the last top-level definition of each name
+    constants: frozenset[str] = frozenset()  # names bound only to a literal (GOAL = 100)
 
 
 def _bound(node: ast.stmt) -> set[str]:
@@ -112,7 +121,26 @@ def _load_reference(path: Path, stamp: float) -> Reference | None:
         marked.append(frozenset(label for label, a, b in ranges if a <= last and first <= b))
         for name in _bound(node):
             defines.setdefault(name, []).append(k)
-    return Reference(source, lines, defines, spans, marked, uses_of(tree))
+    functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return Reference(source, lines, defines, spans, marked, uses_of(tree), functions, _constants(tree))
+
+
+def _constants(tree: ast.Module) -> frozenset[str]:
+    """The names TREE binds at its top level only by assigning a literal to them."""
+    literal: set[str] = set()
+    other: set[str] = set()
+    for node in tree.body:
+        constant = isinstance(node, ast.Assign) and len(node.targets) == 1 and _literal(node.value)
+        (literal if constant else other).update(_bound(node))
+    return frozenset(literal - other)
+
+
+def _literal(node: ast.expr) -> bool:
+    try:
+        syntax.literal_eval(ast.unparse(node))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
 
 
 def reference(edition: Edition) -> Reference | None:
@@ -194,42 +222,83 @@ def group(reaches: dict[str, set[str]]) -> list[frozenset[str]]:
     return [frozenset(g) for g in groups]
 
 
-def appended(ref: Reference, replace: set[str], keep: set[str], avoid: frozenset[str]) -> str:
-    """The reference's statements defining REPLACE, then the helpers they need that KEEP (the
-    student's names) lacks, never a statement overlapping a marked block of AVOID: in the
-    reference's order, as source to run after the student's module."""
-    chosen: set[int] = set()
-    todo = sorted(replace)
-    seen: set[str] = set()
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in ref.defines or (name in keep and name not in replace):
-            continue
-        seen.add(name)
-        for k in ref.defines[name]:
-            if ref.marked[k] & avoid:
-                continue
-            chosen.add(k)
-            first, last = ref.spans[k]
-            node_names = _names_in("\n".join(ref.lines[first - 1:last]), True)
-            todo += sorted(node_names - seen)
-    parts = ["\n".join(ref.lines[a - 1:b]) for a, b in (ref.spans[k] for k in sorted(chosen))]
-    return "\n\n".join(parts)
+@dataclass(frozen=True)
+class KitFunctions:
+    """The functions of the kit that a child's stubs call: OFFERED, served by the kit's own child
+    from SOURCE (the reference module) with MODULES ((name, source) of the support files) loaded
+    first; in it, PROXIED (the student's own functions) call back into the student's child."""
+
+    source: str
+    offered: tuple[str, ...]
+    proxied: tuple[str, ...]
+    modules: tuple[tuple[str, str], ...] = ()
 
 
-def substituted(source: str, edition: Edition, ref: Reference, replace: set[str], student_names: set[str],
-                avoid: frozenset[str]) -> str:
-    """SOURCE with the reference's definitions of REPLACE (and the helpers they need) after it."""
-    extra = appended(ref, replace, student_names, avoid)
-    if not extra:
-        return source
-    return f"{source}\n\n\n# The kit's reference for the functions this case does not test.\n{extra}\n"
+def _stub(ref: Reference, name: str, student_names: set[str]) -> str:
+    """A definition of NAME with the reference's signature whose body calls the kit's NAME. A default
+    that is neither a literal nor a constant of the student's module (GOAL) is the kit's own
+    (``__hogkit_default__``): a die left to its default is the kit's die."""
+    node = ref.functions.get(name)
+    if node is None:  # bound some other way (an assignment): call whatever it is
+        return f"def {name}(*args, **kwargs):\n    return __hogkit_call__({name!r}, args, kwargs)\n"
+    a = node.args
+
+    def bare(x: ast.arg) -> ast.arg:
+        return ast.arg(x.arg)
+
+    def default(d: ast.expr) -> ast.expr:
+        return _default(d, student_names, ref.constants)
+
+    kept = ast.arguments(posonlyargs=[bare(x) for x in a.posonlyargs], args=[bare(x) for x in a.args],
+                         vararg=a.vararg and bare(a.vararg), kwonlyargs=[bare(x) for x in a.kwonlyargs],
+                         kw_defaults=[default(d) if d is not None else None for d in a.kw_defaults],
+                         kwarg=a.kwarg and bare(a.kwarg), defaults=[default(d) for d in a.defaults])
+    signature = ast.unparse(kept)
+    positional = [x.arg for x in a.posonlyargs + a.args] + ([f"*{a.vararg.arg}"] if a.vararg else [])
+    keywords = [f"{x.arg!r}: {x.arg}" for x in a.kwonlyargs] + ([f"**{a.kwarg.arg}"] if a.kwarg else [])
+    args = "(" + "".join(f"{x}, " for x in positional) + ")"
+    return (f"def {name}({signature}):\n"
+            f"    return __hogkit_call__({name!r}, {args}, {{{', '.join(keywords)}}})\n")
+
+
+def _default(node: ast.expr, student_names: set[str], constants: frozenset[str]) -> ast.expr:
+    if isinstance(node, ast.Name) and node.id in student_names and node.id in constants:
+        return node  # the student's own constant (GOAL); a function (a die) is the kit's
+    return node if _literal(node) else ast.Name("__hogkit_default__", ast.Load())
+
+
+def with_kit(source: str, edition: Edition, ref: Reference, offered: set[str], student_names: set[str]
+             ) -> tuple[str, KitFunctions | None]:
+    """SOURCE with a stub after it for each of OFFERED (the functions the kit serves), and what the
+    stubs call: every other problem function stays the student's."""
+    offered = {f for f in offered if f in ref.defines}
+    if not offered:
+        return source, None
+    stubs = "\n\n".join(_stub(ref, name, student_names) for name in sorted(offered))
+    proxied = tuple(sorted(f for f in problem_functions(edition) if f not in offered))
+    modules = tuple((Path(name).stem, (edition.support_dir / name).read_text(encoding="utf-8"))
+                    for name in edition.support if name.endswith(".py"))
+    kit = KitFunctions(ref.source, tuple(sorted(offered)), proxied, modules)
+    return f"{source}\n\n\n# The kit's functions for what this case does not test.\n{stubs}", kit
+
+
+def stubbed_reference(edition: Edition, ref: Reference, names: Iterable[str], student_names: set[str]
+                      ) -> tuple[str, KitFunctions | None]:
+    """The reference's top-level statements that define no function (its imports and constants,
+    the skeleton's too), then a stub for each of NAMES, and the kit's functions those stubs call:
+    the module a student's test runs in (see graders.scoring.checks.carry), no line of the
+    reference's solutions in it."""
+    tree = syntax.parse_module(ref.source)
+    plain = [ref.lines[first - 1:last] for (first, last), node in zip(ref.spans, tree.body)
+             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return with_kit("\n".join("\n".join(lines) for lines in plain) + "\n", edition, ref, set(names), student_names)
 
 
 def hidden_contexts(source: str, tree: ast.Module | None, student_names: set[str], edition: Edition,
-                    cases: dict[str, list[Case]]) -> list[tuple[frozenset[str], str]]:
-    """[(problems, the source their hidden cases run)]: one per group of the problems whose hidden
-    cases (of CASES, {problem: its cases}) reach another problem's functions."""
+                    cases: dict[str, list[Case]]) -> list[tuple[frozenset[str], str, KitFunctions | None]]:
+    """[(problems, the source their hidden cases run, the kit's functions it calls)]: one per group
+    of the problems whose hidden cases (of CASES, {problem: its cases}) reach another problem's
+    functions."""
     ref = reference(edition)
     if ref is None or tree is None:
         return []
@@ -244,23 +313,25 @@ def hidden_contexts(source: str, tree: ast.Module | None, student_names: set[str
     contexts = []
     for g in group(reaches):
         own = {f for f, labels in functions.items() if labels & g}
-        replace = {f for f in functions if f not in own and f in ref.defines}
-        contexts.append((g, substituted(source, edition, ref, replace, student_names, g)))
+        replace = {f for f in functions if f not in own  # (nor one holding a marked block of the group)
+                   and not any(ref.marked[k] & g for k in ref.defines.get(f, []))}
+        contexts.append((g, *with_kit(source, edition, ref, replace, student_names)))
     return contexts
 
 
-def substitute_removed(source: str, edition: Edition, removed: Iterable[str], student_names: set[str]) -> str:
-    """SOURCE with the reference's definition of each problem function in REMOVED (a syntax error's
-    stubs), so that the cases of other problems that reach it run: its problems score 0 and run
+def substitute_removed(source: str, edition: Edition, removed: Iterable[str], student_names: set[str]
+                       ) -> tuple[str, KitFunctions | None]:
+    """SOURCE with a stub of the kit's for each problem function in REMOVED (a syntax error's
+    stand-ins), so that the cases of other problems that reach it run: its problems score 0 and run
     no case. A helper outside the problems' functions is never brought in."""
     ref = reference(edition)
     functions = problem_functions(edition)
     wanted = {f for f in removed if f in functions}
     if ref is None or not wanted:
-        return source
-    avoid = frozenset(label for f in wanted for label in functions[f])
-    others = frozenset(p.label for p in edition.problems) - avoid
-    return substituted(source, edition, ref, wanted, student_names, others)
+        return source, None
+    others = frozenset(p.label for p in edition.problems) - {label for f in wanted for label in functions[f]}
+    wanted = {f for f in wanted if not any(ref.marked[k] & others for k in ref.defines.get(f, []))}
+    return with_kit(source, edition, ref, wanted, student_names)
 
 
 def later_calls(edition: Edition, cases: list[Case], label: str) -> set[str]:

@@ -19,6 +19,7 @@ IN_FD, and imports only the standard library, the least it needs: ``_ast``, not 
 from __future__ import annotations
 
 import _ast
+import builtins
 import io
 import json
 import marshal
@@ -197,6 +198,673 @@ def encode(value: object, depth: int = 0) -> dict:
             name = value.__code__.co_name
         return {"t": "function", "name": name}
     return {"t": "object", "type": type_name(value)}
+
+
+# -- the kit's functions, served by another process ----------------------------------------------
+
+# A child may hold stubs of functions the kit serves (another problem's function in a hidden case,
+# a function a syntax error removed): each stub calls __hogkit_call__, which sends the call to the
+# parent; the parent hands it to the kit's own child (started with "serve": the reference, never in
+# this process) and relays every frame between the two until the call is answered. Both ends run the
+# same Link. A value crosses as plain data of exact types; a function crosses as a handle its owner
+# keeps, and calling the handle on the other side sends a call back: arguments in, a plain value out.
+_MAX_PASSED = 4000  # of items in all of one value passed
+_MOST_LINKED = 64  # functions of the kit's support files (dice) sent by value in one case
+_BUILTIN_NAMES = frozenset(vars(builtins))
+_ERRORS = {k: v for k, v in vars(builtins).items() if type(v) is type and issubclass(v, BaseException)}
+
+
+WORDS: dict = {}  # what the link says when it refuses a call ({kind: text}), from the child's settings
+
+
+def said(kind: str, *values: object) -> str:
+    """The text of refusal KIND (see graders.core.messages.link_refusal), VALUES filled in."""
+    text = WORDS.get(kind, kind)
+    return text.format(*values) if type(text) is str else kind
+
+
+class KitDefault:
+    """What a stub passes where the student's module lacks a default's name: the kit uses its own."""
+
+    def __repr__(self) -> str:
+        return "<the kit's default>"
+
+
+KIT_DEFAULT = KitDefault()
+
+
+class Link:
+    """One end of the calls between a child and the kit's own child. NAMED() gives this end's
+    functions the other end may call by name ({name: function}, read when asked); THEIRS holds this
+    end's stand-ins for the other end's named functions. Handles live for one case (:meth:`reset`)."""
+
+    def __init__(self, fds: object, named: Callable[[], dict], theirs: dict,
+                 output: Callable[[], str] | None = None, parent_fd: int | None = None,
+                 support: dict | None = None) -> None:
+        ends = fds if isinstance(fds, list) and len(fds) == 2 and all(type(fd) is int for fd in fds) else [-1, -1]
+        self.in_fd: int = ends[0]
+        self.out_fd: int = ends[1]
+        self.named, self.theirs, self.output, self.parent_fd = named, theirs, output, parent_fd
+        self.support = support or {}  # {code: (module, qualified name)}: see support_codes
+        self.code_of = {where: code for code, where in self.support.items()}
+        self.opened = False
+        self.reset()
+
+    def reset(self) -> None:
+        self.handles: list = []  # this end's functions the other end holds, by number
+        self.proxies: dict = {}  # number -> this end's stand-in for the other end's function
+        self.raised: list = []  # exceptions this end raised while answering, by number
+        self.fresh = True  # no call made in this case yet
+        self.answers: dict = {}  # this case's calls of plain values that the other end said are pure
+        self.fast: dict = {}  # the same answers, by a key of the call's own values (see fast_key)
+        self.crossed = False  # whether a function crossed in the value packed last
+        self.calls = 0  # calls this end made
+        self.linked: list = []  # [(what this end's code holds, its closure)] of the dice sent by value
+        self.seen: dict = {}  # {k: the objects linked[k]'s cells held when last sent or received}
+        self.rolled = False  # whether a die this end received by value was called
+
+    def call(self, target: dict, args: tuple, kwargs: dict) -> object:
+        """Call the other end's function TARGET ({"name": N} or {"id": K}) and wait for its answer,
+        answering its own calls back meanwhile. A student's child asks the parent for the kit's child
+        at its first call, and starts the kit's module afresh at the first call of each case."""
+        if self.in_fd < 0:
+            raise RuntimeError(said("absent"))
+        fast = self.fast_key(target, args, kwargs) if self.parent_fd is not None else None
+        if fast is not None and fast in self.fast:
+            return self.unpack(self.fast[fast], 0)
+        frame, key = self.framed(target, args, kwargs)
+        if key is not None and key in self.answers:  # answered beforehand, or earlier in this case
+            if fast is not None:
+                self.fast[fast] = self.answers[key]
+            return self.unpack(self.answers[key], 0)
+        if self.parent_fd is not None:
+            if not self.opened:
+                send(self.parent_fd, {"op": "kit"})
+                self.opened = True
+            if self.fresh:
+                send(self.out_fd, {"op": "case"})
+                self.fresh = False
+        self.send(frame)
+        return self.awaited(key, fast)
+
+    def framed(self, target: dict, args: tuple, kwargs: dict) -> tuple[dict, str | None]:
+        """The frame of a call of TARGET, and the key its answer is kept under (None: not kept)."""
+        counter = [0]
+        self.crossed, self.calls = False, self.calls + 1
+        linked = len(self.linked)
+        try:
+            packed_args = [self.pack(a, counter) for a in args]
+            packed_kw = {str(k): self.pack(v, counter) for k, v in kwargs.items()}
+        except BaseException:
+            self.unlink_from(linked)  # never sent: the other end must not count them
+            raise
+        frame = {"op": "call", "to": target, "args": packed_args, "kw": packed_kw}
+        # Only a student's child keeps answers, and only the kit's (its own functions may keep state).
+        key = None if self.crossed or self.parent_fd is None or "name" not in target else call_key(
+            target["name"], unlinked(packed_args), unlinked(packed_kw))  # type: ignore[arg-type]
+        return frame, key
+
+    def awaited(self, key: str | None, fast: tuple | None) -> object:
+        """The answer to the call just sent, the other end's calls back answered meanwhile."""
+        while True:
+            message = receive(self.in_fd)
+            if message is None:
+                os._exit(0)  # the parent has gone: nothing is left to answer to
+            self.synced(message)
+            if type(message.get("output")) is str and message["output"]:
+                sys.stdout.write(message["output"])
+            op = message.get("op")
+            if op == "return":
+                if key is not None and message.get("pure") is True and len(self.answers) < 100000:
+                    self.answers[key] = message.get("value")
+                    if fast is not None:
+                        self.fast[fast] = message.get("value")
+                return self.unpack(message.get("value"), 0)
+            if op == "raise":
+                raise self.exception(message)
+            if op == "call":
+                self.answer(message)
+
+    def fast_key(self, target: dict, args: tuple, kwargs: dict) -> tuple | None:
+        """A call's key by its own values, cheaper than packing them (a hidden case may make tens of
+        thousands of calls): where every argument is a number, text, None, a default left to the
+        kit, or a die whose closure holds only whole numbers and tuples of them. Types are part of
+        it (True is not 1). None for any other call."""
+        name = target.get("name")
+        if type(name) is not str or kwargs:
+            return None
+        key: list = [name]
+        for a in args:
+            t = type(a)
+            if t is int or t is str or t is float or t is bool or a is None or a is KIT_DEFAULT:
+                key.append((t, a))
+            elif t is types.FunctionType and a.__code__ in self.support and not a.__defaults__ and not closed(a):
+                contents = []
+                for cell in a.__closure__ or ():
+                    v = cell.cell_contents
+                    if not (type(v) is int or (type(v) is tuple and all(type(x) is int for x in v))):
+                        return None
+                    contents.append(v)
+                key.append((a.__code__, tuple(contents)))
+            else:
+                return None
+        return tuple(key)
+
+    def answer(self, message: dict) -> None:
+        """Run the call MESSAGE asks of this end, and send back its value or what it raised."""
+        linked = len(self.linked)
+        try:
+            self.synced(message)
+            function = self.target(message.get("to"))
+            raw_args, raw_kw = message.get("args"), message.get("kw")
+            args = [self.unpack(a, 0) for a in (raw_args if type(raw_args) is list else [])]
+            kw = {k: self.unpack(v, 0) for k, v in (raw_kw if type(raw_kw) is dict else {}).items() if type(k) is str}
+            used: list = []
+            args, kw = with_defaults(function, args, kw, lambda: used.append(1))
+            calls, self.rolled = self.calls, False
+            value = function(*args, **kw)
+            self.crossed = False
+            linked = len(self.linked)
+            reply = {"op": "return", "value": self.pack(value, [0])}
+            # plain in, plain out, nothing called back, no die called (one left to a default, or sent)
+            reply["pure"] = not self.crossed and self.calls == calls and not used and not self.rolled
+        except BaseException as exc:  # SystemExit included: it goes back to the caller
+            self.unlink_from(linked)  # (what a failed pack counted was never sent)
+            reply = {"op": "raise", **self.described(exc)}
+        self.send(reply)
+
+    def send(self, frame: dict) -> None:
+        if self.output is not None:
+            frame["output"] = self.output()
+            if frame["output"]:
+                frame["pure"] = False  # a call that printed prints again when it is made again
+        if self.linked:  # what changed in the dice sent by value (they roll on either side)
+            frame["cells"] = self.changed_cells()
+        send(self.out_fd, frame)
+
+    def changed_cells(self) -> list:
+        """[[k, j, value]] for each cell j of die k that holds another object than when last sent or
+        received (a die's outcomes go once; where it stands, each time it moves)."""
+        changes = []
+        for k, (_, inner) in enumerate(self.linked):
+            seen, now = self.seen.get(k, []), contents(inner)
+            for j, value in enumerate(now):
+                if j >= len(seen) or value is not seen[j]:
+                    packed = plain(value)
+                    if packed is not NotImplemented:
+                        changes.append([k, j, packed])
+            self.seen[k] = now
+        return changes
+
+    def synced(self, message: dict) -> None:
+        """The dice sent by value set as the other end says they are now (see :meth:`send`)."""
+        changes = message.get("cells")
+        for change in changes if type(changes) is list else ():
+            if type(change) is not list or len(change) != 3 or type(change[0]) is not int or type(change[1]) is not int:
+                continue
+            k, j, value = change
+            inner = self.linked[k][1] if 0 <= k < len(self.linked) else None
+            if inner is not None and 0 <= j < len(inner.__closure__ or ()):
+                inner.__closure__[j].cell_contents = self.unpack(value, 1)
+                self.seen[k] = contents(inner)
+
+    def unlink_from(self, count: int) -> None:
+        del self.linked[count:]
+        for k in [k for k in self.seen if k >= count]:
+            del self.seen[k]
+
+    def target(self, to: object) -> Callable:
+        if type(to) is dict and type(to.get("name")) is str:
+            named = self.named()
+            if to["name"] in named:
+                return named[to["name"]]
+            raise NameError(f"name {to['name']!r} is not defined")
+        if type(to) is dict and type(to.get("id")) is int and 0 <= to["id"] < len(self.handles):
+            return self.handles[to["id"]]
+        raise TypeError(said("no_function"))
+
+    def described(self, exc: BaseException) -> dict:
+        try:
+            token = exc.__dict__.get("_hogkit_yours")
+        except BaseException:
+            token = None
+        if type(token) is int:  # the other end's own exception, passing back through this end
+            return {"yours": token, "type": "", "message": ""}
+        self.raised.append(exc)
+        kind = type_name(exc)
+        try:
+            text = str(exc)[:2000]
+        except BaseException:
+            text = ""
+        return {"token": len(self.raised) - 1, "type": kind, "message": text if type(text) is str else ""}
+
+    def exception(self, message: dict) -> BaseException:
+        """What the other end raised, raised here: this end's own exception when it comes back,
+        else one of Python's own exceptions of that name (any other: an Exception)."""
+        yours = message.get("yours")
+        if type(yours) is int and 0 <= yours < len(self.raised):
+            return self.raised[yours]
+        name = message.get("type")
+        kind = _ERRORS.get(name, Exception) if type(name) is str else Exception
+        text = message.get("message") if type(message.get("message")) is str else ""
+        try:
+            exc = kind(text)
+        except BaseException:
+            exc = Exception(text)
+        if type(message.get("token")) is int:
+            exc._hogkit_yours = message["token"]  # type: ignore[attr-defined]
+        return exc
+
+    def pack(self, value: object, counter: list) -> object:
+        """VALUE as plain data for the other end: an int, float, bool, str or None as itself (JSON
+        keeps them apart), a tuple or list tagged, a function as a handle; anything else is refused."""
+        counter[0] += 1
+        t = type(value)
+        if t is int:
+            if counter[0] > _MAX_PASSED or abs(value).bit_length() > _MAX_INT_DIGITS * 3:  # type: ignore[arg-type]
+                raise ValueError(said("too_large"))
+            return value
+        if t is bool or t is float or value is None:
+            return value
+        if t is str:
+            if len(value) > _MAX_TEXT:  # type: ignore[arg-type]
+                raise ValueError(said("too_large"))
+            return value
+        if counter[0] > _MAX_PASSED:
+            raise ValueError(said("too_large"))
+        if t is tuple or t is list:
+            return {"tuple" if t is tuple else "list": [self.pack(v, counter) for v in value]}  # type: ignore[attr-defined]
+        return {"fn": self.function_handle(value)}
+
+    def function_handle(self, value: object) -> list:
+        """[whose, name or number] for a function crossing the link (yours or mine, as the sender says)."""
+        if value is KIT_DEFAULT:  # a marker, not a function: a call passing it may still be kept
+            return ["default", 0]
+        crossed, self.crossed = self.crossed, True
+        for name, function in self.theirs.items():
+            if function is value:
+                return ["yours", name]
+        for name, function in self.named().items():
+            if function is value:
+                return ["mine", name]
+        for number, proxy in self.proxies.items():
+            if proxy is value:
+                return ["yours", number]
+        if not callable(value):
+            raise TypeError(said("not_plain", type_name(value)))
+        by_value = self.by_value(value)
+        if by_value is not None:  # (a call passing one is never kept: it may roll it)
+            return by_value
+        die = self.die(value)  # a die of chance: called back, but a call that never rolls it may be kept
+        if die is not None:
+            self.crossed = crossed
+        for number, function in enumerate(self.handles):
+            if function is value:
+                return ["mine", number, *(die or ())]
+        self.handles.append(value)
+        return ["mine", len(self.handles) - 1, *(die or ())]
+
+    def die(self, value: object) -> list | None:
+        """[module, name, cells] for a die the kit's support files make (a closure of plain values,
+        no defaults), else None."""
+        if type(value) is not types.FunctionType:
+            return None
+        where = self.support.get(value.__code__)
+        cells = cells_of(value)
+        if where is None or cells is None or value.__defaults__ or value.__kwdefaults__:
+            return None
+        return [*where, cells]
+
+    def by_value(self, value: object) -> list | None:
+        """["support", K, module, name, cells] for a die the kit's support files make whose rolls
+        depend on its closure alone (a test die: its code reads no global but Python's builtins;
+        a fair die reads the random module, whose state is the case's), sent as its state, so that
+        the other end rolls a copy of it instead of calling back at every roll; K numbers it in
+        this case on both ends. None for any other function."""
+        for k, (outer, inner) in enumerate(self.linked):
+            if value is outer or value is inner:  # (its state goes with every frame: see changed_cells)
+                return ["support", k, *self.linked_where[k], None]
+        die = self.die(value) if len(self.linked) < _MOST_LINKED else None
+        if die is None or not closed(value):
+            return None
+        self.linked.append((value, value))
+        self.seen[len(self.linked) - 1] = contents(value)
+        return ["support", len(self.linked) - 1, *die]
+
+    @property
+    def linked_where(self) -> list:
+        return [self.support.get(inner.__code__, ("", "")) if inner is not None else ("", "")
+                for _, inner in self.linked]
+
+    def rebuilt(self, handle: list) -> object:
+        """This end's copy of the die HANDLE describes (see :meth:`by_value`), its state set."""
+        k, module, name, cells = handle[1:]
+        if type(k) is int and 0 <= k < len(self.linked):
+            outer, inner = self.linked[k]
+            if inner is None:
+                raise ValueError(said("unreadable"))
+            return outer
+        if k != len(self.linked):
+            raise ValueError(said("unreadable"))
+        self.linked.append((None, None))  # (counted as the other end counted it, whatever follows)
+        code = self.code_of.get((module, name))
+        if code is None or type(cells) is not list or len(cells) != len(code.co_freevars):
+            raise ValueError(said("unreadable"))
+        values = [self.unpack(c, 1) for c in cells]
+        try:
+            space = HOMES[module]["globals"] if module in HOMES else vars(sys.modules[module])
+            inner = types.FunctionType(code, space, code.co_name, None, tuple(types.CellType(v) for v in values))
+        except (TypeError, KeyError):
+            raise ValueError(said("unreadable")) from None
+
+        def die(*args: object, **kwargs: object) -> object:
+            self.rolled = True
+            return inner(*args, **kwargs)
+
+        die.__name__ = die.__qualname__ = code.co_name
+        self.linked[k] = (die, inner)
+        self.seen[k] = contents(inner)
+        return die
+
+    def unpack(self, data: object, depth: int) -> object:
+        t = type(data)
+        if t is int or t is float or t is str or t is bool or data is None:
+            return data
+        if not isinstance(data, dict) or t is not dict or len(data) != 1 or depth > 20:
+            raise ValueError(said("unreadable"))
+        items = data.get("tuple", data.get("list"))
+        if type(items) is list:
+            unpacked = [self.unpack(item, depth + 1) for item in items]
+            return tuple(unpacked) if "tuple" in data else unpacked
+        handle = data.get("fn")
+        if type(handle) is list and len(handle) == 5 and handle[0] == "support":
+            return self.rebuilt(handle)
+        if type(handle) is list and len(handle) == 5 and handle[0] == "mine":  # a die of chance, called back
+            handle = handle[:2]
+        if type(handle) is not list or len(handle) != 2:
+            raise ValueError(said("unreadable"))
+        return self.function_of(handle[0], handle[1])
+
+    def function_of(self, whose: object, key: object) -> object:
+        if whose == "default":
+            return KIT_DEFAULT
+        if whose == "yours" and type(key) is str and key in self.named():
+            return self.named()[key]
+        if whose == "yours" and type(key) is int and 0 <= key < len(self.handles):
+            return self.handles[key]
+        if whose == "mine" and type(key) is str and key in self.theirs:
+            return self.theirs[key]
+        if whose == "mine" and type(key) is int and key >= 0:
+            if key not in self.proxies:
+                self.proxies[key] = stand_in(self, {"id": key}, "function")
+            return self.proxies[key]
+        raise ValueError(said("unreadable"))
+
+
+def cells_of(function: object) -> list | None:
+    """The values FUNCTION's closure holds, as plain data (see :func:`plain`); None when one is not plain."""
+    try:
+        values = [plain(cell.cell_contents) for cell in function.__closure__ or ()]  # type: ignore[attr-defined]
+    except (ValueError, AttributeError):  # an empty cell
+        return None
+    return None if any(v is NotImplemented for v in values) else values
+
+
+def closed(function: object) -> bool:
+    """Whether FUNCTION's code reads no global but Python's builtins (what it returns then depends
+    on its arguments and closure alone)."""
+    if type(function) is not types.FunctionType:
+        return False
+    names, space = function.__code__.co_names, function.__globals__
+    return all(name in _BUILTIN_NAMES and name not in space for name in names)
+
+
+def contents(function: object) -> list:
+    """The objects FUNCTION's closure cells hold (None for an empty one, or where it has none)."""
+    found = []
+    for cell in getattr(function, "__closure__", None) or ():
+        try:
+            found.append(cell.cell_contents)
+        except ValueError:
+            found.append(None)
+    return found
+
+
+def unlinked(packed: object) -> object:
+    """PACKED (see Link.pack) with each die of the kit's files as its state alone (not the number
+    the case gave it): what a call's answer depends on is the die's state."""
+    if type(packed) is list:
+        return [unlinked(v) for v in packed]
+    if type(packed) is dict:
+        handle = packed.get("fn")
+        if type(handle) is list and len(handle) == 5 and handle[0] == "mine":
+            return {"fn": ["die", *handle[2:]]}
+        return {k: unlinked(v) for k, v in packed.items()}
+    return packed
+
+
+# {module: {"__code__": its code, "globals": its globals}} for the kit's code that is no module of
+# sys.modules (the probes): a die a probe made crosses by value like one of dice.py.
+HOMES: dict = {}
+
+
+def support_codes(sources: dict) -> dict:
+    """{code: (module, qualified name)} of every function that SOURCES ({module: text}, the kit's
+    support files) and the probes define, nested ones included: what a die is made of. A function
+    whose code equals one of these, with plain values in its closure, crosses the link by value."""
+    found: dict = {}
+    for module, text in sources.items():
+        try:
+            found.update(codes_within(compile(text, module + ".py", "exec", dont_inherit=True), module))
+        except (SyntaxError, ValueError, TypeError):
+            continue
+    for module, home in HOMES.items():
+        found.update(codes_within(home["__code__"], module))
+    return found
+
+
+def codes_within(code: types.CodeType, module: str) -> dict:
+    """{code: (MODULE, qualified name)} of every function CODE defines, nested ones included."""
+    found: dict = {}
+    stack = [code]
+    while stack:
+        for const in stack.pop().co_consts:
+            if isinstance(const, types.CodeType):
+                name = getattr(const, "co_qualname", None) or f"{const.co_name}:{const.co_firstlineno}"  # (3.9)
+                found[const] = (module, name)
+                stack.append(const)
+    return found
+
+
+def stand_in(link: Link, target: dict, name: str) -> Callable:
+    """A function that calls TARGET at the other end of LINK (named NAME, as the other end calls it)."""
+
+    def function(*args: object, **kwargs: object) -> object:
+        return link.call(target, args, kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__code__ = function.__code__.replace(co_name=name)
+    return function
+
+
+def with_defaults(function: Callable, args: list, kw: dict, on_use: Callable[[], object]) -> tuple[list, dict]:
+    """ARGS and KW with every KIT_DEFAULT replaced by FUNCTION's own default for that parameter; a
+    default that is a function (a die) is passed wrapped, so that calling it calls ON_USE first (a
+    call that rolled the kit's dice is not kept: its value is chance)."""
+    code, defaults = getattr(function, "__code__", None), getattr(function, "__defaults__", None) or ()
+    kwdefaults = getattr(function, "__kwdefaults__", None) or {}
+    if code is None:
+        return [a for a in args if a is not KIT_DEFAULT], {k: v for k, v in kw.items() if v is not KIT_DEFAULT}
+    names = code.co_varnames[:code.co_argcount]
+    first_default = len(names) - len(defaults)
+
+    def default(name: str, value: object) -> object:
+        return watched(value, on_use) if callable(value) else value
+
+    args = list(args)
+    for k, a in enumerate(args):
+        if a is KIT_DEFAULT:
+            if not first_default <= k < len(names):
+                raise TypeError(said("no_default", names[k] if k < len(names) else "?"))
+            args[k] = default(names[k], defaults[k - first_default])
+    for name, v in list(kw.items()):
+        if v is KIT_DEFAULT:
+            if name not in kwdefaults:
+                raise TypeError(said("no_default", name))
+            kw[name] = default(name, kwdefaults[name])
+    return args, kw
+
+
+def watched(function: Callable, on_use: Callable[[], object]) -> Callable:
+    """FUNCTION, calling ON_USE first each time it is called."""
+
+    def die(*args: object, **kwargs: object) -> object:
+        on_use()
+        return function(*args, **kwargs)
+
+    return die
+
+
+# -- answers worked out beforehand -------------------------------------------------------------
+
+# The kit's own child, asked to "record" while it runs a case's steps on the reference, keeps the
+# answers of the calls of the recorded functions that a stub's call could be answered by: plain
+# values in (as a stub passes them: every positional parameter in order, a function left to its
+# default as KIT_DEFAULT), a plain value out, nothing printed and no die rolled, with the problem
+# functions each reached. The kit hands a student's child, for that case only, those that reached
+# none of the student's own functions (in a student's case the kit calls the student's); the
+# child asks its link for any other call.
+_MOST_ANSWERS = 100000
+
+
+def call_key(name: str, args: list, kw: dict) -> str:
+    """The key of a call of NAME with ARGS and KW packed (see Link.pack), as answers are kept."""
+    compact = (",", ":")
+    return name + _dumps(args, separators=compact) + (_dumps(kw, separators=compact, sort_keys=True) if kw else "")
+
+
+def plain(value: object, depth: int = 0) -> object:
+    """VALUE as a link packs it when it is plain data (exact types; tuples and lists tagged), else NotImplemented."""
+    t = type(value)
+    if t is int or t is float or t is bool or t is str or value is None:
+        return value
+    if (t is tuple or t is list) and depth < 20 and len(value) <= 1000:  # type: ignore[arg-type]
+        items = [plain(v, depth + 1) for v in value]  # type: ignore[attr-defined]
+        if all(item is not NotImplemented for item in items):
+            return {"tuple" if t is tuple else "list": items}
+    return NotImplemented
+
+
+class Recorder:
+    """Wraps the RECORDED names of a module's NAMESPACE (every problem function) for one case (see
+    above); ``answers``: {key: [value, the recorded names the call reached]}, so that the kit can
+    keep, for a student's child, only the calls that reached none of that student's own functions."""
+
+    def __init__(self, namespace: dict, recorded: list, support: dict | None = None) -> None:
+        self.support = support or {}  # see support_codes: a die passed is keyed by its state
+        self.answers: dict = {}
+        self.active: list = []  # one [pure, {names reached}] per recorded call in progress, innermost last
+        for name in recorded:
+            if callable(namespace.get(name)) and hasattr(namespace[name], "__code__"):
+                namespace[name] = self.recording(name, namespace[name])
+
+    def taint(self) -> None:
+        for frame in self.active:
+            frame[0] = False
+
+    def reach(self, name: str) -> None:
+        for frame in self.active:
+            frame[1].add(name)
+
+    def recording(self, name: str, function: Callable) -> Callable:
+        code = function.__code__
+        if code.co_flags & 0x0C:  # *args or **kwargs: no stub's call to match; what reaches it is told
+            return watched(function, lambda: self.reach(name))
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+
+        def recorded(*args: object, **kwargs: object) -> object:
+            self.reach(name)
+            key = self.key(name, function, names[:code.co_argcount], names[code.co_argcount:], args, kwargs)
+            dice = self.dice_left(function, names[:code.co_argcount], code.co_posonlyargcount, len(args), kwargs)
+            if key is None or dice is None:
+                return function(*args, **kwargs)
+            args = tuple(self.guarded(a) for a in args)  # a die passed that rolls makes the call chance
+            kwargs = {k: self.guarded(v) for k, v in kwargs.items()}
+            reached: set = set()
+            frame, out = [True, reached], sys.stdout
+            self.active.append(frame)
+            sys.stdout = CappedText()
+            try:
+                value = function(*args, **kwargs, **dice)
+            finally:
+                printed, sys.stdout = sys.stdout.text(), out
+                self.active.pop()
+                if printed:
+                    out.write(printed)
+                    self.taint()
+            answer = plain(value)
+            if frame[0] and not printed and answer is not NotImplemented and len(self.answers) < _MOST_ANSWERS:
+                self.answers[key] = [answer, sorted(reached)]
+            return value
+
+        recorded.__name__ = recorded.__qualname__ = name
+        return recorded
+
+    def key(self, name: str, function: Callable, positional: tuple, keywords: tuple, args: tuple,
+            kwargs: dict) -> str | None:
+        """The key a stub's call of NAME with these arguments has (see Link.call), or None when no
+        stub's call could be answered by this one (a function passed, a name no parameter has)."""
+        if len(args) > len(positional) or any(k not in positional[len(args):] + keywords for k in kwargs):
+            return None
+        defaults = function.__defaults__ or ()
+        kwdefaults = function.__kwdefaults__ or {}
+        given: list = []
+        for k, n in enumerate(positional):
+            if k < len(args) or n in kwargs:
+                given.append(self.keyed(args[k] if k < len(args) else kwargs[n]))
+            elif k >= len(positional) - len(defaults):
+                given.append(self.default_of(defaults[k - len(positional) + len(defaults)]))
+            else:
+                return None
+        kw = {n: self.keyed(kwargs[n]) if n in kwargs else self.default_of(kwdefaults.get(n, NotImplemented))
+              for n in keywords}
+        if any(v is NotImplemented for v in [*given, *kw.values()]):
+            return None
+        return call_key(name, given, kw)
+
+    def dice_left(self, function: Callable, positional: tuple, posonly: int, given: int, kwargs: dict) -> dict | None:
+        """{name: the default, watched} for each parameter left to a default that is a function (a
+        die: a call that rolls it is chance, never kept); None where one cannot be passed by name."""
+        defaults = dict(zip(positional[::-1], (function.__defaults__ or ())[::-1]))
+        defaults.update(function.__kwdefaults__ or {})
+        order = {n: k for k, n in enumerate(positional)}
+        left = {n: watched(v, self.taint) for n, v in defaults.items()
+                if callable(v) and n not in kwargs and order.get(n, given) >= given}
+        return None if any(order.get(n, posonly) < posonly for n in left) else left
+
+    def die(self, value: object) -> tuple[str, str] | None:
+        """Where VALUE's code is in the kit's support files, when it is a die a link sends by value."""
+        if type(value) is not types.FunctionType or value.__defaults__ or value.__kwdefaults__:
+            return None
+        return self.support.get(value.__code__)
+
+    def keyed(self, value: object) -> object:
+        """VALUE as a stub's call packs it, for a key (see :func:`unlinked`): plain data, or a die's state."""
+        where = self.die(value)
+        if where is None:
+            return plain(value)
+        cells = cells_of(value) if not closed(value) else None  # (a test die: see Link.by_value)
+        return NotImplemented if cells is None else {"fn": ["die", *where, cells]}
+
+    def guarded(self, value: object) -> object:
+        return watched(value, self.taint) if self.die(value) is not None else value  # type: ignore[arg-type]
+
+    def default_of(self, value: object) -> object:
+        """How a stub passes a parameter left to this default: its plain value, or the kit's marker."""
+        if value is NotImplemented:
+            return NotImplemented
+        packed = plain(value)
+        return packed if packed is not NotImplemented else {"fn": ["default", 0]}
 
 
 # Filled in from the probes file when the child starts (see main): one way to describe an error,
@@ -492,14 +1160,18 @@ def _connects(port: object) -> bool:
         return False
 
 
-def import_submission(config: dict, out_fd: int) -> tuple[types.ModuleType, list[dict]]:
-    """Run the submission's top-level statements one by one into a fresh module; report problems."""
+def import_submission(config: dict, out_fd: int, preset: dict) -> tuple[types.ModuleType, list[dict]]:
+    """Run the submission's top-level statements one by one into a fresh module (holding PRESET
+    first); report problems."""
     path, module_name = config["submission"], config["module"]
     skip = set(config.get("skip", []))
-    with open(path, encoding="utf-8", errors="replace") as f:
-        source = f.read()
+    source = (config.get("serve") or {}).get("source")  # the kit's own child: its module never touches a disk
+    if type(source) is not str:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            source = f.read()
     module = types.ModuleType(module_name)
     module.__file__ = path
+    module.__dict__.update(preset)
     sys.modules[module_name] = module
     notes: list[dict] = []
     try:  # (ast.parse, without importing ast)
@@ -563,12 +1235,23 @@ def main() -> None:
     serve(config, in_fd, out_fd, probes_code)
 
 
+def pin(cpu: object) -> None:
+    """Run on processor CPU alone, where the parent gives one: this child and the kit's child it
+    calls share it (see graders.sandboxing.sandbox.pair_cpu)."""
+    if type(cpu) is int:
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except (AttributeError, OSError, ValueError):
+            pass
+
+
 def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) -> None:
     """Everything after the settings are read, in a process started for this child (:func:`main`)
     or forked for it by the fork server (:mod:`graders.sandboxing.zygote`): limits, probes, identity,
     confinement and its verification, then the submission and its cases."""
     drop_capabilities(keep_identity=bool(config.get("identity")))
     apply_limits(config.get("limits", {}))
+    pin(config.get("cpu"))
     # The probes (the kit's own code) load first, while the standard library they import is
     # still readable: the user the child drops to may not be able to read the interpreter's files.
     global describe_error
@@ -577,7 +1260,11 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
     probes = {k: spec_globals[k] for k in spec_globals.get("__all__", [])}
     describe_error = spec_globals["describe_error"]
     spec_globals["DICE"] = tuple(config.get("dice") or spec_globals["DICE"])  # the edition's range of dice
+    WORDS.update(config.get("words") or {})
     restore_probes = keeper(spec_globals)
+    HOMES[spec_globals["__name__"]] = {"__code__": probes_code, "globals": spec_globals}  # (a seeded game's dice)
+    if config.get("serve"):  # the kit's own child: its support files load while the interpreter's files
+        load_modules(config["serve"].get("modules") or {})  # are still readable (see drop_privileges)
     hidden = hide_folders(config["hide"], *config["interpreter"]) if config.get("hide") else False
     if config.get("identity"):
         drop_privileges(*config["identity"])
@@ -591,15 +1278,42 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
     sys.path[:0] = [config["workdir"]]
     sys.argv = [config["submission"]]
     sys.dont_write_bytecode = True
+    if config.get("serve"):
+        undumpable()
+        if not config["serve"].get("record"):
+            serve_kit(config, in_fd, out_fd, hidden)
+            return
     real_stdout = sys.stdout
+    kit = config.get("kit") or {}  # the stubs of the kit's functions in this module call through LINK
+    module_of: list = []
+    link = Link(config.get("link"), lambda: {n: module_of[0].__dict__[n] for n in kit.get("proxied", [])
+                                             if module_of and n in module_of[0].__dict__}, {}, None, out_fd,
+                support_codes((config.get("serve") or {}).get("modules")  # (the kit's recording child)
+                              or support_sources(config["workdir"], kit.get("support") or [])))
+
+    def kit_call(name: str, args: tuple, kwargs: dict) -> object:
+        return link.call({"name": name}, args, kwargs)
 
     capture = CappedText()
     sys.stdout = capture
-    module, notes = import_submission(config, out_fd)
+    module, notes = import_submission(config, out_fd, {"__hogkit_call__": kit_call,
+                                                       "__hogkit_default__": KIT_DEFAULT})
     sys.stdout = real_stdout
-    snapshot = dict(module.__dict__)
+    module_of.append(module)
+    link.theirs.update({n: module.__dict__[n] for n in kit.get("offered", []) if n in module.__dict__})
     send(out_fd, {"op": "ready", "notes": notes, "output": capture.text(), "hidden": hidden})
 
+    serve_cases(config, module, link, probes, restore_probes, (in_fd, out_fd), real_stdout)
+
+
+def serve_cases(config: dict, module: types.ModuleType, link: Link, probes: dict, restore_probes: Callable,
+                fds: tuple[int, int], real_stdout: object) -> None:
+    """Run each case the parent asks for, until it says "quit" or goes: the module restored first,
+    the link's answers reset (and filled with the case's answers worked out beforehand), its steps
+    run one by one, one reply each and then "done" (in the kit's own child when asked, with what
+    recording the reference's calls kept)."""
+    in_fd, out_fd = fds
+    snapshot = dict(module.__dict__)
     path = config["submission"]
     while True:
         request = receive(in_fd)
@@ -611,33 +1325,109 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
         module.__dict__.update(snapshot)
         sys.modules[config["module"]] = module
         restore_probes()  # as they were loaded: what the submission changed in them is undone
+        link.reset()
+        if type(request.get("answers")) is dict:  # the kit's answers to this case's calls, worked out beforehand
+            link.answers.update(request["answers"])
+        recorder = None
+        if config.get("serve") and type(request.get("record")) is list:  # (only ever the kit's own child)
+            recorder = Recorder(module.__dict__, request["record"], link.support)
         namespace = {"__name__": "__case__", **probes}
         setup = request.get("setup", "")
         seq = request.get("seq")  # every reply names the request it answers
         for source in request.get("steps", []):
             send(out_fd, {**run_step(source, setup, namespace, path, real_stdout, probes), "seq": seq})
             setup = ""
-        send(out_fd, {"op": "done", "seq": seq})
+        send(out_fd, {"op": "done", "seq": seq, **({"answers": recorder.answers} if recorder else {})})
 
 
-_CODE: dict = {}  # (source, mode) -> its code object, or None where it does not compile in that mode
-_MOST_CODES = 4096
+def support_sources(folder: str, names: list) -> dict:
+    """{name: text} of the kit's support files NAMES as staged in FOLDER (this child's own)."""
+    found = {}
+    for name in names:
+        try:
+            with open(os.path.join(folder, str(name) + ".py"), encoding="utf-8") as f:
+                found[str(name)] = f.read()
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def load_modules(modules: dict) -> None:
+    """Run each of MODULES ({name: source}) as the module of that name: the kit's support files, as
+    the kit has them, for the kit's own child (it reads no file of a staging folder)."""
+    for name, text in modules.items():
+        module = types.ModuleType(name)
+        module.__file__ = name + ".py"
+        sys.modules[name] = module
+        exec(compile(text, name + ".py", "exec", dont_inherit=True), module.__dict__)
+
+
+def undumpable() -> None:
+    """This process's memory unreadable by any other of its user (PR_SET_DUMPABLE 0: no
+    /proc/PID/mem, no ptrace): the kit's own child holds the reference."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def serve_kit(config: dict, in_fd: int, out_fd: int, hidden: bool) -> None:
+    """The kit's own child: load the module the parent sent (the reference, which never touches a
+    disk), untraceable and unreadable by any process of the same user, then answer the calls a
+    student's child makes of the functions in "offered". The names in "proxied" (the student's own
+    functions) call back into the student's child. A "case" request starts every case afresh."""
+    spec = config["serve"]
+    outputs = [CappedText()]
+
+    def output() -> str:
+        text, outputs[0] = outputs[0].text(), CappedText()
+        sys.stdout = outputs[0]
+        return text
+
+    sys.stdout = outputs[0]
+    module, notes = import_submission(config, out_fd, {})
+    offered = {n: module.__dict__[n] for n in spec.get("offered", []) if callable(module.__dict__.get(n))}
+    link = Link(config.get("link"), lambda: offered, {}, output, None, support_codes(spec.get("modules") or {}))
+    snapshot = dict(module.__dict__)
+
+    def afresh() -> None:
+        module.__dict__.clear()
+        module.__dict__.update(snapshot)
+        link.reset()
+        link.theirs = {n: stand_in(link, {"name": n}, n) for n in spec.get("proxied", [])}
+        module.__dict__.update(link.theirs)
+
+    afresh()
+    send(out_fd, {"op": "ready", "notes": notes, "output": output(), "hidden": hidden})
+    while link.in_fd >= 0:  # from now on the parent is only ever told nothing: calls come over the link
+        request = receive(link.in_fd)
+        if request is None:
+            return
+        if request.get("op") == "case":
+            afresh()
+        elif request.get("op") == "call":
+            link.answer(request)
+
+
+_SETUP: dict = {}  # a case's setup (the edition's import line, the same in every case) -> its code
 
 
 def compiled(source: str, name: str, mode: str) -> types.CodeType | None:
-    """SOURCE compiled as NAME in MODE, once per child (a case's setup and steps come back across
-    cases); None for a SyntaxError in "eval" mode, which is not kept as an error to raise."""
-    key = (source, name, mode)
-    if key in _CODE:
-        return _CODE[key]
+    """SOURCE compiled as NAME in MODE; None for a SyntaxError in "eval" mode, which is not kept as
+    an error to raise. Only a setup is kept (it comes back in every case); a step's source never
+    is, so nothing of an earlier case is left in this process for the code of a later one to find."""
+    if name == "<setup>" and source in _SETUP:
+        return _SETUP[source]
     try:
         code: types.CodeType | None = compile(source, name, mode)
     except SyntaxError:
         if mode != "eval":
             raise
         code = None
-    if len(_CODE) < _MOST_CODES:
-        _CODE[key] = code
+    if name == "<setup>" and len(_SETUP) < 8:
+        _SETUP[source] = code
     return code
 
 

@@ -96,7 +96,7 @@ class _Server:
     runner: Path | None = None
     files: tuple[tuple[str, bytes], ...] = ()  # the child's and the probes' code the server runs
 
-    def spawn(self, fds: tuple[int, int], starter: Callable[..., subprocess.Popen], files: tuple[Path, Path]
+    def spawn(self, fds: tuple[int, ...], starter: Callable[..., subprocess.Popen], files: tuple[Path, Path]
               ) -> ForkedChild:
         code = tuple((path.stem, compiled(path)) for path in (ZYGOTE, *files))
         with self.lock:
@@ -173,8 +173,8 @@ def usable() -> bool:
             and isinstance(failures, int) and failures < MOST_FAILURES)
 
 
-def spawn(fds: tuple[int, int], starter: Callable[..., subprocess.Popen], files: tuple[Path, Path]) -> ForkedChild:
-    """A new child of the fork server holding FDS (its ends of the two pipes). STARTER starts the
+def spawn(fds: tuple[int, ...], starter: Callable[..., subprocess.Popen], files: tuple[Path, Path]) -> ForkedChild:
+    """A new child of the fork server holding FDS (its ends of its pipes, then its link's, if any). STARTER starts the
     server when needed (``subprocess.Popen``, called from the thread that starts children); FILES
     are the child's and the probes' source (a server running other code is started again)."""
     return SERVER.spawn(fds, starter, files)

@@ -150,6 +150,27 @@ def process_stat(pid: int) -> tuple[str, int, int, int] | None:
         return None
 
 
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu(pid: int) -> float:
+    """The processor time PID has used, in seconds (user and system, its own and that of the
+    children it has waited for; 0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rfind(b")") + 2:].split()
+        return sum(int(f) for f in fields[11:15]) / TICKS
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def tree_cpu(pid: int) -> float:
+    """The processor time of PID and every process descended from it (a forked child is the first
+    process of its pid namespace, and its Python one of its descendants), in seconds."""
+    return sum(process_cpu(p) for p in process_tree(pid))
+
+
 def snapshot(pids: list[int]) -> dict[int, int]:
     """PIDS with their start times, so that a pid used again by another process is never mistaken."""
     found = {}

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import base64
 import dataclasses
+import itertools
 import json
 import os
 import re
@@ -42,6 +43,7 @@ from pathlib import Path
 from graders.core import messages, scratch
 from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition
+from graders.editions.onefunction import KitFunctions
 from graders.sandboxing import forkserver, isolation, reaper
 from graders.sandboxing.bytecode import compiled
 from graders.sandboxing.reaper import process_tree, wait_readable
@@ -60,6 +62,13 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 # dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
 # process), and a grading thread of a pool ends long before the session it started.
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
+_ANSWERS: dict[tuple, dict] = {}  # see Session._recorded -> {key: [value, names reached]}
+_HEAVY: set[tuple[str, tuple[str, ...]]] = set()  # (setup, steps) of the cases that kept a kit's child busy
+HEAVY_SECONDS = 0.05  # of the kit's child's processor time in one case (some thousands of calls)
+_ANSWERS_LOCK = threading.Lock()
+LINK_GRACE = 3.0  # see Session._graced
+_PAIRS = itertools.count()  # children linked to a kit's child so far (see pair_cpu)
+_MOST_RECORDED = 1_000_000  # answers kept at once, every case's together (some 100 MB)
 _LIVE: set[subprocess.Popen | forkserver.ForkedChild] = set()  # every running child (under _LIVE_LOCK)
 _LIVE_LOCK = threading.RLock()  # re-entrant: halt_children runs in a signal handler too
 _HALTED = threading.Event()
@@ -99,6 +108,18 @@ def _kill(proc: subprocess.Popen | forkserver.ForkedChild) -> None:
 def _start_process(*args: object, **kwargs: object) -> subprocess.Popen:
     """``subprocess.Popen`` from the thread that starts every child (see _SPAWNER)."""
     return _SPAWNER.submit(subprocess.Popen, *args, **kwargs).result()  # type: ignore[arg-type]
+
+
+def pair_cpu() -> int | None:
+    """The processor for the next child whose stubs call a kit's child, and for that kit's child:
+    the two hand each call back and forth and never run at once, and a hand-over between two
+    processes on one processor costs about a quarter of one between two (benchmarks/bench_link.py).
+    Pairs take this process's processors in turn; None with only one."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+    return cpus[next(_PAIRS) % len(cpus)] if len(cpus) > 1 else None
 
 
 def _track(proc: subprocess.Popen | forkserver.ForkedChild) -> None:
@@ -173,6 +194,16 @@ class Session:
     reach: dict | None = None  # what the latest child found it could do (see graders.sandboxing.child.verify_reach)
     _cgroup: str = ""  # the memory cgroup of the current child, where one can be had
     load_seconds: float = 0.0  # spent in the submission's own statements while loading, every attempt together
+    kit: KitFunctions | None = None  # the kit's functions this child's stubs call (served by _kit_child)
+    serve: KitFunctions | None = None  # set in the kit's own child: the module it loads and serves
+    _kit_child: Session | None = None  # the kit's own child, started at the first call of a stub
+    _link: tuple[int, int] | None = None  # this child's ends of its link (to read, to write), until it starts
+    _kit_ends: tuple[int, int] | None = None  # the kit's child's ends of that link, until it starts
+    record: bool = False  # (the kit's own child serving SERVE) run cases on it, keeping its answers
+    prepared: Mapping[tuple[str, tuple[str, ...]], dict] = field(default_factory=dict)  # see kit_answers
+    answers: dict = field(default_factory=dict)  # what recording the latest case kept
+    _asked: tuple[float, float] | None = None  # (when the latest case was asked for, the processor time used by then)
+    cpu: int | None = None  # the one processor this child and the kit's child it calls run on (see pair_cpu)
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self, deadline: float = float("inf")) -> None:
@@ -216,7 +247,7 @@ class Session:
         work, runner_seen = policy.paths(runner, self.workdir)
         self._prepare_stage(policy)
         # Settings travel over the pipe, so neither the child's command line nor its files point at the kit.
-        config = {
+        config: dict[str, object] = {
             "identity": list(self._identity) if self._identity else None,
             "hide": [str(KIT)] if policy.level == isolation.LIMITS and policy.root else [],
             "interpreter": [policy.python_home, str(runner / "python")],  # (where a hidden-away Python is shown)
@@ -230,6 +261,21 @@ class Session:
             "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
             "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
         }
+        config["words"] = {kind: messages.link_refusal(kind) for kind in messages.LINK_REFUSALS}  # (the
+        # child imports no sentence of the kit's)
+        if self.kit is not None and self.cpu is None:
+            self.cpu = pair_cpu()
+        if self.cpu is not None:
+            config["cpu"] = self.cpu
+        if self.kit is not None:
+            config["kit"] = {"offered": list(self.kit.offered), "proxied": list(self.kit.proxied),
+                             "support": [name for name, _ in self.kit.modules]}  # (dice cross by value)
+            self._open_link()
+        config["link"] = list(self._link) if self._link else None
+        if self.serve is not None:  # the module travels over the pipe, never through a file
+            config["serve"] = {"source": self.serve.source, "offered": list(self.serve.offered),
+                               "proxied": list(self.serve.proxied), "modules": dict(self.serve.modules),
+                               "record": self.record}
         reaper.adopt_orphans()
         self._cgroup = isolation.make_memory_cgroup(f"hogkit-{self._token}", self.limits.memory_bytes)
         if forked and not self._fork(config):
@@ -239,6 +285,25 @@ class Session:
             self._start_child(policy, runner, config)
         self._send(config)
         return self._await_import(budget_ends)
+
+    def _open_link(self) -> None:
+        """New pipes between this child and the kit's own child (started at the first call): this
+        child's ends, and the kit's child's, which this process keeps until then."""
+        self._close_kit_ends()
+        call_r, call_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        self._link, self._kit_ends = (answer_r, call_w), (call_r, answer_w)
+
+    def _close_link(self) -> None:
+        """This process's copy of the link's ends the child now holds."""
+        for fd in self._link or ():
+            os.close(fd)
+        self._link = None
+
+    def _close_kit_ends(self) -> None:
+        for fd in self._kit_ends or ():
+            os.close(fd)
+        self._kit_ends = None
 
     def _staged_files(self) -> list[str]:
         return sorted(p.name for p in self.workdir.iterdir() if p.is_file())
@@ -250,7 +315,8 @@ class Session:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         try:
-            self._proc = forkserver.spawn((to_child_r, from_child_w), _start_process, (CHILD, PROBES))
+            self._proc = forkserver.spawn((to_child_r, from_child_w, *(self._link or ())), _start_process,
+                                          (CHILD, PROBES))
         except (SandboxError, OSError) as exc:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
                 os.close(fd)
@@ -260,6 +326,7 @@ class Session:
             if self._proc is not None:
                 os.close(to_child_r)
                 os.close(from_child_w)
+                self._close_link()
         _track(self._proc)
         self._to_child, self._from_child = to_child_w, from_child_r
         isolation.move_to_cgroup(self._cgroup, self._proc.pid)  # before it starts anything: it waits for this
@@ -278,12 +345,14 @@ class Session:
             self._proc = _start_process(
                 isolation.in_cgroup(self._cgroup, argv),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                pass_fds=(to_child_r, from_child_w), cwd=str(self.workdir), env=env, start_new_session=True,
+                pass_fds=(to_child_r, from_child_w, *(self._link or ())), cwd=str(self.workdir), env=env,
+                start_new_session=True,
             )
             _track(self._proc)
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
+            self._close_link()
         self._to_child, self._from_child = to_child_w, from_child_r
 
     def _fresh_runner(self) -> Path:
@@ -390,6 +459,10 @@ class Session:
         self.notes = notes
 
     def close(self) -> None:
+        if self._kit_child is not None:  # its handles belong to this child: it goes with it
+            self._kit_child.dispose()
+            self._kit_child = None
+        self._close_kit_ends()
         if self._proc is not None:
             group = self._proc.pid
             forked = isinstance(self._proc, forkserver.ForkedChild)  # (nothing of it is ever left to this process)
@@ -454,8 +527,16 @@ class Session:
                 return
         self._seq += 1
         seq = self._seq
+        request = {"op": "case", "seq": seq, "steps": sources, "setup": setup}
+        if self.prepared.get((setup, tuple(sources))):
+            request["answers"] = self.prepared[(setup, tuple(sources))]
+        if self.record and self.serve is not None:  # every problem function, whoever's it is in a student's case
+            request["record"] = sorted({*self.serve.offered, *self.serve.proxied})
+        self.answers = {}
+        self._asked = (time.monotonic(), self._cpu())
+        kit_before = self._kit_cpu()
         try:
-            self._send({"op": "case", "seq": seq, "steps": sources, "setup": setup})
+            self._send(request)
         except OSError:
             self.close()
             yield StepReply("crashed")
@@ -474,17 +555,96 @@ class Session:
             done = self._reply(seq, deadline)
             if isinstance(done, str) or done.get("op") != "done":
                 self.close()
+            elif type(done.get("answers")) is dict:
+                self.answers = done["answers"]
             finished = True
         finally:
             if not finished and self._proc is not None:
                 self.drain(deadline)
+            if self._kit_cpu() - kit_before >= HEAVY_SECONDS:  # worth answering beforehand next time
+                with _ANSWERS_LOCK:
+                    _HEAVY.add((setup, tuple(sources)))
 
     def _reply(self, seq: int, deadline: float) -> dict | str:
-        """The next frame that answers request SEQ; frames of any other request are dropped."""
+        """The next frame that answers request SEQ; frames of any other request are dropped. The
+        child's first call of a kit's function asks for the kit's own child on the way."""
         while True:
             message = self._receive(deadline)
+            if isinstance(message, dict) and message.get("op") == "kit" and self.kit is not None:
+                self._kit_session(deadline)  # its first call waits in the link's pipe meanwhile
+                continue
             if isinstance(message, str) or message.get("seq") == seq:
                 return message
+
+    def _kit_session(self, deadline: float) -> None:
+        """Start the kit's own child for this child's stubs, on the other ends of its link: the two
+        children then call each other through those pipes alone, never through this process. It is
+        the kit's failure (SandboxError), never the student's, when the kit's module does not load."""
+        if self._kit_child is None and self.kit is not None and self._kit_ends is not None:
+            workdir, target = prepare_workdir("", self.submission.name, [])  # (its modules come over the pipe)
+            kit_child = Session(target, self.module, workdir, self.limits, dice=self.dice, serve=self.kit,
+                                cpu=self.cpu)
+            kit_child._link, self._kit_ends = self._kit_ends, None
+            try:
+                kit_child.start(deadline)
+            except (LoadError, SandboxError) as exc:
+                kit_child.dispose()
+                raise SandboxError(messages.kit_functions_did_not_start(str(exc))) from exc
+            if kit_child.notes:
+                kit_child.dispose()
+                raise SandboxError(messages.kit_functions_did_not_start(kit_child.notes[0].message))
+            self._kit_child = kit_child
+
+    def kit_answers(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> dict:
+        """{(setup, steps): answers} for CASES, to be this child's ``prepared``: for each case that
+        proved heavy (its calls kept the kit's own child busy: see HEAVY_SECONDS), the answers the
+        kit's functions gave to the calls the reference made running it (see
+        graders.sandboxing.child.Recorder), recorded once per process in a kit's child of their own,
+        and of those only the calls of this child's stubs that reached none of its own functions. A
+        case that is not heavy, or whose recording did not finish, has none (the kit's child answers)."""
+        if self.kit is None:
+            return {}
+        with _ANSWERS_LOCK:
+            wanted = [case for case in cases if case in _HEAVY]
+            missing = [case for case in wanted if self._recorded(case) not in _ANSWERS]
+        for case, answers in zip(missing, self._record(missing, deadline)):
+            if answers is not None:
+                with _ANSWERS_LOCK:
+                    while _ANSWERS and sum(map(len, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
+                        del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
+                    _ANSWERS[self._recorded(case)] = answers
+        offered, proxied = set(self.kit.offered), set(self.kit.proxied)
+        found = {}
+        for case in wanted:
+            with _ANSWERS_LOCK:
+                recorded = _ANSWERS.get(self._recorded(case), {})
+            kept = {key: answer[0] for key, answer in recorded.items()
+                    if key.split("[", 1)[0] in offered and proxied.isdisjoint(answer[1])}
+            if kept:
+                found[case] = kept
+        return found
+
+    def _recorded(self, case: tuple[str, tuple[str, ...]]) -> tuple:
+        """What a case's recorded answers are kept under: the kit's module (whatever its grouping) and the case."""
+        assert self.kit is not None
+        return (self.kit.source, self.kit.modules, self.module, self.dice, case)
+
+    def _record(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> list[dict | None]:
+        if not cases:
+            return []
+        workdir, target = prepare_workdir("", self.submission.name, [])  # (its modules come over the pipe)
+        recorder = Session(target, self.module, workdir, self.limits, dice=self.dice, serve=self.kit, record=True)
+        found: list[dict | None] = []
+        try:
+            recorder.start(deadline)
+            for setup, steps in cases:
+                replies = [reply.status for reply in recorder.steps(list(steps), setup, deadline)]
+                found.append(recorder.answers if replies and replies[-1] != "timeout" else None)
+        except (LoadError, SandboxError):
+            pass  # (the kit's child then answers every call)
+        finally:
+            recorder.dispose()
+        return found + [None] * (len(cases) - len(found))
 
     def drain(self, deadline: float) -> None:
         """Read and drop the replies of the case in progress, up to its "done"; stop the child if
@@ -507,7 +667,7 @@ class Session:
         if shortfall:
             return shortfall
         size = int.from_bytes(self._pending[:4], "big")
-        if size > MAX_FRAME:
+        if size > (MAX_FRAME * 32 if self.record else MAX_FRAME):  # a case's recorded answers: megabytes
             return "crashed"
         shortfall = self._fill(4 + size, deadline)
         if shortfall:
@@ -520,15 +680,46 @@ class Session:
             return "crashed"
         return message if isinstance(message, dict) else "crashed"
 
+    def _graced(self, deadline: float) -> float:
+        """DEADLINE, or later while the kit's own child answers this child's calls: two processes
+        handing each call back and forth wait for the machine's processors at every call, so on a
+        loaded machine the case's processor time decides, not the clock. The case is then given
+        until both children have used the case's budget of processor time, and never more than
+        LINK_GRACE times that budget past DEADLINE (a case that waits without computing ends there)."""
+        if self._kit_child is None or self._asked is None:
+            return deadline
+        asked_at, before = self._asked
+        budget = deadline - asked_at
+        unused = budget - (self._cpu() - before)
+        return min(deadline + LINK_GRACE * budget, time.monotonic() + unused) if unused > 0 else deadline
+
+    def _kit_cpu(self) -> float:
+        kit = self._kit_child._proc if self._kit_child is not None else None
+        return reaper.tree_cpu(kit.pid) if kit is not None else 0.0
+
+    def _cpu(self) -> float:
+        """The processor time this child and the kit's own child have used, in seconds."""
+        kit = self._kit_child._proc if self._kit_child is not None else None
+        return sum(reaper.tree_cpu(proc.pid) for proc in (self._proc, kit) if proc is not None)
+
+    def _memory(self) -> int:
+        """The resident memory of the child's processes, and of the kit's own child that answers its calls."""
+        kit = self._kit_child._proc if self._kit_child is not None else None
+        return sum(tree_memory(proc.pid) for proc in (self._proc, kit) if proc is not None)
+
     def _fill(self, n: int, deadline: float) -> str:
         """At least N bytes read from the child and not yet taken (a step's replies often come
         together: one read takes them all); else "timeout", "crashed" or "memory"."""
+        asked = deadline
         while len(self._pending) < n:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return "timeout"
+                deadline = self._graced(asked)
+                if deadline <= time.monotonic():
+                    return "timeout"
+                continue
             if not wait_readable(self._from_child, min(remaining, WATCH_SECONDS)):
-                if self._proc is not None and tree_memory(self._proc.pid) > self.limits.memory_bytes:
+                if self._proc is not None and self._memory() > self.limits.memory_bytes:
                     return "memory"
                 continue
             chunk = os.read(self._from_child, max(READ_BYTES, n - len(self._pending)))
@@ -757,7 +948,7 @@ def open_submission(source: str, edition: Edition, limits: Limits | None = None)
 
 
 def open_session(source: str, edition: Edition, limits: Limits | None = None,
-                 skipped: Mapping[int, ImportNote] | None = None) -> Session:
+                 skipped: Mapping[int, ImportNote] | None = None, kit: KitFunctions | None = None) -> Session:
     """A started child holding SOURCE as the edition's submission file, next to its support files,
     SKIPPED's top-level statements ({index: note}) left out from the start.
 
@@ -768,7 +959,7 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None,
         raise Halted
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
-    session = Session(target, edition.module, workdir, limits or Limits(), dice=edition.game.dice)
+    session = Session(target, edition.module, workdir, limits or Limits(), dice=edition.game.dice, kit=kit)
     for index, note in sorted((skipped or {}).items()):
         session.skip(index, note)
     try:

@@ -87,22 +87,25 @@ def build_folders(config: dict) -> None:
         _read_only(path)
 
 
-def run_child(child: dict, probes: object, in_fd: int, out_fd: int) -> None:
-    """The first process of a child's namespaces (see the contract); never returns."""
+def run_child(child: dict, probes: object, in_fd: int, out_fd: int, link: list) -> None:
+    """The first process of a child's namespaces (see the contract); never returns. LINK: the ends of
+    the pipes between a child and the kit's own child (see graders.sandboxing.child.Link), or none."""
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.setsid()  # a session of its own, as bubblewrap gives each child: the scheduler shares the
         # processor between sessions first, so a child that starts many busy processes slows only itself
-        keep = sorted((in_fd, out_fd))
-        os.closerange(3, keep[0])
-        os.closerange(keep[0] + 1, keep[1])
-        os.closerange(keep[1] + 1, 1 << 20)
+        low = 3
+        for fd in sorted((in_fd, out_fd, *link)):
+            os.closerange(low, fd)
+            low = fd + 1
+        os.closerange(low, 1 << 20)
         config = child["receive"](in_fd)
         if config is None:
             os._exit(0)
         build_folders(config)
         del config["files"]
+        config["link"] = list(link) if link else None  # (as numbered here)
         pid = os.fork()
         if pid == 0:
             try:
@@ -110,8 +113,8 @@ def run_child(child: dict, probes: object, in_fd: int, out_fd: int) -> None:
                 child["serve"](config, in_fd, out_fd, probes)
             finally:
                 os._exit(0)
-        os.close(in_fd)
-        os.close(out_fd)
+        for fd in (in_fd, out_fd, *link):
+            os.close(fd)
         libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # not traceable, its memory not readable, by its own user
         child["drop_capabilities"]()
         code = _wait_for(pid)
@@ -154,7 +157,7 @@ def spawn(child: dict, probes: object, fds: list) -> int:
             pid = os.fork()
             if pid == 0:
                 os.close(write_end)
-                run_child(child, probes, fds[0], fds[1])
+                run_child(child, probes, fds[0], fds[1], fds[2:])
             os.write(write_end, str(pid).encode("ascii"))
         finally:
             os._exit(0)
@@ -208,13 +211,13 @@ def main() -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # ... which the kernel reaps at once
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(control, 16, 2)
+            message, fds, _, _ = socket.recv_fds(control, 16, 4)
         except OSError:
             return
         if not message:
             return  # the parent is gone
         try:
-            if message != b"fork" or len(fds) != 2:
+            if message != b"fork" or len(fds) not in (2, 4):
                 raise OSError("request")
             pidfd = os.pidfd_open(spawn(child, probes, fds))
             try:

@@ -3,15 +3,16 @@
 Contract: two kinds, declared in the case files (see :mod:`graders.editions.cases`):
 
 * a run of a test the student wrote (:class:`StudentRun`): the student's function (and the
-  top-level helpers of theirs it calls) is put into the reference's module, the function it tests
-  replaced by a variant where the case says so, and called with no arguments in a sandboxed child.
-  The run passes when the call returns and fails when it raises, runs out of time or ends the
-  child. The case passes when that is what the case asks for. Only the exception's type (when it is
-  one of Python's own: a class's name is the student's to choose) and the line within the student's
-  own function are reported, never a message, which the student's code could fill with any text.
-  The run's module holds of the reference only its imports and constants and the functions the
-  case keeps (the function tested and the helpers it needs): the rest of the reference never
-  reaches the child, whatever the student's test reads.
+  top-level helpers of theirs it calls) is carried into a module of the reference's imports and
+  constants, called with no arguments in a sandboxed child. The run passes when the call returns
+  and fails when it raises, runs out of time or ends the child. The case passes when that is what
+  the case asks for. Only the exception's type (when it is one of Python's own: a class's name is
+  the student's to choose) and the line within the student's own function are reported, never a
+  message, which the student's code could fill with any text. At grading, the functions the case
+  keeps (the one tested and the helpers it needs) are stubs in that module: the kit's own child
+  holds the reference, or the case's wrong version of it, and answers them (see
+  :mod:`graders.editions.onefunction`), so no line of either reaches the child, whatever the
+  student's test reads. (Without stubs, as in a student's own module, the version is installed.)
 * an exact win rate (:class:`WinRateCheck`): the student's strategy is tabulated in the sandbox
   as plain data and its exact chance to win is worked out by the edition's game, handed in by
   the instructor's side (a :class:`GameRates`, :mod:`graders.games.game`'s ``Game``); it passes at
@@ -26,6 +27,7 @@ from __future__ import annotations
 import ast
 import builtins
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -70,12 +72,14 @@ class Carried:
         return None
 
 
-def carry(reference: str, submission: str, tree: ast.Module, function: str, keep: tuple[str, ...] = ()
-          ) -> Carried:
+def carry(reference: str, submission: str, tree: ast.Module, function: str, keep: tuple[str, ...] = (),
+          also: Iterable[str] = ()) -> Carried:
     """A module for one run of the student's test FUNCTION (from SUBMISSION, parsed as TREE): of
     REFERENCE, only its statements that are no definitions (imports, constants) and the functions in
-    KEEP; then FUNCTION and every top-level function of the student's that the code so far calls,
-    directly or not, and that it does not define. The rest of the reference never reaches the child."""
+    KEEP; then FUNCTION and every top-level function of the student's that the code so far calls
+    (or ALSO names), directly or not, and that it does not define. Grading passes as REFERENCE the
+    reference's statements with stubs for KEEP (see onefunction.stubbed_reference): no line of the
+    reference's solutions reaches the child."""
     ref_tree = syntax.parse_module(reference)
     lines = reference.split("\n")
     kept: list[ast.stmt] = [n for n in ref_tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
@@ -83,7 +87,7 @@ def carry(reference: str, submission: str, tree: ast.Module, function: str, keep
     own = _bound(kept)
     theirs = _defined(tree)
     wanted: set[str] = set()
-    todo = [function] + [n.id for node in kept for n in ast.walk(node) if isinstance(n, ast.Name)]
+    todo = [function, *also] + [n.id for node in kept for n in ast.walk(node) if isinstance(n, ast.Name)]
     while todo:
         name = todo.pop()
         if name in wanted or name not in theirs or (name != function and name in own):
@@ -155,13 +159,16 @@ def _student_run(session: Session, case: Case, run: StudentRun, ends: float, car
                  ) -> CaseResult:
     if case.runs_in == "reference" and carried is None:  # no reference at hand: never the student's own module
         return _result(case, False, messages.graded_by_the_kit(case.problem), status=CaseStatus.NOT_RUN)
-    steps = ([f"install({session.module!r}, {run.source!r})"] if run.source else []) + [f"{run.function}()"]
+    # Where the tested functions are stubs, the kit's own child holds the version (the reference, or
+    # one wrong version) and nothing of it reaches this child; else it is installed in the module.
+    installs = bool(run.source) and session.kit is None
+    steps = ([f"install({session.module!r}, {run.source!r})"] if installs else []) + [f"{run.function}()"]
     replies = session.steps(steps, f"from {session.module} import *", ends)
     try:
         got = list(replies)
     finally:
         replies.close()
-    if run.source and got and got[0].status == "error":  # the kit's own variant does not load
+    if installs and got and got[0].status == "error":  # the kit's own variant does not load
         raise EditionError(messages.broken_spec(str(case.path), str((got[0].error or {}).get("type"))))
     last = got[-1]
     seconds = sum(r.seconds for r in got)

@@ -28,7 +28,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -147,10 +147,10 @@ def grade(
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
     prepare_exact_rate(edition, plan, game)
     skips = KnownSkips(len(plan.tree.body) if plan.tree is not None else 0)
-    children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
-                        edition, limits or Limits(), game=game, skips=skips)
+    source, kit = onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names))
+    children = Children(source, edition, limits or Limits(), game=game, skips=skips, kit=kit)
     in_reference = reference_children(plan, edition, limits or Limits())
-    hidden = hidden_children(plan, edition, limits or Limits(), skips)
+    hidden = hidden_children(plan, edition, limits or Limits(), skips, (source, kit))
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
                                deadline=started + edition.run_timeout, others=in_reference,
@@ -159,7 +159,8 @@ def grade(
         if children.first is not None and not children.unloadable:
             results = _report_exact_rate(edition, results, children.first, game)
     finally:
-        for runner in {id(r): r for r in [children, *in_reference.values(), *hidden.values()]}.values():
+        runners = [children, *(r for pairs in in_reference.values() for r, _ in pairs), *hidden.values()]
+        for runner in {id(r): r for r in runners}.values():
             runner.dispose()
     ordered = with_dependency_hints([results[p.label] for p in plan.chosen], edition)
     return build_report(edition, submission, plan, ordered, notes, time.monotonic() - started)
@@ -214,43 +215,64 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
     )
 
 
-def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, Children]:
-    """{problem: its children} for each chosen problem whose cases run in the reference's module
-    (a test the student writes), the student's function carried into it; none without a reference."""
-    found: dict[str, Children] = {}
-    reference = checks.reference_file(edition)
+def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, list[tuple[Children, list[Case]]]]:
+    """{problem: [(children, cases)]} for each chosen problem whose cases run beside the reference (a
+    test the student writes): the student's test carried into a module whose tested functions are
+    stubs, one pair of children per version of them (the reference, or one wrong version), which
+    only the kit's own child holds; the problem's other cases run with the reference's. None
+    without a reference."""
+    found: dict[str, list[tuple[Children, list[Case]]]] = {}
+    ref = onefunction.reference(edition)
     for problem in plan.chosen:
-        runs = [c.check for c in plan.cases[problem.label] if c.runs_in == "reference"]
-        if runs and plan.tree is not None and reference.is_file() and isinstance(runs[0], StudentRun):
-            carried = checks.carry(reference.read_text(encoding="utf-8"), plan.source, plan.tree, runs[0].function,
-                                   runs[0].keep)
-            found[problem.label] = Children(carried.source, edition, limits, carried, plan.game)
+        cases = plan.cases[problem.label]
+        runs = [c.check for c in cases if c.runs_in == "reference" and isinstance(c.check, StudentRun)]
+        if not runs or plan.tree is None or ref is None:
+            continue
+        first = runs[0]
+        served = set(first.keep) & set(ref.defines)
+        stubbed, kit = onefunction.stubbed_reference(edition, ref, served, set(plan.names))
+        also = {n for f in served for n in ref.uses.get(f, ())}
+        carried = checks.carry(stubbed, plan.source, plan.tree, first.function, first.keep, also)
+        versions: dict[str, list[Case]] = {}
+        for case in cases:
+            versions.setdefault(case.check.source if isinstance(case.check, StudentRun) else "", []).append(case)
+        found[problem.label] = [
+            (Children(carried.source, edition, limits, carried, plan.game,
+                      kit=kit and dataclasses.replace(kit, source=f"{kit.source}\n\n{version}")), its)
+            for version, its in versions.items()]
     return found
 
 
-def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None
-                    ) -> dict[str, Children]:
-    """{problem: the children its hidden cases run in}, for each problem whose hidden cases reach
-    another problem's functions: the children of its group (see :mod:`graders.editions.onefunction`), which
-    run no other case and hold the reference of no problem they grade. Their source is the
-    submission's with the reference's definitions after it, so they share SKIPS with its children."""
+def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None,
+                    own: tuple[str, onefunction.KitFunctions | None] | None = None) -> dict[str, Children]:
+    """{problem: the children its hidden cases run in}: for each problem whose hidden cases reach
+    another problem's functions, the children of its group (see :mod:`graders.editions.onefunction`),
+    whose stubs call the kit for every problem outside it; for every other problem, children of the
+    submission's OWN (source, kit functions). Hidden cases never run in a child that runs public
+    ones, whose output the student sees. The sources start with the submission's statements, so
+    they share SKIPS with its children."""
     found: dict[str, Children] = {}
     if not plan.include_hidden:
         return found
     cases = {p.label: plan.cases[p.label] for p in plan.chosen if settle(p, plan, edition.submission) is None}
-    for labels, source in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
-        runner = Children(source, edition, limits, game=plan.game, skips=skips)
+    for labels, source, kit in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
+        runner = Children(source, edition, limits, game=plan.game, skips=skips, kit=kit)
         found.update(dict.fromkeys(labels, runner))
+    rest = [label for label, its in cases.items() if label not in found and any(c.hidden for c in its)]
+    if rest and own is not None:
+        runner = Children(own[0], edition, limits, game=plan.game, skips=skips, kit=own[1])
+        found.update(dict.fromkeys(rest, runner))
     return found
 
 
-def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, Children],
+def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, list[tuple[Children, list[Case]]]],
            hidden: dict[str, Children]) -> list[tuple[Children, list[Case]]]:
     """Which children run which of PROBLEM's cases: its own (OTHERS) for a test the student writes,
-    the children of its group (HIDDEN) for hidden cases, the submission's for the rest."""
+    the hidden cases' children (HIDDEN: its group's, or the submission's own kept apart) for hidden
+    cases, the submission's CHILDREN for its public cases."""
     cases = plan.cases[problem.label]
     if problem.label in others:
-        return [(others[problem.label], cases)]
+        return others[problem.label]
     if problem.label not in hidden:
         return [(children, cases)]
     public = [c for c in cases if not c.hidden or c.runs_in == "reference"]
@@ -259,12 +281,13 @@ def routes(problem: Problem, plan: Plan, children: Children, others: dict[str, C
 
 
 def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: ProgressFn | None,
-                 deadline: float, others: dict[str, Children] | None = None,
+                 deadline: float, others: dict[str, list[tuple[Children, list[Case]]]] | None = None,
                  hidden: dict[str, Children] | None = None) -> dict[str, ProblemResult]:
     """Every chosen problem's result: settled without running code when it can be, otherwise from
     its cases, which a big problem splits so that both children share it, each part in order.
-    A problem in OTHERS runs in its own children (the reference's module with the student's test);
-    one in HIDDEN runs its hidden cases in its group's children (the reference for other problems)."""
+    A problem in OTHERS runs in its own children (the student's test beside stubs of what it
+    tests, one pair of children per version); one in HIDDEN runs its hidden cases in its group's
+    children (stubs of the other problems' functions). No child holds reference code."""
     results: dict[str, ProblemResult] = {}
     with ThreadPoolExecutor(pool_size) as pool:
         work: dict[str, list[tuple[Children, list[Case]]]] = {}
@@ -276,7 +299,8 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
                                        for chunk in split(part, pool_size)]
             else:
                 results[problem.label] = starter_code(settled, plan)
-        running = submit_in_turn(pool, work, children, deadline)
+        running = {label: [pool.submit(runner.run, chunk, deadline) for runner, chunk in chunks]
+                   for label, chunks in work.items()}
         for problem in plan.chosen:
             if problem.label in running:
                 order = {c.id: k for k, c in enumerate(plan.cases[problem.label])}
@@ -288,28 +312,6 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
                 if on_problem:
                     on_problem(results[problem.label])
     return results
-
-
-def submit_in_turn(pool: ThreadPoolExecutor, work: dict[str, list[tuple[Children, list[Case]]]],
-                   children: Children, deadline: float) -> dict[str, list[Future]]:
-    """WORK's chunks handed to POOL: those of the submission's own CHILDREN first, and those of
-    children that hold reference code (hidden cases' groups, a student's test in the reference)
-    together with them where every child has a file system of its own, and only once the others
-    have all finished where children share /tmp: a child holding the reference then runs while no
-    child grading that problem is left to read what it might write there."""
-    running: dict[str, list[Future]] = {label: [] for label in work}
-    later: list[tuple[str, Children, list[Case]]] = []
-    for label, chunks in work.items():
-        for runner, chunk in chunks:
-            if runner is children or isolation.policy().level == isolation.NAMESPACES:
-                running[label].append(pool.submit(runner.run, chunk, deadline))
-            else:
-                later.append((label, runner, chunk))
-    if later:
-        wait([f for fs in running.values() for f in fs])
-    for label, runner, chunk in later:
-        running[label].append(pool.submit(runner.run, chunk, deadline))
-    return running
 
 
 class KnownSkips:
@@ -368,8 +370,10 @@ class Children:
     chunk is marked not run, once, with the reason among the notes."""
 
     def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None,
-                 game: checks.GameRates | None = None, skips: KnownSkips | None = None) -> None:
+                 game: checks.GameRates | None = None, skips: KnownSkips | None = None,
+                 kit: onefunction.KitFunctions | None = None) -> None:
         self.source, self.edition, self.limits, self.carried, self.game = source, edition, limits, carried, game
+        self.kit = kit  # the kit's functions its stubs call, served by a child of the kit's own
         self.skips = skips  # shared with the grade's other children of the submission's statements
         self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
         self.unloadable = ""
@@ -383,6 +387,9 @@ class Children:
         if session is None:
             return [mark_not_run(c, self.unloadable) for c in chunk]
         try:
+            if self.kit is not None:  # the kit's answers to the calls the reference makes in these cases
+                session.prepared = session.kit_answers(
+                    [(c.setup, tuple(s.source for s in c.steps)) for c in chunk if c.check is None], deadline)
             return run_cases(session, chunk, deadline, self.edition, self.carried, self.game)
         finally:
             with self._lock:
@@ -399,7 +406,7 @@ class Children:
         limits = self.skips.left(self.limits) if self.skips is not None else self.limits
         try:
             session = open_session(self.source, self.edition, limits,
-                                   self.skips.known() if self.skips is not None else None)
+                                   self.skips.known() if self.skips is not None else None, kit=self.kit)
             if self.skips is not None:
                 self.skips.learn(session.skipped())
                 self.skips.spend(session.load_seconds)

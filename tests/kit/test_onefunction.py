@@ -13,9 +13,9 @@ import textwrap
 
 import pytest
 
-from graders.editions import markers, onefunction
+from graders.editions import onefunction
 from graders.editions.cases import load_problem_cases
-from graders.editions.edition import DEFAULT_EDITION, Edition, edition_names, load_edition, problem_label
+from graders.editions.edition import DEFAULT_EDITION, Edition, edition_names, load_edition
 from graders.sandboxing.repairs import repair
 from graders.scoring.grading import defined_names
 
@@ -117,15 +117,16 @@ def test_a_hand_in_finished_up_to_a_problem_earns_it(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", edition_names())
-def test_hidden_cases_that_reach_other_problems_run_with_the_reference_for_them(name: str) -> None:
+def test_hidden_cases_that_reach_other_problems_call_the_kit_for_them(name: str) -> None:
     """Every problem whose hidden cases reach another's functions has a group; a group's source
-    defines the reference for every problem outside it, and holds no reference of its own problems."""
+    adds a stub for every problem function outside it (the kit serves those from its own child)
+    and nothing else: no line of the reference, no stub of its own problems."""
     edition = load_edition(name)
     source = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
     fixed, tree, _ = repair(source)
     cases = {p.label: load_problem_cases(edition, p.label) for p in edition.problems}
     contexts = onefunction.hidden_contexts(fixed, tree, defined_names(tree), edition, cases)
-    grouped = {label for labels, _ in contexts for label in labels}
+    grouped = {label for labels, _, _ in contexts for label in labels}
     ref = onefunction.reference(edition)
     assert ref is not None
     functions = onefunction.problem_functions(edition)
@@ -134,16 +135,20 @@ def test_hidden_cases_that_reach_other_problems_run_with_the_reference_for_them(
         hidden = [c for c in cases[p.label] if c.hidden and c.runs_in != "reference"]
         if hidden and onefunction.reached_problems(hidden, p.label, functions, *uses):
             assert p.label in grouped, p.label
-    for labels, text in contexts:
+    reference_lines = {line.strip() for line in ref.source.split("\n") if len(line.strip()) > 12}
+    for labels, text, kit in contexts:
         extra = text[len(fixed):]
-        assert extra.strip(), labels
-        marked = {problem_label(m["n"]) for m in map(markers.BEGIN.match, extra.split("\n")) if m}
-        assert not marked & labels, (labels, marked)  # none of the group's marked blocks was added
+        assert kit is not None and extra.strip(), labels
+        added = ast.parse(textwrap.dedent(extra)).body
+        assert all(isinstance(n, ast.FunctionDef) and len(n.body) == 1 for n in added), labels
+        assert all("__hogkit_call__" in ast.unparse(n.body[0]) for n in added), labels
+        body_lines = {ast.unparse(n.body[0]).strip() for n in added}
+        assert not body_lines & reference_lines, labels  # no line of the reference's bodies
         others = {f for f, owners in functions.items() if not owners & labels and f in ref.defines
                   and not any(ref.marked[k] & labels for k in ref.defines[f])}
-        added = {n.name for n in ast.parse(textwrap.dedent(extra)).body if isinstance(n, ast.FunctionDef)}
-        assert others <= added, (labels, others - added)
-        assert not added & {f for f, owners in functions.items() if owners & labels}, labels
+        assert {n.name for n in added} == others == set(kit.offered), labels
+        assert not set(kit.offered) & set(kit.proxied) and set(kit.proxied) >= {
+            f for f, owners in functions.items() if owners & labels}
 
 
 @pytest.mark.slow
