@@ -620,24 +620,23 @@ def serve(config: dict, in_fd: int, out_fd: int, probes_code: types.CodeType) ->
         send(out_fd, {"op": "done", "seq": seq})
 
 
-_CODE: dict = {}  # (source, mode) -> its code object, or None where it does not compile in that mode
-_MOST_CODES = 4096
+_SETUP: dict = {}  # a case's setup (the edition's import line, the same in every case) -> its code
 
 
 def compiled(source: str, name: str, mode: str) -> types.CodeType | None:
-    """SOURCE compiled as NAME in MODE, once per child (a case's setup and steps come back across
-    cases); None for a SyntaxError in "eval" mode, which is not kept as an error to raise."""
-    key = (source, name, mode)
-    if key in _CODE:
-        return _CODE[key]
+    """SOURCE compiled as NAME in MODE; None for a SyntaxError in "eval" mode, which is not kept as
+    an error to raise. Only a setup is kept (it comes back in every case); a step's source never
+    is, so nothing of an earlier case is left in this process for the code of a later one to find."""
+    if name == "<setup>" and source in _SETUP:
+        return _SETUP[source]
     try:
         code: types.CodeType | None = compile(source, name, mode)
     except SyntaxError:
         if mode != "eval":
             raise
         code = None
-    if len(_CODE) < _MOST_CODES:
-        _CODE[key] = code
+    if name == "<setup>" and len(_SETUP) < 8:
+        _SETUP[source] = code
     return code
 
 

@@ -147,10 +147,10 @@ def grade(
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
     prepare_exact_rate(edition, plan, game)
     skips = KnownSkips(len(plan.tree.body) if plan.tree is not None else 0)
-    children = Children(onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names)),
-                        edition, limits or Limits(), game=game, skips=skips)
+    own = onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names))
+    children = Children(own, edition, limits or Limits(), game=game, skips=skips)
     in_reference = reference_children(plan, edition, limits or Limits())
-    hidden = hidden_children(plan, edition, limits or Limits(), skips)
+    hidden = hidden_children(plan, edition, limits or Limits(), skips, own)
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
                                deadline=started + edition.run_timeout, others=in_reference,
@@ -228,12 +228,15 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
     return found
 
 
-def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None
-                    ) -> dict[str, Children]:
-    """{problem: the children its hidden cases run in}, for each problem whose hidden cases reach
-    another problem's functions: the children of its group (see :mod:`graders.editions.onefunction`), which
-    run no other case and hold the reference of no problem they grade. Their source is the
-    submission's with the reference's definitions after it, so they share SKIPS with its children."""
+def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None,
+                    own: str | None = None) -> dict[str, Children]:
+    """{problem: the children its hidden cases run in}: for each problem whose hidden cases reach
+    another problem's functions, the children of its group (see :mod:`graders.editions.onefunction`),
+    which run no other case and hold the reference of no problem they grade, their source the
+    submission's with the reference's definitions after it; for every other problem with hidden
+    cases, children of OWN (the source of the submission's children) that run hidden cases alone.
+    So no hidden step runs in a child that runs a public case, whose values the student sees. All
+    of them share SKIPS with the submission's children."""
     found: dict[str, Children] = {}
     if not plan.include_hidden:
         return found
@@ -241,6 +244,11 @@ def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSk
     for labels, source in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
         runner = Children(source, edition, limits, game=plan.game, skips=skips)
         found.update(dict.fromkeys(labels, runner))
+    rest = [label for label, its in cases.items() if label not in found and any(c.hidden for c in its)]
+    if rest and own is not None:
+        runner = Children(own, edition, limits, game=plan.game, skips=skips)
+        runner.holds_reference = False  # (the submission's own source: it may run beside the others)
+        found.update(dict.fromkeys(rest, runner))
     return found
 
 
@@ -301,7 +309,7 @@ def submit_in_turn(pool: ThreadPoolExecutor, work: dict[str, list[tuple[Children
     later: list[tuple[str, Children, list[Case]]] = []
     for label, chunks in work.items():
         for runner, chunk in chunks:
-            if runner is children or isolation.policy().level == isolation.NAMESPACES:
+            if runner is children or not runner.holds_reference or isolation.policy().level == isolation.NAMESPACES:
                 running[label].append(pool.submit(runner.run, chunk, deadline))
             else:
                 later.append((label, runner, chunk))
@@ -374,6 +382,7 @@ class Children:
         self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
         self.unloadable = ""
         self.first: Session | None = None
+        self.holds_reference = True  # whether its source may hold reference code (see submit_in_turn)
         self._all: list[Session] = []
         self._idle: list[Session] = []
         self._lock = threading.Lock()
