@@ -99,17 +99,18 @@ def test_output_is_kept_the_same_whether_printed_in_pieces_or_at_once(monkeypatc
     assert 100 < cut < 2900  # both sides of the caps were tried
 
 
-def test_a_child_compiles_each_step_once_and_keeps_a_bounded_number(monkeypatch):
-    """A case's setup and steps come back across cases: each is compiled once per child, up to
-    _MOST_CODES of them (a submission's cases never reach it; past it, steps are compiled each time)."""
+def test_a_child_keeps_a_setups_code_and_never_a_steps(monkeypatch):
+    """A case's setup (the edition's import line) is compiled once per child; a step's source is
+    never kept, so the code of a later case finds nothing of an earlier one's in the process."""
     from graders.sandboxing import child
 
-    monkeypatch.setattr(child, "_CODE", {})
-    monkeypatch.setattr(child, "_MOST_CODES", 5)
-    assert child.compiled("1 + 1", "<case>", "eval") is child.compiled("1 + 1", "<case>", "eval")
+    monkeypatch.setattr(child, "_SETUP", {})
+    assert child.compiled("import math", "<setup>", "exec") is child.compiled("import math", "<setup>", "exec")
+    assert child.compiled("1 + 1", "<case>", "eval") is not child.compiled("1 + 1", "<case>", "eval")
     assert child.compiled("x = 1", "<case>", "eval") is None  # a statement: run in "exec" mode instead
     with pytest.raises(SyntaxError):
         child.compiled("x = = 1\n", "<case>", "exec")
     for k in range(10):
         assert eval(child.compiled(f"{k} * 2", "<case>", "eval")) == 2 * k  # type: ignore[arg-type]
-    assert len(child._CODE) == 5
+        child.compiled(f"import math  # {k}", "<setup>", "exec")
+    assert list(child._SETUP) == ["import math"] + [f"import math  # {k}" for k in range(7)]  # 8 at most
