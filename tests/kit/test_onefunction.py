@@ -165,18 +165,29 @@ def test_a_feral_hogs_slip_costs_problem_05b_alone() -> None:
     assert {p.label: p.score == p.max for p in report.problems} == {"05a": True, "05b": False, "06": True}
 
 
-def test_pigs_public_cases_of_problems_7_and_9_call_no_take_turn() -> None:
+# (edition, problem, another problem's function that no example of the seed's problem calls)
+BEYOND_THE_SEEDS_EXAMPLES = [("pig", "07", "take_turn"), ("pig", "09", "take_turn"),
+                             ("boar_brawl", "08", "roll_dice"), ("pig_tail", "08", "roll_dice"),
+                             ("swine_swap", "08", "roll_dice"), ("more_boar", "08", "roll_dice"),
+                             ("boar_brawl", "11", "boar_strategy"), ("pig_tail", "11", "tail_strategy")]
+
+
+@pytest.mark.parametrize(("name", "label", "beyond"), BEYOND_THE_SEEDS_EXAMPLES)
+def test_a_public_case_reaches_no_further_than_the_seeds_example(name: str, label: str, beyond: str) -> None:
     """A public case reaches what the seed's own example of its problem reaches: Pig's examples of
     make_roll_until_strategy and make_average call no take_turn (they name roll and hold, which a
-    tactic returns), so the cases that do are hidden, where take_turn is the kit's. (An advice case
-    costs nothing, whatever it calls.)"""
-    edition = load_edition("pig")
+    tactic returns); no edition's example of make_averaged calls roll_dice (the handout shows it
+    with pow and abs); none of the Problem 11 strategy's calls the Problem 10 one. The cases that do
+    are hidden, where those functions are the kit's, so a bug in one never fails another's public
+    case. (An advice case costs nothing, whatever it calls.)"""
+    edition = load_edition(name)
     ref = onefunction.reference(edition)
     assert ref is not None
     functions = onefunction.problem_functions(edition)
-    for label in ("07", "09"):
-        cases = load_problem_cases(edition, label)
-        public = [c for c in cases if not c.hidden and not c.advice and c.check is None]
-        assert public and "02" not in onefunction.reached_problems(public, label, functions, ref.uses, ref.uses)
-        hidden = [c for c in cases if c.hidden]
-        assert "02" in onefunction.reached_problems(hidden, label, functions, ref.uses, ref.uses), label
+    other = sorted(functions[beyond])
+    assert other and label not in other
+    cases = load_problem_cases(edition, label)
+    public = [c for c in cases if not c.hidden and not c.advice and c.check is None]
+    assert public and not set(other) & onefunction.reached_problems(public, label, functions, ref.uses, ref.uses)
+    hidden = [c for c in cases if c.hidden]
+    assert set(other) <= onefunction.reached_problems(hidden, label, functions, ref.uses, ref.uses), label
