@@ -36,7 +36,6 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +49,7 @@ from graders.core.memo import once
 from graders.editions.edition import Edition
 from graders.games import kinds, reference
 from graders.games.kinds import AnalysisSettings
-from graders.sandboxing.sandbox import Limits, LoadError, Session
+from graders.sandboxing.sandbox import Session
 
 if TYPE_CHECKING:
     import ctypes  # loaded only when the C loop is built (see compiled_kernel)
@@ -581,42 +580,6 @@ def parse_table(value: object, goal: int) -> np.ndarray | str:
         return np.array([[digits.index(c) for c in row] for row in rows], dtype=np.int64)
     except ValueError:
         return messages.strategy_not_a_table()
-
-
-def tabulate(session: Session, expression: str, goal: int, seconds: float = TABULATE_SECONDS) -> np.ndarray:
-    """EXPRESSION (evaluated in the submission's namespace) as a table, computed in the sandbox
-    within SECONDS."""
-    replies = list(session.steps([f"tabulate({expression}, {goal})"], session_setup(session),
-                                 time.monotonic() + seconds))
-    reply = replies[0]
-    if reply.status == "timeout":
-        raise AnalysisError(messages.strategy_too_slow(expression, seconds))
-    if reply.status == "crashed":
-        raise AnalysisError(messages.strategy_crashed(expression))
-    if reply.status == "error":
-        raise AnalysisError(messages.strategy_raised(expression, reply.error or {}, session.submission.name))
-    table = parse_table(reply.value, goal)
-    if isinstance(table, str):
-        raise AnalysisError(f"{expression}: {table}")
-    return table
-
-
-def tabulate_source(source: str, edition: Edition, expressions: list[str], limits: Limits | None = None
-                    ) -> tuple[list[np.ndarray], list[str]]:
-    """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission,
-    loaded as grading loads it; with the notes on what loading did (a repaired syntax error, a
-    skipped statement)."""
-    from graders.sandboxing.sandbox import open_submission
-
-    try:
-        session, notes = open_submission(source, edition, limits)
-    except LoadError as exc:
-        raise AnalysisError(messages.could_not_load(edition.submission) + f" ({exc})") from exc
-    try:
-        goal = build_model(edition).goal
-        return [tabulate(session, expression, goal) for expression in expressions], notes
-    finally:
-        session.dispose()
 
 
 def session_setup(session: Session) -> str:

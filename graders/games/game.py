@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from graders.core import messages
-from graders.core.errors import AnalysisError
+from graders.core.errors import AnalysisError, LoadError
 from graders.editions.edition import Edition
 from graders.games import kinds
 from graders.sandboxing.sandbox import Limits, Session
@@ -73,13 +73,49 @@ class Game(ABC):
         """Whether the edition describes its rules for the exact analysis at all."""
 
     @abstractmethod
-    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
-        """STRATEGY (a name in the code SESSION runs) as a table, tabulated in SESSION's sandbox."""
+    def tabulation(self, strategy: str) -> tuple[list[str], float]:
+        """The steps that tabulate STRATEGY in the sandbox (each reply plain data), and their budget
+        of seconds."""
 
     @abstractmethod
+    def parsed_tabulation(self, values: list[object]) -> np.ndarray | str:
+        """The table the tabulation's values give, or why they give none."""
+
+    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
+        """STRATEGY (a name or expression in the code SESSION runs) as a table, tabulated in SESSION's
+        sandbox within SECONDS (the game's own budget by default). One way for every kind of game:
+        a strategy too slow, ended (memory included) or raising is told so in the same words."""
+        steps, budget = self.tabulation(strategy)
+        seconds = budget if seconds is None else seconds
+        replies = list(session.steps(steps, f"from {session.module} import *", time.monotonic() + seconds))
+        values: list[object] = []
+        for reply in replies:
+            if reply.status == "timeout":
+                raise AnalysisError(messages.strategy_too_slow(strategy, seconds))
+            if reply.status in ("crashed", "memory"):
+                raise AnalysisError(messages.strategy_crashed(strategy))
+            if reply.status == "error":
+                raise AnalysisError(messages.strategy_raised(strategy, reply.error or {}, session.submission.name))
+            values.append(reply.value)
+        table = self.parsed_tabulation(values)
+        if isinstance(table, str):
+            raise AnalysisError(f"{strategy}: {table}")
+        return table
+
     def tabulate_source(self, source: str, expressions: list[str], limits: Limits | None = None
                         ) -> tuple[list[np.ndarray], list[str]]:
-        """EXPRESSIONS of a submission (SOURCE) as tables, in one sandboxed child; with loading's notes."""
+        """EXPRESSIONS of a submission (SOURCE) as tables, in one sandboxed child loaded as grading
+        loads it; with the notes on what loading did (a repaired syntax error, a skipped statement)."""
+        from graders.sandboxing.sandbox import open_submission
+
+        try:
+            session, notes = open_submission(source, self.edition, limits)
+        except LoadError as exc:
+            raise AnalysisError(messages.could_not_load(self.edition.submission) + f" ({exc})") from exc
+        try:
+            return [self.tabulate(session, expression) for expression in expressions], notes
+        finally:
+            session.dispose()
 
     @abstractmethod
     def win_rates(self, mine: np.ndarray, theirs: np.ndarray, variant: str = "") -> dict[str, float]:
@@ -192,17 +228,15 @@ class DiceGame(Game):
     def modelled(self) -> bool:
         return self.rules is not None
 
-    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
+    def tabulation(self, strategy: str) -> tuple[list[str], float]:
         from graders.games import analysis
 
-        return analysis.tabulate(session, strategy, analysis.build_model(self.edition).goal,
-                                 analysis.TABULATE_SECONDS if seconds is None else seconds)
+        return [f"tabulate({strategy}, {analysis.build_model(self.edition).goal})"], analysis.TABULATE_SECONDS
 
-    def tabulate_source(self, source: str, expressions: list[str], limits: Limits | None = None
-                        ) -> tuple[list[np.ndarray], list[str]]:
+    def parsed_tabulation(self, values: list[object]) -> np.ndarray | str:
         from graders.games import analysis
 
-        return analysis.tabulate_source(source, self.edition, expressions, limits)
+        return analysis.parse_table(values[0] if values else None, analysis.build_model(self.edition).goal)
 
     def win_rates(self, mine: np.ndarray, theirs: np.ndarray, variant: str = "") -> dict[str, float]:
         from graders.games import analysis
@@ -300,17 +334,18 @@ class TacticGame(Game):
     def modelled(self) -> bool:
         return True
 
-    def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> np.ndarray:
+    def tabulation(self, strategy: str) -> tuple[list[str], float]:
         from graders.games import tactics
 
         model = tactics.build_model(self.edition)
-        return tactics.tabulate(session, strategy, model, tactics.TABULATE_SECONDS if seconds is None else seconds)
+        actions = "(" + ", ".join(model.actions) + ",)"
+        return ([f"tactic_row({strategy}, {actions}, {a}, {model.goal}, {model.totals!r})" for a in range(model.goal)],
+                tactics.TABULATE_SECONDS)
 
-    def tabulate_source(self, source: str, expressions: list[str], limits: Limits | None = None
-                        ) -> tuple[list[np.ndarray], list[str]]:
+    def parsed_tabulation(self, values: list[object]) -> np.ndarray | str:
         from graders.games import tactics
 
-        return tactics.tabulate_source(source, self.edition, expressions, limits)
+        return tactics.parse_rows(values, tactics.build_model(self.edition))
 
     def win_rates(self, mine: np.ndarray, theirs: np.ndarray, variant: str = "") -> dict[str, float]:
         from graders.games import tactics

@@ -21,7 +21,6 @@ system it is (an endless game, both players always giving the turn back, is won 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -33,7 +32,6 @@ from graders.core.memo import once
 from graders.editions.edition import Edition
 from graders.games import reference
 from graders.sandboxing.probes import tactic_row
-from graders.sandboxing.sandbox import Limits, LoadError, Session
 
 TABULATE_SECONDS = 60.0  # for one strategy's tactics at every pair of scores and turn total
 
@@ -108,28 +106,6 @@ def parse_rows(rows: Sequence[object], model: TacticModel) -> np.ndarray | str:
         if choices.max() >= len(model.actions):
             return messages.strategy_not_a_table()
         table[a][:, columns] = choices.reshape(model.goal, len(columns))
-    return table
-
-
-def tabulate(session: Session, expression: str, model: TacticModel, seconds: float = TABULATE_SECONDS
-             ) -> np.ndarray:
-    """EXPRESSION (a strategy in the submission's namespace) as a table, computed in the sandbox:
-    one step per score, each a text of action indexes (plain data), compared here."""
-    actions = "(" + ", ".join(model.actions) + ",)"
-    steps = [f"tactic_row({expression}, {actions}, {a}, {model.goal}, {model.totals!r})" for a in range(model.goal)]
-    replies = list(session.steps(steps, f"from {session.module} import *", time.monotonic() + seconds))
-    rows: list[object] = []
-    for reply in replies:
-        if reply.status == "timeout":
-            raise AnalysisError(messages.strategy_too_slow(expression, seconds))
-        if reply.status in ("crashed", "memory"):
-            raise AnalysisError(messages.strategy_crashed(expression))
-        if reply.status == "error":
-            raise AnalysisError(messages.strategy_raised(expression, reply.error or {}, session.submission.name))
-        rows.append(reply.value)
-    table = parse_rows(rows, model)
-    if isinstance(table, str):
-        raise AnalysisError(f"{expression}: {table}")
     return table
 
 
@@ -226,23 +202,6 @@ def _solve_gains(model: TacticModel, ours: np.ndarray, others: np.ndarray) -> tu
         v[s, o] = np.where(loop > 0, (c_me + p_me * c_them) / safe, 0.0)
         x[s, o] = c_them + p_them * v[s, o]
     return v, x
-
-
-def tabulate_source(source: str, edition: Edition, expressions: list[str], limits: Limits | None = None
-                    ) -> tuple[list[np.ndarray], list[str]]:
-    """EXPRESSIONS tabulated in one sandboxed child running SOURCE as the edition's submission,
-    loaded as grading loads it; with the notes on what loading did."""
-    from graders.sandboxing.sandbox import open_submission
-
-    model = build_model(edition)
-    try:
-        session, notes = open_submission(source, edition, limits)
-    except LoadError as exc:
-        raise AnalysisError(messages.could_not_load(edition.submission) + f" ({exc})") from exc
-    try:
-        return [tabulate(session, expression, model) for expression in expressions], notes
-    finally:
-        session.dispose()
 
 
 TABLE_NAME = "BEST_RESPONSE"

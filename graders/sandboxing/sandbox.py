@@ -283,7 +283,11 @@ class Session:
             forked = False
         if not forked:
             self._start_child(policy, runner, config)
-        self._send(config)
+        try:
+            self._send(config)
+        except OSError:  # it ended before it read its settings (a broken pipe): the kit failed
+            self.close()
+            raise SandboxError(messages.sandbox_did_not_start("crashed")) from None
         return self._await_import(budget_ends)
 
     def _open_link(self) -> None:

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from graders.core.errors import InputError
 from graders.editions.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
 from graders.games import analysis, kinds
 from graders.games.game import game_of
-from graders.sandboxing.sandbox import open_session
+from graders.sandboxing.sandbox import StepReply, open_session
 
 from .conftest import Kept, content_digest, grade_source, problem
 
@@ -151,18 +152,44 @@ def test_untrusted_strategies_are_tabulated_in_the_sandbox(boar, reference_sourc
     )
     session = open_session(reference_source + extra, edition)
     try:
-        assert (analysis.tabulate(session, "always_roll(3)", model.goal) == 3).all()
+        assert (game_of(edition).tabulate(session, "always_roll(3)") == 3).all()
         with pytest.raises(analysis.AnalysisError, match=r"strategy\(3, 4\) returned 11"):
-            analysis.tabulate(session, "eleven", model.goal)
+            game_of(edition).tabulate(session, "eleven")
         with pytest.raises(analysis.AnalysisError, match="two different answers"):
-            analysis.tabulate(session, "restless", model.goal)
+            game_of(edition).tabulate(session, "restless")
         with pytest.raises(analysis.AnalysisError, match="no_such_strategy names something hog.py does not define"):
-            analysis.tabulate(session, "no_such_strategy", model.goal)
+            game_of(edition).tabulate(session, "no_such_strategy")
         # A strategy that never answers is stopped at the deadline the dice game is handed.
         with pytest.raises(analysis.AnalysisError, match=re.escape(messages.strategy_too_slow("endless", 0.5))):
             game_of(edition).tabulate(session, "endless", seconds=0.5)
     finally:
         session.dispose()
+
+
+class Replying:
+    """A stand-in for a sandboxed child whose every step ends as STATUS says (no process at all)."""
+
+    module, submission = "hog", Path("hog.py")
+
+    def __init__(self, status: str) -> None:
+        self.status = status
+
+    def steps(self, steps: list[str], setup: str, deadline: float) -> list[StepReply]:
+        return [StepReply(self.status, error={"type": "ValueError", "message": "no"})] * len(steps)
+
+
+@pytest.mark.parametrize("name", ["boar_brawl", "pig"])
+def test_every_kind_of_game_tells_a_failed_tabulation_in_the_same_words(name):
+    """One tabulator for every kind of game (dice, tactics): a strategy whose child ended (out of
+    memory included), that ran out of time or that raised is told so in the same words."""
+    game = game_of(load_edition(name))
+    said = {"memory": messages.strategy_crashed("mine"), "crashed": messages.strategy_crashed("mine"),
+            "timeout": messages.strategy_too_slow("mine", 1.0),
+            "error": messages.strategy_raised("mine", {"type": "ValueError", "message": "no"}, "hog.py")}
+    for status, words in said.items():
+        with pytest.raises(analysis.AnalysisError) as raised:
+            game.tabulate(Replying(status), "mine", seconds=1.0)  # type: ignore[arg-type]
+        assert str(raised.value) == words, status
 
 
 def test_the_final_strategy_is_graded_with_its_exact_win_rate(edition, reference_source):

@@ -7,6 +7,7 @@ import csv
 import errno
 import io
 import json
+import re
 import shutil
 import sys
 import threading
@@ -146,6 +147,21 @@ def test_a_child_that_dies_before_any_student_code_raises_sandbox_error(tmp_path
     broken.write_text("import os\nos._exit(3)\n", encoding="utf-8")
     monkeypatch.setattr(sandbox, "CHILD", broken)
     with pytest.raises(sandbox.SandboxError, match="before any of its code ran"):
+        sandbox.open_session(reference_source, edition)
+
+
+def test_a_child_that_ends_before_it_reads_its_settings_raises_sandbox_error(monkeypatch, edition, reference_source):
+    """Its end of the pipe closed before the settings were written (a broken pipe): the kit's
+    failure, said as a child that ended before any code ran, never a traceback of the grader's."""
+    real = sandbox.Session._send
+
+    def broken(self: sandbox.Session, message: dict) -> None:
+        if "confine" in message:  # the settings, the first frame a child is sent
+            raise BrokenPipeError(32, "Broken pipe")
+        real(self, message)
+
+    monkeypatch.setattr(sandbox.Session, "_send", broken)
+    with pytest.raises(sandbox.SandboxError, match=re.escape(messages.sandbox_did_not_start("crashed"))):
         sandbox.open_session(reference_source, edition)
 
 
