@@ -246,8 +246,7 @@ def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSk
         found.update(dict.fromkeys(labels, runner))
     rest = [label for label, its in cases.items() if label not in found and any(c.hidden for c in its)]
     if rest and own is not None:
-        runner = Children(own, edition, limits, game=plan.game, skips=skips)
-        runner.holds_reference = False  # (the submission's own source: it may run beside the others)
+        runner = Children(own, edition, limits, game=plan.game, skips=skips, holds_reference=False)
         found.update(dict.fromkeys(rest, runner))
     return found
 
@@ -376,13 +375,14 @@ class Children:
     chunk is marked not run, once, with the reason among the notes."""
 
     def __init__(self, source: str, edition: Edition, limits: Limits, carried: checks.Carried | None = None,
-                 game: checks.GameRates | None = None, skips: KnownSkips | None = None) -> None:
+                 game: checks.GameRates | None = None, skips: KnownSkips | None = None,
+                 holds_reference: bool = True) -> None:
         self.source, self.edition, self.limits, self.carried, self.game = source, edition, limits, carried, game
         self.skips = skips  # shared with the grade's other children of the submission's statements
         self.notes: list[str] = []  # the first child's loading notes, or why nothing could load
         self.unloadable = ""
         self.first: Session | None = None
-        self.holds_reference = True  # whether its source may hold reference code (see submit_in_turn)
+        self.holds_reference = holds_reference  # whether its source may hold reference code (see submit_in_turn)
         self._all: list[Session] = []
         self._idle: list[Session] = []
         self._lock = threading.Lock()
