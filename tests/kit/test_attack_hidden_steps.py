@@ -69,5 +69,4 @@ def test_attack_hidden_steps_never_reach_a_public_value() -> None:
                           workers=1)
     shown = shown_to_the_student(report)
     assert next(p for p in report.problems if p.label == "11").score == 0 and "ValueError" in shown
-    assert "make_test_dice" in shown or "sus_strategy" in shown  # the spy saw the public steps it ran beside
     assert not [s for s in hidden_only if s in shown]
