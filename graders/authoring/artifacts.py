@@ -10,6 +10,8 @@ file that differs from what a build would write, which is what the freshness tes
 from __future__ import annotations
 
 import json
+import lzma
+import time
 from pathlib import Path
 
 from graders.authoring.templates import generated_files
@@ -18,6 +20,8 @@ from graders.editions.cases import load_problem_cases, load_questions, render_st
 from graders.editions.edition import SKELETON_DIGESTS, STUDENT_MANIFEST, Edition, read_toml
 from graders.editions.locking import lock_question
 from graders.editions.markers import block_digests, strip_solutions
+from graders.editions.onefunction import ANSWERS_FILE, recording_kit
+from graders.sandboxing.sandbox import Limits, answers_key, record_answers
 
 LAUNCHER = '''#!/usr/bin/env python3
 """Unlock questions, run tests and check your score for this project.
@@ -108,7 +112,46 @@ def build(edition: Edition, write: bool = True) -> list[Path]:
                                    for part in p.relative_to(edition.skeleton_dir).parts)
     }
     changed += _prune(present - set(skeleton), write)
-    return changed
+    return changed + _put_answers(edition.suite_dir / ANSWERS_FILE, kit_answers(edition), write)
+
+
+RECORDING_SECONDS = 300.0  # for every hidden case of an edition together
+
+
+def kit_answers(edition: Edition) -> dict | None:
+    """The answers the kit's functions give to the calls the reference makes in each hidden case
+    that makes HEAVY_ANSWERS or more of them ({"kit": what they hold for, "cases": [[setup,
+    steps, answers]]}): a student's child of such a case finds them there instead of asking the
+    kit's own child call by call (see graders.sandboxing.sandbox.seed_answers). None when no case
+    is that heavy."""
+    kit = recording_kit(edition)
+    if kit is None:
+        return None
+    cases = list(dict.fromkeys(
+        (c.setup, tuple(s.source for s in c.steps)) for problem in edition.problems
+        for c in load_problem_cases(edition, problem.label)
+        if c.hidden and c.check is None and c.runs_in != "reference"))
+    recorded = record_answers(kit, edition.module, edition.game.dice, Limits(), cases,
+                              time.monotonic() + RECORDING_SECONDS)
+    compact = (",", ":")
+    heavy = [[setup, list(steps), json.dumps(answers, sort_keys=True, separators=compact, ensure_ascii=False)]
+             for (setup, steps), answers in zip(cases, recorded, strict=True) if answers]
+    return {"kit": answers_key(kit, edition.module, edition.game.dice), "cases": heavy} if heavy else None
+
+
+def _put_answers(path: Path, answers: dict | None, write: bool) -> list[Path]:
+    """Write ANSWERS to PATH (compressed), or remove PATH when there are none; [PATH] when it changed."""
+    if answers is None:
+        return _prune({path}, write) if path.exists() else []
+    try:
+        if json.loads(lzma.decompress(path.read_bytes())) == answers:
+            return []
+    except (OSError, lzma.LZMAError, ValueError):
+        pass  # (missing or unreadable: written afresh)
+    if write:
+        text = json.dumps(answers, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        path.write_bytes(lzma.compress(text.encode("utf-8"), preset=9))
+    return [path]
 
 
 def _prune(extra: set[Path], write: bool) -> list[Path]:

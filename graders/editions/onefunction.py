@@ -222,6 +222,13 @@ def group(reaches: dict[str, set[str]]) -> list[frozenset[str]]:
     return [frozenset(g) for g in groups]
 
 
+# The answers the kit's functions give to the calls the reference makes in the hidden cases that
+# make thousands of them (a strategy over every pair of scores), worked out by `hogkit build`: a
+# child's stub finds its call's answer there instead of asking the kit's own child each time.
+ANSWERS_FILE = "kit-answers.json.xz"
+HEAVY_ANSWERS = 200  # a case's recorded answers from which they are worked out beforehand
+
+
 @dataclass(frozen=True)
 class KitFunctions:
     """The functions of the kit that a child's stubs call: OFFERED, served by the kit's own child
@@ -232,6 +239,7 @@ class KitFunctions:
     offered: tuple[str, ...]
     proxied: tuple[str, ...]
     modules: tuple[tuple[str, str], ...] = ()
+    prepared: str = ""  # the edition's file of answers worked out beforehand (see ANSWERS_FILE), if any
 
 
 def _stub(ref: Reference, name: str, student_names: set[str]) -> str:
@@ -276,10 +284,25 @@ def with_kit(source: str, edition: Edition, ref: Reference, offered: set[str], s
         return source, None
     stubs = "\n\n".join(_stub(ref, name, student_names) for name in sorted(offered))
     proxied = tuple(sorted(f for f in problem_functions(edition) if f not in offered))
-    modules = tuple((Path(name).stem, (edition.support_dir / name).read_text(encoding="utf-8"))
-                    for name in edition.support if name.endswith(".py"))
-    kit = KitFunctions(ref.source, tuple(sorted(offered)), proxied, modules)
+    kit = KitFunctions(ref.source, tuple(sorted(offered)), proxied, support_modules(edition),
+                       str(edition.suite_dir / ANSWERS_FILE))
     return f"{source}\n\n\n# The kit's functions for what this case does not test.\n{stubs}", kit
+
+
+def support_modules(edition: Edition) -> tuple[tuple[str, str], ...]:
+    """(module name, source) of the edition's support files that the kit's own child loads first."""
+    return tuple((Path(name).stem, (edition.support_dir / name).read_text(encoding="utf-8"))
+                 for name in edition.support if name.endswith(".py"))
+
+
+def recording_kit(edition: Edition) -> KitFunctions | None:
+    """The kit's functions as a child that records a case's answers serves them: every problem
+    function of the reference (see graders.sandboxing.sandbox.record_answers). None without a reference."""
+    ref = reference(edition)
+    if ref is None:
+        return None
+    offered = tuple(sorted(f for f in problem_functions(edition) if f in ref.defines))
+    return KitFunctions(ref.source, offered, (), support_modules(edition), str(edition.suite_dir / ANSWERS_FILE))
 
 
 def stubbed_reference(edition: Edition, ref: Reference, names: Iterable[str], student_names: set[str]

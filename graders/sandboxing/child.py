@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import _ast
 import builtins
+import hashlib
 import io
 import json
 import marshal
@@ -231,6 +232,7 @@ class KitDefault:
 
 
 KIT_DEFAULT = KitDefault()
+_DEFAULT_KEY = {"fn": ["default", 0]}  # how a call's key holds KIT_DEFAULT
 
 
 class Link:
@@ -248,6 +250,10 @@ class Link:
         self.support = support or {}  # {code: (module, qualified name)}: see support_codes
         self.code_of = {where: code for code, where in self.support.items()}
         self.opened = False
+        # The kit's answers worked out beforehand that the parent sent for this child's cases, kept
+        # from case to case (each a pure call's, by its key, and by its fast key where it has one).
+        self.told: dict = {}
+        self.told_fast: dict = {}
         self.reset()
 
     def reset(self) -> None:
@@ -270,13 +276,18 @@ class Link:
         if self.in_fd < 0:
             raise RuntimeError(said("absent"))
         fast = self.fast_key(target, args, kwargs) if self.parent_fd is not None else None
-        if fast is not None and fast in self.fast:
-            return self.unpack(self.fast[fast], 0)
-        frame, key = self.framed(target, args, kwargs)
-        if key is not None and key in self.answers:  # answered beforehand, or earlier in this case
+        if fast is not None and (fast in self.fast or fast in self.told_fast):
+            return self.unpack(self.fast[fast] if fast in self.fast else self.told_fast[fast], 0)
+        key = self.key_of(target, args, kwargs) if self.parent_fd is not None else None
+        if key is not None and (key in self.answers or key in self.told):  # told beforehand, or answered earlier
+            answer = self.answers[key] if key in self.answers else self.told[key]
+            if type(answer) is dict and "rolled" in answer:  # (a call that rolled a test die it was given)
+                return self.rolled_as_told(args, answer)
             if fast is not None:
-                self.fast[fast] = self.answers[key]
-            return self.unpack(self.answers[key], 0)
+                self.fast[fast] = answer
+            return self.unpack(answer, 0)
+        frame, kept = self.framed(target, args, kwargs)
+        key = key if kept else None
         if self.parent_fd is not None:
             if not self.opened:
                 send(self.parent_fd, {"op": "kit"})
@@ -287,8 +298,45 @@ class Link:
         self.send(frame)
         return self.awaited(key, fast)
 
-    def framed(self, target: dict, args: tuple, kwargs: dict) -> tuple[dict, str | None]:
-        """The frame of a call of TARGET, and the key its answer is kept under (None: not kept)."""
+    def key_of(self, target: dict, args: tuple, kwargs: dict) -> str | None:
+        """The key of a call of the other end's function TARGET by name, as answers are kept (see
+        call_key and Recorder.key): arguments as plain data, a die of the kit's files as its state;
+        None for a call that passes anything else (a function of its own: never kept)."""
+        name = target.get("name")
+        if type(name) is not str:
+            return None
+        given = [self.keyed(a) for a in args]
+        kw = {str(k): self.keyed(v) for k, v in kwargs.items()}
+        if any(v is NotImplemented for v in [*given, *kw.values()]):
+            return None
+        return call_key(name, given, kw)
+
+    def keyed(self, value: object) -> object:
+        if value is KIT_DEFAULT:
+            return _DEFAULT_KEY
+        packed = plain(value)
+        if packed is not NotImplemented:
+            return packed
+        if type(value) is not types.FunctionType or value.__defaults__ or value.__kwdefaults__:
+            return NotImplemented
+        where = self.support.get(value.__code__)
+        state = state_of(value) if where is not None else None
+        return NotImplemented if where is None or state is None else {"fn": ["die", *where, state]}
+
+    def rolled_as_told(self, args: tuple, answer: dict) -> object:
+        """ANSWER's value, once each test die of ARGS it names ([position, cell, value]) is set where
+        the kit's functions left it when the kit worked the answer out (see Recorder.recording)."""
+        for told in answer["rolled"] if type(answer["rolled"]) is list else ():
+            k, j, value = told if type(told) is list and len(told) == 3 else (-1, -1, None)
+            die = args[k] if type(k) is int and 0 <= k < len(args) else None
+            closure = getattr(die, "__closure__", None) or ()
+            if type(j) is not int or not 0 <= j < len(closure):
+                raise ValueError(said("unreadable"))
+            closure[j].cell_contents = self.unpack(value, 1)
+        return self.unpack(answer.get("value"), 0)
+
+    def framed(self, target: dict, args: tuple, kwargs: dict) -> tuple[dict, bool]:
+        """The frame of a call of TARGET, and whether its answer may be kept (under key_of's key)."""
         counter = [0]
         self.crossed, self.calls = False, self.calls + 1
         linked = len(self.linked)
@@ -300,9 +348,7 @@ class Link:
             raise
         frame = {"op": "call", "to": target, "args": packed_args, "kw": packed_kw}
         # Only a student's child keeps answers, and only the kit's (its own functions may keep state).
-        key = None if self.crossed or self.parent_fd is None or "name" not in target else call_key(
-            target["name"], unlinked(packed_args), unlinked(packed_kw))  # type: ignore[arg-type]
-        return frame, key
+        return frame, not self.crossed and self.parent_fd is not None and "name" in target
 
     def awaited(self, key: str | None, fast: tuple | None) -> object:
         """The answer to the call just sent, the other end's calls back answered meanwhile."""
@@ -324,6 +370,24 @@ class Link:
                 raise self.exception(message)
             if op == "call":
                 self.answer(message)
+
+    def prepare(self, answers: dict) -> None:
+        """Take ANSWERS ({call key: packed value}) for this case and the next, those of calls of
+        plain numbers and text by their fast key too (see fast_key), so that such a call never
+        packs its arguments."""
+        self.told.update(answers)
+        for key, value in answers.items():
+            name, bracket, rest = key.partition("[")
+            if not bracket or not rest.endswith("]"):
+                continue
+            try:
+                args = _loads("[" + rest)  # (fails where keywords follow: no fast key for those)
+            except ValueError:
+                continue
+            if type(args) is list and all(type(a) in (int, float, str, bool) or a is None or a == _DEFAULT_KEY
+                                          for a in args):
+                self.told_fast[(name, *[(type(a), a) if a != _DEFAULT_KEY else (KitDefault, KIT_DEFAULT)
+                                        for a in args])] = value
 
     def fast_key(self, target: dict, args: tuple, kwargs: dict) -> tuple | None:
         """A call's key by its own values, cheaper than packing them (a hidden case may make tens of
@@ -493,7 +557,8 @@ class Link:
         if not callable(value):
             raise TypeError(said("not_plain", type_name(value)))
         by_value = self.by_value(value)
-        if by_value is not None:  # (a call passing one is never kept: it may roll it)
+        if by_value is not None:  # (a call that rolls it is never kept: the kit's child says it is not pure)
+            self.crossed = crossed
             return by_value
         die = self.die(value)  # a die of chance: called back, but a call that never rolls it may be kept
         if die is not None:
@@ -610,6 +675,32 @@ def cells_of(function: object) -> list | None:
     return None if any(v is NotImplemented for v in values) else values
 
 
+_DIGESTS: dict = {}  # {id(a long tuple): (it, its digest)}: a test die's outcomes, digested once
+_LONG = 16  # items of a tuple in a die's closure from which a key holds its digest instead
+
+
+def state_of(function: object) -> list | None:
+    """FUNCTION's closure as a call's key holds it (see call_key): plain values, a tuple of more
+    than _LONG items by its digest (a seeded game's 512 rolls), worked out once per tuple. None
+    when a value is not plain."""
+    found: list = []
+    for value in contents(function):
+        memo = _DIGESTS.get(id(value)) if type(value) is tuple and len(value) > _LONG else None
+        if memo is not None and memo[0] is value:
+            found.append(memo[1])
+            continue
+        packed = plain(value)
+        if packed is NotImplemented:
+            return None
+        if type(value) is tuple and len(value) > _LONG:
+            digest = {"digest": hashlib.sha256(_dumps(packed).encode("utf-8", "surrogatepass")).hexdigest()[:32]}
+            if len(_DIGESTS) < 4096:
+                _DIGESTS[id(value)] = (value, digest)
+            packed = digest
+        found.append(packed)
+    return found
+
+
 def closed(function: object) -> bool:
     """Whether FUNCTION's code reads no global but Python's builtins (what it returns then depends
     on its arguments and closure alone)."""
@@ -628,19 +719,6 @@ def contents(function: object) -> list:
         except ValueError:
             found.append(None)
     return found
-
-
-def unlinked(packed: object) -> object:
-    """PACKED (see Link.pack) with each die of the kit's files as its state alone (not the number
-    the case gave it): what a call's answer depends on is the die's state."""
-    if type(packed) is list:
-        return [unlinked(v) for v in packed]
-    if type(packed) is dict:
-        handle = packed.get("fn")
-        if type(handle) is list and len(handle) == 5 and handle[0] == "mine":
-            return {"fn": ["die", *handle[2:]]}
-        return {k: unlinked(v) for k, v in packed.items()}
-    return packed
 
 
 # {module: {"__code__": its code, "globals": its globals}} for the kit's code that is no module of
@@ -735,12 +813,16 @@ def watched(function: Callable, on_use: Callable[[], object]) -> Callable:
 # none of the student's own functions (in a student's case the kit calls the student's); the
 # child asks its link for any other call.
 _MOST_ANSWERS = 100000
+_LONGEST_KEY = 200  # of a call's key as it is; a longer one is kept by its digest
 
 
 def call_key(name: str, args: list, kw: dict) -> str:
     """The key of a call of NAME with ARGS and KW packed (see Link.pack), as answers are kept."""
     compact = (",", ":")
-    return name + _dumps(args, separators=compact) + (_dumps(kw, separators=compact, sort_keys=True) if kw else "")
+    key = name + _dumps(args, separators=compact) + (_dumps(kw, separators=compact, sort_keys=True) if kw else "")
+    if len(key) <= _LONGEST_KEY:
+        return key
+    return name + "[#" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest() + "]"  # (a die's 512 rolls)
 
 
 def plain(value: object, depth: int = 0) -> object:
@@ -788,7 +870,8 @@ class Recorder:
             dice = self.dice_left(function, names[:code.co_argcount], code.co_posonlyargcount, len(args), kwargs)
             if key is None or dice is None:
                 return function(*args, **kwargs)
-            args = tuple(self.guarded(a) for a in args)  # a die passed that rolls makes the call chance
+            tests = self.test_dice(names[:code.co_argcount], args, kwargs)
+            args = tuple(self.guarded(a) for a in args)  # a die of chance passed that rolls makes the call chance
             kwargs = {k: self.guarded(v) for k, v in kwargs.items()}
             reached: set = set()
             frame, out = [True, reached], sys.stdout
@@ -804,7 +887,10 @@ class Recorder:
                     self.taint()
             answer = plain(value)
             if frame[0] and not printed and answer is not NotImplemented and len(self.answers) < _MOST_ANSWERS:
-                self.answers[key] = [answer, sorted(reached)]
+                rolled = [[k, j, plain(now)] for k, die, was in tests
+                          for j, now in enumerate(contents(die)) if now is not was[j]]
+                if all(r[2] is not NotImplemented for r in rolled):
+                    self.answers[key] = [answer, sorted(reached), rolled] if rolled else [answer, sorted(reached)]
             return value
 
         recorded.__name__ = recorded.__qualname__ = name
@@ -842,6 +928,12 @@ class Recorder:
                 if callable(v) and n not in kwargs and order.get(n, given) >= given}
         return None if any(order.get(n, posonly) < posonly for n in left) else left
 
+    def test_dice(self, positional: tuple, args: tuple, kwargs: dict) -> list:
+        """[(position, die, its state)] of each test die of the kit's files passed (see closed), by
+        its parameter's position: where a stub's call finds it (stubs pass every argument by position)."""
+        given = [*enumerate(args), *((positional.index(n), v) for n, v in kwargs.items() if n in positional)]
+        return [(k, v, contents(v)) for k, v in given if self.die(v) is not None and closed(v)]
+
     def die(self, value: object) -> tuple[str, str] | None:
         """Where VALUE's code is in the kit's support files, when it is a die a link sends by value."""
         if type(value) is not types.FunctionType or value.__defaults__ or value.__kwdefaults__:
@@ -849,15 +941,17 @@ class Recorder:
         return self.support.get(value.__code__)
 
     def keyed(self, value: object) -> object:
-        """VALUE as a stub's call packs it, for a key (see :func:`unlinked`): plain data, or a die's state."""
+        """VALUE as a stub's call packs it, for a key (see Link.keyed): plain data, or a die's state."""
         where = self.die(value)
         if where is None:
             return plain(value)
-        cells = cells_of(value) if not closed(value) else None  # (a test die: see Link.by_value)
-        return NotImplemented if cells is None else {"fn": ["die", *where, cells]}
+        state = state_of(value)  # (a test die's: what it rolls next; a die of chance's: none)
+        return NotImplemented if state is None else {"fn": ["die", *where, state]}
 
     def guarded(self, value: object) -> object:
-        return watched(value, self.taint) if self.die(value) is not None else value  # type: ignore[arg-type]
+        """VALUE, or a die of chance (one that reads the random module) watched: a call that rolls it is never kept."""
+        chance = self.die(value) is not None and not closed(value)
+        return watched(value, self.taint) if chance else value  # type: ignore[arg-type]
 
     def default_of(self, value: object) -> object:
         """How a stub passes a parameter left to this default: its plain value, or the kit's marker."""
@@ -1327,7 +1421,7 @@ def serve_cases(config: dict, module: types.ModuleType, link: Link, probes: dict
         restore_probes()  # as they were loaded: what the submission changed in them is undone
         link.reset()
         if type(request.get("answers")) is dict:  # the kit's answers to this case's calls, worked out beforehand
-            link.answers.update(request["answers"])
+            link.prepare(request["answers"])
         recorder = None
         if config.get("serve") and type(request.get("record")) is list:  # (only ever the kit's own child)
             recorder = Recorder(module.__dict__, request["record"], link.support)

@@ -25,8 +25,10 @@ from __future__ import annotations
 import ast
 import base64
 import dataclasses
+import hashlib
 import itertools
 import json
+import lzma
 import os
 import re
 import secrets
@@ -62,7 +64,7 @@ WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is che
 # dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
 # process), and a grading thread of a pool ends long before the session it started.
 _SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
-_ANSWERS: dict[tuple, dict] = {}  # see Session._recorded -> {key: [value, names reached]}
+_ANSWERS: dict[tuple, dict | str] = {}  # see Session._recorded -> {key: [value, names reached]}, or its text
 _HEAVY: set[tuple[str, tuple[str, ...]]] = set()  # (setup, steps) of the cases that kept a kit's child busy
 HEAVY_SECONDS = 0.05  # of the kit's child's processor time in one case (some thousands of calls)
 _ANSWERS_LOCK = threading.Lock()
@@ -202,6 +204,8 @@ class Session:
     record: bool = False  # (the kit's own child serving SERVE) run cases on it, keeping its answers
     prepared: Mapping[tuple[str, tuple[str, ...]], dict] = field(default_factory=dict)  # see kit_answers
     answers: dict = field(default_factory=dict)  # what recording the latest case kept
+    _told_to: object = None  # the child process that holds the answers of _told (see steps)
+    _told: set[str] = field(default_factory=set)  # the keys of the prepared answers sent to it
     _asked: tuple[float, float] | None = None  # (when the latest case was asked for, the processor time used by then)
     cpu: int | None = None  # the one processor this child and the kit's child it calls run on (see pair_cpu)
 
@@ -532,8 +536,12 @@ class Session:
         self._seq += 1
         seq = self._seq
         request = {"op": "case", "seq": seq, "steps": sources, "setup": setup}
-        if self.prepared.get((setup, tuple(sources))):
-            request["answers"] = self.prepared[(setup, tuple(sources))]
+        if self._told_to is not self._proc:  # a child started afresh holds no answer yet
+            self._told_to, self._told = self._proc, set()
+        told = {k: v for k, v in self.prepared.get((setup, tuple(sources)), {}).items() if k not in self._told}
+        if told:  # the kit's answers to this case's calls that the child does not hold yet
+            request["answers"] = told
+            self._told.update(told)
         if self.record and self.serve is not None:  # every problem function, whoever's it is in a student's case
             request["record"] = sorted({*self.serve.offered, *self.serve.proxied})
         self.answers = {}
@@ -601,28 +609,31 @@ class Session:
 
     def kit_answers(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> dict:
         """{(setup, steps): answers} for CASES, to be this child's ``prepared``: for each case that
-        proved heavy (its calls kept the kit's own child busy: see HEAVY_SECONDS), the answers the
-        kit's functions gave to the calls the reference made running it (see
-        graders.sandboxing.child.Recorder), recorded once per process in a kit's child of their own,
-        and of those only the calls of this child's stubs that reached none of its own functions. A
-        case that is not heavy, or whose recording did not finish, has none (the kit's child answers)."""
+        proves heavy (its calls kept the kit's own child busy: see HEAVY_SECONDS, or the build
+        worked its answers out beforehand: see seed_answers), the answers the kit's functions gave
+        to the calls the reference made running it (see graders.sandboxing.child.Recorder),
+        recorded once per process in a kit's child of their own, and of those only the calls of
+        this child's stubs that reached none of its own functions. A case that is not heavy, or
+        whose recording did not finish, has none (the kit's child answers)."""
         if self.kit is None:
             return {}
+        seed_answers(self.kit, self.module, self.dice)
         with _ANSWERS_LOCK:
             wanted = [case for case in cases if case in _HEAVY]
             missing = [case for case in wanted if self._recorded(case) not in _ANSWERS]
-        for case, answers in zip(missing, self._record(missing, deadline)):
+        found_now = record_answers(self.kit, self.module, self.dice, self.limits, missing, deadline) if missing else []
+        for case, answers in zip(missing, found_now):
             if answers is not None:
                 with _ANSWERS_LOCK:
-                    while _ANSWERS and sum(map(len, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
+                    while _ANSWERS and sum(map(_size, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
                         del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
                     _ANSWERS[self._recorded(case)] = answers
         offered, proxied = set(self.kit.offered), set(self.kit.proxied)
         found = {}
         for case in wanted:
-            with _ANSWERS_LOCK:
-                recorded = _ANSWERS.get(self._recorded(case), {})
-            kept = {key: answer[0] for key, answer in recorded.items()
+            recorded = _answers_of(self._recorded(case))
+            kept = {key: answer[0] if len(answer) < 3 else {"rolled": answer[2], "value": answer[0]}
+                    for key, answer in recorded.items()
                     if key.split("[", 1)[0] in offered and proxied.isdisjoint(answer[1])}
             if kept:
                 found[case] = kept
@@ -632,23 +643,6 @@ class Session:
         """What a case's recorded answers are kept under: the kit's module (whatever its grouping) and the case."""
         assert self.kit is not None
         return (self.kit.source, self.kit.modules, self.module, self.dice, case)
-
-    def _record(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> list[dict | None]:
-        if not cases:
-            return []
-        workdir, target = prepare_workdir("", self.submission.name, [])  # (its modules come over the pipe)
-        recorder = Session(target, self.module, workdir, self.limits, dice=self.dice, serve=self.kit, record=True)
-        found: list[dict | None] = []
-        try:
-            recorder.start(deadline)
-            for setup, steps in cases:
-                replies = [reply.status for reply in recorder.steps(list(steps), setup, deadline)]
-                found.append(recorder.answers if replies and replies[-1] != "timeout" else None)
-        except (LoadError, SandboxError):
-            pass  # (the kit's child then answers every call)
-        finally:
-            recorder.dispose()
-        return found + [None] * (len(cases) - len(found))
 
     def drain(self, deadline: float) -> None:
         """Read and drop the replies of the case in progress, up to its "done"; stop the child if
@@ -972,3 +966,78 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None,
         session.dispose()
         raise
     return session
+
+
+def answers_key(kit: KitFunctions, module: str, dice: tuple[int, int]) -> str:
+    """What answers worked out beforehand hold for: the kit's module and support files, the
+    submission's module name and the dice a strategy may choose (see seed_answers)."""
+    text = json.dumps([kit.source, [list(m) for m in kit.modules], module, list(dice)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def record_answers(kit: KitFunctions, module: str, dice: tuple[int, int], limits: Limits,
+                   cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> list[dict | None]:
+    """For each of CASES ((setup, steps)), the answers the kit's functions gave to the calls the
+    reference made running it, {call key: [value, the problem functions the call reached]}, from
+    a child of the kit's own serving KIT that runs them in turn; None for a case whose recording
+    did not finish (the kit's child then answers each call)."""
+    if not cases:
+        return []
+    workdir, target = prepare_workdir("", module + ".py", [])  # (its modules come over the pipe)
+    recorder = Session(target, module, workdir, limits, dice=dice, serve=kit, record=True)
+    found: list[dict | None] = []
+    try:
+        recorder.start(deadline)
+        for setup, steps in cases:
+            replies = [reply.status for reply in recorder.steps(list(steps), setup, deadline)]
+            found.append(recorder.answers if replies and replies[-1] != "timeout" else None)
+    except (LoadError, SandboxError):
+        pass  # (the kit's child then answers every call)
+    finally:
+        recorder.dispose()
+    return found + [None] * (len(cases) - len(found))
+
+
+_SEEDED: set[tuple[str, str]] = set()  # (file, key) of the answers files already read (see seed_answers)
+
+
+def seed_answers(kit: KitFunctions, module: str, dice: tuple[int, int]) -> None:
+    """Take into this process's store the answers `hogkit build` worked out beforehand for the
+    edition's heavy cases (KIT.prepared), once per file, when they were worked out for this very
+    kit (see answers_key): a stale or missing file is passed over, and its cases are recorded when
+    they prove heavy, as any case an instructor adds."""
+    key = answers_key(kit, module, dice)
+    with _ANSWERS_LOCK:
+        if not kit.prepared or (kit.prepared, key) in _SEEDED:
+            return
+        _SEEDED.add((kit.prepared, key))
+    try:
+        data = json.loads(lzma.decompress(Path(kit.prepared).read_bytes()))
+    except (OSError, lzma.LZMAError, ValueError):
+        return
+    if type(data) is not dict or data.get("kit") != key or type(data.get("cases")) is not list:
+        return
+    with _ANSWERS_LOCK:
+        for setup, steps, answers in data["cases"]:
+            case = (setup, tuple(steps))
+            _ANSWERS[(kit.source, kit.modules, module, dice, case)] = answers  # (text: read at its case's first use)
+            _HEAVY.add(case)
+
+
+def _size(answers: dict | str) -> int:
+    """How many answers ANSWERS holds (of a text not read yet, a guess by its length)."""
+    return len(answers) if type(answers) is dict else len(answers) // 40
+
+
+def _answers_of(key: tuple) -> dict:
+    """The answers kept under KEY (see Session._recorded), read from their text at their first use."""
+    with _ANSWERS_LOCK:
+        found = _ANSWERS.get(key, {})
+        if isinstance(found, dict):
+            return found
+        try:
+            read = json.loads(found)
+        except ValueError:
+            read = {}
+        _ANSWERS[key] = read = read if type(read) is dict else {}
+        return read
