@@ -9,6 +9,7 @@ file that differs from what a build would write, which is what the freshness tes
 
 from __future__ import annotations
 
+import hashlib
 import json
 import lzma
 import time
@@ -120,10 +121,12 @@ RECORDING_SECONDS = 300.0  # for every hidden case of an edition together
 
 def kit_answers(edition: Edition) -> dict | None:
     """The answers the kit's functions give to the calls the reference makes in each hidden case
-    that makes HEAVY_ANSWERS or more of them ({"kit": what they hold for, "cases": [[setup,
-    steps, answers]]}): a student's child of such a case finds them there instead of asking the
-    kit's own child call by call (see graders.sandboxing.sandbox.seed_answers). None when no case
-    is that heavy."""
+    ({"kit": what they hold for, "hidden": the digest of every hidden case, "cases": [[setup,
+    steps, answers as text]]}, the cases with none left out): a student's child of such a case
+    finds them there instead of asking the kit's own child call by call (see
+    graders.sandboxing.sandbox.seed_answers). Recorded on the reference in a kit's child, unless
+    the edition's file already holds them for this very kit and these very cases. None when no
+    case has any."""
     kit = recording_kit(edition)
     if kit is None:
         return None
@@ -131,23 +134,33 @@ def kit_answers(edition: Edition) -> dict | None:
         (c.setup, tuple(s.source for s in c.steps)) for problem in edition.problems
         for c in load_problem_cases(edition, problem.label)
         if c.hidden and c.check is None and c.runs_in != "reference"))
+    key = answers_key(kit, edition.module, edition.game.dice)
+    hidden = hashlib.sha256(json.dumps(cases).encode("utf-8")).hexdigest()
+    kept = _read_answers(edition.suite_dir / ANSWERS_FILE)
+    if kept is not None and kept.get("kit") == key and kept.get("hidden") == hidden:
+        return kept
     recorded = record_answers(kit, edition.module, edition.game.dice, Limits(), cases,
                               time.monotonic() + RECORDING_SECONDS)
     compact = (",", ":")
-    heavy = [[setup, list(steps), json.dumps(answers, sort_keys=True, separators=compact, ensure_ascii=False)]
+    found = [[setup, list(steps), json.dumps(answers, sort_keys=True, separators=compact, ensure_ascii=False)]
              for (setup, steps), answers in zip(cases, recorded, strict=True) if answers]
-    return {"kit": answers_key(kit, edition.module, edition.game.dice), "cases": heavy} if heavy else None
+    return {"kit": key, "hidden": hidden, "cases": found} if found else None
+
+
+def _read_answers(path: Path) -> dict | None:
+    try:
+        data = json.loads(lzma.decompress(path.read_bytes()))
+    except (OSError, lzma.LZMAError, ValueError):
+        return None
+    return data if type(data) is dict else None
 
 
 def _put_answers(path: Path, answers: dict | None, write: bool) -> list[Path]:
     """Write ANSWERS to PATH (compressed), or remove PATH when there are none; [PATH] when it changed."""
     if answers is None:
         return _prune({path}, write) if path.exists() else []
-    try:
-        if json.loads(lzma.decompress(path.read_bytes())) == answers:
-            return []
-    except (OSError, lzma.LZMAError, ValueError):
-        pass  # (missing or unreadable: written afresh)
+    if _read_answers(path) == answers:
+        return []
     if write:
         text = json.dumps(answers, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         path.write_bytes(lzma.compress(text.encode("utf-8"), preset=9))

@@ -47,6 +47,7 @@ from graders.courses.course import (
     phase_one_labels,
 )
 from graders.editions.edition import EDITIONS, SKELETON_DIGESTS, Edition, load_edition
+from graders.editions.onefunction import ANSWERS_FILE
 from graders.scoring import reports
 
 ENGINE = Path(__file__).resolve().parents[1]
@@ -142,6 +143,9 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
         for path in sorted(edition.suite_dir.glob("*.toml")):
             if path.name != RECORD_FILE:  # the equivalent mutants' record quotes the reference's code
                 _add_file(archive, f"{EDITIONS.as_posix()}/{edition.name}/{path.name}", path)
+        answers = edition.suite_dir / ANSWERS_FILE  # the kit's answers to hidden cases' calls (values only)
+        if answers.is_file():
+            _add_file(archive, f"{EDITIONS.as_posix()}/{edition.name}/{ANSWERS_FILE}", answers)
         for path in _included_files(edition):
             _add_file(archive, path.relative_to(edition.root).as_posix(), path)
         for name in edition.support:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import base64
 import dataclasses
+import functools
 import hashlib
 import itertools
 import json
@@ -970,9 +971,15 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None,
 
 def answers_key(kit: KitFunctions, module: str, dice: tuple[int, int]) -> str:
     """What answers worked out beforehand hold for: the kit's module and support files, the
-    submission's module name and the dice a strategy may choose (see seed_answers)."""
-    text = json.dumps([kit.source, [list(m) for m in kit.modules], module, list(dice)])
+    submission's module name, the dice a strategy may choose, and the code that records and keys
+    them (the child and its probes; see seed_answers)."""
+    text = json.dumps([kit.source, [list(m) for m in kit.modules], module, list(dice), _recording_code()])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@functools.cache
+def _recording_code() -> str:
+    return hashlib.sha256(CHILD.read_bytes() + PROBES.read_bytes()).hexdigest()
 
 
 def record_answers(kit: KitFunctions, module: str, dice: tuple[int, int], limits: Limits,

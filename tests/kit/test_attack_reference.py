@@ -14,7 +14,9 @@ user, a container without CAP_SYS_ADMIN) are whichever this run is on: .ci/run r
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import lzma
 import os
 import time
 from pathlib import Path
@@ -400,10 +402,79 @@ def test_a_call_answered_beforehand_never_reaches_the_kits_child() -> None:
         session.prepared = {(setup, steps): {child.call_key("boar_brawl", [21, 46], {}): 999}}
         assert [r.value for r in session.steps(list(steps), setup, time.monotonic() + 30)] == [999]
         assert session._kit_child is None
-        assert run(session, "boar_brawl(21, 46) + 0")[0].value == 9  # another case: the kit's child answers
-        assert session._kit_child is not None
+        # The child keeps what it was told for its next cases (what its code could have kept
+        # itself), and is not told it again.
+        assert run(session, "boar_brawl(21, 46) + 0")[0].value == 999 and session._kit_child is None
+        assert session._told == {child.call_key("boar_brawl", [21, 46], {})}
+        session.close()  # a fresh child holds nothing: the kit's child answers
+        assert run(session, "boar_brawl(21, 46) + 0")[0].value == 9
+        assert session._kit_child is not None and session._told == set()
     finally:
         session.dispose()
+
+
+def test_a_call_that_rolls_a_test_die_is_told_with_where_the_die_stopped() -> None:
+    """A test die that dice.py made rolls as its state says: the kit keeps the answer of a call
+    that rolled one it was passed (keyed by the die's state, a seeded game's 512 rolls by their
+    digest), with where each of its cells stopped. A child told that answer moves the student's
+    die there, so the case goes on as if the kit's function had rolled it, and the kit's child
+    never starts. A die of chance (the fair die, which reads the random module) is never kept."""
+    skeleton = (EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8")
+    session = stubbed(skeleton, {"take_turn", "roll_dice"})
+    case = ("from hog import *", ("d = make_test_dice(2, 3, 4, 5)", "take_turn(2, 10, 20, d)", "d(), d()",
+                                  "roll_dice(3, d)", "g = make_test_dice(*range(1, 7), *range(1, 60))",
+                                  "take_turn(1, 0, 0, g), g()"))
+    chance = ("from hog import *", ("roll_dice(1)", "roll_dice(2, make_fair_dice(6))"))
+    try:
+        sandbox._HEAVY.update([case, chance])  # (as cases whose calls kept the kit's child busy would be)
+        found = session.kit_answers([case, chance], time.monotonic() + 60)
+        assert chance not in found  # a die of chance: nothing kept
+        told = found[case]
+        rolled = {key: answer for key, answer in told.items() if type(answer) is dict}
+        # take_turn and the roll_dice it made, for d and for g, and roll_dice(3, d)
+        assert len(rolled) == 5 and all(answer["rolled"] for answer in rolled.values())
+        assert all(len(key) < 200 for key in told)  # (the 65 outcomes of g by their digest)
+        session.close()
+        session.prepared = {case: told}
+        got = [r.value for r in session.steps(list(case[1]), case[0], time.monotonic() + 30)]
+        assert got[1:4] == [5, (4, 5), 9] and got[5] == (1, 2)  # 2+3, then 4, 5, then 2+3+4; g: a 1, then 2
+        assert session._kit_child is None
+    finally:
+        sandbox._HEAVY.difference_update([case, chance])
+        session.dispose()
+
+
+def test_the_build_works_out_every_hidden_cases_answers_and_a_stale_file_is_passed_over(tmp_path: Path) -> None:
+    """`hogkit build` records the kit's answers for every hidden case on the reference (the
+    edition's kit-answers.json.xz, checked for freshness with the rest of the build); a process
+    takes a file's answers only when it was worked out for this very kit (its module, support
+    files and dice), so a stale file is passed over and the kit's child answers instead."""
+    data = json.loads(lzma.decompress((EDITION.suite_dir / onefunction.ANSWERS_FILE).read_bytes()))
+    kit = onefunction.recording_kit(EDITION)
+    assert kit is not None and data["kit"] == sandbox.answers_key(kit, EDITION.module, EDITION.game.dice)
+    hidden = {(c.setup, tuple(s.source for s in c.steps)) for p in EDITION.problems
+              for c in load_problem_cases(EDITION, p.label) if c.hidden}
+    assert data["cases"] and all((setup, tuple(steps)) in hidden for setup, steps, _ in data["cases"])
+    # The file holds what recording the same cases afresh gives (the build trusts it while its
+    # kit, its recording code and its hidden cases are unchanged).
+    some = data["cases"][::7]
+    afresh = sandbox.record_answers(kit, EDITION.module, EDITION.game.dice, sandbox.Limits(),
+                                    [(setup, tuple(steps)) for setup, steps, _ in some], time.monotonic() + 120)
+    assert afresh == [json.loads(text) for _, _, text in some]
+    stale = tmp_path / onefunction.ANSWERS_FILE
+    stale.write_bytes(lzma.compress(json.dumps({**data, "kit": "0" * 64}).encode()))
+    changed = dataclasses.replace(kit, prepared=str(stale))
+    setup, steps, _ = data["cases"][0]
+    key = (kit.source, kit.modules, EDITION.module, EDITION.game.dice, (setup, tuple(steps)))
+    with sandbox._ANSWERS_LOCK:
+        sandbox._ANSWERS.pop(key, None)
+    sandbox.seed_answers(changed, EDITION.module, EDITION.game.dice)
+    assert key not in sandbox._ANSWERS
+    assert kit.prepared == str(EDITION.suite_dir / onefunction.ANSWERS_FILE)
+    with sandbox._ANSWERS_LOCK:
+        sandbox._SEEDED.discard((kit.prepared, data["kit"]))  # (as in a process that has not read it yet)
+    sandbox.seed_answers(kit, EDITION.module, EDITION.game.dice)
+    assert key in sandbox._ANSWERS
 
 
 def test_the_kit_works_out_a_heavy_cases_answers_once_on_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -57,6 +57,7 @@ def test_the_zip_has_the_scripts_at_its_root_and_the_reference(autograder):
     assert "solution/boar_brawl/hog.py" in names
     assert "solution/boar_brawl/dice.py" in names and "graders/courses/gradescope.py" in names
     assert any(n.startswith("tests/editions/boar_brawl/q05.generated") for n in names)
+    assert "tests/editions/boar_brawl/kit-answers.json.xz" in names  # (the kit's answers: no line of code)
     assert "tests/editions/boar_brawl/mutants.toml" not in names  # its mutant ids quote the reference's code
 
 
