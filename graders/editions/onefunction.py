@@ -318,10 +318,12 @@ def stubbed_reference(edition: Edition, ref: Reference, names: Iterable[str], st
 
 
 def hidden_contexts(source: str, tree: ast.Module | None, student_names: set[str], edition: Edition,
-                    cases: dict[str, list[Case]]) -> list[tuple[frozenset[str], str, KitFunctions | None]]:
+                    cases: dict[str, list[Case]], trusted: bool = False
+                    ) -> list[tuple[frozenset[str], str, KitFunctions | None]]:
     """[(problems, the source their hidden cases run, the kit's functions it calls)]: one per group
     of the problems whose hidden cases (of CASES, {problem: its cases}) reach another problem's
-    functions."""
+    functions. TRUSTED: SOURCE is the kit's own code (a mutant of the reference), never a student's,
+    so the reference's definitions follow it in its own process (see with_reference)."""
     ref = reference(edition)
     if ref is None or tree is None:
         return []
@@ -333,13 +335,37 @@ def hidden_contexts(source: str, tree: ast.Module | None, student_names: set[str
         reached = reached_problems(hidden, label, functions, student_uses, ref.uses) if hidden else set()
         if reached:
             reaches[label] = reached
-    contexts = []
+    contexts: list[tuple[frozenset[str], str, KitFunctions | None]] = []
     for g in group(reaches):
         own = {f for f, labels in functions.items() if labels & g}
         replace = {f for f in functions if f not in own  # (nor one holding a marked block of the group)
                    and not any(ref.marked[k] & g for k in ref.defines.get(f, []))}
-        contexts.append((g, *with_kit(source, edition, ref, replace, student_names)))
+        if trusted:
+            contexts.append((g, with_reference(source, ref, replace, student_names, g), None))
+        else:
+            contexts.append((g, *with_kit(source, edition, ref, replace, student_names)))
     return contexts
+
+
+def with_reference(source: str, ref: Reference, replace: set[str], keep: set[str], avoid: frozenset[str]) -> str:
+    """SOURCE with the reference's statements defining REPLACE after it, and the helpers they need
+    that KEEP (the source's names) lacks, never one overlapping a marked block of AVOID, in the
+    reference's order. Only ever for the kit's own code (hidden_contexts' TRUSTED): a student's
+    source gets stubs instead (with_kit)."""
+    chosen: set[int] = set()
+    todo, seen = sorted(replace), set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in ref.defines or (name in keep and name not in replace):
+            continue
+        seen.add(name)
+        for k in ref.defines[name]:
+            if not ref.marked[k] & avoid:
+                chosen.add(k)
+                first, last = ref.spans[k]
+                todo += sorted(_names_in("\n".join(ref.lines[first - 1:last]), True) - seen)
+    parts = ["\n".join(ref.lines[a - 1:b]) for a, b in (ref.spans[k] for k in sorted(chosen))]
+    return f"{source}\n\n\n# The reference's functions for what this case does not test.\n" + "\n\n".join(parts) + "\n"
 
 
 def substitute_removed(source: str, edition: Edition, removed: Iterable[str], student_names: set[str]

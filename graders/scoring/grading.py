@@ -133,13 +133,16 @@ def grade(
     on_problem: ProgressFn | None = None,
     workers: int | None = None,
     game: checks.GameRates | None = None,
+    trusted: bool = False,
 ) -> Report:
     """Grade SUBMISSION. ``problems`` limits the run; ``unlocked`` (students) gates each problem.
 
     Every problem is scored on its own cases, whatever the others score: the problems are handed
     to up to ``workers`` children at once, in order, with no waiting on one another. ``game`` (the
     edition's game, from the instructor's side) works out exact win rates; without it a
-    ``[win_rate]`` case is not run and no strategy's rate is reported.
+    ``[win_rate]`` case is not run and no strategy's rate is reported. ``trusted``: SUBMISSION is
+    the kit's own code, never a student's (a mutant of the reference): hidden cases run the
+    reference's functions of other problems in its children instead of asking the kit's own child.
     """
     started = time.monotonic()
     if include_hidden:  # the student's runner never runs hidden cases
@@ -150,7 +153,7 @@ def grade(
     source, kit = onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names))
     children = Children(source, edition, limits or Limits(), game=game, skips=skips, kit=kit)
     in_reference = reference_children(plan, edition, limits or Limits())
-    hidden = hidden_children(plan, edition, limits or Limits(), skips, (source, kit))
+    hidden = hidden_children(plan, edition, limits or Limits(), skips, (source, kit), trusted)
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
                                deadline=started + edition.run_timeout, others=in_reference,
@@ -244,7 +247,8 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
 
 
 def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSkips | None = None,
-                    own: tuple[str, onefunction.KitFunctions | None] | None = None) -> dict[str, Children]:
+                    own: tuple[str, onefunction.KitFunctions | None] | None = None,
+                    trusted: bool = False) -> dict[str, Children]:
     """{problem: the children its hidden cases run in}: for each problem whose hidden cases reach
     another problem's functions, the children of its group (see :mod:`graders.editions.onefunction`),
     whose stubs call the kit for every problem outside it; for every other problem, children of the
@@ -255,7 +259,8 @@ def hidden_children(plan: Plan, edition: Edition, limits: Limits, skips: KnownSk
     if not plan.include_hidden:
         return found
     cases = {p.label: plan.cases[p.label] for p in plan.chosen if settle(p, plan, edition.submission) is None}
-    for labels, source, kit in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases):
+    for labels, source, kit in onefunction.hidden_contexts(plan.source, plan.tree, set(plan.names), edition, cases,
+                                                           trusted):
         runner = Children(source, edition, limits, game=plan.game, skips=skips, kit=kit)
         found.update(dict.fromkeys(labels, runner))
     rest = [label for label, its in cases.items() if label not in found and any(c.hidden for c in its)]

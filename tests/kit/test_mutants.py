@@ -16,6 +16,7 @@ import pytest
 from graders.authoring import mutants
 from graders.cli import main
 from graders.core import messages
+from graders.editions.cases import load_problem_cases
 from graders.editions.edition import EditionError, Problem, edition_names, load_edition
 from graders.editions.markers import problems_marked
 from graders.games import pictures
@@ -489,3 +490,35 @@ def test_recorded_equivalents_survive_every_case(name):
               if o.status_for(label) != mutants.SURVIVED]
     assert wrong == [], "recorded as equivalent, yet a case tells them apart"
     assert not report.wrongly_equivalent
+
+
+def test_a_mutants_hidden_cases_run_the_reference_in_its_own_child_with_the_same_verdicts(monkeypatch):
+    """A mutant is the kit's own code, never a student's: its hidden cases run the reference's
+    functions of the other problems in its own child (no kit's child, no call crossing a link),
+    and every case gets the verdict a student's hand-in of the same code gets through the link."""
+    from graders.editions import onefunction
+    from graders.sandboxing import sandbox
+
+    from .conftest import grade_source
+
+    edition = load_edition("boar_brawl")
+    mutant = next(m for m in mutants.edition_mutants(edition, ["05"])
+                  if m.id == "05 play: comparison: while score0 <= goal and score1 < goal:")  # (most cases pass)
+    started: list[object] = []
+    real = sandbox.Session._kit_session
+    monkeypatch.setattr(sandbox.Session, "_kit_session", lambda self, deadline: (started.append(self),
+                                                                                    real(self, deadline))[1])
+    trusted = grade_source(mutant.source, edition, problems=list(mutant.graded_with), workers=1, trusted=True)
+    assert started == []
+    linked = grade_source(mutant.source, edition, problems=list(mutant.graded_with), workers=1)
+    assert started  # (the same code as a student's: the kit's child answers the other problems' calls)
+
+    def verdicts(report):
+        return [(p.label, p.status, [(c.case_id, c.passed) for c in p.cases]) for p in report.problems]
+
+    assert verdicts(trusted) == verdicts(linked)
+    source = onefunction.hidden_contexts(mutant.source, ast.parse(mutant.source), set(), edition,
+                                         {"05": [c for c in load_problem_cases(edition, "05") if c.hidden]},
+                                         trusted=True)
+    assert source and all(kit is None and "# The reference's functions for what this case does not test." in text
+                          and "__hogkit_call__" not in text for _, text, kit in source)
