@@ -233,6 +233,7 @@ class KitDefault:
 
 KIT_DEFAULT = KitDefault()
 _DEFAULT_KEY = {"fn": ["default", 0]}  # how a call's key holds KIT_DEFAULT
+_DEFAULT_TEXT = '{"fn":["default",0]}'  # ... as call_key writes it
 
 
 class Link:
@@ -378,8 +379,8 @@ class Link:
         self.told.update(answers)
         for key, value in answers.items():
             name, bracket, rest = key.partition("[")
-            if not bracket or not rest.endswith("]"):
-                continue
+            if not bracket or not rest.endswith("]") or "{" in rest.replace(_DEFAULT_TEXT, ""):
+                continue  # (keywords, or a die: no fast key)
             try:
                 args = _loads("[" + rest)  # (fails where keywords follow: no fast key for those)
             except ValueError:

@@ -152,7 +152,7 @@ def grade(
     skips = KnownSkips(len(plan.tree.body) if plan.tree is not None else 0)
     source, kit = onefunction.substitute_removed(plan.source, edition, plan.removed, set(plan.names))
     children = Children(source, edition, limits or Limits(), game=game, skips=skips, kit=kit)
-    in_reference = reference_children(plan, edition, limits or Limits())
+    in_reference = reference_children(plan, edition, limits or Limits(), trusted)
     hidden = hidden_children(plan, edition, limits or Limits(), skips, (source, kit), trusted)
     try:
         results = run_problems(plan, children, max(1, workers or default_workers()), on_problem,
@@ -218,12 +218,14 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
     )
 
 
-def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str, list[tuple[Children, list[Case]]]]:
+def reference_children(plan: Plan, edition: Edition, limits: Limits, trusted: bool = False
+                       ) -> dict[str, list[tuple[Children, list[Case]]]]:
     """{problem: [(children, cases)]} for each chosen problem whose cases run beside the reference (a
     test the student writes): the student's test carried into a module whose tested functions are
     stubs, one pair of children per version of them (the reference, or one wrong version), which
-    only the kit's own child holds; the problem's other cases run with the reference's. None
-    without a reference."""
+    only the kit's own child holds; the problem's other cases run with the reference's. TRUSTED
+    (the submission is the kit's own code: see grade): the version itself in the children's module.
+    None without a reference."""
     found: dict[str, list[tuple[Children, list[Case]]]] = {}
     ref = onefunction.reference(edition)
     for problem in plan.chosen:
@@ -239,6 +241,12 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits) -> dict[str
         versions: dict[str, list[Case]] = {}
         for case in cases:
             versions.setdefault(case.check.source if isinstance(case.check, StudentRun) else "", []).append(case)
+        if trusted:
+            found[problem.label] = [
+                (Children(own.source, edition, limits, own, plan.game), its) for version, its in versions.items()
+                for own in [checks.carry(f"{ref.source}\n\n{version}", plan.source, plan.tree, first.function,
+                                         first.keep, also)]]
+            continue
         found[problem.label] = [
             (Children(carried.source, edition, limits, carried, plan.game,
                       kit=kit and dataclasses.replace(kit, source=f"{kit.source}\n\n{version}")), its)

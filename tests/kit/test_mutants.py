@@ -492,18 +492,24 @@ def test_recorded_equivalents_survive_every_case(name):
     assert not report.wrongly_equivalent
 
 
-def test_a_mutants_hidden_cases_run_the_reference_in_its_own_child_with_the_same_verdicts(monkeypatch):
+@pytest.mark.parametrize(("name", "mutant_id"), [
+    ("boar_brawl", "05 play: comparison: while score0 <= goal and score1 < goal:"),  # (most cases pass)
+    ("pig", "03 take_turn_test: comparison: assert take_turn(tactic, make_test_die(4, 6, 1)) != 10, "
+            "'rolling 4, 6, 1 should score 10'"),  # (a test run beside the reference and its wrong versions)
+])
+def test_a_mutants_hidden_cases_run_the_reference_in_its_own_child_with_the_same_verdicts(monkeypatch, name,
+                                                                                         mutant_id):
     """A mutant is the kit's own code, never a student's: its hidden cases run the reference's
-    functions of the other problems in its own child (no kit's child, no call crossing a link),
-    and every case gets the verdict a student's hand-in of the same code gets through the link."""
+    functions of the other problems in its own child, and a test of the student's runs beside the
+    reference's version itself (no kit's child, no call crossing a link); every case gets the
+    verdict a student's hand-in of the same code gets through the link."""
     from graders.editions import onefunction
     from graders.sandboxing import sandbox
 
     from .conftest import grade_source
 
-    edition = load_edition("boar_brawl")
-    mutant = next(m for m in mutants.edition_mutants(edition, ["05"])
-                  if m.id == "05 play: comparison: while score0 <= goal and score1 < goal:")  # (most cases pass)
+    edition = load_edition(name)
+    mutant = next(m for m in mutants.edition_mutants(edition) if m.id == mutant_id)
     started: list[object] = []
     real = sandbox.Session._kit_session
     monkeypatch.setattr(sandbox.Session, "_kit_session", lambda self, deadline: (started.append(self),
@@ -517,6 +523,10 @@ def test_a_mutants_hidden_cases_run_the_reference_in_its_own_child_with_the_same
         return [(p.label, p.status, [(c.case_id, c.passed) for c in p.cases]) for p in report.problems]
 
     assert verdicts(trusted) == verdicts(linked)
+    assert any(c.passed for p in trusted.problems for c in p.cases)
+    assert any(not c.passed for p in trusted.problems for c in p.cases)
+    if name != "boar_brawl":
+        return
     source = onefunction.hidden_contexts(mutant.source, ast.parse(mutant.source), set(), edition,
                                          {"05": [c for c in load_problem_cases(edition, "05") if c.hidden]},
                                          trusted=True)
