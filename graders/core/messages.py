@@ -1900,7 +1900,7 @@ def no_course_folder(course_file: str, roster_file: str) -> str:
 
 
 def course_file_missing() -> str:
-    return "is missing; a course folder needs it (see \"Running a course\" in the README)"
+    return "is missing; a course folder needs it (see docs/courses.md, \"Running a course\")"
 
 
 def unreadable_file(why: str) -> str:
@@ -2314,7 +2314,7 @@ def answer_key_heading(title: str, phase: int | None, name: str) -> str:
 
 
 def grading_rule() -> str:
-    """How a bug is charged, for the staff: said by ``hogkit answers`` (the README says it too)."""
+    """How a bug is charged, for the staff: said by ``hogkit answers`` (docs/instructors.md says it too)."""
     return ("How points are lost: a problem's public cases call the student's own functions, as `python3 ok` "
             "shows them before hand-in; its hidden cases call the student's functions of that problem only, "
             "and the kit's own for every other problem. So a point lost at grading on a function that passes "

@@ -520,11 +520,11 @@ def test_a_phase_due_earlier_is_scored_from_the_hand_in_by_its_date() -> None:
 
 
 def readme_course_sample() -> str:
-    """The course file the README prints under "The course file", as an instructor copies it."""
+    """The course file the docs print under "The course file", as an instructor copies it."""
     from graders.editions.edition import kit_root
 
-    text = (kit_root() / "README.md").read_text(encoding="utf-8")
-    return text.split("### The course file", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    text = (kit_root() / "docs" / "courses.md").read_text(encoding="utf-8")
+    return text.split("## The course file", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
 
 
 def boar_class(course_text: str) -> list[float]:

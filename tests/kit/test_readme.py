@@ -1,10 +1,13 @@
-"""The README's examples: every command of its ``sh`` blocks that can run offline runs, and exits as
-the README says (0: the student's runner while everything it ran passed, every ``hogkit`` command that
-succeeds). A synopsis line (``[--json]``, ``a|b``) runs as ``--help`` of its command. What cannot run
-here is listed in SKIPPED with the reason, so a new example must be run or explained."""
+"""The examples of the README and of ``docs/``: every command of their ``sh`` blocks that can run
+offline runs, and exits as the page says (0: the student's runner while everything it ran passed,
+every ``hogkit`` command that succeeds). A synopsis line (``[--json]``, ``a|b``) runs as ``--help`` of
+its command. What cannot run here is listed in SKIPPED with the reason, so a new example must be run
+or explained. The README stays a front door (at most 150 lines, a link to every page), and the
+pages build into a site with no broken link (``mkdocs build --strict``)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -32,15 +35,23 @@ SKIPPED = {
 }
 
 
-def readme_commands() -> list[tuple[int, str]]:
-    """(line, command) for every command of the README's sh blocks, comments left out, ``&&`` split."""
-    text = (kit_root() / "README.md").read_text(encoding="utf-8")
+def pages() -> list[Path]:
+    """The README and every page of docs/, in that order."""
+    return [kit_root() / "README.md", *sorted((kit_root() / "docs").glob("*.md"))]
+
+
+def readme_commands() -> list[tuple[str, str]]:
+    """(where, command) for every command of the sh blocks of the README and docs/ (where: the file
+    and line), comments left out, ``&&`` split."""
     found = []
-    for block in BLOCK.finditer(text):
-        first = text.count("\n", 0, block.start()) + 2
-        for k, line in enumerate(block.group(1).splitlines()):
-            code = re.sub(r"\s+#\s.*$", "", line).strip()
-            found += [(first + k, part.strip()) for part in code.split("&&") if part.strip()]
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for block in BLOCK.finditer(text):
+            first = text.count("\n", 0, block.start()) + 2
+            for k, line in enumerate(block.group(1).splitlines()):
+                code = re.sub(r"\s+#\s.*$", "", line).strip()
+                found += [(f"{page.relative_to(kit_root())}:{first + k}", part.strip())
+                          for part in code.split("&&") if part.strip()]
     return found
 
 
@@ -89,7 +100,7 @@ def test_every_hogkit_example_runs_and_succeeds(places: dict[str, str], tmp_path
             monkeypatch.chdir(tmp_path)
         out = capsys.readouterr()
         if status != 0:
-            failures.append(f"README line {line}: {command} exited {status}: {out.err[-300:]}")
+            failures.append(f"{line}: {command} exited {status}: {out.err[-300:]}")
     assert not failures, "\n".join(failures)
 
 
@@ -109,6 +120,31 @@ def test_every_student_example_runs_in_a_finished_project(tmp_path: Path) -> Non
         done = subprocess.run([sys.executable, *shlex.split(command)[1:]], cwd=project, input="", capture_output=True,
                               text=True, timeout=300, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(kit_root())})
         if done.returncode != 0:
-            failures.append(f"README line {line}: {command} exited {done.returncode}: {done.stderr[-300:]}")
+            failures.append(f"{line}: {command} exited {done.returncode}: {done.stderr[-300:]}")
     assert not failures, "\n".join(failures)
     assert (project / "hog_submission.zip").is_file()  # the last example packs the hand-in
+
+
+def test_the_readme_is_a_front_door_with_a_link_to_every_page() -> None:
+    """At most 150 lines: what the kit is, the two commands, the three loops, the editions, where
+    things live, and a link to every page of docs/, each of which the site's navigation lists."""
+    readme = (kit_root() / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 150
+    assert readme.count("```sh\npip install") == 2  # the quick start's two commands
+    documented = sorted(p.name for p in (kit_root() / "docs").glob("*.md"))
+    assert len(documented) >= 10
+    assert [name for name in documented if name != "index.md" and f"(docs/{name})" not in readme] == []
+    site = (kit_root() / "mkdocs.yml").read_text(encoding="utf-8")
+    assert [name for name in documented if f" {name}" not in site] == []
+
+
+def test_the_docs_build_into_a_site_with_no_broken_link(tmp_path: Path) -> None:
+    """``mkdocs build --strict`` (Material theme): a link or an image to a page or file that is not
+    there fails the build."""
+    pytest.importorskip("mkdocs", reason="the dev extras install mkdocs (pip install -e '.[dev]')")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+                          cwd=kit_root(), capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    site = tmp_path / "site"
+    assert (site / "img" / "hog_gui.png").is_file() and (site / "judging" / "index.html").is_file()
