@@ -216,7 +216,8 @@ def _add_gradescope(sub: Subparsers) -> None:
     z = sub.add_parser("gradescope", help="build the Gradescope autograder zip for an edition",
                        description="Build the autograder zip (setup.sh and run_autograder at its root) that runs "
                                    "this engine on Gradescope and writes /autograder/results/results.json. It holds "
-                                   "every case, hidden ones included, but not the reference solution.")
+                                   "every case, hidden ones included, and the reference where hidden cases need "
+                                   "it (student code never reads it: see docs/judging.md).")
     z.add_argument("edition_name", metavar="EDITION", help="the edition to grade (see `hogkit editions`)")
     z.add_argument("--out", default="autograder.zip", metavar="ZIP", help="where to write it (default: %(default)s)")
     z.add_argument("--course", metavar="DIR",

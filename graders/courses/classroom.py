@@ -77,7 +77,7 @@ from graders.courses.handins import (
     record_result,
 )
 from graders.courses.shards import Shard
-from graders.editions.edition import EDITIONS, Edition
+from graders.editions.edition import EDITIONS, Edition, engine_modules
 from graders.games.game import game_of
 from graders.sandboxing import sandbox
 from graders.sandboxing.sandbox import Limits
@@ -96,7 +96,7 @@ def kit_fingerprint(edition: Edition) -> str:
     """What identifies the kit that grades: its engine, every case file and manifest, the reference
     and support files. A record made by another kit is regraded, never kept."""
     digest = hashlib.sha256()
-    files = sorted(ENGINE.rglob("*.py")) + sorted((edition.root / EDITIONS).glob("*/*.toml"))
+    files = engine_modules(ENGINE) + sorted((edition.root / EDITIONS).glob("*/*.toml"))
     files += [edition.solution_dir / edition.submission] + [edition.support_dir / n for n in edition.support]
     for path in files:
         digest.update(path.name.encode() + b"\0")

@@ -46,7 +46,7 @@ from graders.courses.course import (
     load_setup,
     phase_one_labels,
 )
-from graders.editions.edition import EDITIONS, SKELETON_DIGESTS, Edition, load_edition
+from graders.editions.edition import EDITIONS, SKELETON_DIGESTS, Edition, engine_modules, load_edition
 from graders.editions.onefunction import ANSWERS_FILE
 from graders.scoring import reports
 
@@ -138,7 +138,7 @@ def build_autograder(edition: Edition, out: Path, course: Path | None = None) ->
             if course is not None and (course / name).is_file():
                 _add_text(archive, f"{COURSE_DIR}/{name}", (course / name).read_text(encoding="utf-8-sig"), False)
         _add_text(archive, "requirements.txt", REQUIREMENTS, executable=False)
-        for path in sorted(ENGINE.rglob("*.py")):
+        for path in engine_modules(ENGINE):
             _add_file(archive, f"graders/{path.relative_to(ENGINE).as_posix()}", path)
         for path in sorted(edition.suite_dir.glob("*.toml")):
             if path.name != RECORD_FILE:  # the equivalent mutants' record quotes the reference's code

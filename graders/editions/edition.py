@@ -270,14 +270,27 @@ def parse_toml(text: str, path: Path) -> dict:
         raise EditionError(messages.broken_spec(str(path), str(exc))) from exc
 
 
+PACKAGED = "_kit"  # the package's folder where a wheel carries the kit's data (see setup.py and kit_root)
+
+
+def engine_modules(engine: Path) -> list[Path]:
+    """The engine's Python modules under ENGINE (the graders/ folder), never the data a wheel carries there."""
+    return [p for p in sorted(engine.rglob("*.py")) if PACKAGED not in p.relative_to(engine).parts]
+
+
 def kit_root() -> Path:
-    """The folder holding ``tests/`` and ``graders/``: ``$HOGKIT_ROOT``, the package's parent, or cwd."""
+    """The folder holding ``tests/`` and ``graders/``: ``$HOGKIT_ROOT``, the package's parent (a
+    checkout), the current folder, or else the data an installed wheel carries in the package
+    (``graders/_kit``, see setup.py)."""
     env = os.environ.get("HOGKIT_ROOT")
     candidates = [Path(env)] if env else []
     candidates += [Path(__file__).resolve().parents[2], Path.cwd()]
     for c in candidates:
         if (c / "tests").is_dir() and (c / "graders").is_dir():
             return c
+    packaged = Path(__file__).resolve().parents[1] / PACKAGED
+    if (packaged / EDITIONS).is_dir():
+        return packaged
     raise EditionError(messages.kit_not_found())
 
 

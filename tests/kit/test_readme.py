@@ -27,6 +27,7 @@ BLOCK = re.compile(r"^```sh\n(.*?)^```", re.S | re.M)
 # Commands that cannot run in a test, by how they start, and why.
 SKIPPED = {
     "pip install": "installs packages (the test runs inside the installed kit already)",
+    "python3 -m build": "builds the sdist and the wheel (.ci/run does, installs it and runs it from an empty folder)",
     "python3 -m pytest": "the test suite itself",
     "python3 hog_gui.py": "a web server that runs until it is stopped (tests/kit/test_webgui.py runs it)",
     "hogkit play": "a web server that runs until it is stopped (tests/kit/test_webgui.py runs it)",
