@@ -1,54 +1,13 @@
-"""The kit's pytest set-up: the edition suites are collected as items by the kit's own plugin."""
+"""The kit's pytest set-up: the edition suites are collected as items by the kit's own plugin; the
+workers and the order of the tests. Only pytest's public hooks: compiling the kit ahead and caching
+rewritten test modules are left to whoever runs the tests (.ci/run warms both before the README's
+command, since it sets PYTHONDONTWRITEBYTECODE)."""
 
 import itertools
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent
-
 pytest_plugins = ["graders.runner.pytest_plugin"]
-
-
-def pytest_configure(config):
-    """The kit's modules compiled once for the whole run, beside their sources, as Python keeps them
-    (``__pycache__``, ignored by git and by everything the kit copies or builds). The workers and
-    every Python the tests start (a command, a student's ``python3 ok``, a fork server) import the
-    kit, and where ``PYTHONDONTWRITEBYTECODE`` is set, as on CI, each would otherwise compile it again
-    (0.9 s against 0.25 s). Python reads a compiled file only while its source is unchanged."""
-    if hasattr(config, "workerinput"):  # a worker: its controller has compiled already
-        return
-    import compileall
-
-    compileall.compile_dir(ROOT / "graders", quiet=2)  # a read-only copy: nothing written
-    if config.getoption("assertmode") == "rewrite":
-        rewrite_test_modules(config)
-
-
-def rewrite_test_modules(config):
-    """Every test module with its asserts rewritten by pytest, once, before the workers start. Each
-    worker imports every test module, and pytest rewrites one (a few seconds for this suite) unless
-    it finds it cached beside the module, a cache it writes only where bytecode may be written:
-    without this, each worker would rewrite them all again. pytest checks the cached file against the
-    source's hash before using it. The functions are pytest's own, not its public interface: where
-    they change, nothing is cached and the workers rewrite the modules as before."""
-    try:
-        from _pytest.assertion import rewrite
-
-        state = config.stash[rewrite.assertstate_key]
-    except Exception:  # noqa: BLE001 - an optimisation only: the workers rewrite what is not cached
-        return
-    for path in sorted((ROOT / "tests").rglob("*.py")):
-        if not (path.name.startswith("test_") or path.name == "conftest.py"):
-            continue
-        try:
-            cache = rewrite.get_cache_dir(path)
-            pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
-            if rewrite._read_pyc(path, pyc) is None and rewrite.try_makedirs(cache):
-                source_hash, code = rewrite._rewrite_test(path, config)
-                rewrite._write_pyc(state, code, source_hash, pyc)
-        except Exception:  # noqa: BLE001 - as above: this module is rewritten by each worker
-            continue
 
 
 def pytest_xdist_auto_num_workers(config):
