@@ -21,7 +21,7 @@ from graders.editions.cases import load_problem_cases, load_questions, render_st
 from graders.editions.edition import SKELETON_DIGESTS, STUDENT_MANIFEST, Edition, read_toml
 from graders.editions.locking import lock_question
 from graders.editions.markers import block_digests, strip_solutions
-from graders.editions.onefunction import ANSWERS_FILE, recording_kit
+from graders.editions.onefunction import ANSWERS_FILE, read_answers, recording_kit
 from graders.sandboxing.sandbox import Limits, answers_key, record_answers
 
 LAUNCHER = '''#!/usr/bin/env python3
@@ -136,7 +136,7 @@ def kit_answers(edition: Edition) -> dict | None:
         if c.hidden and c.check is None and c.runs_in != "reference"))
     key = answers_key(kit, edition.module, edition.game.dice)
     hidden = hashlib.sha256(json.dumps(cases).encode("utf-8")).hexdigest()
-    kept = _read_answers(edition.suite_dir / ANSWERS_FILE)
+    kept = read_answers(edition.suite_dir / ANSWERS_FILE)
     if kept is not None and kept.get("kit") == key and kept.get("hidden") == hidden:
         return kept
     recorded = record_answers(kit, edition.module, edition.game.dice, Limits(), cases,
@@ -147,19 +147,11 @@ def kit_answers(edition: Edition) -> dict | None:
     return {"kit": key, "hidden": hidden, "cases": found} if found else None
 
 
-def _read_answers(path: Path) -> dict | None:
-    try:
-        data = json.loads(lzma.decompress(path.read_bytes()))
-    except (OSError, lzma.LZMAError, ValueError):
-        return None
-    return data if type(data) is dict else None
-
-
 def _put_answers(path: Path, answers: dict | None, write: bool) -> list[Path]:
     """Write ANSWERS to PATH (compressed), or remove PATH when there are none; [PATH] when it changed."""
     if answers is None:
         return _prune({path}, write) if path.exists() else []
-    if _read_answers(path) == answers:
+    if read_answers(path) == answers:
         return []
     if write:
         text = json.dumps(answers, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

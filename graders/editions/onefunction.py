@@ -226,7 +226,18 @@ def group(reaches: dict[str, set[str]]) -> list[frozenset[str]]:
 # make thousands of them (a strategy over every pair of scores), worked out by `hogkit build`: a
 # child's stub finds its call's answer there instead of asking the kit's own child each time.
 ANSWERS_FILE = "kit-answers.json.xz"
-HEAVY_ANSWERS = 200  # a case's recorded answers from which they are worked out beforehand
+
+
+def read_answers(path: Path) -> dict | None:
+    """An answers file (ANSWERS_FILE) as written by the build: None where it is missing or unreadable."""
+    import json
+    import lzma  # (here: a student's Python may lack it, and never reads this file)
+
+    try:
+        data = json.loads(lzma.decompress(path.read_bytes()))
+    except (OSError, lzma.LZMAError, ValueError):
+        return None
+    return data if type(data) is dict else None
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,6 @@ import functools
 import hashlib
 import itertools
 import json
-import lzma
 import os
 import re
 import secrets
@@ -46,7 +45,7 @@ from pathlib import Path
 from graders.core import messages, scratch
 from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition
-from graders.editions.onefunction import KitFunctions
+from graders.editions.onefunction import KitFunctions, read_answers
 from graders.sandboxing import forkserver, isolation, reaper
 from graders.sandboxing.bytecode import compiled
 from graders.sandboxing.reaper import process_tree, wait_readable
@@ -969,6 +968,7 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None,
     return session
 
 
+@functools.lru_cache(maxsize=64)  # (asked at every chunk of a grade's hidden cases)
 def answers_key(kit: KitFunctions, module: str, dice: tuple[int, int]) -> str:
     """What answers worked out beforehand hold for: the kit's module and support files, the
     submission's module name, the dice a strategy may choose, and the code that records and keys
@@ -1018,11 +1018,8 @@ def seed_answers(kit: KitFunctions, module: str, dice: tuple[int, int]) -> None:
         if not kit.prepared or (kit.prepared, key) in _SEEDED:
             return
         _SEEDED.add((kit.prepared, key))
-    try:
-        data = json.loads(lzma.decompress(Path(kit.prepared).read_bytes()))
-    except (OSError, lzma.LZMAError, ValueError):
-        return
-    if type(data) is not dict or data.get("kit") != key or type(data.get("cases")) is not list:
+    data = read_answers(Path(kit.prepared))
+    if data is None or data.get("kit") != key or type(data.get("cases")) is not list:
         return
     with _ANSWERS_LOCK:
         for setup, steps, answers in data["cases"]:
