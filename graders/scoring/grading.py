@@ -235,9 +235,7 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits, trusted: bo
             continue
         first = runs[0]
         served = set(first.keep) & set(ref.defines)
-        stubbed, kit = onefunction.stubbed_reference(edition, ref, served, set(plan.names))
         also = {n for f in served for n in ref.uses.get(f, ())}
-        carried = checks.carry(stubbed, plan.source, plan.tree, first.function, first.keep, also)
         versions: dict[str, list[Case]] = {}
         for case in cases:
             versions.setdefault(case.check.source if isinstance(case.check, StudentRun) else "", []).append(case)
@@ -247,6 +245,8 @@ def reference_children(plan: Plan, edition: Edition, limits: Limits, trusted: bo
                 for own in [checks.carry(f"{ref.source}\n\n{version}", plan.source, plan.tree, first.function,
                                          first.keep, also)]]
             continue
+        stubbed, kit = onefunction.stubbed_reference(edition, ref, served, set(plan.names))
+        carried = checks.carry(stubbed, plan.source, plan.tree, first.function, first.keep, also)
         found[problem.label] = [
             (Children(carried.source, edition, limits, carried, plan.game,
                       kit=kit and dataclasses.replace(kit, source=f"{kit.source}\n\n{version}")), its)
@@ -300,7 +300,8 @@ def run_problems(plan: Plan, children: Children, pool_size: int, on_problem: Pro
     its cases, which a big problem splits so that both children share it, each part in order.
     A problem in OTHERS runs in its own children (the student's test beside stubs of what it
     tests, one pair of children per version); one in HIDDEN runs its hidden cases in its group's
-    children (stubs of the other problems' functions). No child holds reference code."""
+    children (stubs of the other problems' functions). No child of a student's code holds reference
+    code (a mutant, the kit's own, may: see grade's ``trusted``)."""
     results: dict[str, ProblemResult] = {}
     with ThreadPoolExecutor(pool_size) as pool:
         work: dict[str, list[tuple[Children, list[Case]]]] = {}
