@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_merge(sub)
     _add_answers(sub)
     _add_build(sub)
+    _add_new_edition(sub)
     _add_release(sub)
     _add_gradescope(sub)
     _add_winrate(sub)
@@ -199,7 +200,24 @@ def _add_build(sub: Subparsers) -> None:
                                    "solution's markers and the case files. --check only reports stale files.")
     _add_edition(b)
     b.add_argument("--all", action="store_true", help="every edition")
-    b.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything is stale")
+    b.add_argument("--check", action="store_true",
+                   help="write nothing; list what is stale or still to do (in order: manifest, reference, "
+                        "handout, cases, build, the reference graded on every case); exit 1 if anything is")
+
+
+def _add_new_edition(sub: Subparsers) -> None:
+    n = sub.add_parser("new-edition", help="start next term's edition in this folder, from an edition the kit has",
+                       description="Write tests/editions/NAME/, solution/NAME/ and handouts/NAME/ in the current "
+                                   "folder (a course's own folder, or the kit's checkout): the starting edition's "
+                                   "marked reference, case templates, unlock questions and handout, and a manifest "
+                                   "with every key explained. Then change the reference and the rules' text, run "
+                                   "`hogkit build --edition NAME`, and `hogkit build --check --edition NAME` lists "
+                                   "what is still to do. docs/authoring.md walks through it.")
+    n.add_argument("name", metavar="NAME", help="the new edition's name: a lower-case Python name, such as picky_piggy")
+    n.add_argument("--from", dest="source", default=DEFAULT_EDITION, metavar="EDITION",
+                   help=f"the edition to start from (default: {DEFAULT_EDITION}; see `hogkit editions`)")
+    n.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
+                   help="rename a function (or any whole word) in every file copied; may be given again")
 
 
 def _add_release(sub: Subparsers) -> None:
@@ -604,22 +622,38 @@ def cmd_answers(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from graders.authoring.artifacts import build
+    from graders.authoring.checklist import still_to_do
 
     names = edition_names() if args.all else [args.edition]
-    stale = []
+    stale = pending = 0
     for name in names:
         edition = load_edition(name)
         changed = build(edition, write=not args.check)
-        stale += changed
-        verb = "stale" if args.check else "written"
         for path in changed:
             shown = path.relative_to(edition.root) if path.is_relative_to(edition.root) else path
-            print(messages.build_changed(verb, str(shown)))
-    if args.check and stale:
+            print(messages.build_changed("stale" if args.check else "written", str(shown)))
+        steps = still_to_do(edition, changed) if args.check else []
+        if steps:
+            print(messages.todo_header(name, len(steps)))
+            print("\n".join(f"  {n}. {step}" for n, step in enumerate(steps, start=1)))
+        elif args.check and len(names) == 1:
+            print(messages.todo_done(name))
+        stale += len(changed) if args.check else 0
+        pending += len(steps)
+    if stale:
         print(messages.build_stale_hint(), file=sys.stderr)
+    if stale or pending:
         return 1
-    if not stale:
-        print(messages.build_fresh())
+    print(messages.build_fresh())
+    return 0
+
+
+def cmd_new_edition(args: argparse.Namespace) -> int:
+    from graders.authoring import newedition
+
+    made = newedition.plan(args.name, load_edition(args.source), Path.cwd(), newedition.parse_renames(args.rename))
+    written = newedition.write(made)
+    print(messages.new_edition_written(args.name, args.source, len(written), str(Path.cwd())))
     return 0
 
 
@@ -824,7 +858,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"grade": cmd_grade, "merge": cmd_merge, "play": cmd_play,
-            "answers": cmd_answers, "build": cmd_build, "editions": cmd_editions,
+            "answers": cmd_answers, "build": cmd_build, "new-edition": cmd_new_edition, "editions": cmd_editions,
             "release": cmd_release, "gradescope": cmd_gradescope, "winrate": cmd_winrate, "optimal": cmd_optimal,
             "picture": cmd_picture, "contest": cmd_contest, "report": cmd_report, "mutants": cmd_mutants,
             "similar": cmd_similar}

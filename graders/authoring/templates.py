@@ -66,6 +66,7 @@ def _fill_template(session: Session, edition: Edition, t: Template) -> list[dict
             "name": f"{t.name} ({label})" if label else t.name,
             "about": t.name,
             "hidden": t.hidden,
+            **dict(t.passed_on),
             "transcript": render_steps(filled) + "\n",
         })
     return cases

@@ -1,8 +1,8 @@
 """A small TOML writer for the kit's own generated files (tomllib only reads).
 
 Contract: it writes what the kit generates and nothing more general: top-level scalars and
-arrays of tables whose values are strings, numbers, booleans, lists of those, or lists of
-inline tables. Multi-line strings become literal ``'''`` blocks so transcripts stay readable;
+arrays of tables whose values are strings, numbers, booleans, lists of those, inline tables, or
+lists of inline tables. Multi-line strings become literal ``'''`` blocks so transcripts stay readable;
 anything a literal block cannot hold is written as an escaped basic string. Output is stable:
 the same data always gives the same bytes, which is what the freshness tests compare.
 """
@@ -25,6 +25,8 @@ def _value(v: object) -> str:
         return repr(v)
     if isinstance(v, str):
         return _string(v)
+    if isinstance(v, dict):
+        return _inline(v)
     if isinstance(v, list):
         if v and all(isinstance(x, dict) for x in v):
             return "[\n" + "".join(f"  {_inline(x)},\n" for x in v) + "]"

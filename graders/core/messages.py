@@ -1285,6 +1285,89 @@ def build_changed(verb: str, path: str) -> str:
     return f"{verb}: {path}"
 
 
+def new_edition_bad_name(name: str) -> str:
+    return (f"{name!r} cannot name an edition: use a lower-case Python name of at most 40 characters, "
+            "such as picky_piggy")
+
+
+def new_edition_exists(name: str) -> str:
+    return f"an edition named {name!r} already exists (`hogkit editions` lists them): choose another name"
+
+
+def new_edition_folder_taken(name: str, taken: list[str]) -> str:
+    return (f"{', '.join(taken)} already there: {name!r} would overwrite it; move it away or choose "
+            "another name (nothing was written)")
+
+
+def new_edition_bad_rename(pair: str) -> str:
+    return f"--rename {pair!r}: expected OLD=NEW, two Python names (such as boar_brawl=hog_pile)"
+
+
+def new_edition_written(name: str, source: str, count: int, root: str) -> str:
+    return (f"{name}: {count} files written under {root}, started from {source}. Next: change the "
+            f"reference and the rules' text, then `hogkit build --edition {name}` and "
+            f"`hogkit build --check --edition {name}`, which lists what is still to do, in order.")
+
+
+def todo_header(name: str, count: int) -> str:
+    return f"{name}: {count} thing(s) still to do, in this order:"
+
+
+def todo_done(name: str) -> str:
+    return (f"{name}: nothing missing; the reference earns every point. Next: "
+            f"`hogkit mutants --edition {name}` (how strong the cases are).")
+
+
+def todo_left(file: str, line: int, text: str) -> str:
+    return f"{file}:{line}: write what this TODO asks: {text}"
+
+
+def todo_no_handout(file: str) -> str:
+    return f"write the handout, {file} (it is the notebook's text too)"
+
+
+def todo_reference_unreadable(file: str, why: str) -> str:
+    return f"{file}: the reference does not parse ({why}); fix it first"
+
+
+def todo_function_missing(label: str, function: str, file: str) -> str:
+    return f"Problem {label} names {function}, which {file} does not define: write it, or change the manifest"
+
+
+def todo_no_markers(label: str, file: str) -> str:
+    return (f"Problem {label}: mark its code in {file} with `# BEGIN PROBLEM {label}` and "
+            f"`# END PROBLEM {label}` (the skeleton is made from the markers)")
+
+
+def todo_case_file(label: str, why: str) -> str:
+    return f"Problem {label}: its case files cannot be read: {why}"
+
+
+def todo_no_cases(label: str, hidden: bool) -> str:
+    kind = "hidden" if hidden else "public"
+    return (f"Problem {label} has no {kind} case: add a [[case]] or a [[generate]] table"
+            f"{' with hidden = true' if hidden else ''} to its qNN.toml")
+
+
+def todo_no_questions(folder: str) -> str:
+    return f"no problem has unlock questions: add [[unlock]] tables (qNN.unlock.toml) in {folder}"
+
+
+def todo_build(name: str, count: int) -> str:
+    return f"{count} generated file(s) are stale: run `hogkit build --edition {name}`"
+
+
+def todo_cannot_grade(why: str) -> str:
+    return f"the reference could not be graded here: {why}"
+
+
+def todo_reference_fails(label: str, case: str, expected: str, got: str) -> str:
+    if not expected and not got:
+        return f"Problem {label}: the reference does not earn it ({case}): fix the reference or the cases"
+    return (f"Problem {label}: the reference fails {case!r} (expected {visible(expected)!s}, "
+            f"got {visible(got)}): fix the case or the reference")
+
+
 def build_fresh() -> str:
     return "everything is up to date"
 

@@ -131,6 +131,7 @@ class Template:
     hidden: bool
     transcript: str
     params: tuple[dict, ...]
+    passed_on: tuple[tuple[str, object], ...] = ()  # (key, value) of PASSED_ON given, for each case made
 
 
 def render_steps(steps: tuple[Step, ...] | list[Step], hide_expected: bool = False) -> str:
@@ -188,7 +189,11 @@ CASE_KEYS = {"name": Key(str, ""), "transcript": Key(str), "hidden": Key(bool, F
 UNLOCK_KEYS = {"name": Key(str, ""), "question": Key(str, ""), "choices": Key(list, [], items=str),
                "answer": Key(str, ""), "transcript": Key(str, "")}
 GENERATE_KEYS = {"name": Key(str, ""), "hidden": Key(bool, False), "transcript": Key(str),
-                 "params": Key(list, None, items=dict), "range": Key(dict, None), "random": Key(dict, None)}
+                 "params": Key(list, None, items=dict), "range": Key(dict, None), "random": Key(dict, None),
+                 # passed on to every case the template makes, as a [[case]] table takes them
+                 "rule": Key(str, ""), "advice": Key(bool, False), "timeout": Key(float, None, check=positive),
+                 "setup": Key(str, None)}
+PASSED_ON = ("rule", "advice", "timeout", "setup")  # a template's keys each of its cases carries
 STUDENT_TEST_KEYS = {"function": Key(str, check=_a_name), "tests": Key(str, check=_a_name),
                      "runs_in": Key(str, "reference", check=one_of("reference")),
                      "passes": Key(str, "returns", check=one_of("returns")),
@@ -388,7 +393,9 @@ def load_templates(edition: Edition, key: int | str) -> list[Template]:
         values = check_table(raw, GENERATE_KEYS, where)
         templates.append(Template(id=template_id, problem=label, name=values["name"] or template_id,
                                   hidden=values["hidden"], transcript=values["transcript"],
-                                  params=tuple(expand_params(values, where))))
+                                  params=tuple(expand_params(values, where)),
+                                  passed_on=tuple((k, values[k]) for k in PASSED_ON
+                                                  if values[k] not in (None, "", False))))
     return templates
 
 

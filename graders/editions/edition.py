@@ -294,17 +294,50 @@ def kit_root() -> Path:
     raise EditionError(messages.kit_not_found())
 
 
+def course_root() -> Path | None:
+    """A course's own folder of editions: the current folder when it holds ``tests/editions/`` and
+    is no kit's checkout (where ``hogkit new-edition`` writes and a course keeps next term's
+    edition); None otherwise. Its editions are listed beside the kit's, and a name is looked up
+    there first."""
+    here = Path.cwd()
+    try:
+        if not (here / EDITIONS).is_dir() or (here / "graders").is_dir() or here.resolve() == kit_root().resolve():
+            return None  # (a kit's checkout, this one or another, is no course's folder)
+    except (OSError, EditionError):
+        return None
+    return here.resolve()
+
+
+def edition_roots() -> list[Path]:
+    """Where editions are looked up, in order: the course's folder (:func:`course_root`), then the kit."""
+    course = course_root()
+    return ([course] if course else []) + [kit_root()]
+
+
+def course_secrets() -> list[Path]:
+    """The course's folders that hold its editions' cases and references (see :func:`course_root`):
+    hidden from student code as the kit's own are."""
+    course = course_root()
+    return [f for f in (course / "tests", course / "solution") if f.is_dir()] if course else []
+
+
 def edition_names(root: Path | None = None) -> list[str]:
-    root = root or kit_root()
-    return sorted(p.parent.name for p in (root / EDITIONS).glob("*/edition.toml"))
+    roots = [root] if root else edition_roots()
+    return sorted({p.parent.name for r in roots for p in (r / EDITIONS).glob("*/edition.toml")})
+
+
+def edition_home(name: str) -> Path | None:
+    """The root (:func:`edition_roots`) that holds edition NAME, or None when none does."""
+    return next((r for r in edition_roots() if (r / EDITIONS / name / "edition.toml").is_file()), None)
 
 
 def load_edition(name: str = DEFAULT_EDITION, root: Path | None = None) -> Edition:
     """Read ``tests/editions/NAME/edition.toml`` into an :class:`Edition`; reject unknown names clearly."""
-    root = root or kit_root()
+    given = root
+    root = root or edition_home(name) or kit_root()
     path = root / EDITIONS / name / "edition.toml"
     if not path.is_file():
-        raise EditionError(messages.unknown_edition(name, edition_names(root)))
+        raise EditionError(messages.unknown_edition(name, edition_names(given)))
     return _edition_of(name, root, path, _read_text(path))
 
 

@@ -5,8 +5,9 @@ testing), :func:`require` starts one child exactly as every student's child is s
 same limits, same confinement), with an empty submission, and reads what that child found it could
 do after every protection was in place: which of the kit's secrets (:func:`secret_paths`: the
 package, the kit's root and its ``tests/`` and ``solution/``, each edition's manifest, a case file
-and the reference, any class or output folder named) it could open, whether it reached a listener
-of the grader's on 127.0.0.1, and who it was. The result is a frozen
+and the reference, and the ``tests/`` and ``solution/`` of the folder holding it (a course's own),
+any class or output folder named) it could open, whether it reached a listener of the grader's on
+127.0.0.1, and who it was. The result is a frozen
 :class:`graders.sandboxing.isolation.Verified`, kept once per policy and set of secrets; every report's
 isolation line is its summary, which says how many of the kit's own paths were checked and that
 nothing else was looked for: a copy of the kit or of a reference elsewhere on the machine is hidden
@@ -49,7 +50,8 @@ def secret_paths(editions: Iterable[Edition], extra: Iterable[Path] = ()) -> tup
         pass
     for edition in editions:
         cases = sorted(edition.suite_dir.glob("q*.toml")) + sorted(edition.suite_dir.glob("q*.json"))
-        found += [edition.suite_dir / "edition.toml", *cases[:1], edition.solution_dir / edition.submission]
+        found += [edition.suite_dir / "edition.toml", *cases[:1], edition.solution_dir / edition.submission,
+                  edition.root / "tests", edition.root / "solution"]  # (a course's own folder too)
     found += list(extra)
     return tuple(sorted({str(p.resolve()) for p in found if p.exists()}))
 

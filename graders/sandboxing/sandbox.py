@@ -44,7 +44,7 @@ from pathlib import Path
 
 from graders.core import messages, scratch
 from graders.core.errors import LoadError, SandboxError
-from graders.editions.edition import Edition
+from graders.editions.edition import Edition, course_secrets
 from graders.editions.onefunction import KitFunctions, read_answers
 from graders.sandboxing import forkserver, isolation, reaper
 from graders.sandboxing.bytecode import compiled
@@ -253,7 +253,7 @@ class Session:
         # Settings travel over the pipe, so neither the child's command line nor its files point at the kit.
         config: dict[str, object] = {
             "identity": list(self._identity) if self._identity else None,
-            "hide": [str(KIT)] if policy.level == isolation.LIMITS and policy.root else [],
+            "hide": [str(KIT), *map(str, course_secrets())] if policy.level == isolation.LIMITS and policy.root else [],
             "interpreter": [policy.python_home, str(runner / "python")],  # (where a hidden-away Python is shown)
             "workdir": work,
             "submission": f"{work}/{self.submission.name}",
