@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from graders.authoring.newedition import TODO
-from graders.core import messages
+from graders.core import messages, syntax
 from graders.core.errors import EditionError, IsolationRefused, MarkerError
 from graders.core.records import ProblemStatus, Report
 from graders.editions.cases import load_problem_cases, load_questions
@@ -62,7 +62,7 @@ def _reference(edition: Edition) -> list[str]:
     path = edition.solution_dir / edition.submission
     try:
         source = path.read_text(encoding="utf-8")
-        defined = {n.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef)}
+        defined = {n.name for n in ast.walk(syntax.parse_module(source, str(path))) if isinstance(n, ast.FunctionDef)}
     except (OSError, SyntaxError, ValueError) as exc:
         return [messages.todo_reference_unreadable(_shown(edition, path), str(exc))]
     marked = {problem_label(m["n"]) for m in map(BEGIN.match, source.splitlines()) if m}

@@ -142,3 +142,24 @@ def test_a_case_the_reference_fails_is_named_with_what_it_expected() -> None:
     steps = checklist.reference_steps(load_edition(), lambda _: report)
     assert steps == ["Problem 02: the reference fails 'the worked examples' (expected 9, got 13): "
                      "fix the case or the reference"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("isolation", ["default", "limits"])
+def test_attack_a_hand_in_cannot_read_the_reference_of_a_courses_own_edition(tmp_path: Path, monkeypatch, capsys,
+                                                                             isolation: str) -> None:
+    """Attack: the course's reference sits outside the kit, in the course's folder; a hand-in that
+    reads it and runs it (a walking stub) scores nothing, with namespaces and without."""
+    if isolation == "limits":
+        monkeypatch.setenv("HOGKIT_ISOLATION", "limits")
+    monkeypatch.chdir(tmp_path)
+    newedition.write(newedition.plan("toy", load_edition("boar_brawl"), tmp_path, {}))
+    assert hogkit(["build", "--edition", "toy"]) == 0
+    reference = tmp_path.resolve() / "solution" / "toy" / "hog.py"
+    stub = tmp_path / "stub.py"
+    stub.write_text(f"exec(open({str(reference)!r}).read())\n", encoding="utf-8")
+    capsys.readouterr()
+    assert hogkit(["grade", str(stub), "--edition", "toy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 0
+    assert hogkit(["grade", str(reference), "--edition", "toy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 24
