@@ -49,9 +49,9 @@ def picky_piggy(score):
     8
     """
     # BEGIN PROBLEM 2
-    if score == 0:
-        return 7
-    place = (score - 1) % 6 + 1  # the digits of 1/7 come round every six places
+    # The digits of 1/7 come round every six places, so digit SCORE is digit PLACE, from 1 to 6;
+    # a score of 0 gives place 6, whose digit is the 7 the rules give it.
+    place = (score - 1) % 6 + 1
     return 10 ** place // 7 % 10
     # END PROBLEM 2
 
