@@ -429,8 +429,9 @@ def test_an_after_rule_may_raise_the_sum_as_hog_pile_does():
     for total in range(2 * goal - 2, -1, -1):
         for a in range(max(0, total - goal + 1), min(total, goal - 1) + 1):
             b = total - a
-            after = [(a + k) * (2 if a + k == b else 1) for k in points]
-            win[a, b] = sum(p * (1.0 if s >= goal else 1.0 - win[b, s]) for p, s in zip(points.values(), after))
+            for k, p in points.items():
+                s = (a + k) * (2 if a + k == b else 1)  # Hog Pile: a tie doubles the mover
+                win[a, b] += p * (1.0 if s >= goal else 1.0 - win[b, s])
     six = analysis.constant(model, 6)
     assert analysis.win_rates(model, six, six)["first"] == pytest.approx(win[0, 0], abs=1e-12)
 
