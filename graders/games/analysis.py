@@ -12,7 +12,8 @@ manifest's ``[analysis]`` table, never re-coded here:
   ``start``; ``update`` then takes the mover's memory as a fifth argument ``last``, and
   ``remember`` (same arguments) gives what the mover carries on. Feral Hogs needs this;
 * ``after`` (optional) for ``after(score, opponent_score) -> (score, opponent_score)``, both scores
-  once a turn's points are in (Swine Swap); it must keep their sum;
+  once a turn's points are in (Swine Swap's swap, Hog Pile's bonus); it may keep their sum or raise
+  it, never lower it;
 * ``variants`` (optional): other ``update`` expressions, the same game under other rules.
 
 Rolling k six-sided dice is grouped into classes (the sum of the faces, and whether a 1 came up),
@@ -25,7 +26,7 @@ either fails, as it does one whose turn can end without gaining.
 
 Values: ``win[a, b, o, m]`` is the probability that the player about to move, with score ``a``
 against ``b``, memory ``m`` against the other's ``o``, wins (without a memory, ``win[a, b]``). Every
-turn raises the mover's score and ``after`` keeps the sum, so the states are solved in order of
+turn raises the mover's score and ``after`` never lowers the sum, so the states are solved in order of
 decreasing ``a + b``, one anti-diagonal at a time, vectorised with numpy. Strategies see the scores
 only; with a memory, the best of them is sought by policy improvement (:func:`score_best_response`)
 and bounded by the best play of a player who sees the whole state (:func:`full_best_response`).
@@ -221,10 +222,7 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
     size = int(max(nexts.max(), zero.max())) + 1
     moved = None
     if after is not None:
-        moved = np.array([[after(a, b) for b in range(size)] for a in range(size)], dtype=np.int64)
-        sums = np.add.outer(np.arange(size), np.arange(size))
-        if moved.shape != (size, size, 2) or (moved.sum(axis=2) != sums).any():
-            raise AnalysisError(messages.after_must_keep_sum(edition.name))
+        moved, size = _moved_scores(edition, after, size, goal)
     extra = None
     if extra_turn is not None:
         extra = np.zeros((size, goal), dtype=bool)
@@ -232,6 +230,24 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
     if memory == 1:
         return GameModel(goal, size, nexts, probs, zero, extra, after=moved)
     return GameModel(goal, size, nexts, probs, zero, extra, recalls, zero_recall, moved, settings.memory_start)
+
+
+def _moved_scores(edition: Edition, after, size: int, goal: int) -> tuple[np.ndarray, int]:
+    """(after's two scores at every pair of scores below SIZE, the size the value tables need): a
+    bonus may carry the mover past SIZE, so the tables grow to hold every score ``after`` can leave
+    while the other is below the goal (where nothing leads, the scores are kept). ``after`` may raise
+    the sum of the scores (Hog Pile's bonus) or keep it (a swap), never lower it: the states are
+    solved in order of decreasing sum."""
+    moved = np.array([[after(a, b) for b in range(size)] for a in range(size)], dtype=np.int64)
+    sums = np.add.outer(np.arange(size), np.arange(size))
+    if moved.shape != (size, size, 2) or (moved.sum(axis=2) < sums).any() or (moved < 0).any():
+        raise AnalysisError(messages.after_must_keep_sum(edition.name))
+    grown = max(size, int(moved[:, :goal].max()) + 1)
+    if grown == size:
+        return moved, size
+    kept = np.stack(np.meshgrid(np.arange(grown), np.arange(grown), indexing="ij"), axis=2).astype(np.int64)
+    kept[:size, :size] = moved
+    return kept, grown
 
 
 def _outcomes(update, recall, make_test_dice, k: int, group: list, goal: int, memory: int) -> list:

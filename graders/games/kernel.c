@@ -7,7 +7,7 @@
 
 /* Each player carries a memory of MEMORY
  * classes, a turn may give the mover another (extra), and a rule may move both scores once a
- * turn's points are in (after, keeping their sum). Strategies see the two scores only
+ * turn's points are in (after, which never lowers their sum). Strategies see the two scores only
  * (first[a][b], second[a][b]). Tables are win[a][b][o][m] (the mover's score, the other's, the
  * other's memory, the mover's) over goal x goal x memory x memory, as graders/analysis.py's
  * win_tables gives them: nexts[k][m][a][c] and recalls[k][m][a][c] (the new score and the memory

@@ -18,13 +18,18 @@ from graders.editions.cases import load_problem_cases, load_questions
 from graders.editions.edition import Edition, edition_names, kit_root, load_edition
 from graders.scoring.astrules import check_rules
 
-# One statement per forbidden word that uses exactly that construct.
+# One statement per forbidden word that uses exactly that construct; any other word is a name the
+# function may not mention (a call it must not make, such as final_strategy's max_scoring_num_rolls).
 VIOLATIONS = {
     "str": "_probe = str(1)",
     "lists": "_probe = list()",
     "square brackets": "_probe = (1, 2)[0]",
     "for loops": "for _probe in ():\n    pass",
 }
+
+
+def violation(word: str) -> str:
+    return VIOLATIONS.get(word, f"_probe = {word}")
 
 
 def declared_rules() -> list[tuple[str, object]]:
@@ -64,10 +69,10 @@ def test_every_forbidden_word_fires_directly_and_through_a_helper(item):
     name, rule = item
     source = reference(load_edition(name))
     for word in rule.names:
-        direct = insert_into(source, rule.function, VIOLATIONS[word])
+        direct = insert_into(source, rule.function, violation(word))
         assert not check_rules(ast.parse(direct), [rule])[0].passed, f"{word} used directly was not caught"
         helper = insert_into(source, rule.function, "_probe = _shape_helper()")
-        helper += "\n\ndef _shape_helper():\n" + "\n".join("    " + ln for ln in VIOLATIONS[word].split("\n"))
+        helper += "\n\ndef _shape_helper():\n" + "\n".join("    " + ln for ln in violation(word).split("\n"))
         helper += "\n    return 0\n"
         result = check_rules(ast.parse(helper), [rule])[0]
         assert not result.passed and "_shape_helper" in result.detail, f"{word} in a helper was not caught"

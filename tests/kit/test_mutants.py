@@ -441,6 +441,13 @@ SAMPLE = {
         "07 announce_highest.say: comparison: if gain >= running_high:",
         "05 play: argument: again = more_boar(score1, score0)",
     ],
+    "picky_piggy": [
+        "02 picky_piggy: constant: return 10 ** place // 7 % 11",
+        "04 hog_pile: return: return player_score + 1",
+        "05 play: delete: score1 += hog_pile(score1, score0)",
+        "07 announce_highest.say: argument: print(gain, str(who) + '!', \"point(s)! That's a record gain for Player\")",
+        "11 hog_pile_strategy: argument: return picky_piggy_strategy(score, opponent_score, num_rolls, cutoff)",
+    ],
     "swine_swap": [
         "02 free_bacon: constant: alternating = alternating + sign * (cube % 11)",
         "04 is_swap: constant: while excitement >= 9:",

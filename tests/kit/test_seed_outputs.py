@@ -4,7 +4,8 @@ Each edition lists, in ``tests/editions/<edition>/seed.toml``, the lines its see
 prints (commentary, announcements). Every such line must be the expected output of some case of
 the edition, word for word; the cases' expectations are checked against the reference elsewhere,
 so the reference prints each line too. Where the seeds themselves are at hand (beside the project
-in ``shared/seeds``), each listed line must also appear in its seed, so nothing is reworded.
+in ``shared/seeds``, or a new term's rules card in ``shared/new-term``), each listed line must also
+appear in its seed, so nothing is reworded.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import pytest
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import Edition, read_toml
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+SEEDS = SHARED / "seeds"
+PLACES = (SEEDS, SHARED / "new-term")  # the seed handouts, then the rules cards of new terms
 
 
 def listed(edition: Edition) -> dict:
@@ -42,8 +45,8 @@ def test_every_line_the_seed_quotes_is_expected_word_for_word(any_edition):
 
 def test_the_listed_lines_are_the_seeds_own(any_edition):
     data = listed(any_edition)
-    seed = SEEDS / data["seed"]
-    if not seed.is_file():
+    seed = next((place / data["seed"] for place in PLACES if (place / data["seed"]).is_file()), None)
+    if seed is None:
         pytest.skip(f"the seed handouts are not beside this checkout ({SEEDS})")
     text = seed.read_text(encoding="utf-8")
     assert [line for line in data["outputs"] if line not in text] == []

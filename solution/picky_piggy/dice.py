@@ -1,0 +1,1 @@
+../boar_brawl/dice.py

@@ -1,0 +1,1 @@
+../boar_brawl/hog_gui.py
