@@ -58,6 +58,9 @@ KEY_GUIDE: dict[str, str] = {
     "[[problems.rules]] kind, function, names": (
         "a shape rule: kind 'forbid' (the names 'str', 'lists', 'square brackets', 'for loops', or a function "
         "that must not be called) or 'uses' (functions that should be called)"),
+    "[[problems.rules]] helpers": (
+        "false: check the function's own code alone (what it nests), not the module-level helpers it calls "
+        "(default true)"),
     "[[problems.rules]] required": (
         "true: the problem's points depend on it (the rules say 'must'); false: advice only ('should'). "
         "Default: forbid is required, uses is advice"),

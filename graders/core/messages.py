@@ -2623,8 +2623,8 @@ def unknown_variant(name: str, known: list[str]) -> str:
 
 
 def after_must_keep_sum(edition: str) -> str:
-    return (f"edition {edition!r} declares a [game] after that changes the sum of the scores, so its "
-            "game cannot be solved in order of that sum")
+    return (f"edition {edition!r} declares a [game] after that lowers the sum of the scores, so its "
+            "game cannot be solved in order of that sum (an after rule may keep or raise it)")
 
 
 def memory_class_too_small(classes: int) -> str:

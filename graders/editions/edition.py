@@ -55,7 +55,7 @@ PROBLEM_KEYS = {
     "case_timeout": Key(float, None, check=positive), "optional": Key(bool, False),
 }
 RULE_KEYS = {"kind": Key(str, check=one_of(*RULE_KINDS)), "function": Key(str), "names": Key(list, items=str),
-             "required": Key(bool, None)}
+             "required": Key(bool, None), "helpers": Key(bool, True)}
 CHECKPOINT_KEYS = {"phase": Key(int), "points": Key(int), "label": Key(str, "Checkpoint")}
 # [game]: the game, one table whatever its kind. These are the keys every kind shares: which kind, the goal
 # and baseline strategy as expressions, the die a turn uses, and what a move is (a number of dice from
@@ -104,6 +104,7 @@ class Rule:
     names: tuple[str, ...]
     problem: str  # the label of the problem it belongs to
     required: bool = True  # False: advice, reported but never costing points
+    helpers: bool = True  # False: the function's own code alone (what it nests), not the helpers it calls
 
 
 @dataclass(frozen=True)
@@ -460,7 +461,7 @@ def _rule(raw: dict, problem: str, where: str) -> Rule:
     values = check_table(raw, RULE_KEYS, where)
     # The seed's "must not use" is required; its "you should use" is advice unless declared required.
     required = values["required"] if values["required"] is not None else values["kind"] == "forbid"
-    return Rule(values["kind"], values["function"], tuple(values["names"]), problem, required)
+    return Rule(values["kind"], values["function"], tuple(values["names"]), problem, required, values["helpers"])
 
 
 def _checkpoint(raw: dict | None, where: str) -> Checkpoint | None:

@@ -2,8 +2,9 @@
 
 Contract: a rule names a function and either things it must not use (``forbid``) or functions it
 must use (``uses``). Both look at the function *and every module-level helper it reaches*, directly
-or not: a function, lambda, class, import or value bound at the top level of the submission (also
-inside top-level ``if``/``try``/``with`` blocks) and named inside the code being checked is checked
+or not (a rule with ``helpers = false`` looks at the function's own code alone, with what it nests):
+a function, lambda, class, import or value bound at the top level of the submission (also inside
+top-level ``if``/``try``/``with`` blocks) and named inside the code being checked is checked
 too. A forbidden construct cannot be smuggled in through ``eval``, ``exec``, ``getattr``,
 ``__import__`` and their kin: using any of them in the checked code breaks every ``forbid`` rule.
 ``print("DEBUG: ...")`` calls are left out of ``forbid`` checks, since debugging output never
@@ -361,6 +362,7 @@ class RuleChecker:
         groups = self.reach(rule.function)
         if groups is None:
             return RuleResult(rule.problem, text, False, messages.missing_function(self.filename, rule.function, []))
+        groups = groups if rule.helpers else groups[:1]  # (the function itself and what it nests come first)
         nodes = [node for group in groups for node in group]
 
         def where(line: int) -> str:

@@ -211,6 +211,17 @@ def test_forbidden_construct_in_a_helper_fails(boar_rule: Rule, variant: str) ->
 
 
 @pytest.mark.parametrize("variant", sorted(FORBIDDEN_TENS))
+def test_a_rule_of_the_functions_own_code_leaves_its_helpers_alone(boar_rule: Rule, variant: str) -> None:
+    """``helpers = false`` (a course that checked the function's own source, as Fall 2021 did):
+    the construct in a helper passes, in the function itself it still fails."""
+    expr, _what = FORBIDDEN_TENS[variant]
+    own = dataclasses.replace(boar_rule, helpers=False)
+    assert check(via_helper(expr), own).passed
+    assert not check(via_helper(expr), boar_rule).passed
+    assert not check(direct(expr), own).passed
+
+
+@pytest.mark.parametrize("variant", sorted(FORBIDDEN_TENS))
 def test_forbidden_construct_in_a_helper_of_a_helper_fails(boar_rule: Rule, variant: str) -> None:
     expr, what = FORBIDDEN_TENS[variant]
     source = via_helper_of_helper(expr)

@@ -300,7 +300,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
      ["e.toml [game] update", "only a game of kind 'dice'", "kind = 'tactic'"]),
     (m.turn_must_gain, ("pig",), ["'pig'", "does not raise"]),
     (m.unknown_variant, ("no_hogs", ["no_feral_hogs"]), ["'no_hogs'", "known variants: no_feral_hogs"]),
-    (m.after_must_keep_sum, ("pig",), ["'pig'", "[game] after", "sum of the scores"]),
+    (m.after_must_keep_sum, ("pig",), ["'pig'", "[game] after that lowers", "sum of the scores", "raise"]),
     (m.memory_class_too_small, (14,), ["13 or more", "classes = 14", "too few"]),
     (m.minimax_needs_plain_state, (), ["minimax", "two scores", "hogkit optimal"]),
     (m.improved_response, ("always_roll(4)", 3), ["always_roll(4)", "policy improvement", "3 rounds"]),
