@@ -405,7 +405,7 @@ def test_too_few_memory_classes_are_refused(swine):
 def test_an_after_rule_that_lowers_the_sum_is_refused(swine):
     edition, _ = swine
     broken = _changed(edition, after="lambda score, opponent_score: (max(score - 1, 0), opponent_score)")
-    with pytest.raises(analysis.AnalysisError, match="changes the sum of the scores"):
+    with pytest.raises(analysis.AnalysisError, match="lowers the sum of the scores"):
         analysis.derive_model(edition, kinds.dice_settings(broken))
 
 
