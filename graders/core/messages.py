@@ -811,6 +811,17 @@ def class_retrying(count: int) -> str:
     return f"grading {count} submission{'s' if count != 1 else ''} again, one at a time, after a failure of the kit"
 
 
+def class_regrading(labels: Sequence[str], count: int) -> str:
+    """A rerun whose kit changed only in some problems' cases: what it grades again, and what it keeps."""
+    if len(labels) == 1:
+        problems, changed = f"Problem {labels[0]}", f"Problem {labels[0]}'s cases changed"
+    else:
+        problems = "Problems " + ", ".join(labels[:-1]) + " and " + labels[-1]
+        changed = f"the cases of {problems} changed"
+    whose = f"{count:,} submission's" if count == 1 else f"{count:,} submissions'"
+    return f"{changed}: regrading {whose} {problems}; every other result kept"
+
+
 # -- failures of the kit (never the student's) -------------------------------------------------
 
 

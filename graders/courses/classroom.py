@@ -5,7 +5,9 @@ in its own sandboxed children (isolated as :mod:`graders.sandboxing.isolation` d
 As each submission finishes, its record (lean and gzipped: ``records/ID.json.gz``, see
 :func:`write_record`), Markdown feedback and Gradescope-style ``results.json`` are written atomically
 under OUTDIR; a rerun keeps the records of submissions whose code did not
-change, graded by the same kit (unless ``force``). A submission that cannot be graded gets a row
+change, graded by the same kit (unless ``force``), and where the kit differs in some problems'
+cases alone (:func:`kit_fingerprint`, :func:`changed_problems`) grades those problems again and
+keeps the rest (:func:`graders.scoring.grading.regrade`). A submission that cannot be graded gets a row
 with its status and reason and never stops the batch. At the end the class files are written from
 the records: ``grades.csv``, ``records.jsonl``, ``summary.md``, ``histogram.png`` and ``.svg``, and ``kit-
 errors.log`` when the kit failed.
@@ -36,13 +38,14 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import signal
 import sys
 import threading
 import time
 import traceback
 import zlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -77,12 +80,12 @@ from graders.courses.handins import (
     record_result,
 )
 from graders.courses.shards import Shard
-from graders.editions.edition import EDITIONS, Edition, engine_modules
+from graders.editions.edition import Edition, engine_modules
 from graders.games.game import game_of
 from graders.sandboxing import sandbox
 from graders.sandboxing.sandbox import Limits
 from graders.scoring import reports
-from graders.scoring.grading import describe_failure, grade
+from graders.scoring.grading import describe_failure, grade, regrade
 from graders.scoring.submissions import Entry, Submission, discover, file_id, not_submissions, shown_text
 
 HANDINS_TABLE = "handins.csv"  # with a course: the engine's grades.csv, one row per hand-in
@@ -93,11 +96,34 @@ ENGINE = Path(__file__).resolve().parents[1]
 
 
 def kit_fingerprint(edition: Edition) -> str:
-    """What identifies the kit that grades: its engine, every case file and manifest, the reference
-    and support files. A record made by another kit is regraded, never kept."""
+    """What identifies the kit that grades: ``BASE;LABEL=DIGEST,...``. BASE covers its engine, the
+    edition's manifest, the reference and support files; each problem's digest covers its case
+    files and the files they include. A record made by another kit is regraded, never kept; one
+    whose BASE is this kit's is regraded for the problems whose digest changed alone
+    (:func:`changed_problems`)."""
+    files = engine_modules(ENGINE) + [edition.suite_dir / "edition.toml", edition.solution_dir / edition.submission]
+    base = _digest(files + [edition.support_dir / n for n in edition.support])
+    parts = ",".join(f"{p.label}={_digest(_problem_files(edition, p.label))[:12]}" for p in edition.problems)
+    return f"{base};{parts}"
+
+
+def _problem_files(edition: Edition, label: str) -> list[Path]:
+    """Problem LABEL's case files, and the files they include (another edition's shared cases)."""
+    files = edition.case_files(label)
+    for path in list(files):
+        try:
+            included = INCLUDED.findall(path.read_text(encoding="utf-8"))
+        except OSError:
+            continue
+        files += [(path.parent / name).resolve() for _q, name in included]
+    return files
+
+
+INCLUDED = re.compile(r"""^\s*file\s*=\s*(["'])([^"']+)\1""", re.MULTILINE)  # an [[include]]'s file
+
+
+def _digest(files: list[Path]) -> str:
     digest = hashlib.sha256()
-    files = engine_modules(ENGINE) + sorted((edition.root / EDITIONS).glob("*/*.toml"))
-    files += [edition.solution_dir / edition.submission] + [edition.support_dir / n for n in edition.support]
     for path in files:
         digest.update(path.name.encode() + b"\0")
         try:
@@ -105,6 +131,19 @@ def kit_fingerprint(edition: Edition) -> str:
         except OSError:
             digest.update(b"(missing)")
     return digest.hexdigest()[:16]
+
+
+def changed_problems(made_by: str, kit: str) -> set[str] | None:
+    """The problems whose cases differ between the kit that made a record (MADE_BY) and KIT, both
+    :func:`kit_fingerprint` values; None when anything else differs (the engine, the manifest,
+    the reference, the problems themselves), which only a full grade answers."""
+    old_base, _, old_parts = made_by.partition(";")
+    base, _, parts = kit.partition(";")
+    old = dict(part.partition("=")[::2] for part in old_parts.split(",") if part)
+    new = dict(part.partition("=")[::2] for part in parts.split(",") if part)
+    if old_base != base or not new or old.keys() != new.keys():
+        return None
+    return {label for label in new if old[label] != new[label]}
 
 
 def _base(entry: Entry, edition: Edition, kit: str) -> ClassRecord:
@@ -115,16 +154,25 @@ def _base(entry: Entry, edition: Edition, kit: str) -> ClassRecord:
 
 
 def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "",
-               worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
+               worded: Callable[[str], str] = messages.kit_failed_row,
+               earlier: tuple[ClassRecord, set[str]] | None = None) -> ClassRecord:
     """The record of one entry: its grading report, why it could not be graded, or (status
     ``kit error``, its reason WORDED from the failure for the route) that the kit failed to grade
-    it. One attempt; see :func:`record_with_retry`."""
+    it. One attempt; see :func:`record_with_retry`. EARLIER: a record by this kit but for some
+    problems' cases (:func:`load_partial`), whose other results are kept and those problems
+    graded again."""
     base = _base(entry, edition, kit)
     if entry.source is None:
         return base
+    if earlier is not None and (earlier[0].report is None or not earlier[1]):
+        return earlier[0]
     try:
-        report = grade(Submission(entry.path, entry.source, entry.notes), edition, limits=limits, workers=1,
-                       game=game_of(edition))
+        submission = Submission(entry.path, entry.source, entry.notes)
+        if earlier is not None and earlier[0].report is not None:
+            report = regrade(submission, edition, earlier[0].report, earlier[1], limits=limits, workers=1,
+                             game=game_of(edition))
+        else:
+            report = grade(submission, edition, limits=limits, workers=1, game=game_of(edition))
     except Exception as exc:  # anything grading raises is the kit's failure, never the student's
         return kit_error_record(base, exc, traceback.format_exc(), worded)
     return dataclasses.replace(base, status=EntryStatus.GRADED, reason="", report=report, max=report.max)
@@ -195,9 +243,9 @@ def record_path(out: Path, student: str) -> Path:
     return _outputs(out, student)["record"]
 
 
-def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> ClassRecord | None:
-    """The record of an earlier run for the same code, edition and kit, or None. A row the kit
-    failed to grade is never kept: it is graded again; nor is a record of another version."""
+def earlier_record(out: Path, entry: Entry, edition: Edition) -> ClassRecord | None:
+    """The record an earlier run left for ENTRY's very code and EDITION, by whatever kit; None when
+    there is none, it is of another version, or the kit failed on it (such a row is graded again)."""
     try:
         data = read_record(record_path(out, entry.files_as))
         if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
@@ -205,8 +253,25 @@ def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> ClassRec
         record = ClassRecord.from_dict(data)
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    same = record.kit == kit and record.digest == entry.digest and record.edition == edition.name
+    same = record.digest == entry.digest and record.edition == edition.name
     return record if same and record.status != EntryStatus.KIT_ERROR else None
+
+
+def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> ClassRecord | None:
+    """The record of an earlier run for the same code, edition and kit, or None."""
+    record = earlier_record(out, entry, edition)
+    return record if record is not None and record.kit == kit else None
+
+
+def load_partial(out: Path, entry: Entry, edition: Edition, kit: str) -> tuple[ClassRecord, set[str]] | None:
+    """An earlier run's record of ENTRY's code by a kit that differs from KIT in some problems'
+    cases alone (:func:`changed_problems`), with those problems' labels: none for an entry that was
+    not graded, whose record holds for this kit too. None when a full grade is needed."""
+    record = earlier_record(out, entry, edition)
+    labels = changed_problems(record.kit, kit) if record is not None else None
+    if record is None or labels is None or record.kit == kit:
+        return None
+    return dataclasses.replace(record, kit=kit), (labels if record.report is not None else set())
 
 
 Progress = Callable[..., None]  # (done, total, started[, what is counted])
@@ -326,13 +391,17 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
     kit = kit_fingerprint(edition)
     make_private_folder(out)
     records: dict[str, ClassRecord] = {}
-    todo = []
+    todo, earlier = [], {}
     for entry in entries:
         old = None if force else load_record(out, entry, edition, kit)
+        partial = None if force or old is not None else load_partial(out, entry, edition, kit)
         if old is not None:
             records[_key(entry)] = dataclasses.replace(old, reused=True)
         else:
             todo.append(entry)
+            if partial is not None:
+                earlier[_key(entry)] = partial
+    _say_regrading(earlier.values(), notice)
     started = time.monotonic()
 
     def keep(entry: Entry, record: ClassRecord) -> None:
@@ -349,7 +418,8 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
             if progress:
                 progress(len(records), len(entries), started)
             for entry in todo:
-                futures[pool.submit(_attempt, entry, edition, limits, kit)] = entry
+                futures[pool.submit(_attempt, entry, edition, limits, kit, messages.kit_failed_row,
+                                    earlier.get(_key(entry)))] = entry
             for future in as_completed(futures):
                 record = future.result()
                 if record.status == EntryStatus.KIT_ERROR:
@@ -432,15 +502,28 @@ def _at_once() -> NoReturn:
     os._exit(130)
 
 
+def _say_regrading(earlier: Iterable[tuple[ClassRecord, set[str]]], notice: Notice | None) -> None:
+    """Tell, per set of problems whose cases changed, how many submissions have them graded again."""
+    counts: dict[tuple[str, ...], int] = {}
+    for record, changed in earlier:
+        if record.report is not None and changed:
+            key = tuple(sorted(changed))
+            counts[key] = counts.get(key, 0) + 1
+    for labels, count in sorted(counts.items()):
+        if notice:
+            notice(messages.class_regrading(list(labels), count))
+
+
 def _key(entry: Entry) -> str:
     return entry.student + "\0" + str(entry.path)
 
 
 def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str,
-             worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
+             worded: Callable[[str], str] = messages.kit_failed_row,
+             earlier: tuple[ClassRecord, set[str]] | None = None) -> ClassRecord:
     """:func:`record_for`, with a worker that died (whatever escaped it) turned into a kit error."""
     try:
-        return record_for(entry, edition, limits, kit, worded)
+        return record_for(entry, edition, limits, kit, worded, earlier)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # even SystemExit: one worker's end must not end the batch

@@ -145,6 +145,39 @@ def grade(
     reference's functions of other problems in its children instead of asking the kit's own child.
     """
     started = time.monotonic()
+    plan, results, notes = _graded(submission, edition, problems, unlocked, include_hidden, limits, on_problem,
+                                   workers, game, trusted)
+    return build_report(edition, submission, plan, with_dependency_hints(results, edition), notes,
+                        time.monotonic() - started)
+
+
+def regrade(submission: Submission, edition: Edition, old: Report, labels: Iterable[str], *,
+            limits: Limits | None = None, workers: int | None = None, game: checks.GameRates | None = None
+            ) -> Report:
+    """OLD, SUBMISSION's report by this kit but for the problems LABELS (whose cases changed since),
+    with those problems graded again: what a fresh :func:`grade` of every problem gives, for the
+    work of those alone. A problem whose dependency hint may change with them (one that has a hint,
+    or failed and calls one of them) is graded again too, since its hint is worked out afresh."""
+    started = time.monotonic()
+    kept = {r.label: r for r in old.problems}
+    wanted = set(labels)
+    wanted |= {r.label for r in old.problems if r.hint or (r.status == ProblemStatus.FAILED
+                                                           and _needs(edition, r.label) & wanted)}
+    plan = plan_grading(submission.source, edition, None, None, old.hidden_included, game)
+    _, results, _ = _graded(submission, edition, sorted(wanted), None, old.hidden_included, limits, None,
+                            workers, game, False)
+    fresh = {r.label: r for r in results}
+    merged = [fresh.get(p.label) or kept[p.label] for p in plan.chosen]
+    return build_report(edition, submission, plan, with_dependency_hints(merged, edition), old.notes,
+                        old.seconds + time.monotonic() - started)
+
+
+def _graded(submission: Submission, edition: Edition, problems: Iterable[int | str] | None,
+            unlocked: Iterable[int | str] | None, include_hidden: bool, limits: Limits | None,
+            on_problem: ProgressFn | None, workers: int | None, game: checks.GameRates | None, trusted: bool
+            ) -> tuple[Plan, list[ProblemResult], tuple[str, ...]]:
+    """The plan, each chosen problem's result (no dependency hints yet) and the notes of a grade."""
+    started = time.monotonic()
     if include_hidden:  # the student's runner never runs hidden cases
         guard.require([edition])  # never a hidden case where a child could read the kit
     plan = plan_grading(submission.source, edition, problems, unlocked, include_hidden, game)
@@ -165,8 +198,7 @@ def grade(
         runners = [children, *(r for pairs in in_reference.values() for r, _ in pairs), *hidden.values()]
         for runner in {id(r): r for r in runners}.values():
             runner.dispose()
-    ordered = with_dependency_hints([results[p.label] for p in plan.chosen], edition)
-    return build_report(edition, submission, plan, ordered, notes, time.monotonic() - started)
+    return plan, [results[p.label] for p in plan.chosen], notes
 
 
 @dataclass(frozen=True)

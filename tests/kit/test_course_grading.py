@@ -238,6 +238,36 @@ def test_a_rerun_grades_nothing_again_and_keeps_the_overrides(graded_class, caps
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
+def test_a_policy_change_runs_no_student_code(graded_class, tmp_path, capsys, monkeypatch) -> None:
+    """The due date moves a day later: the course's outputs are worked out again from the records
+    alone. Grading is made to fail here, so a submission graded again would show as a kit error."""
+    from graders.courses import classroom
+
+    _, folder, course, out = graded_class
+    moved, again = tmp_path / "course", tmp_path / "out"
+    shutil.copytree(course, moved)
+    shutil.copytree(out, again)
+    text = (moved / "course.toml").read_text(encoding="utf-8")
+    (moved / "course.toml").write_text(text.replace("due = 2024-02-07T23:59:00", "due = 2024-02-08T23:59:00"),
+                                       encoding="utf-8")
+
+    def no_student_code(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a submission was graded again for a change of policy")
+
+    monkeypatch.setattr(classroom, "grade", no_student_code)
+    monkeypatch.setattr(classroom, "regrade", no_student_code)
+    capsys.readouterr()
+    assert hogkit(["grade", str(folder), "--out", str(again), "--course", str(moved)]) == 0
+    assert messages.class_reused(len(HANDINS) + 1) in capsys.readouterr().out
+    assert not (again / "kit-errors.log").exists()
+    before, after = finals(out), finals(again)
+    assert after["carol"] != before["carol"] and after["carol"] == after["dan"]  # one second late no more
+    assert {k: v for k, v in after.items() if k not in ("carol", "dan")} == \
+        {k: v for k, v in before.items() if k not in ("carol", "dan")}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
 def test_the_self_test_course_from_a_gradescope_export(tmp_path, sources, graded_class) -> None:
     out = tmp_path / "out"
     export = export_folder(tmp_path, sources)

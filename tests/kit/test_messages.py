@@ -137,6 +137,10 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
      ["hog.py defines functions of the more_boar edition", "piggy_points, more_boar, a, b, …",
       "grade it with --edition more_boar"]),
     (m.class_retrying, (2,), ["2 submissions again", "one at a time", "failure of the kit"]),
+    (m.class_regrading, (["05"], 1500), ["Problem 05's cases changed: regrading 1,500 submissions' Problem 05",
+                                         "every other result kept"]),
+    (m.class_regrading, (["02", "05", "07"], 1), ["the cases of Problems 02, 05 and 07 changed",
+                                                 "regrading 1 submission's Problems 02, 05 and 07"]),
     (m.class_stopping, (3,), ["stopping: finishing 3 running submissions (Ctrl-C again to stop at once)"]),
     (m.class_stopping, (1,), ["finishing 1 running submission (Ctrl-C"]),
     (m.class_stopped, (4, 2), ["stopped: 4 graded submissions kept; 2 have no record (ended while running, or "
