@@ -156,13 +156,12 @@ def regrade(submission: Submission, edition: Edition, old: Report, labels: Itera
             ) -> Report:
     """OLD, SUBMISSION's report by this kit but for the problems LABELS (whose cases changed since),
     with those problems graded again: what a fresh :func:`grade` of every problem gives, for the
-    work of those alone. A problem whose dependency hint may change with them (one that has a hint,
-    or failed and calls one of them) is graded again too, since its hint is worked out afresh."""
+    work of those alone. Every kept result loses its dependency hint, and the hints are worked out
+    afresh over the merged results (a kept problem whose reason does not give its hint back is
+    graded again instead)."""
     started = time.monotonic()
-    kept = {r.label: r for r in old.problems}
-    wanted = set(labels)
-    wanted |= {r.label for r in old.problems if r.hint or (r.status == ProblemStatus.FAILED
-                                                           and _needs(edition, r.label) & wanted)}
+    kept = {r.label: _without_hint(r) for r in old.problems}
+    wanted = set(labels) | {label for label, r in kept.items() if r.hint}  # (a hint it cannot take back)
     plan = plan_grading(submission.source, edition, None, None, old.hidden_included, game)
     _, results, _ = _graded(submission, edition, sorted(wanted), None, old.hidden_included, limits, None,
                             workers, game, False)
@@ -170,6 +169,17 @@ def regrade(submission: Submission, edition: Edition, old: Report, labels: Itera
     merged = [fresh.get(p.label) or kept[p.label] for p in plan.chosen]
     return build_report(edition, submission, plan, with_dependency_hints(merged, edition), old.notes,
                         old.seconds + time.monotonic() - started)
+
+
+def _without_hint(result: ProblemResult) -> ProblemResult:
+    """RESULT without its dependency hint (as :func:`with_dependency_hints` found it); RESULT itself
+    when its reason does not give the hint back as expected."""
+    if not result.hint:
+        return result
+    reason = failure_reason(result)
+    if messages.hinted_reason(result.hint, reason) != result.reason:
+        return result
+    return dataclasses.replace(result, reason=reason, hint="")
 
 
 def _graded(submission: Submission, edition: Edition, problems: Iterable[int | str] | None,
@@ -636,17 +646,21 @@ def _conclude(problem: Problem, rules: list[RuleResult], outcomes: list[CaseResu
     result = _result(problem, rules, cases=judged, note=next((o.note for o in outcomes if o.note), ""))
     if kit_only:  # a student's copy: what ran here is a preview, the score comes at hand-in
         return dataclasses.replace(result, status=ProblemStatus.UNGRADED, reason=kit_only)
+    if not result.broken_rules and all(c.passed for c in result.graded_cases):
+        return dataclasses.replace(result, status=ProblemStatus.PASSED, score=problem.points)
+    return dataclasses.replace(result, reason=failure_reason(result))
+
+
+def failure_reason(result: ProblemResult) -> str:
+    """Why RESULT (a problem judged on its cases and rules) failed: its first broken rule, else its
+    first failed case (hidden ones by their kinds), as its ``reason`` says before any dependency hint."""
     broken = result.broken_rules
     failed = [c for c in result.graded_cases if not c.passed]
-    if not broken and not failed:
-        return dataclasses.replace(result, status=ProblemStatus.PASSED, score=problem.points)
     if broken:
-        reason = messages.rule_broken(broken[0].text, broken[0].detail)
-    elif failed[0].hidden:
-        reason = messages.hidden_cases_failed(result.hidden_groups())
-    else:
-        reason = messages.case_failed(failed[0].name, failed[0].reason)
-    return dataclasses.replace(result, reason=reason)
+        return messages.rule_broken(broken[0].text, broken[0].detail)
+    if failed[0].hidden:
+        return messages.hidden_cases_failed(result.hidden_groups())
+    return messages.case_failed(failed[0].name, failed[0].reason)
 
 
 def starter_code(result: ProblemResult, plan: Plan) -> ProblemResult:

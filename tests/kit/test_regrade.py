@@ -15,6 +15,7 @@ from graders.core import messages
 from graders.courses.classroom import changed_problems, grade_class, kit_fingerprint
 from graders.editions.edition import kit_root, load_edition
 from graders.editions.markers import strip_solutions
+from graders.scoring.grading import failure_reason
 
 TIMES = ("seconds", "execution_time")  # what two runs of the same grade never share
 
@@ -87,6 +88,8 @@ def test_a_one_case_edit_regrades_that_problem_alone_and_writes_what_a_full_run_
     assert messages.class_regrading(["02"], 4) in said  # four graded entries; the broken one needs nothing
     ada = next(r for r in again if r.student == "ada")
     assert ada.report is not None and ada.total == ada.report.max
+    hinted = [p for r in again for p in r.problems if p.hint]  # kept without their hints, then hinted afresh
+    assert hinted and all(messages.hinted_reason(p.hint, failure_reason(p)) == p.reason for p in hinted)
     grade_class(folder, edition, fresh, jobs=2)
     assert outputs(out) == outputs(fresh)
     said.clear()
