@@ -256,8 +256,20 @@ def plan_grading(source: str, edition: Edition, problems: Iterable[int | str] | 
         include_hidden=include_hidden,
         kit_only={p.label: why for p in chosen if (why := kit_only(edition, p.label))},
         game=game,
-        starter=frozenset(markers.untouched_problems(source, markers.starter_digests(edition))),
+        starter=still_starter(edition, source),
     )
+
+
+def still_starter(edition: Edition, source: str) -> frozenset[str]:
+    """The problems SOURCE still holds as the skeleton's stubs (:func:`markers.untouched_problems`),
+    but for one whose function holds another problem's block that was written: a problem written
+    inside another's function (the commentary call inside play's loop, in play's block) is written
+    when that function is, whatever its own block still says."""
+    stubs = markers.starter_digests(edition)
+    untouched = set(markers.untouched_problems(source, stubs))
+    written = [set(p.functions) for p in edition.problems if p.label in stubs and p.label not in untouched]
+    return frozenset(p.label for p in edition.problems
+                     if p.label in untouched and not any(set(p.functions) & functions for functions in written))
 
 
 def reference_children(plan: Plan, edition: Edition, limits: Limits, trusted: bool = False

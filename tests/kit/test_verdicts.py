@@ -147,6 +147,42 @@ def test_every_route_gives_starter_code_the_same_verdict(variant, edition, refer
         assert sum(score for _, score, _ in seen["single"].values()) == edition.max_points
 
 
+def markers_digest(source: str, label: str) -> str:
+    from graders.editions.markers import block_copies
+
+    return block_copies(source)[label][0]
+
+
+def shared_function_problems() -> list[tuple[str, str]]:
+    """(edition, label) of every problem whose function holds another problem's block too."""
+    from graders.editions.edition import edition_names, load_edition
+
+    found = []
+    for name in edition_names():
+        problems = load_edition(name).problems
+        found += [(name, p.label) for p in problems if p.functions
+                  and any(o is not p and set(o.functions) & set(p.functions) for o in problems)]
+    return found
+
+
+@pytest.mark.parametrize(("name", "label"), shared_function_problems())
+def test_a_problem_written_inside_anothers_function_is_not_starter_code_when_that_function_is_written(
+        name: str, label: str) -> None:
+    """As a course's students write it: the commentary call inside play's loop, in Problem 05's
+    block, and Problem 06's own block left as the skeleton gave it. Problem 06 is written."""
+    from graders.editions.edition import load_edition
+    from graders.editions.markers import strip_solutions, untouched_problems
+    from graders.scoring.grading import still_starter
+
+    edition = load_edition(name)
+    reference = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
+    skeleton = (edition.skeleton_dir / edition.submission).read_text(encoding="utf-8")
+    source = strip_solutions(reference, {p.label for p in edition.problems} - {label})  # that block alone a stub
+    assert label in untouched_problems(source, {label: markers_digest(skeleton, label)})
+    assert label not in still_starter(edition, source)
+    assert label in still_starter(edition, skeleton)  # nothing written in that function: starter code
+
+
 @pytest.mark.parametrize("name", ["boar_brawl", "more_boar", "swine_swap", "pig", "pig_tail"])
 def test_the_skeleton_gets_the_same_verdict_with_and_without_hidden_cases(name):
     """What the student's runner sees of the skeleton (public cases) is what grading gives it: every
