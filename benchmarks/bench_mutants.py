@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from graders.authoring import messages as authoring_messages
 from graders.authoring import mutants  # noqa: E402
-from graders.core import messages  # noqa: E402
 from graders.editions.edition import load_edition  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def main() -> None:
     else:
         print(f"  whole edition: {wall:.0f} s")
     for t in report.tallies:
-        score = messages.mutants_score(t.killed + t.timed_out, t.counted)
+        score = authoring_messages.mutants_score(t.killed + t.timed_out, t.counted)
         print(f"  {t.label} {t.title[:40]:40} {t.generated:4} mutants  {score}")
 
 

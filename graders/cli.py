@@ -41,10 +41,13 @@ from graders.core.errors import HogkitError, InputError, KitFailure, SubmissionE
 from graders.core.records import ProblemResult, Report
 from graders.core.terminal import prepare_streams
 from graders.core.writers import json_text
+from graders.courses import cli_messages
+from graders.courses import messages as courses_messages
 from graders.courses.course import CourseError, Setup, load_setup
 from graders.courses.shards import Shard, check_outside, parse_shard
 from graders.editions.cases import load_questions
 from graders.editions.edition import DEFAULT_EDITION, Edition, declared_edition, edition_names, load_edition
+from graders.games import messages as games_messages
 from graders.games.game import game_of
 from graders.gui import serveroptions
 from graders.sandboxing.isolation import Verified
@@ -60,7 +63,7 @@ def positive_int(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(messages.jobs_expected(text))
+        raise argparse.ArgumentTypeError(cli_messages.jobs_expected(text))
     return value
 
 
@@ -83,7 +86,7 @@ def _edition(args: argparse.Namespace, path: Path | None, class_folder: bool = F
         declared = declared_by_class(_class_root(path)) if class_folder else declared_edition(path)
     if declared and declared in edition_names():
         if declared != DEFAULT_EDITION:  # the default goes without saying
-            print(messages.edition_declared(declared, str(path)), file=sys.stderr)
+            print(cli_messages.edition_declared(declared, str(path)), file=sys.stderr)
         return load_edition(declared)
     return load_edition(DEFAULT_EDITION)
 
@@ -364,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command's own parser, so its usage line is the one shown
-        _subparser(parser, args.command).error(messages.unrecognized_arguments(" ".join(extra)))
+        _subparser(parser, args.command).error(cli_messages.unrecognized_arguments(" ".join(extra)))
     prepare_streams()
     try:
         return COMMANDS[args.command](args)
@@ -378,10 +381,10 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:  # a full disk, a folder that cannot be written: the machine's, not the input's
-        print(f"hogkit: {messages.os_failure(exc.filename, exc.strerror or str(exc))}", file=sys.stderr)
+        print(f"hogkit: {cli_messages.os_failure(exc.filename, exc.strerror or str(exc))}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
-        print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr)
+        print(courses_messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr)
         # The run is over and ends with 130: a Ctrl-C from now on changes nothing (left to the system's
         # default while the interpreter shuts down, it would end the process by the signal instead).
         if threading.current_thread() is threading.main_thread():  # (only it may set handlers)
@@ -427,31 +430,31 @@ def writable_output(text: str, folder: bool, made_later: bool = False) -> Path:
     path = Path(text)
     where = path if folder else path.parent
     if not folder and not made_later and path.is_dir():
-        raise SubmissionError(messages.cannot_write(text, messages.REASON_IS_A_FOLDER))
+        raise SubmissionError(cli_messages.cannot_write(text, cli_messages.REASON_IS_A_FOLDER))
     if not folder and not made_later and not where.is_dir():
-        raise SubmissionError(messages.cannot_write(text, messages.reason_no_folder(str(where))))
+        raise SubmissionError(cli_messages.cannot_write(text, cli_messages.reason_no_folder(str(where))))
     here = where
     while not os.path.lexists(here) and here != here.parent:
         here = here.parent
     if not here.is_dir():
-        raise SubmissionError(messages.cannot_write(text, os.strerror(errno.ENOTDIR)))
+        raise SubmissionError(cli_messages.cannot_write(text, os.strerror(errno.ENOTDIR)))
     try:
         with tempfile.TemporaryFile(dir=here):
             pass
     except OSError as exc:
-        raise SubmissionError(messages.cannot_write(text, exc.strerror or str(exc))) from exc
+        raise SubmissionError(cli_messages.cannot_write(text, exc.strerror or str(exc))) from exc
     return path
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
     if args.out and args.path and Path(args.path).is_file():
-        raise SubmissionError(messages.out_needs_a_class_folder(args.path))
+        raise SubmissionError(cli_messages.out_needs_a_class_folder(args.path))
     if args.shard is not None and not args.out:
-        raise InputError(messages.shard_needs_out())
+        raise InputError(cli_messages.shard_needs_out())
     if args.shard is not None and args.path:
         check_outside(Path(args.path), Path(args.out))  # before OUTDIR is made
     if args.trust_file_times and not args.course:
-        raise InputError(messages.trust_file_times_needs_course())
+        raise InputError(cli_messages.trust_file_times_needs_course())
     setup = course_setup(args) if args.course else None  # every course file read before any grading
     edition = _edition(args, Path(args.path) if args.path else None, class_folder=bool(args.out))
     numbers = edition.parse_numbers(args.question)
@@ -468,12 +471,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
         submission = load_submission(Path(args.path), edition)
     except SubmissionError as exc:
         if Path(args.path).is_dir() and not (Path(args.path) / edition.submission).exists():
-            raise SubmissionError(f"{exc}; {messages.class_folder_hint()}") from exc  # advice for instructors only
+            raise SubmissionError(f"{exc}; {cli_messages.class_folder_hint()}") from exc  # advice for instructors only
         raise
     try:
         report = grade_reliably(submission, edition, problems=numbers, on_problem=_progress, game=game_of(edition))
     except KitFailure as exc:
-        raise KitFailure(messages.kit_failed_single(args.path, exc.summary), exc.details) from exc
+        raise KitFailure(cli_messages.kit_failed_single(args.path, exc.summary), exc.details) from exc
     if sys.stderr.isatty():
         print("\r" + " " * 30 + "\r", end="", file=sys.stderr)
     if args.json:
@@ -501,14 +504,14 @@ def course_setup(args: argparse.Namespace) -> Setup:
     its edition made the command's when --edition is not given; refused without --out, with -q, or
     with an --edition other than the course file's."""
     if not args.out:
-        raise InputError(messages.course_needs_out())
+        raise InputError(cli_messages.course_needs_out())
     if args.question:
-        raise InputError(messages.course_whole_project())
+        raise InputError(cli_messages.course_whole_project())
     setup = load_setup(Path(args.course))
     named = setup.course.edition
     if named and named not in edition_names():
-        raise CourseError(messages.course_error(setup.course.source, "edition",
-                                                messages.unknown_edition(named, edition_names())))
+        raise CourseError(courses_messages.course_error(setup.course.source, "edition",
+                                                        messages.unknown_edition(named, edition_names())))
     if args.edition:
         check_course_edition(setup, args.edition)
     args.edition = args.edition or named or None
@@ -519,8 +522,8 @@ def check_course_edition(setup: Setup, edition: str) -> None:
     """Refuse a course whose course.toml names an edition other than EDITION."""
     named = setup.course.edition
     if named and named != edition:
-        raise CourseError(messages.course_error(setup.course.source, "edition",
-                                                messages.course_edition_differs(named, edition)))
+        raise CourseError(courses_messages.course_error(setup.course.source, "edition",
+                                                        cli_messages.course_edition_differs(named, edition)))
 
 
 def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, force: bool,
@@ -547,15 +550,15 @@ def grade_a_class(folder: Path, edition: Edition, out: Path, jobs: int | None, f
     graded = sum(r.graded for r in records)
     reused = sum(r.reused for r in records)
     if reused:
-        print(messages.class_reused(reused))
+        print(cli_messages.class_reused(reused))
     seconds = time.monotonic() - started
     if shard is not None:
-        print(messages.shard_written(str(shard), graded, len(records), seconds, str(out)))
+        print(cli_messages.shard_written(str(shard), graded, len(records), seconds, str(out)))
     else:
-        print(messages.class_summary_line(graded, len(records), len(edition.problems), seconds, str(out)))
+        print(cli_messages.class_summary_line(graded, len(records), len(edition.problems), seconds, str(out)))
     failed = kit_errors(records)
     if failed:
-        print(messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)
+        print(cli_messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)
         return 3
     return 0
 
@@ -581,13 +584,13 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
             ]
             graded: list[tuple[str, Report]] = []
             if not as_json:
-                print(messages.demo_heading(edition.title, len(made)))
-                print(messages.demo_phases([(ph.number, ph.name) for ph in edition.phases]))
+                print(cli_messages.demo_heading(edition.title, len(made)))
+                print(cli_messages.demo_phases([(ph.number, ph.name) for ph in edition.phases]))
             for name, future in futures:
                 try:
                     report = future.result()
                 except KitFailure as exc:
-                    raise KitFailure(messages.kit_failed_single(name, exc.summary), exc.details) from exc
+                    raise KitFailure(cli_messages.kit_failed_single(name, exc.summary), exc.details) from exc
                 graded.append((name, report))
                 if not as_json:
                     print(reports.render_summary_row(name, report), flush=True)
@@ -597,8 +600,8 @@ def grade_demo(edition: Edition, numbers: list[str] | None, as_json: bool) -> in
         print(json_text([{"submission": n, **r.as_dict()} for n, r in graded], indent=2))
     else:
         edition_flag = None if edition.name == DEFAULT_EDITION else edition.name
-        print("\n" + messages.demo_next(_shown_path(edition.skeleton_dir), _shown_path(edition.solution_dir),
-                                         edition_flag))
+        print("\n" + cli_messages.demo_next(_shown_path(edition.skeleton_dir), _shown_path(edition.solution_dir),
+                                             edition_flag))
     return 0
 
 
@@ -608,7 +611,7 @@ def cmd_answers(args: argparse.Namespace) -> int:
     if args.phase is not None:
         phase = next((ph for ph in edition.phases if ph.number == args.phase), None)
         if phase is None:
-            raise InputError(messages.no_such_phase(args.phase, [ph.number for ph in edition.phases]))
+            raise InputError(cli_messages.no_such_phase(args.phase, [ph.number for ph in edition.phases]))
         numbers = [p.label for p in edition.problems if p.phase == phase.number]
     else:
         numbers = edition.parse_numbers(args.question) or [p.label for p in edition.problems]
@@ -631,20 +634,20 @@ def cmd_build(args: argparse.Namespace) -> int:
         changed = build(edition, write=not args.check)
         for path in changed:
             shown = path.relative_to(edition.root) if path.is_relative_to(edition.root) else path
-            print(messages.build_changed("stale" if args.check else "written", str(shown)))
+            print(cli_messages.build_changed("stale" if args.check else "written", str(shown)))
         steps = still_to_do(edition, changed) if args.check else []
         if steps:
-            print(messages.todo_header(name, len(steps)))
+            print(cli_messages.todo_header(name, len(steps)))
             print("\n".join(f"  {n}. {step}" for n, step in enumerate(steps, start=1)))
         elif args.check and len(names) == 1:
-            print(messages.todo_done(name))
+            print(cli_messages.todo_done(name))
         stale += len(changed) if args.check else 0
         pending += len(steps)
     if stale:
-        print(messages.build_stale_hint(), file=sys.stderr)
+        print(cli_messages.build_stale_hint(), file=sys.stderr)
     if stale or pending:
         return 1
-    print(messages.build_fresh())
+    print(cli_messages.build_fresh())
     return 0
 
 
@@ -653,7 +656,7 @@ def cmd_new_edition(args: argparse.Namespace) -> int:
 
     made = newedition.plan(args.name, load_edition(args.source), Path.cwd(), newedition.parse_renames(args.rename))
     written = newedition.write(made)
-    print(messages.new_edition_written(args.name, args.source, len(written), str(Path.cwd())))
+    print(cli_messages.new_edition_written(args.name, args.source, len(written), str(Path.cwd())))
     return 0
 
 
@@ -661,7 +664,8 @@ def cmd_editions(args: argparse.Namespace) -> int:
     for name in edition_names():
         ed = load_edition(name)
         checkpoint = ed.checkpoint.points if ed.checkpoint else 0
-        print(messages.edition_line(name, ed.title, len(ed.phases), ed.max_points, checkpoint, name == DEFAULT_EDITION))
+        print(cli_messages.edition_line(name, ed.title, len(ed.phases), ed.max_points, checkpoint,
+                                        name == DEFAULT_EDITION))
     return 0
 
 
@@ -674,7 +678,7 @@ def cmd_release(args: argparse.Namespace) -> int:
         archive = release(edition, out)
     except FileExistsError as exc:
         raise InputError(str(exc)) from exc
-    print(messages.released(str(out), str(archive)))
+    print(cli_messages.released(str(out), str(archive)))
     return 0
 
 
@@ -686,7 +690,7 @@ def cmd_gradescope(args: argparse.Namespace) -> int:
     if course is not None:
         check_course_edition(load_setup(course, [p.label for p in edition.problems]), edition.name)
     out = build_autograder(edition, writable_output(args.out, folder=False), course)
-    print(messages.autograder_written(str(out), assignment_total(edition, course)))
+    print(cli_messages.autograder_written(str(out), assignment_total(edition, course)))
     return 0
 
 
@@ -699,7 +703,7 @@ def cmd_winrate(args: argparse.Namespace) -> int:
     (mine, theirs), notes = game.tabulate_source(submission.source, [args.strategy, against])
     _print_notes(notes)
     rates = game.win_rates(mine, theirs, args.variant)
-    print(json.dumps(rates) if args.json else messages.win_rate_lines(args.strategy, against, rates))
+    print(json.dumps(rates) if args.json else games_messages.win_rate_lines(args.strategy, against, rates))
     return 0
 
 
@@ -741,11 +745,11 @@ def cmd_picture(args: argparse.Namespace) -> int:
     fmt = pictures.format_of(args.out)
     if args.kind == "win":
         win = game.start_values(table, game.reference_table(baseline_text))
-        picture = pictures.win_chances(messages.picture_win_title(args.strategy, baseline_text), win.tolist(), fmt)
+        picture = pictures.win_chances(cli_messages.picture_win_title(args.strategy, baseline_text), win.tolist(), fmt)
     else:
         picture = game.strategy_picture(args.strategy, table, fmt)
     Path(args.out).write_bytes(picture)
-    print(messages.picture_written(args.out))
+    print(cli_messages.picture_written(args.out))
     return 0
 
 
@@ -766,13 +770,13 @@ SHOWN_STANDINGS = 10
 def contest_summary(board: list, invalid: list[tuple[str, str]], out: str) -> list[str]:
     """What ``hogkit contest`` prints: the top of the leaderboard (and how many more there are),
     the entries that could not play, and where the files are."""
-    lines = [messages.leaderboard_line(row.rank, row.student, row.points, row.average)
+    lines = [cli_messages.leaderboard_line(row.rank, row.student, row.points, row.average)
              for row in board[:SHOWN_STANDINGS]]
     if len(board) > SHOWN_STANDINGS:
-        lines.append(messages.leaderboard_more(len(board) - SHOWN_STANDINGS))
+        lines.append(cli_messages.leaderboard_more(len(board) - SHOWN_STANDINGS))
     if invalid:
-        lines.append(messages.contest_invalid([student for student, _why in invalid]))
-    lines.append(messages.contest_written(out))
+        lines.append(cli_messages.contest_invalid([student for student, _why in invalid]))
+    lines.append(cli_messages.contest_written(out))
     return lines
 
 
@@ -784,7 +788,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_class_folder(Path(args.path), edition, "report")
     out = writable_output(args.out, folder=True)
     report = write_report(Path(args.path), edition, out)
-    print(messages.ta_report_written(str(out), report.submissions, report.with_logs))
+    print(cli_messages.ta_report_written(str(out), report.submissions, report.with_logs))
     return 0
 
 
@@ -807,7 +811,7 @@ def cmd_similar(args: argparse.Namespace) -> int:
     report = similarity.compare(root, edition, [Path(r) for r in args.reference_terms], setup,
                                 progress=print_progress, skip=out)
     similarity.write_report(out, report)
-    print(messages.similarity_written(str(out), report.students, len(report.listed), report.seconds))
+    print(cli_messages.similarity_written(str(out), report.students, len(report.listed), report.seconds))
     return 0
 
 
@@ -825,7 +829,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     try:
         report = mutants.run(edition, labels, jobs=args.jobs,
                              progress=lambda done, total, started: print_progress(done, total, started,
-                                                                                  messages.COUNT_MUTANTS))
+                                                                                  cli_messages.COUNT_MUTANTS))
     except mutants.MutantError as exc:
         raise KitFailure(str(exc), traceback.format_exc()) from exc
     print(mutants.render_text(report))
@@ -835,7 +839,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
                                          "mutants.svg": mutants.chart(report, "svg")}
         for name, content in files.items():
             storage.write_atomically(out / name, content)
-        print(messages.mutants_written([str(out / name) for name in files]))
+        print(cli_messages.mutants_written([str(out / name) for name in files]))
     return 3 if any(o.status == mutants.KIT_ERROR for o in report.outcomes) else 0
 
 
@@ -849,10 +853,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
                     folder=Path(args.class_folder) if args.class_folder else None,
                     course_dir=Path(args.course) if args.course else None, progress=print_progress,
                     notice=lambda line: print(line, file=sys.stderr, flush=True))
-    print(messages.merge_summary_line(len(records), len(args.shards), time.monotonic() - started, str(out)))
+    print(cli_messages.merge_summary_line(len(records), len(args.shards), time.monotonic() - started, str(out)))
     failed = kit_errors(records)
     if failed:
-        print(messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)
+        print(cli_messages.kit_failures_line(len(failed), str(out / messages.KIT_LOG_NAME)), file=sys.stderr)
         return 3
     return 0
 

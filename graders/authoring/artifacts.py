@@ -15,6 +15,7 @@ import lzma
 import time
 from pathlib import Path
 
+from graders.authoring import messages as authoring_messages
 from graders.authoring.templates import generated_files
 from graders.core import messages
 from graders.editions.cases import load_problem_cases, load_questions, render_steps
@@ -65,7 +66,7 @@ def student_suite(edition: Edition, key: int | str) -> str:
                           **({"rule": c.rule} if c.rule else {}), **({"advice": True} if c.advice else {})})
     locked = [lock_question(edition.name, q) for q in load_questions(edition, key)]
     problem = edition.problem(key)
-    doc: dict = {"comment": messages.student_suite_header(problem.label), "problem": problem.number}
+    doc: dict = {"comment": authoring_messages.student_suite_header(problem.label), "problem": problem.number}
     if any(c.check is not None for c in load_problem_cases(edition, key)):
         doc["kit_only"] = messages.graded_by_the_kit(problem.label)
     if cases:
@@ -81,13 +82,13 @@ def skeleton_files(edition: Edition) -> dict[str, str]:
     for name in edition.student_files:
         text = (edition.solution_dir / name).read_text(encoding="utf-8")
         files[name] = strip_solutions(text) if name == edition.submission else text
-    files["ok"] = (LAUNCHER.replace("{missing!r}", repr(messages.engine_missing()))
-                   .replace("{too_old!r}", repr(messages.python_too_old("ok"))))
+    files["ok"] = (LAUNCHER.replace("{missing!r}", repr(authoring_messages.engine_missing()))
+                   .replace("{too_old!r}", repr(authoring_messages.python_too_old("ok"))))
     manifest = {"name": edition.name, **read_toml(edition.suite_dir / "edition.toml")}
     files[f"tests/{STUDENT_MANIFEST}"] = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
     for p in edition.problems:
         files[f"tests/q{p.label}.json"] = student_suite(edition, p.label)
-    stubs = {"comment": messages.skeleton_digests_header(edition.submission),
+    stubs = {"comment": authoring_messages.skeleton_digests_header(edition.submission),
              "stubs": block_digests(files[edition.submission])}
     files[f"tests/{SKELETON_DIGESTS}"] = json.dumps(stubs, indent=1, ensure_ascii=False) + "\n"
     return files

@@ -16,7 +16,8 @@ import ast
 import shutil
 from pathlib import Path
 
-from graders.core import messages, syntax
+from graders.authoring import messages as authoring_messages
+from graders.core import syntax
 from graders.editions.edition import LABEL, Edition, problem_label
 from graders.games import kinds
 
@@ -101,7 +102,7 @@ def notebook_check_import() -> str:
     from graders.scoring.submissions import KIT_CELL
 
     return (f"{KIT_CELL}\ntry:\n    from graders.runner.notebook import check\nexcept ImportError:\n"
-            f"    def check(label):\n        print({messages.notebook_outside_folder()!r})\n\n    check('')")
+            f"    def check(label):\n        print({authoring_messages.notebook_outside_folder()!r})\n\n    check('')")
 
 
 def notebook(edition: Edition, handout: str, skeleton: str) -> str:
@@ -128,11 +129,11 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
                 for node in ast.walk(d) if isinstance(node, ast.Name)}
     early = [stubs[name] for name in provided if name in defaults]
     late = [stubs[name] for name in provided if name not in defaults]
-    cells = [nbformat.v4.new_markdown_cell(messages.notebook_checks_intro(edition.submission)),
+    cells = [nbformat.v4.new_markdown_cell(authoring_messages.notebook_checks_intro(edition.submission)),
              nbformat.v4.new_code_cell(notebook_check_import())]
     cells += [nbformat.v4.new_code_cell(opening)] if opening else []
     if early:
-        cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))
+        cells.append(nbformat.v4.new_markdown_cell(authoring_messages.notebook_provided()))
         cells.append(nbformat.v4.new_code_cell("\n\n\n".join(early)))
     section: list[str] = []
     current: str | None = None
@@ -154,7 +155,7 @@ def notebook(edition: Edition, handout: str, skeleton: str) -> str:
         section.append(line)
     flush()
     if late:
-        cells.append(nbformat.v4.new_markdown_cell(messages.notebook_provided()))
+        cells.append(nbformat.v4.new_markdown_cell(authoring_messages.notebook_provided()))
         cells.append(nbformat.v4.new_code_cell("\n\n\n".join(late)))
     book = nbformat.v4.new_notebook()
     book.cells = cells
@@ -175,7 +176,7 @@ def release(edition: Edition, out: Path) -> Path:
     table is checked first, as a student's copy reads only the keys every kind shares."""
     kinds.check(edition.game)
     if out.exists() and any(out.iterdir()):
-        raise FileExistsError(messages.release_target_not_empty(str(out)))
+        raise FileExistsError(authoring_messages.release_target_not_empty(str(out)))
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(edition.skeleton_dir, out, dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns(".hogkit", "__pycache__", "*.pyc"))

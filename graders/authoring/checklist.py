@@ -17,8 +17,9 @@ import ast
 from collections.abc import Callable
 from pathlib import Path
 
+from graders.authoring import messages as authoring_messages
 from graders.authoring.newedition import TODO
-from graders.core import messages, syntax
+from graders.core import syntax
 from graders.core.errors import EditionError, IsolationRefused, MarkerError
 from graders.core.records import ProblemStatus, Report
 from graders.editions.cases import load_problem_cases, load_questions
@@ -35,9 +36,9 @@ def still_to_do(edition: Edition, stale: list[Path], grade: Grader | None = None
     steps += _reference(edition)
     handout = edition.handout_dir / "handout.md"
     steps += (_todo_lines(edition, handout) if handout.is_file()
-              else [messages.todo_no_handout(_shown(edition, handout))])
+              else [authoring_messages.todo_no_handout(_shown(edition, handout))])
     if stale:  # the generated cases are part of what the case checks count
-        return [*steps, messages.todo_build(edition.name, len(stale))]
+        return [*steps, authoring_messages.todo_build(edition.name, len(stale))]
     steps += _cases(edition)
     if steps:
         return steps
@@ -54,8 +55,8 @@ def _todo_lines(edition: Edition, path: Path) -> list[str]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
         return []
-    return [messages.todo_left(_shown(edition, path), n, line.strip()) for n, line in enumerate(lines, start=1)
-            if TODO in line]
+    return [authoring_messages.todo_left(_shown(edition, path), n, line.strip())
+            for n, line in enumerate(lines, start=1) if TODO in line]
 
 
 def _reference(edition: Edition) -> list[str]:
@@ -64,14 +65,14 @@ def _reference(edition: Edition) -> list[str]:
         source = path.read_text(encoding="utf-8")
         defined = {n.name for n in ast.walk(syntax.parse_module(source, str(path))) if isinstance(n, ast.FunctionDef)}
     except (OSError, SyntaxError, ValueError) as exc:
-        return [messages.todo_reference_unreadable(_shown(edition, path), str(exc))]
+        return [authoring_messages.todo_reference_unreadable(_shown(edition, path), str(exc))]
     marked = {problem_label(m["n"]) for m in map(BEGIN.match, source.splitlines()) if m}
     steps = []
     for problem in edition.problems:
-        steps += [messages.todo_function_missing(problem.label, f, _shown(edition, path))
+        steps += [authoring_messages.todo_function_missing(problem.label, f, _shown(edition, path))
                   for f in problem.functions if f not in defined]
         if problem.points and problem.functions and problem.label not in marked:
-            steps.append(messages.todo_no_markers(problem.label, _shown(edition, path)))
+            steps.append(authoring_messages.todo_no_markers(problem.label, _shown(edition, path)))
     return steps + _todo_lines(edition, path)
 
 
@@ -82,14 +83,14 @@ def _cases(edition: Edition) -> list[str]:
             cases = load_problem_cases(edition, problem.label)
             questions += len(load_questions(edition, problem.label))
         except (EditionError, MarkerError) as exc:
-            steps.append(messages.todo_case_file(problem.label, str(exc)))
+            steps.append(authoring_messages.todo_case_file(problem.label, str(exc)))
             continue
         if problem.points and not any(not c.hidden for c in cases):
-            steps.append(messages.todo_no_cases(problem.label, hidden=False))
+            steps.append(authoring_messages.todo_no_cases(problem.label, hidden=False))
         if problem.points and not any(c.hidden or c.check is not None for c in cases):  # (or the kit's own check)
-            steps.append(messages.todo_no_cases(problem.label, hidden=True))
+            steps.append(authoring_messages.todo_no_cases(problem.label, hidden=True))
     if not questions:
-        steps.append(messages.todo_no_questions(_shown(edition, edition.suite_dir)))
+        steps.append(authoring_messages.todo_no_questions(_shown(edition, edition.suite_dir)))
     return steps + [line for path in sorted(edition.suite_dir.glob("q*.toml")) for line in _todo_lines(edition, path)]
 
 
@@ -99,15 +100,16 @@ def reference_steps(edition: Edition, grade: Grader) -> list[str]:
     try:
         report = grade(edition)
     except IsolationRefused as exc:
-        return [messages.todo_cannot_grade(str(exc))]
+        return [authoring_messages.todo_cannot_grade(str(exc))]
     steps = []
     for problem in report.problems:
         failed = next((c for c in problem.cases if not c.passed), None)
         if failed is not None:
-            steps.append(messages.todo_reference_fails(problem.label, failed.name, failed.expected or "",
-                                                       failed.got or failed.reason))
+            steps.append(authoring_messages.todo_reference_fails(problem.label, failed.name, failed.expected or "",
+                                                                 failed.got or failed.reason))
         elif problem.status not in (ProblemStatus.PASSED, ProblemStatus.UNGRADED):
-            steps.append(messages.todo_reference_fails(problem.label, problem.reason or problem.status.value, "", ""))
+            steps.append(authoring_messages.todo_reference_fails(problem.label, problem.reason or problem.status.value,
+                                                                 "", ""))
     return steps
 
 

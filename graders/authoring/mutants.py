@@ -38,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from graders.authoring import messages as authoring_messages
 from graders.core import messages, syntax
 from graders.core.errors import EditionError, MutantError
 from graders.core.tables import Key, check_table
@@ -555,7 +556,7 @@ def _swapped_line(statement: ast.stmt, old: ast.AST, new: ast.AST) -> str:
                     return _first_line(statement)
                 finally:
                     value[k] = old
-    raise ValueError(messages.mutant_node_outside(ast.dump(old)))
+    raise ValueError(authoring_messages.mutant_node_outside(ast.dump(old)))
 
 
 class Splicer:
@@ -611,7 +612,8 @@ def load_equivalents(edition: Edition) -> tuple[Equivalent, ...]:
         values = check_table(raw, EQUIVALENT_KEYS, f"{path} [[equivalent]] #{k}")
         scope = problem_label(values["problem"].strip()) if values["problem"] else ""
         if any(e.id == values["id"] and (e.problem == scope or not e.problem or not scope) for e in found):
-            raise EditionError(messages.mutant_record_broken(str(path), messages.listed_twice(repr(values["id"]))))
+            raise EditionError(authoring_messages.mutant_record_broken(
+                str(path), authoring_messages.listed_twice(repr(values["id"]))))
         found.append(Equivalent(values["id"], values["reason"].strip(), scope))
     return tuple(found)
 
@@ -663,7 +665,7 @@ def _verdict(result: ProblemResult) -> Verdict:
             return Verdict(result.label, TIMED_OUT if case.status == "timeout" else KILLED, case.name)
     broken = [r for r in result.rules if not r.passed and r.required]
     return Verdict(result.label, KILLED,
-                   messages.mutant_killed_by_rule(broken[0].text) if broken else result.reason)
+                   authoring_messages.mutant_killed_by_rule(broken[0].text) if broken else result.reason)
 
 
 def measured_by(label: str, mutants: Sequence[Mutant]) -> list[Mutant]:
@@ -756,51 +758,51 @@ def _note(t: Tally, report: MutationReport) -> str:
     functions = sorted({o.mutant.function.split(".")[0] for o in report.outcomes
                         if (t.label in o.mutant.graded_with if t.borrowed else o.mutant.problem == t.label)})
     if t.borrowed:
-        return messages.mutants_none_own(t.label, list(t.shares), functions)
+        return authoring_messages.mutants_none_own(t.label, list(t.shares), functions)
     if t.shares and functions:
-        return messages.mutants_shared(list(t.shares), functions)
+        return authoring_messages.mutants_shared(list(t.shares), functions)
     return ""
 
 
 def _row(t: Tally) -> list[str]:
     return [_problem_name(t), str(t.generated), str(t.killed), str(t.timed_out), str(t.survived),
-            str(t.equivalent), messages.mutants_score(t.killed + t.timed_out, t.counted)]
+            str(t.equivalent), authoring_messages.mutants_score(t.killed + t.timed_out, t.counted)]
 
 
 def render_markdown(report: MutationReport) -> str:
     """The whole report as Markdown: the table per problem, then survivors, equivalents, stale and
     wrong records, kit errors, and which case caught each detected mutant."""
-    lines = [f"# {messages.mutants_heading(report.title, report.edition)}", "", report.isolation, "",
-             messages.mutants_intro(len(report.outcomes), report.jobs, report.seconds), "",
-             f"**{messages.mutants_verdict([t.label for t in report.weak], report.threshold)}**", "",
-             "| " + " | ".join(messages.MUTANT_COLUMNS) + " |",
-             "|---|" + "---:|" * (len(messages.MUTANT_COLUMNS) - 1)]
+    lines = [f"# {authoring_messages.mutants_heading(report.title, report.edition)}", "", report.isolation, "",
+             authoring_messages.mutants_intro(len(report.outcomes), report.jobs, report.seconds), "",
+             f"**{authoring_messages.mutants_verdict([t.label for t in report.weak], report.threshold)}**", "",
+             "| " + " | ".join(authoring_messages.MUTANT_COLUMNS) + " |",
+             "|---|" + "---:|" * (len(authoring_messages.MUTANT_COLUMNS) - 1)]
     lines += ["| " + " | ".join(md_line(c) for c in _row(t)) + " |" for t in report.tallies]
     notes = [f"- {t.label}: {_note(t, report)}" for t in report.tallies if _note(t, report)]
     lines += [""] + notes if notes else []
-    lines += ["", f"## {messages.mutants_survivors_heading()}", "",
-              messages.mutants_survivors_advice(report.record_file), ""]
+    lines += ["", f"## {authoring_messages.mutants_survivors_heading()}", "",
+              authoring_messages.mutants_survivors_advice(report.record_file), ""]
     survivors = [o for o in report.outcomes if o.status == SURVIVED and not o.equivalent]
-    lines += [_md_mutant(o) for o in survivors] or [messages.mutants_no_survivors()]
-    lines += _md_section(messages.mutants_equivalents_heading(report.record_file),
+    lines += [_md_mutant(o) for o in survivors] or [authoring_messages.mutants_no_survivors()]
+    lines += _md_section(authoring_messages.mutants_equivalents_heading(report.record_file),
                          [f"- {md_code(o.mutant.id)}: {md_line(o.equivalent)}" for o in report.outcomes if o.equivalent]
-                         + [f"- {md_code(o.mutant.id)} ({messages.mutant_equivalent_for(label)}): {md_line(reason)}"
-                            for o in report.outcomes for label, reason in o.equivalent_for])
-    lines += _md_section(messages.mutants_wrongly_equivalent(report.record_file),
+                         + [f"- {md_code(o.mutant.id)} ({authoring_messages.mutant_equivalent_for(label)}): "
+                            f"{md_line(reason)}" for o in report.outcomes for label, reason in o.equivalent_for])
+    lines += _md_section(authoring_messages.mutants_wrongly_equivalent(report.record_file),
                          [f"- {md_code(o.mutant.id)}: {md_line(o.killer)}" for o in report.wrongly_equivalent])
-    lines += _md_section(messages.mutants_stale(report.record_file),
+    lines += _md_section(authoring_messages.mutants_stale(report.record_file),
                          [f"- {md_code(e.id)}: {md_line(e.reason)}" for e in report.stale])
     errors = [o for o in report.outcomes if o.status == KIT_ERROR]
-    lines += _md_section(messages.mutants_kit_errors(len(errors)),
+    lines += _md_section(authoring_messages.mutants_kit_errors(len(errors)),
                          [f"- {md_code(o.mutant.id)}: {md_line(o.detail)}" for o in errors])
-    lines += ["", f"## {messages.mutants_killers_heading()}", ""] + _md_killers(report)
-    lines += ["", messages.mutants_how_to_read(report.threshold), ""]
+    lines += ["", f"## {authoring_messages.mutants_killers_heading()}", ""] + _md_killers(report)
+    lines += ["", authoring_messages.mutants_how_to_read(report.threshold), ""]
     return "\n".join(lines)
 
 
 def _md_mutant(o: Outcome) -> str:
     m = o.mutant
-    return f"- {md_code(m.id)} ({messages.mutant_change(m.line, md_code(m.before), md_code(m.after))})"
+    return f"- {md_code(m.id)} ({authoring_messages.mutant_change(m.line, md_code(m.before), md_code(m.after))})"
 
 
 def _md_section(heading: str, items: list[str]) -> list[str]:
@@ -825,28 +827,28 @@ def render_json(report: MutationReport) -> str:
 
 def render_text(report: MutationReport) -> str:
     """What the command prints: the verdict, one line per problem, the survivors by id."""
-    lines = [messages.mutants_heading(report.title, report.edition), report.isolation,
-             messages.mutants_intro(len(report.outcomes), report.jobs, report.seconds), ""]
+    lines = [authoring_messages.mutants_heading(report.title, report.edition), report.isolation,
+             authoring_messages.mutants_intro(len(report.outcomes), report.jobs, report.seconds), ""]
     width = max((len(_problem_name(t)) for t in report.tallies), default=10)
-    lines.append("  ".join([messages.MUTANT_COLUMNS[0].ljust(width)] + [c.rjust(9) for c in
-                                                                         messages.MUTANT_COLUMNS[1:]]))
+    lines.append("  ".join([authoring_messages.MUTANT_COLUMNS[0].ljust(width)]
+                           + [c.rjust(9) for c in authoring_messages.MUTANT_COLUMNS[1:]]))
     for t in report.tallies:
         cells = _row(t)
         lines.append("  ".join([cells[0].ljust(width)] + [c.rjust(9) for c in cells[1:]]))
     lines += [f"  {t.label}: {_note(t, report)}" for t in report.tallies if _note(t, report)]
-    lines += ["", messages.mutants_verdict([t.label for t in report.weak], report.threshold)]
+    lines += ["", authoring_messages.mutants_verdict([t.label for t in report.weak], report.threshold)]
     survivors = [o for o in report.outcomes if o.status == SURVIVED and not o.equivalent]
     if survivors:
-        lines += ["", messages.mutants_survivors_heading() + ":"]
+        lines += ["", authoring_messages.mutants_survivors_heading() + ":"]
         lines += [f"  {messages.printable(o.mutant.id)}" for o in survivors]
-    for heading, ids in ((messages.mutants_wrongly_equivalent(report.record_file),
+    for heading, ids in ((authoring_messages.mutants_wrongly_equivalent(report.record_file),
                           [o.mutant.id for o in report.wrongly_equivalent]),
-                         (messages.mutants_stale(report.record_file), [e.id for e in report.stale])):
+                         (authoring_messages.mutants_stale(report.record_file), [e.id for e in report.stale])):
         if ids:
             lines += ["", heading] + [f"  {messages.printable(i)}" for i in ids]
     errors = sum(o.status == KIT_ERROR for o in report.outcomes)
     if errors:
-        lines += ["", messages.mutants_kit_errors(errors)]
+        lines += ["", authoring_messages.mutants_kit_errors(errors)]
     return "\n".join(lines)
 
 
@@ -855,7 +857,8 @@ def chart(report: MutationReport, fmt: str = "svg") -> bytes:
     from graders.games import pictures
 
     counts = {kind: [getattr(t, attribute) for t in report.tallies]
-              for kind, attribute in zip(messages.MUTANT_KINDS, ("killed", "timed_out", "survived", "equivalent"),
-                                         strict=True)}
-    return pictures.mutant_bars(messages.mutants_chart_title(report.title), [t.label for t in report.tallies],
-                                counts, messages.MUTANT_AXES, marked=messages.MUTANT_KINDS[2], fmt=fmt)
+              for kind, attribute in zip(authoring_messages.MUTANT_KINDS,
+                                         ("killed", "timed_out", "survived", "equivalent"), strict=True)}
+    return pictures.mutant_bars(authoring_messages.mutants_chart_title(report.title), [t.label for t in report.tallies],
+                                counts, authoring_messages.MUTANT_AXES, marked=authoring_messages.MUTANT_KINDS[2],
+                                fmt=fmt)

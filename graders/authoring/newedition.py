@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders.authoring import messages as authoring_messages
 from graders.authoring import tomlw
-from graders.core import messages
 from graders.core.errors import InputError
 from graders.editions.cases import SPECIAL_ANSWERS, parse_transcript, render_steps
 from graders.editions.edition import EDITIONS, Edition, edition_names, parse_toml
@@ -104,13 +104,13 @@ class Plan:
 def check_name(name: str, root: Path) -> None:
     """Refuse NAME unless it is a new lower-case Python name with no folder of its own under ROOT yet."""
     if not EDITION_NAME.match(name):
-        raise InputError(messages.new_edition_bad_name(name))
+        raise InputError(authoring_messages.new_edition_bad_name(name))
     if name in edition_names() or (root / EDITIONS / name / "edition.toml").is_file():
-        raise InputError(messages.new_edition_exists(name))
+        raise InputError(authoring_messages.new_edition_exists(name))
     taken = [f"{top}/{name}" for top in ("tests/editions", "solution", "handouts", "skeleton")
              if (root / top / name).exists()]
     if taken:
-        raise InputError(messages.new_edition_folder_taken(name, taken))
+        raise InputError(authoring_messages.new_edition_folder_taken(name, taken))
 
 
 def parse_renames(pairs: list[str]) -> dict[str, str]:
@@ -119,7 +119,7 @@ def parse_renames(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         old, _, new = pair.partition("=")
         if not (old.isidentifier() and new.isidentifier()):
-            raise InputError(messages.new_edition_bad_rename(pair))
+            raise InputError(authoring_messages.new_edition_bad_rename(pair))
         renames[old] = new
     return renames
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 
+from graders.authoring import messages as authoring_messages
 from graders.authoring import tomlw
-from graders.core import messages
 from graders.core.errors import GenerationError
 from graders.editions.cases import Template, load_templates, parse_transcript, render_steps
 from graders.editions.edition import Edition
@@ -41,7 +41,7 @@ def generated_files(edition: Edition) -> dict[str, str]:
         for label, group in templates.items():
             if group:
                 cases = [case for t in group for case in _fill_template(session, edition, t)]
-                header = messages.generated_header(f"q{label}.toml")
+                header = authoring_messages.generated_header(f"q{label}.toml")
                 files[f"q{label}.generated.toml"] = tomlw.dumps({"case": cases}, header)
     finally:
         session.dispose()
@@ -58,7 +58,7 @@ def _fill_template(session: Session, edition: Edition, t: Template) -> list[dict
                                strict=True):
             if reply.status != "ok":
                 why = (reply.error or {}).get("message", reply.status)
-                raise GenerationError(messages.template_reference_failed(t.id, t.name, params, why))
+                raise GenerationError(authoring_messages.template_reference_failed(t.id, t.name, params, why))
             text, _ = display(reply)
             filled.append(type(step)(step.source, text or None, step.line))
         label = ", ".join(f"{k}={v}" for k, v in params.items())

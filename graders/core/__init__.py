@@ -1,1 +1,2 @@
-"""Core: what every part of the kit shares (errors, messages, storage, syntax, records, writers)."""
+"""Core: what every part of the kit shares (errors, the shared sentences and text helpers, storage, syntax,
+records, writers)."""

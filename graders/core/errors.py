@@ -4,7 +4,8 @@ Contract: every exception the kit raises on purpose is a :class:`HogkitError`, a
 whose failure it is. A command catches the base class alone and ends with the kind's
 ``exit_status``: 2 for input that cannot be used (what the user typed, pointed at or wrote), 3 when
 the kit itself failed (never anybody's input, never a student's grade). Each message is one line
-from :mod:`graders.core.messages` that names what was wrong and where it came from.
+from a sentence module (:mod:`graders.core.messages` or a folder's own ``messages.py``) that names
+what was wrong and where it came from.
 
 The kinds:
 

@@ -57,6 +57,7 @@ from graders.core.errors import InputError
 from graders.core.records import RECORD_VERSION, ClassRecord, EntryStatus
 from graders.core.storage import make_private_folder, write_atomically
 from graders.courses import gradebook, shards
+from graders.courses import messages as courses_messages
 from graders.courses.course import (
     COURSE_FILE,
     LOWER,
@@ -154,7 +155,7 @@ def _base(entry: Entry, edition: Edition, kit: str) -> ClassRecord:
 
 
 def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "",
-               worded: Callable[[str], str] = messages.kit_failed_row,
+               worded: Callable[[str], str] = courses_messages.kit_failed_row,
                earlier: tuple[ClassRecord, set[str]] | None = None) -> ClassRecord:
     """The record of one entry: its grading report, why it could not be graded, or (status
     ``kit error``, its reason WORDED from the failure for the route) that the kit failed to grade
@@ -179,13 +180,13 @@ def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "",
 
 
 def kit_error_record(base: ClassRecord, exc: BaseException, details: str,
-                     worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
+                     worded: Callable[[str], str] = courses_messages.kit_failed_row) -> ClassRecord:
     reason = worded(describe_failure(exc))
     return dataclasses.replace(base, status=EntryStatus.KIT_ERROR, reason=reason, traceback=details, report=None)
 
 
 def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str = "",
-                      worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
+                      worded: Callable[[str], str] = courses_messages.kit_failed_row) -> ClassRecord:
     """:func:`record_for`, once more when the kit failed (for a route that grades one submission;
     WORDED: the reason of a kit error, as the route tells its staff what to do)."""
     record = _attempt(entry, edition, limits, kit, worded)
@@ -195,7 +196,7 @@ def record_with_retry(entry: Entry, edition: Edition, limits: Limits, kit: str =
 
 
 def second_attempt(entry: Entry, edition: Edition, limits: Limits, kit: str, first: ClassRecord,
-                   worded: Callable[[str], str] = messages.kit_failed_row) -> ClassRecord:
+                   worded: Callable[[str], str] = courses_messages.kit_failed_row) -> ClassRecord:
     """ENTRY graded once more after the kit failed on it (FIRST): the record of this attempt, which
     keeps the first failure for the staff's log (kit-errors.log), whatever this one gives."""
     record = _attempt(entry, edition, limits, kit, worded)
@@ -284,7 +285,7 @@ def check_class_folder(folder: Path, edition: Edition, command: str) -> None:
     if not folder.is_dir():
         raise InputError(messages.no_such_path(str(folder)))
     if (folder / edition.submission).is_file():
-        raise InputError(messages.one_submission_not_a_class(str(folder), edition.submission, command))
+        raise InputError(courses_messages.one_submission_not_a_class(str(folder), edition.submission, command))
 
 
 @dataclass(frozen=True)
@@ -307,7 +308,7 @@ def read_class(folder: Path, edition: Edition, out: Path, course: Setup | None =
     root = export_root(folder) if course is not None and is_export(folder) else folder
     entries = discover(root, edition.submission, skip=out)
     if not entries:
-        raise InputError(messages.empty_class(str(root)))
+        raise InputError(courses_messages.empty_class(str(root)))
     handins, notes = course_handins(root, entries, course, trust_file_times) if course is not None else ((), ())
     return ClassInputs(root, tuple(entries), handins, notes)
 
@@ -341,7 +342,7 @@ def grade_class(
     entries = list(read.entries)
     ignored = [n for n in not_submissions(read.root) if course is None or n not in COURSE_INPUTS]
     if ignored and notice:
-        notice(messages.files_skipped(ignored))
+        notice(courses_messages.files_skipped(ignored))
     mine = shards.select(entries, shard) if shard is not None else entries
     records = _grade_entries(mine, edition, out, limits or Limits(), jobs, force, progress, notice)
     if shard is not None:  # the class's own files wait for the merge: they are of the whole class
@@ -380,7 +381,7 @@ def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | No
         similarity.write_report(out, similarity.compare(root, edition, setup=course, skip=out))
     except Exception as exc:  # the report is an aid: the grades written above stand
         if notice:
-            notice(messages.similarity_failed(describe_failure(exc)))
+            notice(courses_messages.similarity_failed(describe_failure(exc)))
 
 
 def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Limits, jobs: int | None, force: bool,
@@ -418,7 +419,7 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
             if progress:
                 progress(len(records), len(entries), started)
             for entry in todo:
-                futures[pool.submit(_attempt, entry, edition, limits, kit, messages.kit_failed_row,
+                futures[pool.submit(_attempt, entry, edition, limits, kit, courses_messages.kit_failed_row,
                                     earlier.get(_key(entry)))] = entry
             for future in as_completed(futures):
                 record = future.result()
@@ -430,11 +431,11 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
         except KeyboardInterrupt:
             _stop(pool, futures, handled, keep, notice)
             if notice:  # every record in OUT now, and how many of this run's were ended without one
-                notice(messages.class_stopped(len(records), len(entries) - len(records)))
+                notice(courses_messages.class_stopped(len(records), len(entries) - len(records)))
             raise
         pool.shutdown()
         if retry and notice:
-            notice(messages.class_retrying(len(retry)))
+            notice(courses_messages.class_retrying(len(retry)))
         for entry, first in retry:  # alone: whatever load or race made the kit fail is over
             keep(entry, second_attempt(entry, edition, limits, kit, first))
     return records
@@ -448,7 +449,7 @@ def _stop(pool: ThreadPoolExecutor, futures: dict[Future, Entry], handled: set[F
     second Ctrl-C stops at once (:func:`_at_once`)."""
     finished = [f for f in futures if f.done() and f not in handled]  # before any child is killed
     running = sum(1 for f in futures if f.running())
-    line = messages.class_stopping(running)
+    line = courses_messages.class_stopping(running)
     if notice:
         notice(("\n" if sys.stderr.isatty() else "") + line)
     pool.shutdown(wait=False, cancel_futures=True)
@@ -498,7 +499,7 @@ def _at_once() -> NoReturn:
     atomic); a rerun grades whatever has no record."""
     sandbox.halt_children()
     scratch.remove_all()
-    print(messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr, flush=True)
+    print(courses_messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr, flush=True)
     os._exit(130)
 
 
@@ -511,7 +512,7 @@ def _say_regrading(earlier: Iterable[tuple[ClassRecord, set[str]]], notice: Noti
             counts[key] = counts.get(key, 0) + 1
     for labels, count in sorted(counts.items()):
         if notice:
-            notice(messages.class_regrading(list(labels), count))
+            notice(courses_messages.class_regrading(list(labels), count))
 
 
 def _key(entry: Entry) -> str:
@@ -519,7 +520,7 @@ def _key(entry: Entry) -> str:
 
 
 def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str,
-             worded: Callable[[str], str] = messages.kit_failed_row,
+             worded: Callable[[str], str] = courses_messages.kit_failed_row,
              earlier: tuple[ClassRecord, set[str]] | None = None) -> ClassRecord:
     """:func:`record_for`, with a worker that died (whatever escaped it) turned into a kit error."""
     try:
@@ -560,7 +561,8 @@ def write_class_files(out: Path, records: list[ClassRecord], edition: Edition, g
 
     totals = [r.total for r in records if r.graded]
     for fmt in pictures.FORMATS:  # the PNG for summary.md and anything else; the SVG to zoom into
-        picture = pictures.score_histogram(messages.histogram_title(len(totals)), totals, edition.max_points, fmt)
+        picture = pictures.score_histogram(courses_messages.histogram_title(len(totals)), totals, edition.max_points,
+                                           fmt)
         write_atomically(out / f"histogram.{fmt}", picture)
     failed = kit_log_records(records)
     if failed:
@@ -587,13 +589,13 @@ def course_handins(root: Path, entries: list[Entry], setup: Setup, trust_file_ti
         export = read_export(root, zone)
         listed = {h.key for h in export.handins}
         strays = [(e.student, e.path) for e in entries if e.student not in listed]
-        notes = tuple(export.notes) + tuple(messages.export_unlisted(name) for name, _ in strays)
+        notes = tuple(export.notes) + tuple(courses_messages.export_unlisted(name) for name, _ in strays)
         handins = export.handins + class_handins(root, strays, zone)
     gradable = {e.student for e in entries if e.source is not None}  # one that cannot be graded counts no time
     from_files = [shown_text(h.key) for h in handins if h.how == FILE_TIME and h.key in gradable]
     if from_files and not trust_file_times:
-        raise InputError(messages.course_file_times_refused(from_files))
-    return handins, notes + ((messages.course_file_times_trusted(from_files),) if from_files else ())
+        raise InputError(courses_messages.course_file_times_refused(from_files))
+    return handins, notes + ((courses_messages.course_file_times_trusted(from_files),) if from_files else ())
 
 
 def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Sequence[Handin],
@@ -616,14 +618,15 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
         mine = [(k, str(records[k].status), records[k].reason) for k in group.handins if k in records]
         reasons[group.student.id], held = gradebook.student_reason(outcome, mine)
         if any(h in from_files for h in group.handins):  # a time that can be forged is said to be one
-            reasons[group.student.id] = " ".join(filter(None, [reasons[group.student.id], messages.TIMES_FROM_FILES]))
+            reasons[group.student.id] = " ".join(filter(None, [reasons[group.student.id],
+                                                               courses_messages.TIMES_FROM_FILES]))
         withheld.update([group.student.id] if held else [])
         counted = records.get(outcome.counted.key) if outcome.counted else None
         text = gradebook.render_student_feedback(outcome, edition.title, course.zone,
                                                  reports.render_record_markdown(counted) if counted else "",
                                                  reasons[group.student.id], held, edition.max_points)
         if any(h in from_files for h in group.handins) and not held:
-            text += f"\n{messages.TIMES_FROM_FILES}\n"
+            text += f"\n{courses_messages.TIMES_FROM_FILES}\n"
         student = shown_text(group.student.id)
         write_atomically(out / "feedback" / f"{file_id(student, group.student.id)}.md", text)
     shared = {g.student.id: g.shared_with for g in groups}
@@ -647,12 +650,12 @@ def course_notes(outcomes: Sequence[Outcome], where: str, notes: Sequence[str]) 
     """What the instructor reads in ``course-notes.txt`` and on the console, first what matters most:
     each rule of the course file (WHERE) that took points from a quarter of the class or more, with
     its count; then NOTES, each later, worse hand-in that counted, and the students off the roster."""
-    costly = [messages.course_policy_cost(where, c.rule, c.students, c.of, messages.points_text(c.points))
+    costly = [courses_messages.course_policy_cost(where, c.rule, c.students, c.of, messages.points_text(c.points))
               for c in policy_costs(outcomes)]
-    lower = [messages.course_note(shown_text(o.student.id), a.note) for o in outcomes for a in o.adjustments
+    lower = [courses_messages.course_note(shown_text(o.student.id), a.note) for o in outcomes for a in o.adjustments
              if a.kind == LOWER and a.note]
     strangers = [o.student.id for o in outcomes if not o.student.on_roster and not o.student.email]
-    return [*costly, *notes, *lower, *([messages.course_off_roster(strangers)] if strangers else [])]
+    return [*costly, *notes, *lower, *([courses_messages.course_off_roster(strangers)] if strangers else [])]
 
 
 def print_progress(done: int, total: int, started: float, what: str = "") -> None:
@@ -662,7 +665,7 @@ def print_progress(done: int, total: int, started: float, what: str = "") -> Non
     rate = elapsed / done if done else 0.0
     left = rate * (total - done)
     eta = time.strftime("%M:%S", time.gmtime(left)) if done else "--:--"
-    line = messages.class_progress(done, total, eta, what or messages.COUNT_SUBMISSIONS)
+    line = courses_messages.class_progress(done, total, eta, what or courses_messages.COUNT_SUBMISSIONS)
     if sys.stderr.isatty():
         print("\r" + line, end="" if done < total else "\n", file=sys.stderr, flush=True)
     elif done == total or done % max(1, total // 10) == 0:

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from graders.core import messages
 from graders.core.errors import AnalysisError, InputError
 from graders.core.records import Standing
 from graders.core.storage import write_atomically
+from graders.courses import messages as courses_messages
 from graders.courses.classroom import Progress, check_class_folder
 from graders.editions.edition import Edition
 from graders.games import pictures
@@ -45,7 +45,7 @@ def tabulate_entry(entry: Entry, game: Game, strategy: str) -> np.ndarray | str:
     except AnalysisError as exc:
         return str(exc)
     except Exception as exc:  # the kit's failure on one entry is that entry's line, never the contest's end
-        return messages.contest_kit_failed(describe_failure(exc))
+        return courses_messages.contest_kit_failed(describe_failure(exc))
 
 
 def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None = None,
@@ -55,7 +55,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     check_class_folder(folder, edition, "contest")
     entries = discover(folder, edition.submission, skip=out)
     if not entries:
-        raise InputError(messages.empty_class(str(folder)))
+        raise InputError(courses_messages.empty_class(str(folder)))
     game = game_of(edition)
     game.prepare()
     strategy = game.contest_strategy()
@@ -67,7 +67,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
         for done, entry_done in enumerate(as_completed(entry_of), start=1):
             tables[entry_of[entry_done]] = entry_done.result()
             if progress:
-                progress(done, len(entries), started, messages.COUNT_STRATEGIES)
+                progress(done, len(entries), started, courses_messages.COUNT_STRATEGIES)
     valid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if not isinstance(t, str)]
     invalid = [(e.student, t) for e, t in zip(entries, tables, strict=True) if isinstance(t, str)]
     n = len(valid)
@@ -85,7 +85,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
         for done, pair_done in enumerate(as_completed(pair_of), start=1):
             solved[pair_of[pair_done]] = pair_done.result()
             if progress and (done % 200 == 0 or done == len(pair_of)):
-                progress(done, len(pair_of), started, messages.COUNT_PAIRS)
+                progress(done, len(pair_of), started, courses_messages.COUNT_PAIRS)
     for i in range(n):
         for j in range(i + 1, n):
             rate = solved[(keys[i], keys[j])]
@@ -96,7 +96,7 @@ def run_contest(folder: Path, edition: Edition, out: Path, *, jobs: int | None =
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(out / "leaderboard.csv", reports.render_leaderboard_csv(standings, invalid))
     ranked = rates[np.ix_(order, order)]
-    png = pictures.win_matrix(messages.matrix_title(edition.title), [s.student for s in standings],
+    png = pictures.win_matrix(courses_messages.matrix_title(edition.title), [s.student for s in standings],
                               ranked.tolist()) if standings else b""
     write_atomically(out / "contest.html", reports.render_contest_html(edition.title, standings, ranked, invalid, png))
     return standings, invalid

@@ -17,7 +17,7 @@ Contract. Everything here is a pure function of plain typed values, and every re
   them (their own hand-ins and their partner's: see :mod:`graders.courses.handins`) and their overrides,
   and gives an :class:`Outcome`: the checkpoint earned by date, the early bonus, the hand-in whose
   score counts, late days, penalty, overrides, the final score, and one :class:`Adjustment` per
-  change, each with the sentence the student reads (from :mod:`graders.core.messages`), the course
+  change, each with the sentence the student reads (from :mod:`graders.courses.messages`), the course
   file's key that made it and what it cost the student. A late penalty is a share of the points
   the late hand-in counts for: with a phase due on its own date, that phase's points (scored from
   the hand-in by its date) are not the late work's and are never reduced by it. A roster row's
@@ -46,6 +46,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from graders.core import messages
 from graders.core.errors import CourseError
+from graders.courses import messages as courses_messages
 from graders.editions.edition import Edition
 
 COURSE_FORMAT = """\
@@ -293,8 +294,9 @@ def load_setup(folder: Path, labels: Collection[str] = ()) -> Setup:
     (when there is one; its problems checked against LABELS). Missing or bad files raise one
     :class:`CourseError` naming every one (a line each), before anything is graded."""
     if not folder.is_dir():
-        raise CourseError(messages.course_error(str(folder), "", messages.no_course_folder(COURSE_FILE, ROSTER_FILE)))
-    problems = [messages.course_error(str(folder / name), "", messages.course_file_missing())
+        raise CourseError(courses_messages.course_error(
+            str(folder), "", courses_messages.no_course_folder(COURSE_FILE, ROSTER_FILE)))
+    problems = [courses_messages.course_error(str(folder / name), "", courses_messages.course_file_missing())
                 for name in (COURSE_FILE, ROSTER_FILE) if not (folder / name).is_file()]
     course = _gather(problems, load_course, folder / COURSE_FILE) if (folder / COURSE_FILE).is_file() else None
     roster = _gather(problems, load_roster, folder / ROSTER_FILE) if (folder / ROSTER_FILE).is_file() else None
@@ -322,7 +324,8 @@ def load_course(path: Path) -> Course:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CourseError(messages.course_error(str(path), "", messages.unreadable_file(str(exc)))) from exc
+        raise CourseError(courses_messages.course_error(
+            str(path), "", courses_messages.unreadable_file(str(exc)))) from exc
     return parse_course(text, str(path))
 
 
@@ -330,24 +333,26 @@ def parse_course(text: str, where: str = "course.toml") -> Course:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CourseError(messages.course_error(where, "", messages.not_toml(str(exc)))) from exc
+        raise CourseError(courses_messages.course_error(where, "", courses_messages.not_toml(str(exc)))) from exc
     _known(data, {"edition", "timezone", "partners", "groups", "deadlines", "points", "late", "extensions"}, where, "")
     zone = _zone(data, where)
     deadlines = _table(data, "deadlines", where)
     _known(deadlines, {"checkpoint", "early", "due", "grace_minutes", "phases"}, where, "deadlines.")
     if "due" not in deadlines:
-        raise CourseError(messages.course_error(where, "deadlines.due", messages.key_missing()))
+        raise CourseError(courses_messages.course_error(where, "deadlines.due", courses_messages.key_missing()))
     when = {name: parse_deadline(deadlines[name], zone, where, f"deadlines.{name}")
             for name in DEADLINE_NAMES if name in deadlines}
     for first, then in (("checkpoint", "due"), ("early", "due")):
         if first in when and when[first] > when[then]:
-            raise CourseError(messages.course_error(where, f"deadlines.{first}", messages.deadline_after(then)))
+            raise CourseError(courses_messages.course_error(
+                where, f"deadlines.{first}", courses_messages.deadline_after(then)))
     phase_dues = _phase_dues(_table(deadlines, "phases", where), zone, where, when["due"])
     points = _table(data, "points", where)
     _known(points, {"checkpoint", "early"}, where, "points.")
     partners = data.get("partners", True)
     if not isinstance(partners, bool):
-        raise CourseError(messages.course_error(where, "partners", messages.expected(messages.EXPECTED_BOOL, partners)))
+        raise CourseError(courses_messages.course_error(
+            where, "partners", courses_messages.expected(courses_messages.EXPECTED_BOOL, partners)))
     return Course(
         source=where, zone_name=zone.key, due=when["due"], checkpoint=when.get("checkpoint"), early=when.get("early"),
         checkpoint_points=_number(points, "checkpoint", where, "points.", 1.0), checkpoint_given="checkpoint" in points,
@@ -365,10 +370,11 @@ def _phase_dues(table: Mapping[str, Any], zone: ZoneInfo, where: str, due: datet
     for key, value in table.items():
         name = f"deadlines.phases.{key}"
         if not str(key).isdigit():
-            raise CourseError(messages.course_error(where, name, messages.expected(messages.EXPECTED_PHASE, key)))
+            raise CourseError(courses_messages.course_error(
+                where, name, courses_messages.expected(courses_messages.EXPECTED_PHASE, key)))
         when = parse_deadline(value, zone, where, name)
         if when > due:
-            raise CourseError(messages.course_error(where, name, messages.deadline_after("due")))
+            raise CourseError(courses_messages.course_error(where, name, courses_messages.deadline_after("due")))
         found.append((int(key), when))
     return tuple(sorted(found))
 
@@ -376,46 +382,51 @@ def _phase_dues(table: Mapping[str, Any], zone: ZoneInfo, where: str, due: datet
 def _groups(data: Mapping[str, Any], where: str) -> str:
     value = data.get("groups", "last")
     if value not in ("last", "best"):
-        raise CourseError(messages.course_error(where, "groups", messages.expected('"last" or "best"', value)))
+        raise CourseError(courses_messages.course_error(
+            where, "groups", courses_messages.expected('"last" or "best"', value)))
     return str(value)
 
 
 def _zone(data: Mapping[str, Any], where: str) -> ZoneInfo:
     name = data.get("timezone")
     if name is None:
-        raise CourseError(messages.course_error(where, "timezone", messages.key_missing()))
+        raise CourseError(courses_messages.course_error(where, "timezone", courses_messages.key_missing()))
     if not isinstance(name, str) or not name.strip():
-        raise CourseError(messages.course_error(where, "timezone", messages.expected(messages.EXPECTED_ZONE, name)))
+        raise CourseError(courses_messages.course_error(
+            where, "timezone", courses_messages.expected(courses_messages.EXPECTED_ZONE, name)))
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
-        raise CourseError(messages.course_error(where, "timezone", messages.unknown_zone(name))) from exc
+        raise CourseError(courses_messages.course_error(
+            where, "timezone", courses_messages.unknown_zone(name))) from exc
 
 
 def _table(data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, dict):
-        raise CourseError(messages.course_error(where, key, messages.expected("a table", value)))
+        raise CourseError(courses_messages.course_error(where, key, courses_messages.expected("a table", value)))
     return value
 
 
 def _known(table: Mapping[str, Any], keys: set[str], where: str, prefix: str) -> None:
     unknown = sorted(set(table) - keys)
     if unknown:
-        raise CourseError(messages.course_error(where, prefix + unknown[0], messages.unknown_key(sorted(keys))))
+        raise CourseError(courses_messages.course_error(
+            where, prefix + unknown[0], courses_messages.unknown_key(sorted(keys))))
 
 
 def _number(table: Mapping[str, Any], key: str, where: str, prefix: str, default: float) -> float:
     value = table.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or value != value:
-        raise CourseError(messages.course_error(where, prefix + key, messages.expected(messages.EXPECTED_COUNT, value)))
+        raise CourseError(courses_messages.course_error(
+            where, prefix + key, courses_messages.expected(courses_messages.EXPECTED_COUNT, value)))
     return float(value)
 
 
 def _text(table: Mapping[str, Any], key: str, where: str) -> str:
     value = table.get(key, "")
     if not isinstance(value, str):
-        raise CourseError(messages.course_error(where, key, messages.expected("text", value)))
+        raise CourseError(courses_messages.course_error(where, key, courses_messages.expected("text", value)))
     return value
 
 
@@ -423,19 +434,22 @@ def _late(table: Mapping[str, Any], where: str) -> LatePolicy:
     _known(table, {"policy", "per_day", "unit", "cap", "round_up", "max_days"}, where, "late.")
     policy = table.get("policy", "none")
     if policy not in ("none", "per_day"):
-        raise CourseError(messages.course_error(where, "late.policy", messages.expected('"none" or "per_day"', policy)))
+        raise CourseError(courses_messages.course_error(
+            where, "late.policy", courses_messages.expected('"none" or "per_day"', policy)))
     unit = table.get("unit", "percent")
     if unit not in ("percent", "points"):
-        raise CourseError(messages.course_error(where, "late.unit", messages.expected('"percent" or "points"', unit)))
+        raise CourseError(courses_messages.course_error(
+            where, "late.unit", courses_messages.expected('"percent" or "points"', unit)))
     if policy == "per_day" and "per_day" not in table:
-        raise CourseError(messages.course_error(where, "late.per_day", messages.key_missing()))
+        raise CourseError(courses_messages.course_error(where, "late.per_day", courses_messages.key_missing()))
     round_up = table.get("round_up", True)
     if not isinstance(round_up, bool):
-        wrong = messages.expected(messages.EXPECTED_BOOL, round_up)
-        raise CourseError(messages.course_error(where, "late.round_up", wrong))
+        wrong = courses_messages.expected(courses_messages.EXPECTED_BOOL, round_up)
+        raise CourseError(courses_messages.course_error(where, "late.round_up", wrong))
     cap = _number(table, "cap", where, "late.", 0.0) if "cap" in table else None
     if unit == "percent" and cap is not None and cap > 100:
-        raise CourseError(messages.course_error(where, "late.cap", messages.expected(messages.EXPECTED_PERCENT, cap)))
+        raise CourseError(courses_messages.course_error(
+            where, "late.cap", courses_messages.expected(courses_messages.EXPECTED_PERCENT, cap)))
     most = _number(table, "max_days", where, "late.", 0.0) if "max_days" in table else None
     return LatePolicy(policy, _number(table, "per_day", where, "late.", 0.0), unit, cap, round_up, most)
 
@@ -445,8 +459,9 @@ def _extended(data: Mapping[str, Any], where: str) -> frozenset[str]:
     _known(table, {"apply_to"}, where, "extensions.")
     names = table.get("apply_to", ["due", "checkpoint"])
     if not isinstance(names, list) or any(n not in DEADLINE_NAMES for n in names):
-        raise CourseError(messages.course_error(where, "extensions.apply_to",
-                                                messages.expected(messages.expected_list_of(DEADLINE_NAMES), names)))
+        raise CourseError(courses_messages.course_error(
+            where, "extensions.apply_to", courses_messages.expected(courses_messages.expected_list_of(DEADLINE_NAMES),
+                                                                    names)))
     return frozenset(names)
 
 
@@ -458,17 +473,18 @@ def parse_deadline(value: object, zone: ZoneInfo, where: str, key: str) -> datet
         try:
             value = datetime.fromisoformat(text) if ("T" in text or " " in text) else date.fromisoformat(text)
         except ValueError as exc:
-            raise CourseError(messages.course_error(where, key, messages.not_a_date(text))) from exc
+            raise CourseError(courses_messages.course_error(where, key, courses_messages.not_a_date(text))) from exc
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             return value
         try:
             return local_time(value, zone)
         except ValueError as exc:
-            raise CourseError(messages.course_error(where, key, str(exc))) from exc
+            raise CourseError(courses_messages.course_error(where, key, str(exc))) from exc
     if isinstance(value, date):
         return local_time(datetime.combine(value, END_OF_DAY), zone)
-    raise CourseError(messages.course_error(where, key, messages.expected(messages.EXPECTED_DATETIME, value)))
+    raise CourseError(courses_messages.course_error(
+        where, key, courses_messages.expected(courses_messages.EXPECTED_DATETIME, value)))
 
 
 def local_time(naive: datetime, zone: ZoneInfo) -> datetime:
@@ -477,7 +493,7 @@ def local_time(naive: datetime, zone: ZoneInfo) -> datetime:
     first, second = naive.replace(tzinfo=zone, fold=0), naive.replace(tzinfo=zone, fold=1)
     real = [t for t in (first, second) if t.astimezone(UTC).astimezone(zone).replace(tzinfo=None) == naive]
     if not real:
-        raise ValueError(messages.skipped_local_time(naive.isoformat(sep=" "), zone.key))
+        raise ValueError(courses_messages.skipped_local_time(naive.isoformat(sep=" "), zone.key))
     return max(real, key=lambda t: t.astimezone(UTC))
 
 
@@ -534,7 +550,7 @@ def read_table(text: str, where: str, columns: Mapping[str, Sequence[str]],
     matched case-insensitively against COLUMNS' spellings; blank rows skipped."""
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
-        raise CourseError(messages.csv_row_error(where, 1, messages.no_header(sorted(needed))))
+        raise CourseError(courses_messages.csv_row_error(where, 1, courses_messages.no_header(sorted(needed))))
     found: dict[str, int] = {}
     for index, name in enumerate(rows[0]):
         for column, spellings in columns.items():
@@ -542,7 +558,7 @@ def read_table(text: str, where: str, columns: Mapping[str, Sequence[str]],
                 found[column] = index
     missing = [c for c in needed if c not in found]
     if missing:
-        raise CourseError(messages.csv_row_error(where, 1, messages.columns_missing(missing)))
+        raise CourseError(courses_messages.csv_row_error(where, 1, courses_messages.columns_missing(missing)))
     table = []
     for number, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):
@@ -555,7 +571,8 @@ def _csv_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CourseError(messages.csv_row_error(str(path), 0, messages.unreadable_file(str(exc)))) from exc
+        raise CourseError(courses_messages.csv_row_error(
+            str(path), 0, courses_messages.unreadable_file(str(exc)))) from exc
 
 
 def load_roster(path: Path) -> Roster:
@@ -579,14 +596,15 @@ def _roster_row(students: list[Student], seen: dict[str, int], cells: Mapping[st
                 row: int) -> None:
     sid = cells["id"]
     if not sid:
-        raise CourseError(messages.csv_row_error(where, row, messages.empty_cell("id")))
+        raise CourseError(courses_messages.csv_row_error(where, row, courses_messages.empty_cell("id")))
     if sid in seen:
-        raise CourseError(messages.csv_row_error(where, row, messages.duplicate_id(sid, seen[sid])))
+        raise CourseError(courses_messages.csv_row_error(where, row, courses_messages.duplicate_id(sid, seen[sid])))
     seen[sid] = row
     days = _cell_number(cells.get("extension", ""), where, row, "extension days")
     groups = cells.get("groups", "").lower()
     if groups and groups not in GROUPS:
-        raise CourseError(messages.csv_row_error(where, row, messages.expected(messages.EXPECTED_GROUPS, groups)))
+        raise CourseError(courses_messages.csv_row_error(
+            where, row, courses_messages.expected(courses_messages.EXPECTED_GROUPS, groups)))
     students.append(Student(sid, cells.get("name", ""), cells.get("email", ""), days,
                             _flag(cells.get("accommodation", ""), where, row), cells.get("partner", ""), True, row,
                             groups))
@@ -599,7 +617,8 @@ def _cell_number(text: str, where: str, row: int, column: str, signed: bool = Fa
         value = math.nan
     if value != value or math.isinf(value) or (value < 0 and not signed):
         kind = "a number" if signed else "a number of 0 or more"
-        raise CourseError(messages.csv_row_error(where, row, messages.expected(f"{kind} in {column}", text)))
+        raise CourseError(courses_messages.csv_row_error(
+            where, row, courses_messages.expected(f"{kind} in {column}", text)))
     return value
 
 
@@ -608,7 +627,8 @@ def _flag(text: str, where: str, row: int) -> bool:
         return True
     if text.lower() in FALSE_WORDS:
         return False
-    raise CourseError(messages.csv_row_error(where, row, messages.expected(messages.EXPECTED_FLAG, text)))
+    raise CourseError(courses_messages.csv_row_error(
+        where, row, courses_messages.expected(courses_messages.EXPECTED_FLAG, text)))
 
 
 def _check_partners(students: Sequence[Student], where: str) -> None:
@@ -619,14 +639,14 @@ def _check_partners(students: Sequence[Student], where: str) -> None:
             continue
         other = by_id.get(s.partner)
         if s.partner == s.id or other is None:
-            raise CourseError(messages.csv_row_error(where, s.row, messages.partner_unknown(s.partner)))
+            raise CourseError(courses_messages.csv_row_error(where, s.row, courses_messages.partner_unknown(s.partner)))
         if other.partner and other.partner != s.id:
-            raise CourseError(messages.csv_row_error(where, s.row,
-                                                     messages.partner_conflict(s.id, other.id, other.partner)))
+            raise CourseError(courses_messages.csv_row_error(
+                where, s.row, courses_messages.partner_conflict(s.id, other.id, other.partner)))
         rivals = [t for t in students if t.partner == other.id and t.id != s.id]
         if rivals:
-            raise CourseError(messages.csv_row_error(where, rivals[0].row,
-                                                     messages.partner_conflict(rivals[0].id, other.id, s.id)))
+            raise CourseError(courses_messages.csv_row_error(
+                where, rivals[0].row, courses_messages.partner_conflict(rivals[0].id, other.id, s.id)))
 
 
 def _pair_groups(students: Sequence[Student], where: str) -> tuple[Student, ...]:
@@ -638,9 +658,9 @@ def _pair_groups(students: Sequence[Student], where: str) -> tuple[Student, ...]
     for s in students:
         other = by_id.get(pairs.get(s.id, ""))
         if other is not None and s.groups and other.groups and s.groups != other.groups:
-            raise CourseError(messages.csv_row_error(where, max(s.row, other.row),
-                                                     messages.pair_groups_conflict(s.id, s.groups, other.id,
-                                                                                   other.groups)))
+            raise CourseError(courses_messages.csv_row_error(
+                where, max(s.row, other.row), courses_messages.pair_groups_conflict(s.id, s.groups, other.id,
+                                                                                    other.groups)))
         found.append(replace(s, groups=s.groups or (other.groups if other else "")))
     return tuple(found)
 
@@ -667,13 +687,14 @@ def _override_row(found: list[Override], seen: dict[tuple[str, str], int], cells
                   row: int, labels: Collection[str]) -> None:
     for column in ("id", "target", "points", "reason"):
         if not cells[column]:
-            raise CourseError(messages.csv_row_error(where, row, messages.empty_cell(column)))
+            raise CourseError(courses_messages.csv_row_error(where, row, courses_messages.empty_cell(column)))
     target = override_target(cells["target"])
     if target is None or (labels and target not in labels and target not in (TOTAL, CHECKPOINT, EARLY)):
-        raise CourseError(messages.csv_row_error(where, row, messages.unknown_target(cells["target"])))
+        raise CourseError(courses_messages.csv_row_error(where, row, courses_messages.unknown_target(cells["target"])))
     key = (cells["id"], target)
     if key in seen:
-        raise CourseError(messages.csv_row_error(where, row, messages.duplicate_override(*key, seen[key])))
+        raise CourseError(courses_messages.csv_row_error(
+            where, row, courses_messages.duplicate_override(*key, seen[key])))
     seen[key] = row
     points = _cell_number(cells["points"], where, row, "points", signed=True)
     relative = cells["points"].startswith(("+", "-"))
@@ -778,7 +799,7 @@ def apply_policy(course: Course, student: Student, attempts: Sequence[Attempt],
     zone = course.zone
     adjustments: list[Adjustment] = []
     if dates.moved:
-        adjustments.append(Adjustment("extension", 0.0, messages.adj_extension(
+        adjustments.append(Adjustment("extension", 0.0, courses_messages.adj_extension(
             messages.points_text(dates.extension_days),
             [(name, shown_time(getattr(dates, name), zone)) for name in dates.moved])))
     checkpoint, line = _checkpoint(course, dates, ordered)
@@ -817,11 +838,11 @@ def _checkpoint(course: Course, dates: Deadlines, attempts: Sequence[Attempt]) -
     zone = course.zone
     hit = next((a for a in attempts if a.phase1_complete and on_time(a.time, deadline, course)), None)
     if hit is not None:
-        line = messages.adj_checkpoint_earned(messages.points_text(course.checkpoint_points),
-                                              shown_time(deadline, zone), shown_time(hit.time, zone))
+        line = courses_messages.adj_checkpoint_earned(messages.points_text(course.checkpoint_points),
+                                                      shown_time(deadline, zone), shown_time(hit.time, zone))
         return course.checkpoint_points, Adjustment(CHECKPOINT, course.checkpoint_points, line)
     later = next((a for a in attempts if a.phase1_complete), None)
-    return 0.0, Adjustment(CHECKPOINT, 0.0, messages.adj_checkpoint_missed(
+    return 0.0, Adjustment(CHECKPOINT, 0.0, courses_messages.adj_checkpoint_missed(
         messages.points_text(course.checkpoint_points), shown_time(deadline, zone),
         shown_time(later.time, zone) if later else ""), course.checkpoint_points if later else 0.0,
         "deadlines.checkpoint" if dates.checkpoint else "deadlines.due")
@@ -834,12 +855,12 @@ def _early(course: Course, dates: Deadlines, attempts: Sequence[Attempt]) -> tup
     zone = course.zone
     hit = next((a for a in attempts if a.full_marks and on_time(a.time, dates.early, course)), None)
     if hit is not None:
-        return course.early_points, Adjustment(EARLY, course.early_points, messages.adj_early_earned(
+        return course.early_points, Adjustment(EARLY, course.early_points, courses_messages.adj_early_earned(
             messages.points_text(course.early_points), shown_time(dates.early, zone), shown_time(hit.time, zone)))
     later = next((a for a in attempts if a.full_marks), None)
     if later is None:
         return 0.0, None  # no bonus and nothing to explain: full marks never came
-    return 0.0, Adjustment(EARLY, 0.0, messages.adj_early_missed(
+    return 0.0, Adjustment(EARLY, 0.0, courses_messages.adj_early_missed(
         messages.points_text(course.early_points), shown_time(dates.early, zone), shown_time(later.time, zone)))
 
 
@@ -859,8 +880,8 @@ def _scored(attempt: Attempt, overrides: Sequence[Override]) -> tuple[tuple[tupl
 
 
 def _override_line(o: Override, change: float) -> Adjustment:
-    what = messages.override_what(o.target)
-    return Adjustment("override", round(change, 2), messages.adj_override(
+    what = courses_messages.override_what(o.target)
+    return Adjustment("override", round(change, 2), courses_messages.adj_override(
         what, messages.points_text(o.points, signed=o.relative), o.relative, messages.points_text(change, signed=True),
         o.reason))
 
@@ -902,7 +923,7 @@ def _counted(course: Course, dates: Deadlines, attempts: Sequence[Attempt], over
     if refused:
         kept = late_share(course, chosen[3], chosen[4]) - chosen[2] if chosen[0] is not None else 0.0
         lost = max(late_share(course, a.problems, a.total) for a in refused) - kept
-        chosen[5].insert(0, Adjustment("late", 0.0, messages.adj_late_not_counted(
+        chosen[5].insert(0, Adjustment("late", 0.0, courses_messages.adj_late_not_counted(
             len(refused), shown_time(dates.due, course.zone), policy.accepts_late),
             round(max(lost, 0.0) * course.scale, 2), "late.max_days" if policy.accepts_late else "late.policy"))
     return chosen
@@ -918,7 +939,7 @@ def _choose(course: Course, dates: Deadlines, punctual: Sequence[Attempt], allow
     last_late = _chosen(allowed, course.groups)
     lines: list[Adjustment] = []
     if best_on is None and last_late is None:
-        lines.append(Adjustment("missing", 0.0, messages.adj_nothing_counted(due_text)))
+        lines.append(Adjustment("missing", 0.0, courses_messages.adj_nothing_counted(due_text)))
         return None, 0.0, 0.0, (), 0.0, lines
     on_scores = _scored(best_on, overrides) if best_on else None
     if last_late is not None:
@@ -929,11 +950,11 @@ def _choose(course: Course, dates: Deadlines, punctual: Sequence[Attempt], allow
         if on_scores is None or share - penalty > late_share(course, *on_scores[:2]):
             of = messages.points_text(share) if share != total else ""
             lines += override_lines
-            lines.append(Adjustment("late", -penalty, messages.adj_late_penalty(
+            lines.append(Adjustment("late", -penalty, courses_messages.adj_late_penalty(
                 messages.points_text(days), shown_time(last_late.time, zone), due_text, messages.points_text(penalty),
                 _rule_text(course.late), of), round(penalty * course.scale, 2), "late.per_day"))
             return last_late, days, penalty, problems, total, lines
-        lines.append(Adjustment("counted", 0.0, messages.adj_on_time_kept(
+        lines.append(Adjustment("counted", 0.0, courses_messages.adj_on_time_kept(
             messages.points_text(on_scores[1]), messages.points_text(total), messages.points_text(penalty))))
     assert best_on is not None and on_scores is not None
     problems, total, override_lines = on_scores
@@ -961,7 +982,7 @@ def _by_phase_dues(course: Course, dates: Deadlines, attempts: Sequence[Attempt]
         before, after = sum(scores[k] for k in labels), sum(new.values())
         scores.update(new)
         if after != before:
-            lines.append(Adjustment("phase", round(after - before, 2), messages.adj_phase_due(
+            lines.append(Adjustment("phase", round(after - before, 2), courses_messages.adj_phase_due(
                 phase, shown_time(due, course.zone), chosen.key if chosen else "", messages.points_text(after),
                 messages.points_text(before)), round(max(before - after, 0.0) * course.scale, 2),
                 f"deadlines.phases.{phase}"))
@@ -989,9 +1010,9 @@ def _lower(course: Course, counted: Attempt, attempts: Sequence[Attempt]) -> lis
     n, zone = messages.points_text, course.zone
     shown = (counted.key, shown_time(counted.time, zone), n(counted.total), best.key, shown_time(best.time, zone),
              n(best.total), n(counted.max))
-    return [Adjustment(LOWER, 0.0, messages.adj_later_lower(*shown), round((best.total - counted.total) * course.scale,
-                                                                           2), "groups",
-                       messages.course_note_lower(*shown))]
+    return [Adjustment(LOWER, 0.0, courses_messages.adj_later_lower(*shown),
+                       round((best.total - counted.total) * course.scale, 2), "groups",
+                       courses_messages.course_note_lower(*shown))]
 
 
 def policy_costs(outcomes: Sequence[Outcome], share: float = 0.25) -> tuple[PolicyCost, ...]:
@@ -1008,7 +1029,7 @@ def policy_costs(outcomes: Sequence[Outcome], share: float = 0.25) -> tuple[Poli
 def _rule_text(policy: LatePolicy) -> str:
     unit = "%" if policy.unit == "percent" else " points"
     cap = f"{messages.points_text(policy.cap)}{unit}" if policy.cap is not None else ""
-    return messages.late_rule(f"{messages.points_text(policy.per_day)}{unit}", cap, policy.round_up)
+    return courses_messages.late_rule(f"{messages.points_text(policy.per_day)}{unit}", cap, policy.round_up)
 
 
 def shown_time(when: datetime | None, zone: ZoneInfo) -> str:
@@ -1027,7 +1048,7 @@ def grade_course(course: Course, students: Sequence[tuple[Student, Sequence[Atte
     silently)."""
     outcomes = tuple(apply_policy(course, s, attempts, overrides) for s, attempts in students)
     ids = {o.student.id for o in outcomes}
-    notes = tuple(messages.override_unused(o.student, o.row) for o in overrides if o.student not in ids)
+    notes = tuple(courses_messages.override_unused(o.student, o.row) for o in overrides if o.student not in ids)
     return outcomes, notes
 
 

@@ -37,6 +37,7 @@ from zoneinfo import ZoneInfo
 from graders.core import messages
 from graders.core.records import EntryStatus
 from graders.core.writers import csv_text, md_line
+from graders.courses import messages as courses_messages
 from graders.courses.course import Outcome, Student, shown_time
 
 COURSE_COLUMNS = ("checkpoint by date", "early bonus", "late days", "penalty", "override", "final")
@@ -106,14 +107,14 @@ def student_reason(outcome: Outcome, handins: Sequence[tuple[str, str, str]]) ->
     else, when no hand-in counted, why (none handed in, none that could be graded, none in time)."""
     failed = [key for key, status, _ in handins if status == EntryStatus.KIT_ERROR]
     if failed:
-        return messages.course_withheld(failed), True
+        return courses_messages.course_withheld(failed), True
     if outcome.counted is not None:
         return "", False
     if not handins:
-        return messages.course_no_handin(), False
+        return courses_messages.course_no_handin(), False
     broken = [(key, reason) for key, status, reason in handins if status != "graded"]
     if len(broken) == len(handins):
-        return messages.course_none_graded(broken), False
+        return courses_messages.course_none_graded(broken), False
     missing = [a.line for a in outcome.adjustments if a.kind == "missing"]
     return (missing[0] if missing else ""), False
 
@@ -126,13 +127,13 @@ def adjustment_lines(outcome: Outcome) -> tuple[str, ...]:
 def render_adjustments(outcome: Outcome, most: float = 0.0) -> str:
     """The feedback's Markdown section: each adjustment in one line, then the final score (out of
     MOST, the edition's, when nothing was graded)."""
-    lines = [f"## {messages.adjustments_heading()}", ""]
-    lines += [f"- {md_line(line)}" for line in adjustment_lines(outcome)] or [f"- {messages.no_adjustments()}"]
+    lines = [f"## {courses_messages.adjustments_heading()}", ""]
+    lines += [f"- {md_line(line)}" for line in adjustment_lines(outcome)] or [f"- {courses_messages.no_adjustments()}"]
     n = messages.points_text
     top = outcome.max or most
     scaled = (n(round(outcome.score * outcome.scale, 2)), n(round(top * outcome.scale, 2))) \
         if outcome.scale != 1 else ("", "")
-    lines += ["", messages.final_score_line(n(outcome.final), n(outcome.score), n(top), *scaled)]
+    lines += ["", courses_messages.final_score_line(n(outcome.final), n(outcome.score), n(top), *scaled)]
     return "\n".join(lines) + "\n"
 
 
@@ -141,11 +142,12 @@ def render_student_feedback(outcome: Outcome, title: str, zone: ZoneInfo, counte
     """A student's feedback: a heading naming them, which hand-in counts (COUNTED: that hand-in's own
     feedback, as the class grader rendered it, whose heading is replaced) or REASON when none does,
     then the section "Deadlines and adjustments". A WITHHELD student's is the heading and REASON alone."""
-    lines = [f"# {messages.course_feedback_heading(md_line(title), md_line(outcome.student.id))}", ""]
+    lines = [f"# {courses_messages.course_feedback_heading(md_line(title), md_line(outcome.student.id))}", ""]
     if withheld:
         return "\n".join([*lines, f"**{md_line(reason)}**", ""])
     if outcome.counted is not None:
-        lines += [md_line(messages.course_counted_line(outcome.counted.key, shown_time(outcome.counted.time, zone))),
+        lines += [md_line(courses_messages.course_counted_line(
+            outcome.counted.key, shown_time(outcome.counted.time, zone))),
                   ""]
         body = counted.split("\n", 1)[1] if counted.startswith("# ") else counted
         lines += [body.strip("\n"), ""]
@@ -173,7 +175,7 @@ def course_results(results: Mapping, outcomes: Sequence[Outcome], bonus_points: 
             section = section.replace("\n", f" ({md_line(o.student.name or o.student.id)})\n", 1)
         sections.append(section)
     tests = [_scaled(t, best.scale) for t in results.get("tests", []) if t.get("number") != "checkpoint"]
-    tests.append({"name": messages.adjustments_heading(), "number": COURSE_TEST,
+    tests.append({"name": courses_messages.adjustments_heading(), "number": COURSE_TEST,
                   "score": round(best.final - best.score * best.scale, 2), "max_score": bonus_points,
                   "status": "passed",
                   "output": "\n".join(sections), "output_format": "md", "visibility": "visible"})

@@ -35,6 +35,7 @@ from graders.authoring.mutants import RECORD_FILE
 from graders.core import messages
 from graders.core.records import ClassRecord
 from graders.core.storage import write_atomically
+from graders.courses import messages as courses_messages
 from graders.courses.course import (
     Course,
     Outcome,
@@ -113,8 +114,8 @@ def fallback_results() -> str:
     """results.json for a submission the engine could not even start on: the kit's failure."""
     return json.dumps({
         "score": 0, "output": messages.kit_failed_gradescope(), "output_format": "md", "visibility": "visible",
-        "tests": [{"name": messages.kit_failed_staff(messages.grader_did_not_start(), 1), "score": 0,
-                   "max_score": 0, "status": "failed", "output": messages.grader_did_not_start(),
+        "tests": [{"name": messages.kit_failed_staff(courses_messages.grader_did_not_start(), 1), "score": 0,
+                   "max_score": 0, "status": "failed", "output": courses_messages.grader_did_not_start(),
                    "visibility": "hidden"}],
         "extra_data": {"kit_error": True},
     }, indent=2)
@@ -163,7 +164,7 @@ def assignment_total(edition: Edition, course: Path | None = None) -> list[tuple
     """What the assignment's total on Gradescope is made of, as (what, points): the problems, the
     checkpoint (the edition's, or the course's points for it) and, with a course that has an early
     date, the early bonus. Their sum is the score of a submission that earns everything."""
-    parts: list[tuple[str, float]] = [(messages.TOTAL_PROBLEMS, float(sum(p.points for p in edition.problems)))]
+    parts: list[tuple[str, float]] = [(courses_messages.TOTAL_PROBLEMS, float(sum(p.points for p in edition.problems)))]
     if course is None:
         if edition.checkpoint is not None and edition.checkpoint.points:
             parts.append((f"the {edition.checkpoint.label}", float(edition.checkpoint.points)))
@@ -176,11 +177,11 @@ def course_total(course: Course, edition: Edition) -> list[tuple[str, float]]:
     """:func:`assignment_total` with COURSE (fitted to EDITION by
     :func:`graders.courses.course.edition_course`): the problems at the course's scale (Pig: 25
     points make 15), the course's checkpoint (the edition's when the file sets none) and its early bonus."""
-    parts: list[tuple[str, float]] = [(messages.TOTAL_PROBLEMS, round(edition.max_points * course.scale, 2))]
+    parts: list[tuple[str, float]] = [(courses_messages.TOTAL_PROBLEMS, round(edition.max_points * course.scale, 2))]
     if course.checkpoint_points > 0:
-        parts.append((messages.TOTAL_CHECKPOINT, course.checkpoint_points))
+        parts.append((courses_messages.TOTAL_CHECKPOINT, course.checkpoint_points))
     if course.early is not None and course.early_points > 0:
-        parts.append((messages.TOTAL_EARLY, course.early_points))
+        parts.append((courses_messages.TOTAL_EARLY, course.early_points))
     return parts
 
 
@@ -253,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         from graders.scoring.grading import describe_failure
 
         record = ClassRecord(student="submission", status=EntryStatus.KIT_ERROR, traceback=traceback.format_exc(),
-                             reason=messages.kit_failed_on_gradescope(describe_failure(exc)))
+                             reason=courses_messages.kit_failed_on_gradescope(describe_failure(exc)))
         results = reports.render_gradescope(record)
     write_atomically(root / "results" / "results.json", json.dumps(results, indent=2))
     shown_max = record.report.max if record.report else record.max
@@ -322,13 +323,13 @@ def _grade_submission(root: Path, edition_name: str) -> ClassRecord:
     source, status, reason, notes = read_entry_noted(folder, edition.submission) if folder.is_dir() else (
         None, "missing", "", ())
     if status == "missing":  # said to the student who handed it in, not to an instructor at a terminal
-        reason = messages.nothing_handed_in(edition.submission)
+        reason = courses_messages.nothing_handed_in(edition.submission)
 
     def theirs(text: str) -> str:  # the server's folder is nothing the student knows: their file as handed in
-        return text.replace(f"{folder}/", "").replace(str(folder), messages.YOUR_SUBMISSION)
+        return text.replace(f"{folder}/", "").replace(str(folder), courses_messages.YOUR_SUBMISSION)
 
     entry = Entry("submission", folder, source, status, theirs(reason), notes=tuple(theirs(n) for n in notes))
-    record = record_with_retry(entry, edition, Limits(), worded=messages.kit_failed_on_gradescope)
+    record = record_with_retry(entry, edition, Limits(), worded=courses_messages.kit_failed_on_gradescope)
     return _in_notebook_terms(record, folder, edition.submission)
 
 
@@ -352,7 +353,7 @@ def _in_notebook_terms(record: ClassRecord, folder: Path, filename: str) -> Clas
 
     def where(match: re.Match) -> str:
         place = cell_of_line(cells, int(match.group(1)))
-        return messages.notebook_place(found.name, *place) if place else match.group(0)
+        return courses_messages.notebook_place(found.name, *place) if place else match.group(0)
 
     def walk(value: object) -> object:
         if isinstance(value, str):

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from graders.core import messages
+from graders.courses import messages as courses_messages
 from graders.courses import yamlsubset
 from graders.courses.course import (
     Attempt,
@@ -116,7 +116,8 @@ def read_submission_metadata(path: Path, phase_one: Collection[str] = ()) -> Met
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CourseError(messages.course_error(str(path), "", messages.unreadable_file(str(exc)))) from exc
+        raise CourseError(courses_messages.course_error(
+            str(path), "", courses_messages.unreadable_file(str(exc)))) from exc
     return parse_submission_metadata(data, phase_one)
 
 
@@ -208,7 +209,7 @@ def read_export(folder: Path, zone: ZoneInfo | None = None) -> Export:
     try:
         data = yamlsubset.load(text)
     except ValueError as exc:
-        raise CourseError(messages.course_error(str(root / EXPORT_METADATA), "", str(exc))) from exc
+        raise CourseError(courses_messages.course_error(str(root / EXPORT_METADATA), "", str(exc))) from exc
     data = data if isinstance(data, dict) else {}
     handins: dict[str, Handin] = {}
     notes: list[str] = []
@@ -223,13 +224,13 @@ def read_export(folder: Path, zone: ZoneInfo | None = None) -> Export:
             if name in handins or not _is_folder(path):
                 continue
             if when is None:
-                notes.append(messages.export_no_time(name))
+                notes.append(courses_messages.export_no_time(name))
                 continue
             handins[name] = Handin(name, when, members, path, "created_at")
     for path in sorted(root.iterdir()):
         if re.fullmatch(r"submission_\d+", path.name) and _is_folder(path) and path.name not in handins:
             handins[path.name] = Handin(path.name, _mtime(path), (Member(sid=path.name),), path, FILE_TIME)
-            notes.append(messages.export_unlisted(path.name))
+            notes.append(courses_messages.export_unlisted(path.name))
     return Export(tuple(sorted(handins.values(), key=lambda h: (h.time.astimezone(UTC), h.key))), tuple(notes))
 
 
@@ -250,17 +251,19 @@ def export_root(folder: Path) -> Path:
         if folder.is_dir() else []
     if len(inside) == 1:
         return inside[0]
-    raise CourseError(messages.course_error(str(folder), "", messages.no_export_metadata(EXPORT_METADATA)))
+    raise CourseError(courses_messages.course_error(
+        str(folder), "", courses_messages.no_export_metadata(EXPORT_METADATA)))
 
 
 def _read_small(path: Path) -> str:
     try:
         if path.is_symlink() or path.stat().st_size > MOST_METADATA_BYTES:
-            why = messages.unreadable_file(messages.LINK_OR_TOO_LARGE)
-            raise CourseError(messages.course_error(str(path), "", why))
+            why = courses_messages.unreadable_file(courses_messages.LINK_OR_TOO_LARGE)
+            raise CourseError(courses_messages.course_error(str(path), "", why))
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CourseError(messages.course_error(str(path), "", messages.unreadable_file(str(exc)))) from exc
+        raise CourseError(courses_messages.course_error(
+            str(path), "", courses_messages.unreadable_file(str(exc)))) from exc
 
 
 def _is_folder(path: Path) -> bool:
@@ -283,7 +286,8 @@ def read_times(path: Path, zone: ZoneInfo) -> dict[str, tuple[str, datetime]]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CourseError(messages.csv_row_error(str(path), 0, messages.unreadable_file(str(exc)))) from exc
+        raise CourseError(courses_messages.csv_row_error(
+            str(path), 0, courses_messages.unreadable_file(str(exc)))) from exc
     return parse_times(text, zone, str(path))
 
 
@@ -293,10 +297,10 @@ def parse_times(text: str, zone: ZoneInfo, where: str = TIMES_FILE) -> dict[str,
     for row, cells in read_table(text, where, TIMES_COLUMNS, ["entry", "time"]):
         when = parse_timestamp(cells["time"], zone)
         if when is None:
-            raise CourseError(messages.csv_row_error(where, row, messages.not_a_date(cells["time"])))
+            raise CourseError(courses_messages.csv_row_error(where, row, courses_messages.not_a_date(cells["time"])))
         if cells["entry"] in rows:
-            raise CourseError(messages.csv_row_error(where, row, messages.duplicate_id(cells["entry"],
-                                                                                     rows[cells["entry"]])))
+            raise CourseError(courses_messages.csv_row_error(
+                where, row, courses_messages.duplicate_id(cells["entry"], rows[cells["entry"]])))
         rows[cells["entry"]] = row
         found[cells["entry"]] = (cells.get("student") or cells["entry"], when)
     return found

@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from graders.core import messages
 from graders.core.errors import InputError
 from graders.core.records import RECORD_VERSION, ClassRecord
 from graders.core.storage import make_private_folder, write_atomically
+from graders.courses import messages as courses_messages
 from graders.courses import shards
 from graders.courses.classroom import (
     Progress,
@@ -64,17 +64,17 @@ def merge(outs: Sequence[Path], out: Path, *, folder: Path | None = None, course
     edition = load_edition(first.edition)
     kit = kit_fingerprint(edition)
     if first.kit != kit:
-        raise InputError(messages.shard_other_kit(str(manifests[0].out)))
+        raise InputError(courses_messages.shard_other_kit(str(manifests[0].out)))
     course_path = course_dir or (Path(first.course) if first.course else None)
     course = load_setup(course_path, [p.label for p in edition.problems]) if course_path else None
     where = folder or Path(first.folder)
     if folder is None and not where.is_dir():  # graded on another machine, or the class moved since
-        raise InputError(messages.merge_class_elsewhere(first.folder))
+        raise InputError(courses_messages.merge_class_elsewhere(first.folder))
     check_class_folder(where, edition, "merge")
     root = export_root(where) if course is not None and is_export(where) else where
     entries = discover(root, edition.submission, skip=out)
     if shards.class_identity(entries, edition.name, kit) != first.identity:
-        raise InputError(messages.shard_class_changed(str(where)))
+        raise InputError(courses_messages.shard_class_changed(str(where)))
     check_out(out, first)
     handins = course_handins(root, entries, course, first.trust_file_times) if course is not None else ((), ())
     by_index = {m.manifest.shard.index: m.out for m in manifests}
@@ -118,30 +118,31 @@ def check_shards(outs: Sequence[Path]) -> list[Found]:
     """Each of OUTS read as a shard of one class, every shard of it there exactly once."""
     found = [Found(out, shards.read_manifest(out)) for out in outs]
     if not found:
-        raise InputError(messages.merge_nothing())
+        raise InputError(courses_messages.merge_nothing())
     first = found[0]
     for other in found[1:]:
         a, b = first.manifest, other.manifest
         if (a.identity, a.shard.count, a.edition, a.kit, bool(a.course), a.trust_file_times) != \
                 (b.identity, b.shard.count, b.edition, b.kit, bool(b.course), b.trust_file_times):
-            raise InputError(messages.shard_mismatch(str(first.out), str(a.shard), str(other.out), str(b.shard)))
+            raise InputError(courses_messages.shard_mismatch(
+                str(first.out), str(a.shard), str(other.out), str(b.shard)))
     seen: dict[int, Path] = {}
     for each in found:
         index = each.manifest.shard.index
         if index in seen:
-            raise InputError(messages.shard_twice(str(each.manifest.shard), str(seen[index]), str(each.out)))
+            raise InputError(courses_messages.shard_twice(str(each.manifest.shard), str(seen[index]), str(each.out)))
         seen[index] = each.out
     count = first.manifest.shard.count
     missing = [f"{k}/{count}" for k in range(1, count + 1) if k not in seen]
     if missing:
-        raise InputError(messages.shards_missing(missing, count))
+        raise InputError(courses_messages.shards_missing(missing, count))
     return found
 
 
 def check_out(out: Path, manifest: shards.Manifest) -> None:
     """Refuse an OUT that holds anything but an earlier run of this same merge (nothing is made here)."""
     if out.exists() and not out.is_dir():
-        raise InputError(messages.merge_out_not_empty(str(out)))
+        raise InputError(courses_messages.merge_out_not_empty(str(out)))
     if not out.is_dir() or not any(out.iterdir()):
         return
     try:
@@ -150,7 +151,7 @@ def check_out(out: Path, manifest: shards.Manifest) -> None:
     except (OSError, ValueError, KeyError, TypeError):
         same = False
     if not same:
-        raise InputError(messages.merge_out_not_empty(str(out)))
+        raise InputError(courses_messages.merge_out_not_empty(str(out)))
 
 
 def gather(entries: list[Entry], by_index: dict[int, Path], count: int, edition: Edition, kit: str, out: Path,
@@ -164,7 +165,7 @@ def gather(entries: list[Entry], by_index: dict[int, Path], count: int, edition:
         else:
             records[_key(entry)] = copy_entry(entry, by_index, count, edition, kit, out)
         if progress:  # the bar decides how often it is drawn
-            progress(done, len(entries), started, messages.COUNT_MERGED)
+            progress(done, len(entries), started, courses_messages.COUNT_MERGED)
     return records
 
 
@@ -185,7 +186,7 @@ def copy_entry(entry: Entry, by_index: dict[int, Path], count: int, edition: Edi
     except (OSError, ValueError, KeyError, TypeError):
         record = None
     if record is None or (record.digest, record.kit, record.edition) != (entry.digest, kit, edition.name):
-        raise InputError(messages.shard_record_missing(entry.student, f"{index}/{count}", str(by_index[index])))
+        raise InputError(courses_messages.shard_record_missing(entry.student, f"{index}/{count}", str(by_index[index])))
     moved = relocated(record, entry)
     if moved != record:
         write_student(out, moved)

@@ -29,6 +29,7 @@ from pathlib import Path
 from graders.core import messages
 from graders.core.errors import InputError
 from graders.core.storage import write_atomically
+from graders.courses import messages as courses_messages
 from graders.scoring.submissions import Entry
 
 SHARD_FILE = "shard.json"
@@ -71,9 +72,9 @@ def parse_shard(text: str) -> Shard:
     try:
         shard = Shard(int(index), int(count))
     except ValueError:
-        raise argparse.ArgumentTypeError(messages.shard_expected(text)) from None
+        raise argparse.ArgumentTypeError(courses_messages.shard_expected(text)) from None
     if not slash or shard.count < 1 or not 1 <= shard.index <= shard.count:
-        raise argparse.ArgumentTypeError(messages.shard_expected(text))
+        raise argparse.ArgumentTypeError(courses_messages.shard_expected(text))
     return shard
 
 
@@ -99,7 +100,7 @@ def check_outside(folder: Path, out: Path) -> None:
     being written, would each see another class."""
     inside = out.resolve() == folder.resolve() or folder.resolve() in out.resolve().parents
     if inside:
-        raise InputError(messages.shard_out_inside_class(str(out), str(folder)))
+        raise InputError(courses_messages.shard_out_inside_class(str(out), str(folder)))
 
 
 def write_manifest(out: Path, manifest: Manifest) -> None:
@@ -119,6 +120,6 @@ def read_manifest(out: Path) -> Manifest:
                         str(data["kit"]), str(data["folder"]), str(data["typed"]), str(data["course"]),
                         bool(data["trust_file_times"]), tuple(str(s) for s in data["students"]))
     except FileNotFoundError:
-        raise InputError(messages.not_a_shard(str(out), SHARD_FILE)) from None
+        raise InputError(courses_messages.not_a_shard(str(out), SHARD_FILE)) from None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise InputError(messages.bad_shard_file(str(path))) from None
+        raise InputError(courses_messages.bad_shard_file(str(path))) from None

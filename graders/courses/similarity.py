@@ -56,12 +56,12 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from graders.core import messages
 from graders.core.budget import FINGERPRINT_SECONDS, Budget, OverBudget
 from graders.core.storage import write_atomically
 from graders.core.syntax import parse_module
 from graders.core.writers import csv_text
 from graders.courses import fingerprints
+from graders.courses import messages as courses_messages
 from graders.courses.course import Roster, Setup, shown_time
 from graders.courses.handins import EXPORT_METADATA, FILE_TIME, class_handins, read_export
 from graders.editions.edition import Edition
@@ -79,7 +79,7 @@ HELPER = "helper"
 PARALLEL = 64  # from this many submissions on, fingerprinted in a process per core
 CHUNK = 25  # submissions sent to a worker at once
 MOST_HELPERS = 200  # helpers of one submission compared (a hog.py has a few); the manifest's functions always are
-NO_VERDICT = messages.SIMILARITY_NO_VERDICT
+NO_VERDICT = courses_messages.SIMILARITY_NO_VERDICT
 Progress = Callable[[int, int, float, str], None]  # (done, total, started, what is counted)
 MATCHED, GIVEN, OTHER = "m", "p", "d"  # how a line of a side is shown: matched, the skeleton's own, the rest
 
@@ -199,7 +199,7 @@ def holder(student: str, source: str | None, edition: Edition | Plan, term: str 
                                   lambda name: name in asked or name not in known,
                                   Budget(FINGERPRINT_SECONDS if seconds is None else seconds))
     except OverBudget as over:
-        return Holder(student, term, (), note=messages.similarity_too_long(student, over.seconds))
+        return Holder(student, term, (), note=courses_messages.similarity_too_long(student, over.seconds))
     helpers = 0
     for unit in found.units:
         if unit.name in asked:
@@ -207,8 +207,8 @@ def holder(student: str, source: str | None, edition: Edition | Plan, term: str 
         elif unit.name not in known:
             helpers += 1
             units += [(HELPER, unit)] if helpers <= MOST_HELPERS else []
-    notes = [messages.similarity_syntax_error(student, found.broken)] if found.broken else []
-    notes += [messages.similarity_helpers_cut(student, helpers, MOST_HELPERS)] if helpers > MOST_HELPERS else []
+    notes = [courses_messages.similarity_syntax_error(student, found.broken)] if found.broken else []
+    notes += [courses_messages.similarity_helpers_cut(student, helpers, MOST_HELPERS)] if helpers > MOST_HELPERS else []
     return Holder(student, term, tuple(units), note=" ".join(notes))
 
 
@@ -402,11 +402,11 @@ def explain(index: Index, i: int, j: int, score: float, found: Spread | None, zo
 
 
 def _when(when: datetime | None, how: str, zone: ZoneInfo) -> str:
-    return messages.similarity_time(shown_time(when, zone), _TIME_FROM.get(how, how)) if when else ""
+    return courses_messages.similarity_time(shown_time(when, zone), _TIME_FROM.get(how, how)) if when else ""
 
 
-_TIME_FROM = {"created_at": messages.SIMILARITY_TIME_EXPORT, "times.csv": messages.SIMILARITY_TIME_CSV,
-              FILE_TIME: messages.SIMILARITY_TIME_FILE}
+_TIME_FROM = {"created_at": courses_messages.SIMILARITY_TIME_EXPORT, "times.csv": courses_messages.SIMILARITY_TIME_CSV,
+              FILE_TIME: courses_messages.SIMILARITY_TIME_FILE}
 
 
 def shared_units(index: Index, i: int, j: int) -> dict[tuple[int, int], list[int]]:
@@ -496,12 +496,12 @@ def render_html(report: Report) -> str:
     listed = report.listed
     parts = [head, f"<h1>Similarity across the class ({_e(report.edition)})</h1>",
              f"<p class='verdict' id='no-verdict'>{_e(NO_VERDICT)}</p>",
-             f"<p id='compared'>{_e(messages.similarity_compared(report.students, report.references))}</p>",
+             f"<p id='compared'>{_e(courses_messages.similarity_compared(report.students, report.references))}</p>",
              f"<p id='how-listed'>{_e(_how_listed(report, len(listed)))}</p>",
-             f"<p id='score'>{_e(messages.SIMILARITY_SCORE)}</p>",
-             f"<p id='times'>{_e(messages.similarity_times(_time_sources(report)))}</p>"]
+             f"<p id='score'>{_e(courses_messages.SIMILARITY_SCORE)}</p>",
+             f"<p id='times'>{_e(courses_messages.similarity_times(_time_sources(report)))}</p>"]
     if report.unreadable:
-        parts.append(f"<p id='unreadable'>{_e(messages.similarity_unreadable(report.unreadable))}</p>")
+        parts.append(f"<p id='unreadable'>{_e(courses_messages.similarity_unreadable(report.unreadable))}</p>")
     if report.notes:
         parts.append("<ul id='left-out'>" + "".join(f"<li>{_e(note)}</li>" for note in report.notes) + "</ul>")
     parts.append(_ranking(listed))
@@ -512,9 +512,9 @@ def render_html(report: Report) -> str:
 
 def _how_listed(report: Report, listed: int) -> str:
     if report.spread is None:
-        return messages.similarity_how_listed_small(listed, report.comparable, SMALLEST, MIN_SHARE)
+        return courses_messages.similarity_how_listed_small(listed, report.comparable, SMALLEST, MIN_SHARE)
     s = report.spread
-    return messages.similarity_how_listed(listed, s.pairs, s.median, s.scale, CUTOFF, MIN_SHARE, SHORT)
+    return courses_messages.similarity_how_listed(listed, s.pairs, s.median, s.scale, CUTOFF, MIN_SHARE, SHORT)
 
 
 def _time_sources(report: Report) -> list[tuple[str, int]]:
@@ -523,7 +523,7 @@ def _time_sources(report: Report) -> list[tuple[str, int]]:
 
 def _ranking(pairs: Sequence[Pair]) -> str:
     if not pairs:
-        return f"<p id='none'>{_e(messages.similarity_none_listed())}</p>"
+        return f"<p id='none'>{_e(courses_messages.similarity_none_listed())}</p>"
     rows = ["<table id='ranking'><tr><th>rank</th><th>student</th><th>student</th><th>score</th>"
             "<th>robust z-score</th><th>share of each</th><th>functions</th><th>handed in first</th></tr>"]
     for rank, p in enumerate(pairs, 1):
@@ -539,13 +539,13 @@ def _ranking(pairs: Sequence[Pair]) -> str:
 
 def _pair_section(rank: int, p: Pair, spread: bool) -> str:
     b = f"{p.b} (past term {p.term_b})" if p.term_b else p.b
-    title = messages.similarity_pair_title(rank, p.a, b, p.score, p.z if spread else None)
+    title = courses_messages.similarity_pair_title(rank, p.a, b, p.score, p.z if spread else None)
     parts = [f"<section id='pair-{rank}' class='pair'><h2>{_e(title)}</h2>",
-             f"<p>{_e(messages.similarity_handed_in(p.a, p.time_a, b, p.time_b, p.first))}</p>"]
+             f"<p>{_e(courses_messages.similarity_handed_in(p.a, p.time_a, b, p.time_b, p.first))}</p>"]
     for m in p.matches:
         where = (f"{m.a.function} (problem {m.a.problem})" if m.a.function == m.b.function
                  else f"{m.a.function} and {m.b.function}")
-        parts.append(f"<h3>{_e(where)}: weight {m.weight:.1f}; {_e(messages.similarity_others(m.others))}</h3>"
+        parts.append(f"<h3>{_e(where)}: weight {m.weight:.1f}; {_e(courses_messages.similarity_others(m.others))}</h3>"
                      f"<div class='sides'>{_side_html(p.a, m.a)}{_side_html(b, m.b)}</div>")
     parts.append("</section>")
     return "\n".join(parts)
@@ -554,4 +554,4 @@ def _pair_section(rank: int, p: Pair, spread: bool) -> str:
 def _side_html(student: str, side: Side) -> str:
     lines = "".join(f"<span class='{kind}'>{_e(text) or ' '}</span>" for text, kind in side.lines)
     return (f"<div><p><b>{_e(student)}</b>: {_e(side.function)}, from line {side.first} "
-            f"({_e(messages.SIMILARITY_LEGEND)})</p><pre>{lines}</pre></div>")
+            f"({_e(courses_messages.SIMILARITY_LEGEND)})</p><pre>{lines}</pre></div>")

@@ -29,6 +29,7 @@ from pathlib import Path
 from graders.core import messages
 from graders.core.errors import InputError
 from graders.core.writers import csv_text, md_code, md_line
+from graders.courses import messages as courses_messages
 from graders.editions.edition import Edition
 from graders.runner.activity import Activity, read_activity
 
@@ -190,7 +191,7 @@ def distinct_logs(logs: Mapping[str, Activity]) -> tuple[dict[str, Activity], tu
     for sid in sorted(logs, key=lambda k: (-len(logs[k].chain), k)):
         chain = logs[sid].chain
         if chain and chain[-1] in seen:
-            notes.append(messages.ta_same_log(logs[sid].where, logs[seen[chain[-1]]].where))
+            notes.append(courses_messages.ta_same_log(logs[sid].where, logs[seen[chain[-1]]].where))
             continue
         kept.append(sid)
         seen.update(dict.fromkeys(chain, sid))
@@ -210,12 +211,12 @@ def _n(value: float) -> str:
 
 
 def _until_passed(p: ProblemSummary) -> str:
-    return _n(p.runs_to_pass_median) if p.runs_to_pass_median is not None else messages.ta_nobody_passed()
+    return _n(p.runs_to_pass_median) if p.runs_to_pass_median is not None else courses_messages.ta_nobody_passed()
 
 
 def render_markdown(report: TaReport) -> str:
     lines = [f"# {md_line(report.title)}: what the unlock questions and test runs show", "",
-             messages.ta_report_intro(report.submissions, report.with_logs), ""]
+             courses_messages.ta_report_intro(report.submissions, report.with_logs), ""]
     if report.problems:
         lines += ["## Where students ran the tests most", "", "![test runs per problem](runs.png)", "",
                   "| problem | students | runs per student | passed | runs until it passed (median) | never passed |",
@@ -223,13 +224,13 @@ def render_markdown(report: TaReport) -> str:
         lines += [f"| {p.problem} {md_line(p.title)} | {p.students} | {_n(p.runs_per_student)} | {p.passed} | "
                   f"{_until_passed(p)} | {p.never_passed} |" for p in report.problems]
         lines.append("")
-    lines += [f"## {messages.ta_misconceptions_heading()}", "", messages.ta_misconceptions_intro(), ""]
+    lines += [f"## {courses_messages.ta_misconceptions_heading()}", "", courses_messages.ta_misconceptions_intro(), ""]
     ranked = misconceptions(report)
     for problem in dict.fromkeys(q.info.problem for q in report.questions):
         lines += [f"### Problem {problem}", ""] + _ranked_table(ranked.get(problem, ()))
         lines += _tries_list([q for q in report.questions if q.info.problem == problem])
     if not report.questions:
-        lines += [messages.ta_no_unlocks(), ""]
+        lines += [courses_messages.ta_no_unlocks(), ""]
     if report.notes:
         lines += ["## Notes", ""] + [f"- {md_line(n)}" for n in report.notes] + [""]
     return "\n".join(lines)
@@ -244,19 +245,19 @@ def _tries_list(questions: Sequence[QuestionSummary]) -> list[str]:
             named = q.info.question
             lines.append(f"- **{md_line(q.info.name)}**")
         lines.append(f"  - {_code(q.info.asked)}, answer {_code(q.info.answer)}: "
-                     f"{messages.ta_tries_line(q.students, q.unlocked, _n(q.tries_median), q.tries_most)}")
+                     f"{courses_messages.ta_tries_line(q.students, q.unlocked, _n(q.tries_median), q.tries_most)}")
     return [*lines, ""]
 
 
 def _ranked_table(ranked: Sequence[Misconception]) -> list[str]:
     """A problem's wrong answers as a table, those most students gave first (at most MOST_WRONG_SHOWN)."""
     if not ranked:
-        return [messages.ta_no_wrong_answers(), ""]
+        return [courses_messages.ta_no_wrong_answers(), ""]
     lines = ["| students | wrong answer | times | question | answer |", "|---|---|---|---|---|"]
     lines += [f"| {m.wrong.students} | {_code(m.wrong.text)} | {m.wrong.times} | {md_line(m.info.name)} "
               f"{_code(m.info.asked)} | {_code(m.info.answer)} |" for m in ranked[:MOST_WRONG_SHOWN]]
     more = len(ranked) - MOST_WRONG_SHOWN
-    return lines + ([""] + [messages.ta_more_wrong_answers(more)] if more > 0 else []) + [""]
+    return lines + ([""] + [courses_messages.ta_more_wrong_answers(more)] if more > 0 else []) + [""]
 
 
 def _csv(rows: Sequence[Sequence[object]]) -> str:
@@ -313,7 +314,7 @@ def write_report(folder: Path, edition: Edition, out: Path) -> TaReport:
 
     logs = class_logs(folder, edition, skip=out)
     if not logs:
-        raise InputError(messages.empty_class(str(folder)))
+        raise InputError(courses_messages.empty_class(str(folder)))
     report = summarise(edition.title, logs, prompt_infos(edition), [(p.label, p.title) for p in edition.problems])
     write_atomically(out / "ta-report.md", render_markdown(report))
     write_atomically(out / "wrong-answers.csv", render_wrong_answers_csv(report))
@@ -321,7 +322,7 @@ def write_report(folder: Path, edition: Edition, out: Path) -> TaReport:
     write_atomically(out / "test-runs.csv", render_runs_csv(report))
     ordered = sorted(report.problems, key=lambda p: p.problem)
     for fmt in pictures.FORMATS:
-        picture = pictures.test_runs(messages.ta_runs_title(edition.title), [p.problem for p in ordered],
+        picture = pictures.test_runs(courses_messages.ta_runs_title(edition.title), [p.problem for p in ordered],
                                      [p.runs_per_student for p in ordered],
                                      [p.runs_to_pass_median or 0.0 for p in ordered], fmt)  # nobody passed: no bar
         write_atomically(out / f"runs.{fmt}", picture)

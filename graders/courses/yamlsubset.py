@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from graders.core import messages
+from graders.courses import messages as courses_messages
 
 _INT = re.compile(r"[-+]?\d+")
 _FLOAT = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
@@ -35,7 +35,7 @@ def load(text: str) -> object:
         indent = reader.next_content()
         return None if indent is None else reader.block(indent)
     except RecursionError:
-        raise ValueError(messages.YAML_TOO_DEEP) from None
+        raise ValueError(courses_messages.YAML_TOO_DEEP) from None
 
 
 class _Reader:

@@ -46,9 +46,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from graders.core import messages
 from graders.core.errors import EditionError
 from graders.core.tables import Key, check_table, one_of, pair_of_ints, positive, share, within
+from graders.editions import messages as editions_messages
 from graders.editions.edition import Edition, read_toml
 
 
@@ -168,10 +168,10 @@ def parse_transcript(text: str, where: str) -> tuple[Step, ...]:
         elif source:
             expected.append(line)
         elif line.strip():
-            raise EditionError(messages.transcript_text_before_prompt(where, n, line))
+            raise EditionError(editions_messages.transcript_text_before_prompt(where, n, line))
     flush()
     if not steps:
-        raise EditionError(messages.transcript_no_prompt(where))
+        raise EditionError(editions_messages.transcript_no_prompt(where))
     return tuple(steps)
 
 
@@ -255,7 +255,7 @@ def _tables(edition: Edition, label: str, kind: str, read: Callable[[Path], dict
                 continue
             source = (path.parent / inc["file"]).resolve()
             if not source.is_file():
-                raise EditionError(messages.include_missing(where, inc["file"]))
+                raise EditionError(editions_messages.include_missing(where, inc["file"]))
             for i, raw in enumerate(read(source)[kind], start=1):
                 found.append((f"{stem}.i{j}.{PREFIX[kind]}{i}", path, _rename_table(raw, inc["rename"]),
                               f"{source} [[{kind}]] #{i} (included by {path.name})"))
@@ -317,12 +317,12 @@ def _student_test_cases(raw: dict, path: Path, timeout: float, label: str) -> li
     each variant, named as a student reads them."""
     stem, where = path.name.removesuffix(".toml"), f"{path} [student_test]"
     spec = check_table(raw, STUDENT_TEST_KEYS, where)
-    runs = [(messages.student_test_on_reference(spec["tests"]), "", True, False)]
+    runs = [(editions_messages.student_test_on_reference(spec["tests"]), "", True, False)]
     for kind, must_pass in (("also_correct", True), ("variant", False)):
         for k, version in enumerate(spec[kind], start=1):
             v = check_table(version, VERSION_KEYS, f"{where} [[{kind}]] #{k}")
-            name = messages.student_test_on_version(v["name"]) if must_pass else \
-                messages.student_test_on_variant(v["name"])
+            name = editions_messages.student_test_on_version(v["name"]) if must_pass else \
+                editions_messages.student_test_on_variant(v["name"])
             runs.append((name, v["source"], must_pass, v["advice"]))
     keep = (spec["tests"], *spec["keep"])
     return [Case(id=f"{stem}.t{k}", problem=label, name=name, hidden=False, steps=(), path=path,
@@ -336,7 +336,7 @@ WIN_RATE_SECONDS = 60.0  # to tabulate a strategy in the sandbox, unless the tab
 
 def _win_rate_case(raw: dict, path: Path, label: str) -> Case:
     spec = check_table(raw, WIN_RATE_KEYS, f"{path} [win_rate]")
-    name = messages.win_rate_case(spec["strategy"], spec["against"], spec["at_least"])
+    name = editions_messages.win_rate_case(spec["strategy"], spec["against"], spec["at_least"])
     return Case(id=f"{path.name.removesuffix('.toml')}.w1", problem=label, name=name, hidden=False, steps=(),
                 path=path, timeout=spec["timeout"] or WIN_RATE_SECONDS, setup="", about=name,
                 check=WinRateCheck(spec["strategy"], spec["against"], spec["at_least"]))
@@ -345,7 +345,7 @@ def _win_rate_case(raw: dict, path: Path, label: str) -> Case:
 def _rule_of(function: str, rules: tuple, where: str) -> str:
     """The case's ``rule`` key: the function of one of the problem's shape rules, or ""."""
     if function and not any(r.function == function for r in rules):
-        raise EditionError(messages.case_rule_unknown(where, function))
+        raise EditionError(editions_messages.case_rule_unknown(where, function))
     return function
 
 
@@ -377,10 +377,10 @@ def _parsed_questions(edition: Edition, label: str, stamps: tuple) -> tuple[Ques
         values = check_table(raw, UNLOCK_KEYS, where)
         choices = tuple(values["choices"])
         if choices and values["answer"] not in choices:
-            raise EditionError(messages.unlock_answer_not_a_choice(where, values["answer"]))
+            raise EditionError(editions_messages.unlock_answer_not_a_choice(where, values["answer"]))
         steps = parse_transcript(values["transcript"], where) if values["transcript"] else ()
         if not choices and not any(s.expected is not None for s in steps):
-            raise EditionError(messages.unlock_needs_a_prompt(where))
+            raise EditionError(editions_messages.unlock_needs_a_prompt(where))
         questions.append(Question(id=question_id, problem=label, name=values["name"] or question_id, steps=steps,
                                   question=values["question"], choices=choices, answer=values["answer"], path=path))
     return tuple(questions)
@@ -411,7 +411,7 @@ def expand_params(raw: dict, where: str) -> list[dict]:
 
     given = [k for k in ("params", "range", "random") if raw.get(k) is not None]
     if len(given) > 1:
-        raise EditionError(messages.template_one_kind(where, given))
+        raise EditionError(editions_messages.template_one_kind(where, given))
     if raw.get("params") is not None:
         return [dict(p) for p in raw["params"]]
     if raw.get("range") is not None:

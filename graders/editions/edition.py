@@ -23,6 +23,7 @@ from typing import Any
 from graders.core import messages
 from graders.core.errors import EditionError, InputError
 from graders.core.tables import Key, check_table, check_value, one_of, positive, within
+from graders.editions import messages as editions_messages
 
 DEFAULT_EDITION = "boar_brawl"
 RULE_KINDS = ("forbid", "uses")
@@ -65,7 +66,7 @@ GAME_KEYS = {
     "kind": Key(str, check=lambda v: "" if NAME.match(v) else "the name of a kind of game"),
     "goal": Key(str, "GOAL"), "baseline": Key(str, ""), "sides": Key(str, "6"),
     "dice": Key(list, [0, 10], items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= MOST_DICE
-                else messages.expected_dice_range(MOST_DICE)),
+                else editions_messages.expected_dice_range(MOST_DICE)),
     "actions": Key(list, [], items=str),
 }
 ANY_VALUE = Key((str, int, float, bool, list, dict))  # a kind's own key: its type is the kind's to check
@@ -85,7 +86,7 @@ GUI_KEYS = {
     "die_functions": Key(dict, {}, items=int), "scored_by": Key(str, "", check=lambda v: v and a_name(v)),
     "returns": Key(str, "scores", check=one_of("scores", "winner")), "remarks": Key(list, [], items=dict),
     "factory_numbers": Key(list, None, items=int, check=lambda v: "" if len(v) == 2 and 0 <= v[0] <= v[1] <= 1000
-                           else messages.EXPECTED_NUMBER_RANGE),
+                           else editions_messages.EXPECTED_NUMBER_RANGE),
 }
 VARIANT_KEYS = {"id": Key(str, check=a_name), "name": Key(str), "about": Key(str, ""), "update": Key(str, ""),
                 "exact": Key(bool, False)}
@@ -205,7 +206,8 @@ class Edition:
             if p.label == label:
                 return p
         parts = [p.label for p in self.problems if p.label[:-1] == label and not p.label[-1].isdigit()]
-        raise InputError(messages.unknown_problem(label, self.problems[0].label, self.problems[-1].label, parts))
+        raise InputError(editions_messages.unknown_problem(
+            label, self.problems[0].label, self.problems[-1].label, parts))
 
     def labels(self, keys: Iterable[int | str] | None) -> list[str] | None:
         """The labels of the problems KEYS name, in the edition's order; None for None (all)."""
@@ -239,7 +241,7 @@ def problem_label(key: int | str) -> str:
         return f"{key:02d}"
     match = LABEL.fullmatch(str(key).strip())
     if not match:
-        raise InputError(messages.problem_number_expected(str(key)))
+        raise InputError(editions_messages.problem_number_expected(str(key)))
     return f"{int(match.group(1)):02d}{match.group(2)}"
 
 
@@ -262,7 +264,7 @@ def parse_toml(text: str, path: Path) -> dict:
         if path.suffix == ".json":
             data = json.loads(text)
             if not isinstance(data, dict):
-                raise ValueError(messages.json_not_an_object())
+                raise ValueError(editions_messages.json_not_an_object())
             return data
         import tomllib  # novm: only the kit reads TOML, and it runs on Python 3.11 or newer
 
@@ -292,7 +294,7 @@ def kit_root() -> Path:
     packaged = Path(__file__).resolve().parents[1] / PACKAGED
     if (packaged / EDITIONS).is_dir():
         return packaged
-    raise EditionError(messages.kit_not_found())
+    raise EditionError(editions_messages.kit_not_found())
 
 
 def course_root() -> Path | None:
@@ -383,7 +385,7 @@ def load_student_edition(folder: Path) -> Edition:
     """The edition of a student's project folder: ``FOLDER/tests/edition.json``, support files beside it."""
     path = student_manifest(folder)
     if path is None:
-        raise EditionError(messages.not_a_project_folder(str(folder)))
+        raise EditionError(editions_messages.not_a_project_folder(str(folder)))
     data = read_toml(path)
     return parse_manifest(data, str(data.get("name", folder.name)), folder, path, folder / "tests", folder)
 
@@ -430,11 +432,11 @@ def _problems(tables: list[dict], phase_numbers: set[int], default_timeout: floa
         label = problem_label(values["label"] or values["number"])
         if int(label.rstrip("abcdefghijklmnopqrstuvwxyz")) != values["number"]:
             raise EditionError(messages.table_wrong_type(
-                f"{pwhere} label", messages.expected_label_of(values["number"]), repr(values["label"])))
+                f"{pwhere} label", editions_messages.expected_label_of(values["number"]), repr(values["label"])))
         if values["phase"] not in phase_numbers:
-            raise EditionError(messages.manifest_undeclared_phase(pwhere, values["phase"]))
+            raise EditionError(editions_messages.manifest_undeclared_phase(pwhere, values["phase"]))
         if any(p.label == label for p in problems):
-            raise EditionError(messages.manifest_repeated_problem(pwhere, label))
+            raise EditionError(editions_messages.manifest_repeated_problem(pwhere, label))
         timeout = values["case_timeout"] if values["case_timeout"] is not None else default_timeout
         rules = tuple(_rule(r, label, f"{pwhere} [[problems.rules]] #{k}")
                       for k, r in enumerate(values["rules"], start=1))
@@ -446,7 +448,7 @@ def _problems(tables: list[dict], phase_numbers: set[int], default_timeout: floa
     for p in problems:
         for d in p.depends:
             if order.get(d, len(problems)) >= order[p.label]:
-                raise EditionError(messages.manifest_bad_dependency(where, p.label, d))
+                raise EditionError(editions_messages.manifest_bad_dependency(where, p.label, d))
     return tuple(problems)
 
 
@@ -454,7 +456,8 @@ def _label_in(key: int | str, where: str) -> str:
     try:
         return problem_label(key)
     except InputError as exc:
-        raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_PROBLEM_LABEL, repr(key))) from exc
+        raise EditionError(messages.table_wrong_type(
+            where, editions_messages.EXPECTED_PROBLEM_LABEL, repr(key))) from exc
 
 
 def _rule(raw: dict, problem: str, where: str) -> Rule:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from graders.core import messages
 from graders.core.errors import MarkerError
+from graders.editions import messages as editions_messages
 from graders.editions.edition import SKELETON_DIGESTS, Edition, problem_label
 
 BEGIN = re.compile(r"^(?P<indent>\s*)# BEGIN PROBLEM (?P<n>\d+[a-z]?)\s*$")
@@ -42,12 +42,12 @@ def strip_solutions(source: str, keep: Collection[int | str] = ()) -> str:
         begin, end = BEGIN.match(line), END.match(line)
         if begin:
             if open_block:
-                raise MarkerError(messages.marker_nested(lineno, begin["n"], open_block[3]))
+                raise MarkerError(editions_messages.marker_nested(lineno, begin["n"], open_block[3]))
             open_block, body = (problem_label(begin["n"]), begin["indent"], lineno, begin["n"]), []
             out.append(line)
         elif end:
             if not open_block or problem_label(end["n"]) != open_block[0]:
-                raise MarkerError(messages.marker_unmatched_end(lineno, end["n"]))
+                raise MarkerError(editions_messages.marker_unmatched_end(lineno, end["n"]))
             number, indent, _, _ = open_block
             if number in kept:
                 out.extend(b for b in body if not STUB.match(b))
@@ -63,7 +63,7 @@ def strip_solutions(source: str, keep: Collection[int | str] = ()) -> str:
         else:
             out.append(line)
     if open_block:
-        raise MarkerError(messages.marker_unclosed(open_block[2], open_block[3]))
+        raise MarkerError(editions_messages.marker_unclosed(open_block[2], open_block[3]))
     return "\n".join(out)
 
 

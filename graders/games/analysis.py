@@ -44,11 +44,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graders.core import messages, scratch
+from graders.core import scratch
 from graders.core.errors import AnalysisError
 from graders.core.memo import once
 from graders.editions.edition import Edition
 from graders.games import kinds, reference
+from graders.games import messages as games_messages
 from graders.games.kinds import AnalysisSettings
 from graders.sandboxing.sandbox import Session
 
@@ -120,12 +121,12 @@ def analysis_settings(edition: Edition) -> AnalysisSettings:
     """The edition's ``[analysis]`` table; an :class:`AnalysisError` when it has none."""
     settings = kinds.dice_settings(edition)
     if settings is None:
-        raise AnalysisError(messages.no_analysis(edition.name))
+        raise AnalysisError(games_messages.no_analysis(edition.name))
     if edition.game.dice != (0, MOST_DICE) or edition.game.sides.strip() != str(FACES):
         # The die and the dice are the edition's to say ([game] sides, dice); the solvers (and
         # kernel.c) are built for these, and refuse rather than answer for another game.
-        raise AnalysisError(messages.dice_not_modelled(edition.name, edition.game.sides, edition.game.dice,
-                                                       FACES, MOST_DICE))
+        raise AnalysisError(games_messages.dice_not_modelled(edition.name, edition.game.sides, edition.game.dice,
+                                                             FACES, MOST_DICE))
     return settings
 
 
@@ -218,7 +219,7 @@ def derive_model(edition: Edition, settings: AnalysisSettings | None = None) -> 
     real = probs[1:, None, None, :] > 0  # padding classes have no probability and no next score
     if ((nexts[1:] <= np.arange(goal)[None, None, :, None]) & real).any() or \
             (zero <= np.arange(goal)[None, :, None]).any():
-        raise AnalysisError(messages.turn_must_gain(edition.name))
+        raise AnalysisError(games_messages.turn_must_gain(edition.name))
     size = int(max(nexts.max(), zero.max())) + 1
     moved = None
     if after is not None:
@@ -241,7 +242,7 @@ def _moved_scores(edition: Edition, after, size: int, goal: int) -> tuple[np.nda
     moved = np.array([[after(a, b) for b in range(size)] for a in range(size)], dtype=np.int64)
     sums = np.add.outer(np.arange(size), np.arange(size))
     if moved.shape != (size, size, 2) or (moved.sum(axis=2) < sums).any() or (moved < 0).any():
-        raise AnalysisError(messages.after_must_keep_sum(edition.name))
+        raise AnalysisError(games_messages.after_must_keep_sum(edition.name))
     grown = max(size, int(moved[:, :goal].max()) + 1)
     if grown == size:
         return moved, size
@@ -272,7 +273,7 @@ def _check_opponent_free(update, recall, make_test_dice, classes: dict, goal: in
                     first = (update(k, a, 0, make_test_dice(*faces), m), recall(k, 0, 0, faces, m))
                     for b in range(0, goal, 17):
                         if (update(k, a, b, make_test_dice(*faces), m), recall(k, a, b, faces, m)) != first:
-                            raise AnalysisError(messages.roll_depends_on_opponent())
+                            raise AnalysisError(games_messages.roll_depends_on_opponent())
     if memory == 1:
         return
     last = memory - 1
@@ -281,7 +282,7 @@ def _check_opponent_free(update, recall, make_test_dice, classes: dict, goal: in
         for a in (0, goal // 2):
             first = update(k, a, 0, make_test_dice(*faces), last)
             if any(update(k, a, 0, make_test_dice(*faces), v) != first for v in (*range(last + 1, last + 5), 99)):
-                raise AnalysisError(messages.memory_class_too_small(memory))
+                raise AnalysisError(games_messages.memory_class_too_small(memory))
 
 
 def _diagonals(goal: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
@@ -522,7 +523,7 @@ def optimal(model: GameModel) -> np.ndarray:
     """The minimax strategy: the best play against a player who also plays best (the scores must
     be the whole state: with memory, use :func:`full_best_response`)."""
     if model.memory > 1:
-        raise AnalysisError(messages.minimax_needs_plain_state())
+        raise AnalysisError(games_messages.minimax_needs_plain_state())
     table = np.zeros((model.goal, model.goal), dtype=np.int64)
     (win,) = _tables(model, 1)
     for a, b in _diagonals(model.goal):
@@ -543,13 +544,13 @@ def reference_table(edition: Edition, expression: str) -> np.ndarray:
         strategy = reference.evaluate(edition, expression)
         rows = [[strategy(a, b) for b in range(goal)] for a in range(goal)]
     except Exception as exc:
-        raise AnalysisError(messages.reference_strategy_failed(expression, edition.name,
-                                                               f"{type(exc).__name__}: {exc}")) from exc
+        raise AnalysisError(games_messages.reference_strategy_failed(expression, edition.name,
+                                                                     f"{type(exc).__name__}: {exc}")) from exc
     bad = next(((a, b, v) for a, row in enumerate(rows) for b, v in enumerate(row)
                 if type(v) is not int or not 0 <= v <= MOST_DICE), None)
     if bad is not None:
-        raise AnalysisError(messages.reference_strategy_failed(
-            expression, edition.name, messages.strategy_bad_value(bad[0], bad[1], repr(bad[2]))))
+        raise AnalysisError(games_messages.reference_strategy_failed(
+            expression, edition.name, games_messages.strategy_bad_value(bad[0], bad[1], repr(bad[2]))))
     table = np.array(rows, dtype=np.int64)
     table.setflags(write=False)
     return table
@@ -585,17 +586,17 @@ TABULATE_SECONDS = 30.0  # for one strategy's 10,000 choices, twice over, in the
 def parse_table(value: object, goal: int) -> np.ndarray | str:
     """A tabulated strategy from the child's plain data, or what is wrong with it as a sentence."""
     if isinstance(value, tuple) and value and value[0] == "bad" and len(value) == 4:
-        return messages.strategy_bad_value(int(value[1]), int(value[2]), str(value[3]))
+        return games_messages.strategy_bad_value(int(value[1]), int(value[2]), str(value[3]))
     if isinstance(value, tuple) and value and value[0] == "unsteady" and len(value) == 3:
-        return messages.strategy_unsteady(int(value[1]), int(value[2]))
+        return games_messages.strategy_unsteady(int(value[1]), int(value[2]))
     rows = list(value) if isinstance(value, tuple | list) else []
     if len(rows) != goal or not all(isinstance(r, str) and len(r) == goal for r in rows):
-        return messages.strategy_not_a_table()
+        return games_messages.strategy_not_a_table()
     digits = "0123456789X"
     try:
         return np.array([[digits.index(c) for c in row] for row in rows], dtype=np.int64)
     except ValueError:
-        return messages.strategy_not_a_table()
+        return games_messages.strategy_not_a_table()
 
 
 def session_setup(session: Session) -> str:

@@ -29,6 +29,7 @@ from graders.core import messages
 from graders.core.errors import AnalysisError, LoadError
 from graders.editions.edition import Edition
 from graders.games import kinds
+from graders.games import messages as games_messages
 from graders.sandboxing.sandbox import Limits, Session
 
 if TYPE_CHECKING:
@@ -91,11 +92,12 @@ class Game(ABC):
         values: list[object] = []
         for reply in replies:
             if reply.status == "timeout":
-                raise AnalysisError(messages.strategy_too_slow(strategy, seconds))
+                raise AnalysisError(games_messages.strategy_too_slow(strategy, seconds))
             if reply.status in ("crashed", "memory"):
-                raise AnalysisError(messages.strategy_crashed(strategy))
+                raise AnalysisError(games_messages.strategy_crashed(strategy))
             if reply.status == "error":
-                raise AnalysisError(messages.strategy_raised(strategy, reply.error or {}, session.submission.name))
+                raise AnalysisError(games_messages.strategy_raised(
+                    strategy, reply.error or {}, session.submission.name))
             values.append(reply.value)
         table = self.parsed_tabulation(values)
         if isinstance(table, str):
@@ -186,7 +188,7 @@ class Game(ABC):
             rates = self.rates_against(session, strategy, baseline, seconds)
         except AnalysisError as exc:
             return str(exc)
-        return messages.final_strategy_rate(rates["average"], baseline)
+        return games_messages.final_strategy_rate(rates["average"], baseline)
 
 
 
@@ -273,23 +275,24 @@ class DiceGame(Game):
         theirs = analysis.reference_table(self.edition, against)
         if model.memory > 1:  # strategies see the scores only: a best response found by improvement, and a bound
             best, rates, rounds = analysis.score_best_response(model, theirs)
-            lines = [messages.win_rate_lines(messages.improved_response(against, rounds), against, rates),
-                     messages.win_rate_lines(messages.whole_state_bound(), against,
-                                             analysis.full_best_response(model, theirs)[1])]
-            heading = messages.improved_table_heading(against, self.edition.name, rates["average"])
+            lines = [games_messages.win_rate_lines(games_messages.improved_response(against, rounds), against, rates),
+                     games_messages.win_rate_lines(games_messages.whole_state_bound(), against,
+                                                   analysis.full_best_response(model, theirs)[1])]
+            heading = games_messages.improved_table_heading(against, self.edition.name, rates["average"])
         else:
             best = analysis.best_response(model, theirs)
             rates = analysis.win_rates(model, best, theirs)
             minimax = analysis.optimal(model)
-            lines = [messages.win_rate_lines(messages.best_response_to(against), against, rates),
-                     messages.win_rate_lines(messages.MINIMAX, against, analysis.win_rates(model, minimax, theirs)),
-                     messages.win_rate_lines(messages.MINIMAX, messages.ITSELF,
-                                             analysis.win_rates(model, minimax, minimax))]
-            heading = messages.table_heading(against, self.edition.name, rates["average"])
+            lines = [games_messages.win_rate_lines(games_messages.best_response_to(against), against, rates),
+                     games_messages.win_rate_lines(
+                         games_messages.MINIMAX, against, analysis.win_rates(model, minimax, theirs)),
+                     games_messages.win_rate_lines(games_messages.MINIMAX, games_messages.ITSELF,
+                                                   analysis.win_rates(model, minimax, minimax))]
+            heading = games_messages.table_heading(against, self.edition.name, rates["average"])
         return OptimalPlay(tuple(lines), analysis.strategy_module_source(best, heading), rates["average"])
 
     def table_written(self, path: str) -> str:
-        return messages.table_written(path, self.edition.submission)
+        return games_messages.table_written(path, self.edition.submission)
 
     def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
         from graders.games import analysis
@@ -303,8 +306,8 @@ class DiceGame(Game):
     def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
         from graders.games import pictures
 
-        return pictures.strategy_dice(messages.picture_dice_title(strategy), table.tolist(), self.edition.game.dice,
-                                      fmt)
+        return pictures.strategy_dice(games_messages.picture_dice_title(strategy), table.tolist(),
+                                      self.edition.game.dice, fmt)
 
 
 class TacticGame(Game):
@@ -314,12 +317,12 @@ class TacticGame(Game):
         from graders.games import tactics
 
         if variant:
-            raise AnalysisError(messages.unknown_variant(variant, []))
+            raise AnalysisError(games_messages.unknown_variant(variant, []))
         tactics.build_model(self.edition)
 
     def baseline(self) -> str:
         if not self.edition.game.baseline:
-            raise AnalysisError(messages.no_game_baseline(self.edition.name))
+            raise AnalysisError(games_messages.no_game_baseline(self.edition.name))
         return self.edition.game.baseline
 
     def contest_strategy(self) -> str:
@@ -381,15 +384,17 @@ class TacticGame(Game):
         optimal, values = tactics.best_response(model)
         seconds = time.monotonic() - started
         rates = tactics.win_rates(model, best, theirs)
-        lines = (messages.win_rate_lines(messages.best_response_to(against), against, rates),
-                 messages.win_rate_lines(messages.OPTIMAL, against, tactics.win_rates(model, optimal, theirs)),
-                 messages.win_rate_lines(messages.OPTIMAL, messages.ITSELF, tactics.win_rates(model, optimal, optimal)),
-                 messages.optimal_guarantee(float(values[0, 0, 0])), messages.solved_in(seconds))
-        heading = messages.table_heading(against, self.edition.name, rates["average"])
+        lines = (games_messages.win_rate_lines(games_messages.best_response_to(against), against, rates),
+                 games_messages.win_rate_lines(
+                     games_messages.OPTIMAL, against, tactics.win_rates(model, optimal, theirs)),
+                 games_messages.win_rate_lines(
+                     games_messages.OPTIMAL, games_messages.ITSELF, tactics.win_rates(model, optimal, optimal)),
+                 games_messages.optimal_guarantee(float(values[0, 0, 0])), games_messages.solved_in(seconds))
+        heading = games_messages.table_heading(against, self.edition.name, rates["average"])
         return OptimalPlay(lines, tactics.strategy_module_source(model, best, heading), rates["average"])
 
     def table_written(self, path: str) -> str:
-        return messages.tactic_table_written(path, self.edition.submission)
+        return games_messages.tactic_table_written(path, self.edition.submission)
 
     def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
         from graders.games import tactics
@@ -401,7 +406,7 @@ class TacticGame(Game):
 
         model = tactics.build_model(self.edition)
         shown = tactics.picture_totals(model)
-        return pictures.tactic_map(messages.picture_tactic_title(strategy),
+        return pictures.tactic_map(games_messages.picture_tactic_title(strategy),
                                    [(t, table[:, :, t].tolist()) for t in shown], model.actions, fmt)
 
 

@@ -31,6 +31,7 @@ from graders.core import messages
 from graders.core.errors import EditionError, InputError
 from graders.core.tables import Key, check_table, check_value, within
 from graders.editions.edition import GAME_KEYS, Edition, GameSettings, a_name, check_expression, problem_label
+from graders.games import messages as games_messages
 
 DICE_BASELINE = "always_roll(6)"  # what a dice game compares against when its [game] names no baseline
 
@@ -51,12 +52,12 @@ KIND_MOVES: dict[str, str] = {"dice": "dice", "tactic": "actions"}
 
 def _dice_needs(game: GameSettings) -> None:
     if not game.table.get("update"):
-        raise EditionError(messages.table_missing_key(game.where, "update", messages.EXPECTED_UPDATE))
+        raise EditionError(messages.table_missing_key(game.where, "update", games_messages.EXPECTED_UPDATE))
 
 
 def _tactic_needs(game: GameSettings) -> None:
     if len(game.actions) < 2:
-        raise EditionError(messages.table_wrong_type(f"{game.where} actions", messages.EXPECTED_TWO_ACTIONS,
+        raise EditionError(messages.table_wrong_type(f"{game.where} actions", games_messages.EXPECTED_TWO_ACTIONS,
                                                      repr(list(game.actions))))
 
 
@@ -75,7 +76,7 @@ def check(game: GameSettings) -> dict[str, Any]:
         owner = next((o for o, keys in KIND_KEYS.items() if key in keys), None)
         owner = owner or next((o for o, move in KIND_MOVES.items() if move == key), None)
         if owner is not None and owner != kind:
-            raise EditionError(messages.game_key_of_other_kind(where, key, kind, owner))
+            raise EditionError(games_messages.game_key_of_other_kind(where, key, kind, owner))
         if owner is None and key not in GAME_KEYS:
             raise EditionError(messages.table_unknown_key(where, key, known))
     values = check_table({k: v for k, v in game.table.items() if k in KIND_KEYS[kind]}, KIND_KEYS[kind], where)
@@ -108,7 +109,7 @@ class AnalysisSettings:
             return self
         updates = dict(self.variants)
         if name not in updates:
-            raise InputError(messages.unknown_variant(name, sorted(updates)))
+            raise InputError(games_messages.unknown_variant(name, sorted(updates)))
         return dataclasses.replace(self, update=updates[name], variants=())
 
 
@@ -126,14 +127,14 @@ def dice_settings(edition: Edition) -> AnalysisSettings | None:
     if memory is not None:
         check_expression(memory["remember"], f"{where} memory remember")
         if memory["start"] >= memory["classes"]:
-            raise EditionError(messages.table_wrong_type(f"{where} memory start", messages.EXPECTED_MEMORY_START,
+            raise EditionError(messages.table_wrong_type(f"{where} memory start", games_messages.EXPECTED_MEMORY_START,
                                                          str(memory["start"])))
     for name, source in values["variants"].items():
         check_value(name, Key(str, check=a_name), f"{where} variants")
         check_expression(source, f"{where} variants {name}")
     report = check_table(values["report"], REPORT_KEYS, f"{where} report") if values["report"] is not None else None
     if report is not None and problem_label(report["problem"]) not in {p.label for p in edition.problems}:
-        raise EditionError(messages.table_wrong_type(f"{where} report problem", messages.EXPECTED_PROBLEM_NUMBER,
+        raise EditionError(messages.table_wrong_type(f"{where} report problem", games_messages.EXPECTED_PROBLEM_NUMBER,
                                                      str(report["problem"])))
     return AnalysisSettings(values["update"], values["extra_turn"], game.goal, game.baseline or DICE_BASELINE,
                             problem_label(report["problem"]) if report else None, report["strategy"] if report else "",

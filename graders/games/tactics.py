@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from graders.core import messages
 from graders.core.errors import AnalysisError
 from graders.core.memo import once
 from graders.editions.edition import Edition
+from graders.games import messages as games_messages
 from graders.games import reference
 from graders.sandboxing.probes import tactic_row
 
@@ -71,10 +71,10 @@ def build_model(edition: Edition) -> TacticModel:
 def _transition(edition: Edition, action: Callable, name: str, t: int, o: int) -> tuple[bool, int, int]:
     scored, total, ends = action(t, o)
     if type(ends) is not bool or type(scored) is not int or type(total) is not int or scored < 0:
-        raise AnalysisError(messages.game_not_solvable(edition.name, messages.action_returned(name, t, o, scored, total,
-                                                                                             ends)))
+        raise AnalysisError(games_messages.game_not_solvable(
+            edition.name, games_messages.action_returned(name, t, o, scored, total, ends)))
     if not ends and (scored != 0 or total <= t):
-        raise AnalysisError(messages.game_not_solvable(edition.name, messages.action_stalls(name, t, o)))
+        raise AnalysisError(games_messages.game_not_solvable(edition.name, games_messages.action_stalls(name, t, o)))
     return ends, scored, total
 
 
@@ -95,16 +95,16 @@ def parse_rows(rows: Sequence[object], model: TacticModel) -> np.ndarray | str:
     columns = np.array(model.totals)
     for a, row in enumerate(rows):
         if isinstance(row, tuple) and row and row[0] == "bad" and len(row) == 5:
-            return messages.tactic_bad_value(int(row[1]), int(row[2]), int(row[3]), str(row[4]), model.actions)
+            return games_messages.tactic_bad_value(int(row[1]), int(row[2]), int(row[3]), str(row[4]), model.actions)
         if isinstance(row, tuple) and row and row[0] == "unsteady" and len(row) == 4:
-            return messages.tactic_unsteady(int(row[1]), int(row[2]), int(row[3]))
+            return games_messages.tactic_unsteady(int(row[1]), int(row[2]), int(row[3]))
         if isinstance(row, tuple) and row and row[0] == "not_a_function" and len(row) == 4:
-            return messages.tactic_not_a_function(int(row[1]), int(row[2]), str(row[3]))
+            return games_messages.tactic_not_a_function(int(row[1]), int(row[2]), str(row[3]))
         if not isinstance(row, str) or len(row) != model.goal * len(columns) or not row.isdigit():
-            return messages.strategy_not_a_table()
+            return games_messages.strategy_not_a_table()
         choices = np.frombuffer(row.encode("ascii"), dtype=np.uint8).astype(np.int8) - ord("0")
         if choices.max() >= len(model.actions):
-            return messages.strategy_not_a_table()
+            return games_messages.strategy_not_a_table()
         table[a][:, columns] = choices.reshape(model.goal, len(columns))
     return table
 
@@ -119,11 +119,11 @@ def reference_table(edition: Edition, expression: str) -> np.ndarray:
         strategy = reference.evaluate(edition, expression)
         rows = [tactic_row(strategy, actions, a, model.goal, model.totals) for a in range(model.goal)]
     except Exception as exc:
-        raise AnalysisError(messages.reference_strategy_failed(expression, edition.name,
-                                                               f"{type(exc).__name__}: {exc}")) from exc
+        raise AnalysisError(games_messages.reference_strategy_failed(expression, edition.name,
+                                                                     f"{type(exc).__name__}: {exc}")) from exc
     table = parse_rows(rows, model)
     if isinstance(table, str):
-        raise AnalysisError(messages.reference_strategy_failed(expression, edition.name, table))
+        raise AnalysisError(games_messages.reference_strategy_failed(expression, edition.name, table))
     table.setflags(write=False)
     return table
 
@@ -307,7 +307,7 @@ def best_response(model: TacticModel, opponent: np.ndarray | None = None) -> tup
             if float(np.max(np.abs(vals[:, 0] - before))) < TOLERANCE:
                 break
         else:
-            raise AnalysisError(messages.best_play_unsettled(total, MOST_ROUNDS))
+            raise AnalysisError(games_messages.best_play_unsettled(total, MOST_ROUNDS))
         values[a, b], table[a, b] = vals, acts
     return table, values
 

@@ -32,6 +32,7 @@ from types import CodeType
 from graders.core import messages, syntax
 from graders.core.errors import EditionError, RequestError
 from graders.editions.edition import Edition
+from graders.gui import messages as gui_messages
 
 PERSON = "person"
 STATUSES = ("end", "wait", "error", "long", "bad_player", "loop")  # how the probe's game ended (probes.gui_game)
@@ -141,7 +142,7 @@ def gui_settings(edition: Edition) -> GuiSettings:
     data = edition.gui
     where = f"{edition.suite_dir / 'edition.toml'} [gui]"
     if not data:
-        raise EditionError(messages.gui_table_missing(where))
+        raise EditionError(gui_messages.gui_table_missing(where))
     _compile(data["play"], f"{where} play")
     variants = []
     for i, raw in enumerate(data["variants"]):
@@ -149,14 +150,14 @@ def gui_settings(edition: Edition) -> GuiSettings:
             _compile(raw["update"], f"{where} variants[{i}] update")
         variants.append(Variant(raw["id"], raw["name"], raw["about"], raw["update"], raw["exact"]))
     if len({v.id for v in variants}) != len(variants) or not variants:
-        raise EditionError(messages.gui_variants_needed(f"{where} variants"))
+        raise EditionError(gui_messages.gui_variants_needed(f"{where} variants"))
     numbers = tuple((key, _compile(source, f"{where}.numbers {key}")) for key, source in data["numbers"].items())
     events = tuple(Event(raw["rule"], _compile(raw["when"], f"{where} events[{i}] when"),
                          _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data["events"]))
     if data["commentary"]:
         _compile(data["commentary"], f"{where} commentary")
     if data["memory"] and data["memory"] not in data["numbers"]:
-        raise EditionError(messages.table_wrong_type(f"{where} memory", messages.EXPECTED_GUI_NUMBER,
+        raise EditionError(messages.table_wrong_type(f"{where} memory", gui_messages.EXPECTED_GUI_NUMBER,
                                                      repr(data["memory"])))
     for i, remark in enumerate(data["remarks"]):
         _compile(remark["say"], f"{where} remarks[{i}] say")
@@ -182,9 +183,9 @@ def page_sides(edition: Edition, goal: int) -> int:
             try:
                 sides = eval(code, {"__builtins__": {}, **HELPERS, "score": score, "opponent_score": opponent})
             except Exception as exc:  # the kit's own expression: what is wrong with it, named
-                raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_SIDES, repr(exc))) from exc
+                raise EditionError(messages.table_wrong_type(where, gui_messages.EXPECTED_SIDES, repr(exc))) from exc
             if type(sides) is not int or not 2 <= sides <= 20:
-                raise EditionError(messages.table_wrong_type(where, messages.EXPECTED_SIDES, repr(sides)))
+                raise EditionError(messages.table_wrong_type(where, gui_messages.EXPECTED_SIDES, repr(sides)))
             most = max(most, sides)
         if code.co_names == () and score == 0:
             return most  # a die that does not depend on the scores: one look is enough
@@ -236,39 +237,39 @@ def parse_request(data: object, settings: GuiSettings, strategies: list[str], se
     or a factory call such as ``always_roll(6)``; nothing else ever reaches the sandbox's ``eval``.
     """
     if not isinstance(data, dict):
-        raise RequestError(messages.gui_bad_body())
+        raise RequestError(gui_messages.gui_bad_body())
     unknown = sorted(set(data) - {"players", "variant", "seed", "moves", "game"})
     if unknown:
-        raise RequestError(messages.gui_unknown_field(unknown[0]))
+        raise RequestError(gui_messages.gui_unknown_field(unknown[0]))
     players = data.get("players")
     if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
-        raise RequestError(messages.gui_bad_players())
+        raise RequestError(gui_messages.gui_bad_players())
     allowed = player_choices(settings, strategies)
     for who, p in enumerate(players):
         if p not in allowed:
-            raise RequestError(messages.gui_unknown_strategy(who, p[:80], strategies, list(settings.factories),
-                                                             settings.submission))
+            raise RequestError(gui_messages.gui_unknown_strategy(who, p[:80], strategies, list(settings.factories),
+                                                                 settings.submission))
     ident = data.get("variant", settings.variants[0].id)
     variant = settings.variant(ident) if isinstance(ident, str) else None
     if variant is None:
-        raise RequestError(messages.gui_unknown_variant(str(ident)[:80], [v.id for v in settings.variants]))
+        raise RequestError(gui_messages.gui_unknown_variant(str(ident)[:80], [v.id for v in settings.variants]))
     raw_seed = data.get("seed")
     if raw_seed is None:
         raw_seed = seed
     if type(raw_seed) is not int or not 0 <= raw_seed < 2**63:
-        raise RequestError(messages.gui_bad_seed())
+        raise RequestError(gui_messages.gui_bad_seed())
     moves = data.get("moves", [])
     if not isinstance(moves, list) or len(moves) > MOST_MOVES:
-        raise RequestError(messages.gui_bad_action_moves(MOST_MOVES, list(settings.actions)) if settings.actions
-                           else messages.gui_bad_moves(MOST_MOVES))
+        raise RequestError(gui_messages.gui_bad_action_moves(MOST_MOVES, list(settings.actions)) if settings.actions
+                           else gui_messages.gui_bad_moves(MOST_MOVES))
     fewest, most = (0, len(settings.actions) - 1) if settings.actions else settings.dice
     for k, m in enumerate(moves):
         if type(m) is not int or not fewest <= m <= most:
-            raise RequestError(messages.gui_action_out_of_range(k + 1, repr(m)[:40], list(settings.actions))
-                               if settings.actions else messages.gui_dice_out_of_range(k + 1, repr(m)[:40],
-                                                                                        fewest, most))
+            raise RequestError(gui_messages.gui_action_out_of_range(k + 1, repr(m)[:40], list(settings.actions))
+                               if settings.actions else gui_messages.gui_dice_out_of_range(k + 1, repr(m)[:40],
+                                                                                           fewest, most))
     if moves and PERSON not in players:
-        raise RequestError(messages.gui_moves_without_person())
+        raise RequestError(gui_messages.gui_moves_without_person())
     return GameRequest((players[0], players[1]), variant, raw_seed, tuple(moves))
 
 
@@ -292,7 +293,7 @@ def error_record(title: str, detail: str = "", function: str = "", line: int = 0
 
 
 def fix_hint(settings: GuiSettings) -> str:
-    return messages.gui_error_hint(settings.submission)
+    return gui_messages.gui_error_hint(settings.submission)
 
 
 def _plain(value: object) -> bool:
@@ -346,20 +347,20 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
             if eval(e.when, names):
                 events.append({"rule": e.rule, "text": str(eval(e.text, names))})
     except Exception as exc:  # a kit bug: say so on the page rather than fail the request
-        warnings.append(messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
+        warnings.append(gui_messages.gui_rule_failed(f"{type(exc).__name__}: {exc}"))
         return events, warnings
     if settings.memory and _int(names.get(settings.memory)):
         turn["remembered"] = names[settings.memory]  # what the mover's next turn sees as ``last``
     expected = names.get("expected")
     if type(expected) is int and expected != facts["after"]:
-        warnings.append(messages.gui_turn_differs(turn["who"], expected, facts["after"]))
+        warnings.append(gui_messages.gui_turn_differs(turn["who"], expected, facts["after"]))
     expected_next = names.get("expected_next")
     if type(expected_next) is int and facts["next"] in (0, 1) and expected_next != facts["next"]:
-        warnings.append(messages.gui_next_differs(turn["who"], expected_next))
+        warnings.append(gui_messages.gui_next_differs(turn["who"], expected_next))
     expected_sides = names.get("expected_sides")
     if type(expected_sides) is int and "sides" in facts and facts["sides"] != (expected_sides,):
-        warnings.append(messages.gui_wrong_die(turn["who"], list(facts["sides"]), expected_sides,
-                                               [name for name, _ in settings.die_functions]))
+        warnings.append(gui_messages.gui_wrong_die(turn["who"], list(facts["sides"]), expected_sides,
+                                                   [name for name, _ in settings.die_functions]))
     return events, warnings
 
 
@@ -386,20 +387,21 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     view: dict = {"seed": request.seed, "goal": settings.goal, "scores": [0, 0], "turns": [], "next": None,
                   "waiting": False, "over": False, "winner": None, "chance": None, "error": None}
     if not isinstance(result, tuple) or len(result) != 6 or result[0] not in STATUSES:
-        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
+        view["error"] = error_record(gui_messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     status, raw_turns, final, stopped_at, error, opening = result
     rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
     checked = [r for r in rows if r is not None]
     if len(checked) < len(rows) or _check_turn(opening) is None:
-        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
+        view["error"] = error_record(gui_messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     if status == "bad_player":
         who, kind, value = (list(error) + ["", "", ""])[:3] if isinstance(error, tuple) else ("", "", "")
         if type(who) is not int:  # not the probe's (player, name, value): a result of the wrong shape
-            view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
+            view["error"] = error_record(gui_messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
             return view
-        view["error"] = error_record(messages.gui_not_a_strategy(who, str(kind), str(value)), hint=fix_hint(settings))
+        view["error"] = error_record(gui_messages.gui_not_a_strategy(who, str(kind), str(value)),
+                                     hint=fix_hint(settings))
         return view
     turns = _turns(checked, settings)
     if settings.actions:
@@ -407,7 +409,7 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
     ending = _link_turns(view, settings, turns, status, final, stopped_at)
     _annotate_all(settings, request.variant, turns)
     if status == "long":
-        view["error"] = error_record(messages.gui_endless(len(turns)), hint=fix_hint(settings))
+        view["error"] = error_record(gui_messages.gui_endless(len(turns)), hint=fix_hint(settings))
     elif status in ("error", "loop"):
         view["error"] = _failure(settings, status, error)
     known = ending if ending is not None else (turns[-1]["before"] if turns else [0, 0])
@@ -416,7 +418,7 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         _conclude(view, settings, known)
     if view["over"] and settings.returns == "winner" and final != view["winner"]:
         view["over"], view["winner"] = False, None
-        view["error"] = error_record(messages.gui_winner_differs(str(final), 0 if known[0] > known[1] else 1),
+        view["error"] = error_record(gui_messages.gui_winner_differs(str(final), 0 if known[0] > known[1] else 1),
                                      hint=fix_hint(settings))
     for turn in turns:
         turn.pop("next")
@@ -447,7 +449,7 @@ def _turns(rows: list[tuple], settings: GuiSettings) -> list[dict]:
                       "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
                       "printed": printed})
         if say_error and say_error != said_wrong:  # the same failure every turn is said once
-            turns[-1]["warnings"].append(messages.gui_commentary_failed(say_error))
+            turns[-1]["warnings"].append(gui_messages.gui_commentary_failed(say_error))
         said_wrong = say_error
         if len(row) == 10:
             turns[-1]["actions"] = [_action(settings, a, turns[-1]["warnings"], remarks_wrong) for a in row[8]]
@@ -468,13 +470,13 @@ def _action(settings: GuiSettings, row: tuple, warnings: list[str], said_wrong: 
     for (expression, spoken), text in zip(settings.remarks, remarks + ("",) * len(settings.remarks)):
         if expression in failures:
             kind, detail = failures[expression]
-            wrong = messages.gui_remark_failed(expression, kind, str(detail))
+            wrong = gui_messages.gui_remark_failed(expression, kind, str(detail))
             if expression not in said_wrong:  # the first failure of each remark is said, once a game
                 said_wrong.add(expression)
-                replaced = messages.gui_remark_replaced if spoken else messages.gui_commentary_failed
+                replaced = gui_messages.gui_remark_replaced if spoken else gui_messages.gui_commentary_failed
                 warnings.append(replaced(wrong))
             if spoken and known:
-                said.append({"text": messages.gui_action_said(name), "spoken": True, "kit": True})
+                said.append({"text": gui_messages.gui_action_said(name), "spoken": True, "kit": True})
         elif text:
             said.append({"text": text, "spoken": spoken, "kit": False})
     return {"total": total, "action": name, "known": known, "outcomes": list(outcomes), "sides": list(sides),
@@ -495,18 +497,19 @@ def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: st
     if status == "wait" and stop is not None:
         view["next"], view["waiting"] = stop[0], True
     elif status == "wait":
-        view["error"] = error_record(messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
+        view["error"] = error_record(gui_messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
     elif status == "end" and settings.returns == "winner":
         ending = _banked(turns) if final in (0, 1) and type(final) is int else None
         if final not in (0, 1) or type(final) is not int:
-            view["error"] = error_record(messages.gui_play_returned_winner(str(final)[:200]), hint=fix_hint(settings))
+            view["error"] = error_record(gui_messages.gui_play_returned_winner(str(final)[:200]),
+                                         hint=fix_hint(settings))
         elif ending is None:
-            view["error"] = error_record(messages.gui_no_turn_points(settings.scored_by), hint=fix_hint(settings))
+            view["error"] = error_record(gui_messages.gui_no_turn_points(settings.scored_by), hint=fix_hint(settings))
     elif status == "end":
         if isinstance(final, tuple) and len(final) == 2:
             ending = list(final)
         else:
-            view["error"] = error_record(messages.gui_play_returned(str(final)[:200]), hint=fix_hint(settings))
+            view["error"] = error_record(gui_messages.gui_play_returned(str(final)[:200]), hint=fix_hint(settings))
     for i, turn in enumerate(turns):
         if i + 1 < len(turns):
             turn["after"], turn["next"] = list(turns[i + 1]["before"]), turns[i + 1]["who"]
@@ -555,7 +558,8 @@ def die_sides(settings: GuiSettings, score: object, opponent: object) -> int | N
 def _failure(settings: GuiSettings, status: str, error: object) -> dict:
     """The view's error for a game stopped by an exception or an endless loop."""
     kind, message, function, line, trace = (list(error) + [""] * 5)[:5] if isinstance(error, tuple) else [""] * 5
-    said = messages.gui_loop(str(function)) if status == "loop" else messages.gui_raised(str(function), str(kind))
+    said = (gui_messages.gui_loop(str(function)) if status == "loop"
+            else gui_messages.gui_raised(str(function), str(kind)))
     return error_record(said, "" if status == "loop" else str(message), str(function),
                         line if type(line) is int else 0, str(trace), hint=fix_hint(settings))
 
@@ -563,13 +567,13 @@ def _failure(settings: GuiSettings, status: str, error: object) -> dict:
 def _conclude(view: dict, settings: GuiSettings, known: list) -> None:
     """A finished game: over with its winner, or an error when play returned before the goal or nonsense."""
     if all(_int(s) for s in known) and max(known) < settings.goal:
-        view["error"] = error_record(messages.gui_ended_early(known[0], known[1], settings.goal),
+        view["error"] = error_record(gui_messages.gui_ended_early(known[0], known[1], settings.goal),
                                      hint=fix_hint(settings))
     elif all(_int(s) for s in known):
         view["over"] = True
         view["winner"] = 0 if known[0] > known[1] else 1
     else:
-        view["error"] = error_record(messages.gui_play_returned(str(tuple(known))[:200]), hint=fix_hint(settings))
+        view["error"] = error_record(gui_messages.gui_play_returned(str(tuple(known))[:200]), hint=fix_hint(settings))
 
 
 def _opening(view: dict, turns: list[dict], opening: tuple) -> None:
@@ -579,7 +583,7 @@ def _opening(view: dict, turns: list[dict], opening: tuple) -> None:
         if turns:
             turns[0]["printed"] = opening[6] + turns[0]["printed"]
     if opening[7]:
-        view["commentary_error"] = messages.gui_commentary_failed(opening[7])
+        view["commentary_error"] = gui_messages.gui_commentary_failed(opening[7])
         if turns:
             turns[0]["warnings"].insert(0, view["commentary_error"])
 
@@ -589,11 +593,11 @@ def _dice_fit(turn: dict, previous: dict | None, dice: tuple[int, int]) -> bool:
     the same strategy was asked twice for one turn."""
     who = turn["who"]
     if not _int(turn["dice"]) or not dice[0] <= turn["dice"] <= dice[1]:
-        turn["warnings"].append(messages.gui_bad_choice(who, str(turn["dice"]), dice[0], dice[1]))
+        turn["warnings"].append(gui_messages.gui_bad_choice(who, str(turn["dice"]), dice[0], dice[1]))
         return False
     if previous is not None and previous["who"] == who and previous["before"] == turn["before"] \
             and previous["dice"] and not previous["rolls"]:
-        previous["warnings"].append(messages.gui_asked_twice(who))
+        previous["warnings"].append(gui_messages.gui_asked_twice(who))
     return True
 
 
@@ -602,11 +606,11 @@ def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dic
     who = turn["who"]
     for label, value in (("score", turn["before"][who]), ("opponent", turn["before"][1 - who])):
         if not _int(value):
-            turn["warnings"].append(messages.gui_not_a_number(who, label, str(value)))
+            turn["warnings"].append(gui_messages.gui_not_a_number(who, label, str(value)))
     if "actions" in turn:
         unknown = [a["action"] for a in turn["actions"] if not a["known"]]
         if unknown:
-            turn["warnings"].append(messages.gui_bad_action(who, unknown[0], list(settings.actions)))
+            turn["warnings"].append(gui_messages.gui_bad_action(who, unknown[0], list(settings.actions)))
             return
     elif not _dice_fit(turn, previous, settings.dice):
         return
@@ -614,7 +618,7 @@ def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dic
     if after is None or not all(_int(v) for v in after + turn["before"]) or turn["next"] is None:
         return
     if "actions" not in turn and turn["dice"] and len(turn["rolls"]) != turn["dice"]:
-        turn["warnings"].append(messages.gui_rolled_other(who, turn["dice"], len(turn["rolls"])))
+        turn["warnings"].append(gui_messages.gui_rolled_other(who, turn["dice"], len(turn["rolls"])))
         return
     events, warnings = describe_turn(settings, variant, turn)
     turn["events"].extend(events)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from graders.core import messages
+from graders.gui import messages as gui_messages
 
 DEFAULT_PORT = 31415
 DEFAULT_TIMEOUT = 5.0
@@ -30,8 +30,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if not 0 <= args.port <= 65535:
-        parser.error(messages.port_out_of_range(args.port))
+        parser.error(gui_messages.port_out_of_range(args.port))
     if args.seed is not None and args.seed < 0:
-        parser.error(messages.seed_negative(args.seed))
+        parser.error(gui_messages.seed_negative(args.seed))
     if not args.timeout > 0:
-        parser.error(messages.timeout_not_positive(args.timeout))
+        parser.error(gui_messages.timeout_not_positive(args.timeout))

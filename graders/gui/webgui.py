@@ -10,7 +10,7 @@ raises or ends itself costs that request an error on the page, never the server.
 started again whenever ``hog.py`` changes, so the page always plays the latest code. Requests are
 checked by :func:`graders.gui.gamelog.parse_request` before anything reaches the child, and what comes
 back is plain data turned into the page's view by :func:`graders.gui.gamelog.game_view`. The setup
-also carries the page's own sentences (:data:`graders.core.messages.PAGE_TEXT`).
+also carries the page's own sentences (:data:`graders.gui.messages.PAGE_TEXT`).
 
 Where the kit's exact analysis is at hand (``hogkit play`` hands in the edition's game, with numpy
 and the edition's reference solution), a view
@@ -41,7 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Protocol
 
-from graders.core import messages, syntax
+from graders.core import syntax
 from graders.core.errors import EditionError, HogkitError, InputError
 from graders.editions.edition import (
     EDITIONS,
@@ -54,6 +54,7 @@ from graders.editions.edition import (
 )
 from graders.editions.markers import YOUR_CODE
 from graders.gui import gamelog
+from graders.gui import messages as gui_messages
 from graders.gui.gamelog import GameRequest, GuiSettings, RequestError, error_record
 from graders.gui.serveroptions import DEFAULT_PORT, DEFAULT_TIMEOUT, add_options, check_options
 from graders.sandboxing.repairs import repair
@@ -93,7 +94,7 @@ def find_edition(folder: Path, launcher: str = "hog_gui.py") -> tuple[Edition, E
         kit = load_edition(folder.name, root)
         # The solution folder's own files are the submission and its support files.
         return dataclasses.replace(kit, support_dir=folder), kit
-    raise InputError(messages.gui_not_a_project(str(folder), launcher))
+    raise InputError(gui_messages.gui_not_a_project(str(folder), launcher))
 
 
 def unfinished_functions(tree: ast.Module) -> list[str]:
@@ -163,21 +164,21 @@ class Game:
         fixed, tree, removals = repair(source, name)
         if tree is None:
             r = removals[-1] if removals else None
-            title = messages.gui_syntax_error(name, r.line if r else 0, r.message if r else "")
+            title = gui_messages.gui_syntax_error(name, r.line if r else 0, r.message if r else "")
             self._error = error_record(title, hint=self._hint)
             return
-        self._notes = [messages.gui_syntax_repaired(name, r.line, r.message, r.name) for r in removals]
+        self._notes = [gui_messages.gui_syntax_repaired(name, r.line, r.message, r.name) for r in removals]
         self._source = fixed
         self._unfinished = unfinished_functions(tree)
         if self._unfinished:
-            self._notes.append(messages.gui_unfinished(self._unfinished, self.edition.submission))
+            self._notes.append(gui_messages.gui_unfinished(self._unfinished, self.edition.submission))
         try:
             self._session = open_session(fixed, self.edition, GUI_LIMITS)
         except LoadError:
-            self._error = error_record(messages.gui_not_loaded(name), hint=self._hint)
+            self._error = error_record(gui_messages.gui_not_loaded(name), hint=self._hint)
             return
         except SandboxError as exc:
-            self._error = error_record(messages.gui_kit_failed(str(exc)))
+            self._error = error_record(gui_messages.gui_kit_failed(str(exc)))
             self._digest = ""  # the kit's failure, not the file's: the next request tries again
             return
         self._notes += sorted_notes(name, self._session)
@@ -191,22 +192,22 @@ class Game:
     def _run(self, expression: str) -> object:
         """EXPRESSION's plain value in the child, or an error dict (timeout, crash, exception)."""
         if self._session is None:
-            return self._error or error_record(messages.gui_not_loaded(self.edition.submission), hint=self._hint)
+            return self._error or error_record(gui_messages.gui_not_loaded(self.edition.submission), hint=self._hint)
         setup = f"import {self.edition.module} as __submission__"
         try:
             replies = list(self._session.steps([expression], setup, time.monotonic() + self.timeout))
         except SandboxError as exc:  # a fresh child would not start: the kit's failure, said as such
             self._stop_child()
             self._digest = ""  # so that the next request tries again from the start
-            return error_record(messages.gui_kit_failed(str(exc)))
+            return error_record(gui_messages.gui_kit_failed(str(exc)))
         reply = replies[0]
         if reply.status == "timeout":
-            return error_record(messages.gui_timed_out(self.timeout), hint=self._hint)
+            return error_record(gui_messages.gui_timed_out(self.timeout), hint=self._hint)
         if reply.status == "crashed":
-            return error_record(messages.gui_crashed(), hint=self._hint)
+            return error_record(gui_messages.gui_crashed(), hint=self._hint)
         if reply.status == "error":
             err = reply.error or {}
-            return error_record(messages.gui_raised(str(err.get("function") or ""), str(err.get("type", ""))),
+            return error_record(gui_messages.gui_raised(str(err.get("function") or ""), str(err.get("type", ""))),
                                 str(err.get("message", "")), trace=str(err.get("traceback", "")), hint=self._hint)
         return reply.value
 
@@ -238,7 +239,7 @@ class Game:
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
                 "meter": self._meter_possible(), "seed": self.base_seed,  # a freshly loaded page's first game
                 "notes": list(self._notes), "error": self._error,
-                "text": dict(messages.PAGE_TEXT),  # the page's own sentences, filled in by hog.js
+                "text": dict(gui_messages.PAGE_TEXT),  # the page's own sentences, filled in by hog.js
             }
 
     def play(self, body: object) -> tuple[int, dict]:
@@ -257,7 +258,7 @@ class Game:
                 return HTTPStatus.OK, _stopped(self.settings, request, result)
             view = gamelog.game_view(self.settings, request, result)
             if view["error"] is not None and self._unfinished:
-                unfinished = messages.gui_unfinished(self._unfinished, self.edition.submission)
+                unfinished = gui_messages.gui_unfinished(self._unfinished, self.edition.submission)
                 view["error"]["hint"] = f"{unfinished} {view['error']['hint'] or ''}".strip()
             if view["waiting"]:
                 view["chance"] = self._chance(request, view)
@@ -387,26 +388,26 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - the standard library's name
         path = self.path.split("?", 1)[0]
         if self._from_elsewhere():
-            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host())})
+            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(gui_messages.gui_wrong_host())})
         elif path == "/api/setup":
             self._json(HTTPStatus.OK, self.game.setup())
         elif path in PAGES:
             self._file(STATIC / PAGES[path])
         else:
-            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]))})
+            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(gui_messages.gui_not_found(path[:200]))})
 
     def do_POST(self) -> None:  # noqa: N802 - the standard library's name
         path = self.path.split("?", 1)[0]
         if self._from_elsewhere():
-            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(messages.gui_wrong_host())})
+            self._json(HTTPStatus.FORBIDDEN, {"error": error_record(gui_messages.gui_wrong_host())})
             return
         if path != "/api/play":
-            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(messages.gui_not_found(path[:200]))})
+            self._json(HTTPStatus.NOT_FOUND, {"error": error_record(gui_messages.gui_not_found(path[:200]))})
             return
         # Only the page's own requests are JSON: a form or a plain-text post from another site is not.
         if (self.headers.get("Content-Type") or "").split(";")[0].strip().lower() != "application/json":
             self.close_connection = True
-            self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": error_record(messages.gui_not_json())})
+            self._json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, {"error": error_record(gui_messages.gui_not_json())})
             return
         try:
             size = int(self.headers.get("Content-Length", "0"))
@@ -414,13 +415,14 @@ class Handler(BaseHTTPRequestHandler):
             size = -1
         if size < 0 or size > MOST_BODY:
             self.close_connection = True
-            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": error_record(messages.gui_too_large(MOST_BODY))})
+            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                       {"error": error_record(gui_messages.gui_too_large(MOST_BODY))})
             return
         raw = self.rfile.read(size)
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            error = error_record(messages.gui_bad_json(str(exc)[:200]))
+            error = error_record(gui_messages.gui_bad_json(str(exc)[:200]))
             self._json(HTTPStatus.BAD_REQUEST, {"error": error})
             return
         status, reply = self.game.play(body)
@@ -481,18 +483,18 @@ def serve(game: Game, args: argparse.Namespace) -> int:
     try:
         server = make_server(game, args.host, args.port)
     except OSError as exc:
-        print(messages.gui_port_busy(args.port) if exc.errno == errno.EADDRINUSE else str(exc), file=sys.stderr)
+        print(gui_messages.gui_port_busy(args.port) if exc.errno == errno.EADDRINUSE else str(exc), file=sys.stderr)
         return 2
     host, port = str(server.server_address[0]), server.server_port  # an IP address is text already
     url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
-    print(messages.gui_started(url, game.edition.title), flush=True)
+    print(gui_messages.gui_started(url, game.edition.title), flush=True)
     if not args.no_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     previous = _stop_on_signals()
     try:
         server.serve_forever()
     except KeyboardInterrupt:  # Ctrl+C, or SIGTERM or SIGHUP (see _raise_stopped)
-        print(messages.gui_stopped(), flush=True)
+        print(gui_messages.gui_stopped(), flush=True)
     finally:
         _restore_signals(previous)
         server.server_close()

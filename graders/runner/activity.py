@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from graders.core import messages
+from graders.runner import messages as runner_messages
 from graders.scoring.submissions import read_file, walk_files
 
 LOG = Path(".hogkit") / "activity.jsonl"
@@ -233,7 +234,7 @@ def parse_log(text: str, where: str) -> Activity:
         if not (isinstance(body, dict) and body.get("prev") == prev and isinstance(body.get("hash"), str)
                 and _digest(prev, {k: v for k, v in body.items() if k != "hash"}) == body["hash"]):
             status = "tampered"
-            notes.append(messages.activity_tampered(where, number))
+            notes.append(runner_messages.activity_tampered(where, number))
             break
         prev = body["hash"]
         chain.append(prev)
@@ -245,7 +246,7 @@ def parse_log(text: str, where: str) -> Activity:
         else:
             skipped += 1
     if skipped:
-        notes.append(messages.activity_entries_skipped(where, skipped))
+        notes.append(runner_messages.activity_entries_skipped(where, skipped))
     return Activity(where, status, tuple(unlocks), tuple(tests), tuple(notes), tuple(chain))
 
 
@@ -257,12 +258,12 @@ def read_activity(path: Path, filename: str = "hog.py") -> Activity:
     try:
         data = _log_bytes(Path(path), filename)
         if data is None:
-            return Activity(where, "missing", notes=(messages.activity_missing(where),))
+            return Activity(where, "missing", notes=(runner_messages.activity_missing(where),))
         if len(data) > MOST_BYTES:
-            return Activity(where, "unreadable", notes=(messages.activity_unreadable(where, "too large"),))
+            return Activity(where, "unreadable", notes=(runner_messages.activity_unreadable(where, "too large"),))
         return parse_log(data.decode("utf-8", "replace"), where)
     except Exception as exc:  # whatever a hand-in holds, the report goes on
-        return Activity(where, "unreadable", notes=(messages.activity_unreadable(where, type(exc).__name__),))
+        return Activity(where, "unreadable", notes=(runner_messages.activity_unreadable(where, type(exc).__name__),))
 
 
 def _log_bytes(path: Path, filename: str) -> bytes | None:
@@ -305,7 +306,7 @@ def _read_regular(path: Path, most: int = MOST_BYTES) -> bytes:
 def _read_from_zip(path: Path) -> bytes | None:
     data = _read_regular(path, MOST_ZIP_BYTES)
     if len(data) > MOST_ZIP_BYTES:
-        raise OSError(messages.ZIP_TOO_LARGE)
+        raise OSError(runner_messages.ZIP_TOO_LARGE)
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         members = [m for m in archive.infolist() if not m.is_dir() and _is_log(m.filename)
                    and not stat.S_ISLNK(m.external_attr >> 16)]

@@ -27,6 +27,7 @@ import pytest
 from graders.core import messages
 from graders.editions.cases import Case, Question, load_problem_cases, load_questions
 from graders.editions.edition import STUDENT_MANIFEST, Edition, load_edition, load_student_edition, problem_label
+from graders.runner import messages as runner_messages
 from graders.sandboxing.repairs import repair
 from graders.sandboxing.sandbox import Session, open_session
 from graders.scoring.grading import is_required
@@ -210,7 +211,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             found = PROBLEM.search(Path(str(getattr(report, "nodeid", "")).split("::")[0]).name)
             if found and getattr(report, "when", "call") in ("call", "setup"):
                 counts[(problem_label(found.group(1)), outcome)] += 1
-    terminalreporter.write_sep("-", messages.pytest_table_title())
+    terminalreporter.write_sep("-", runner_messages.pytest_table_title())
     for label in sorted({label for label, _outcome in counts}):
-        terminalreporter.write_line(messages.pytest_problem_line(
+        terminalreporter.write_line(runner_messages.pytest_problem_line(
             label, counts[(label, "passed")], counts[(label, "failed")], counts[(label, "skipped")]))

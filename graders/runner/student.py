@@ -22,6 +22,7 @@ from graders.editions import locking, markers
 from graders.editions.cases import read_case_file
 from graders.editions.edition import Edition, load_student_edition
 from graders.runner import activity
+from graders.runner import messages as runner_messages
 from graders.sandboxing.sandbox import PROBES
 from graders.scoring import reports
 from graders.scoring.grading import grade_reliably
@@ -83,7 +84,7 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     try:
         return run(Path(folder), args)
     except KitFailure as exc:
-        print(f"ok: {messages.kit_failed_student(exc.summary)}\n\n{exc.details}", file=sys.stderr)
+        print(f"ok: {runner_messages.kit_failed_student(exc.summary)}\n\n{exc.details}", file=sys.stderr)
         return exc.exit_status
     except HogkitError as exc:
         print(f"ok: {exc}", file=sys.stderr)
@@ -104,7 +105,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     if args.zip:
         return pack(folder, edition, args)
     if args.source:
-        raise InputError(messages.from_needs_zip())
+        raise InputError(runner_messages.from_needs_zip())
     progress = locking.load_progress(folder)
     stop = lock_or_unlock(folder, edition, progress, numbers, args)
     if stop is not None:
@@ -122,9 +123,9 @@ def run(folder: Path, args: argparse.Namespace) -> int:
     text = reports.render_text(report, verbose=args.verbose, student=True, show_hidden=False, compact=args.score)
     print(text)
     if work_in_notebook(folder, edition, submission.source):
-        print(messages.work_in_notebook(edition.submission))
+        print(runner_messages.work_in_notebook(edition.submission))
     if args.score:
-        print(messages.score_legend())
+        print(runner_messages.score_legend())
     if report.does_not_run:  # never "All passed" for a file Python refuses to run
         print(messages.LABEL_NOTE + report.does_not_run)
         return 1
@@ -134,7 +135,7 @@ def run(folder: Path, args: argparse.Namespace) -> int:
         last = max(order.index(p.label) for p in report.problems)
         following = edition.problems[last + 1:]
         if following:
-            print(messages.next_problem(following[0].label, following[0].label in unlocked))
+            print(runner_messages.next_problem(following[0].label, following[0].label in unlocked))
     if args.interactive:
         interact(folder, report, edition)
     return 1 if failed else 0  # for a student's own scripts: 1 while any case or required rule fails
@@ -145,10 +146,10 @@ def lock_or_unlock(folder: Path, edition: Edition, progress: dict, numbers: list
     """``--lock`` and ``--unlock``: the exit status when the run ends here, None when the chosen
     problems' tests run next (after ``-q NN -u``, or with neither flag)."""
     if args.lock and args.unlock:
-        raise InputError(messages.lock_or_unlock())
+        raise InputError(runner_messages.lock_or_unlock())
     if args.lock:
         if not numbers:
-            raise InputError(messages.lock_needs_problem())
+            raise InputError(runner_messages.lock_needs_problem())
         for n in numbers:
             relock(edition, folder, progress, n)
         return 0
@@ -210,24 +211,24 @@ def pack(folder: Path, edition: Edition, args: argparse.Namespace) -> int:
     hand in; refused while everything still holds the skeleton's stubs. Says what the zip holds and
     what it scores on the public tests."""
     if args.question or args.unlock or args.lock or args.score or args.interactive or args.json:
-        raise InputError(messages.zip_alone())
+        raise InputError(runner_messages.zip_alone())
     versions = handin_versions(folder, edition)
     if not versions:
-        raise SubmissionError(messages.nothing_to_zip(edition.submission, str(folder)))
+        raise SubmissionError(runner_messages.nothing_to_zip(edition.submission, str(folder)))
     if args.source and args.source not in versions:
-        raise InputError(messages.zip_from_missing(args.source, edition.submission))
+        raise InputError(runner_messages.zip_from_missing(args.source, edition.submission))
     stubs = markers.starter_digests(edition)
     worked = {k: v for k, v in versions.items() if not untouched(v, stubs)}
     if not worked and not args.source:
-        raise SubmissionError(messages.zip_untouched(edition.submission, "notebook" in versions))
+        raise SubmissionError(runner_messages.zip_untouched(edition.submission, "notebook" in versions))
     chosen, note = choose_handin(folder, edition, versions, worked, args.source)
     extra = {NOTEBOOK: (folder / NOTEBOOK).read_bytes()} if "notebook" in worked else {}
     path, with_log = activity.pack_submission(folder, edition.submission, versions[chosen], extra)
     report = grade_reliably(Submission(path, versions[chosen]), edition, include_hidden=False)
-    print(messages.zip_written(path.name, edition.submission, chosen == "notebook", sorted(extra), with_log))
+    print(runner_messages.zip_written(path.name, edition.submission, chosen == "notebook", sorted(extra), with_log))
     if note:
         print(note)
-    print(messages.zip_score(report.total, report.max, report.does_not_run != ""))
+    print(runner_messages.zip_score(report.total, report.max, report.does_not_run != ""))
     return 0
 
 
@@ -247,7 +248,7 @@ def handin_versions(folder: Path, edition: Edition) -> dict[str, str]:
     if (folder / NOTEBOOK).is_file():
         code = saved_notebook_source(folder / NOTEBOOK)
         if code is None:
-            raise SubmissionError(messages.unreadable_notebook(NOTEBOOK, messages.not_a_notebook()))
+            raise SubmissionError(messages.unreadable_notebook(NOTEBOOK, runner_messages.not_a_notebook()))
         found["notebook"] = code
     return found
 
@@ -264,8 +265,8 @@ def choose_handin(folder: Path, edition: Edition, versions: dict[str, str], work
     points = {k: grade_reliably(Submission(folder, v), edition, include_hidden=False).total for k, v in worked.items()}
     chosen = "notebook" if points["notebook"] > points["file"] else "file"
     other = "file" if chosen == "notebook" else "notebook"
-    return chosen, messages.zip_both_worked(edition.submission, chosen == "notebook", points[chosen], points[other],
-                                            other)
+    return chosen, runner_messages.zip_both_worked(edition.submission, chosen == "notebook", points[chosen],
+                                                   points[other], other)
 
 
 def relock(edition: Edition, folder: Path, progress: dict, number: str) -> None:
@@ -274,7 +275,7 @@ def relock(edition: Edition, folder: Path, progress: dict, number: str) -> None:
     answers = progress.get("answers", {})
     progress["answers"] = {k: v for k, v in answers.items() if k not in keys}
     locking.save_progress(folder, progress)
-    print(messages.relocked(edition.problem(number).label))
+    print(runner_messages.relocked(edition.problem(number).label))
 
 
 def _ask(prompt: str) -> str | None:
@@ -295,7 +296,7 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, qu
         return True
     if all(locking.is_unlocked(r, progress) for r in records):
         if not quiet:
-            print(messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
+            print(runner_messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
         return True
     if "seed" not in progress:  # this student's own order of choices, kept from now on
         import secrets
@@ -303,14 +304,14 @@ def unlock(edition: Edition, folder: Path, progress: dict, number: int | str, qu
         progress["seed"] = secrets.token_hex(8)
         locking.save_progress(folder, progress)
     print(RULE)
-    print(messages.unlock_intro(f"Problem {problem.label}: {problem.title}"))
+    print(runner_messages.unlock_intro(f"Problem {problem.label}: {problem.title}"))
     for k, record in enumerate(records, start=1):
         print(THIN)
-        print(messages.unlock_question(problem.label, k, len(records), record["name"]))
+        print(runner_messages.unlock_question(problem.label, k, len(records), record["name"]))
         if not ask_record(record, progress, folder, problem.label):
-            print(messages.unlock_stopped(problem.label))
+            print(runner_messages.unlock_stopped(problem.label))
             return False
-    print(messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
+    print(runner_messages.unlock_done(problem.label, has_cases(edition, number), running=not quiet))
     return True
 
 
@@ -335,9 +336,9 @@ def ask_record(record: dict, progress: dict, folder: Path, problem: str = "") ->
     if "choices" in record:
         prompt = locking.prompts_of(record)[0]
         choices = shown_choices(record, progress)
-        print(messages.question_text(record["question"]))
+        print(runner_messages.question_text(record["question"]))
         for letter, choice in zip(LETTERS, choices):
-            print(messages.choice_prompt(letter, choice))
+            print(runner_messages.choice_prompt(letter, choice))
         if locking.prompt_key(prompt) in done:
             print(f"? {answers.get(locking.prompt_key(prompt), '(unlocked)')}")
             return True
@@ -371,28 +372,28 @@ def _ask_until_right(prompt: locking.Prompt, progress: dict, folder: Path, choic
             activity.unlock_attempt(folder, about[0], about[1], prompt.index, wrong, len(wrong) + line, False)
             return False
         if not answer.strip():  # an empty line is no try: say what can be typed
-            print(messages.empty_answer())
+            print(runner_messages.empty_answer())
             continue
         if choices is not None:
             picked = pick_choice(answer, choices)
             if picked is None:
-                print(messages.not_a_choice(len(choices)))
+                print(runner_messages.not_a_choice(len(choices)))
                 continue
             answer = picked
         if locking.check(prompt.salt, prompt.hashes[line], answer):
             typed_lines.append(locking.normalise(answer))
             line += 1
             if line < len(prompt.hashes):
-                print(messages.unlock_line_correct(line, len(prompt.hashes)))
+                print(runner_messages.unlock_line_correct(line, len(prompt.hashes)))
             continue
         wrong.append(answer.strip())
         hint = locking.near_miss(prompt.salt, prompt.hashes[line], answer)
         if hint is None and any(locking.check(prompt.salt, h, answer) for h in prompt.hashes[line + 1:]):
             hint = "order"
-        print(messages.unlock_wrong())
+        print(runner_messages.unlock_wrong())
         if hint:
             print(messages.HINTS[hint])
-    print(messages.unlock_correct())
+    print(runner_messages.unlock_correct())
     activity.unlock_attempt(folder, about[0], about[1], prompt.index, wrong, len(wrong) + line, True)
     key = locking.prompt_key(prompt)
     progress["unlocked"].append(key)
@@ -439,6 +440,6 @@ def interact(folder: Path, report: Report, edition: Edition) -> None:
             f"try:\n    exec(compile({statement + chr(10)!r}, '<case>', 'single'))\n"
             f"except Exception as error:\n    print(type(error).__name__ + ':', error)\n"
         )
-    banner = messages.interactive_banner(failed.name, edition.submission)
-    code += f"print({banner!r})\nprint({messages.interactive_try(last)!r})\n"
+    banner = runner_messages.interactive_banner(failed.name, edition.submission)
+    code += f"print({banner!r})\nprint({runner_messages.interactive_try(last)!r})\n"
     subprocess.call([sys.executable, "-i", "-c", code], cwd=folder)

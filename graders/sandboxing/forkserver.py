@@ -28,9 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.core import messages, scratch
+from graders.core import scratch
 from graders.core.errors import SandboxError
 from graders.sandboxing import isolation
+from graders.sandboxing import messages as sandboxing_messages
 from graders.sandboxing.bytecode import compiled
 from graders.sandboxing.reaper import process_stat, process_tree, wait_readable
 
@@ -85,7 +86,7 @@ def _pid_of(pidfd: int) -> int:
         for line in f:
             if line.startswith("Pid:"):
                 return int(line.split()[1])
-    raise SandboxError(messages.forkserver_failed(messages.FORKSERVER_NO_PID))
+    raise SandboxError(sandboxing_messages.forkserver_failed(sandboxing_messages.FORKSERVER_NO_PID))
 
 
 @dataclass
@@ -115,8 +116,9 @@ class _Server:
                     return ForkedChild(got[0])
                 for fd in got:
                     os.close(fd)
-                raise SandboxError(messages.forkserver_failed(answer.decode("utf-8", "replace") or "no answer"))
-            raise SandboxError(messages.forkserver_failed(messages.FORKSERVER_ENDED))
+                raise SandboxError(sandboxing_messages.forkserver_failed(
+                    answer.decode("utf-8", "replace") or "no answer"))
+            raise SandboxError(sandboxing_messages.forkserver_failed(sandboxing_messages.FORKSERVER_ENDED))
 
     def _start(self, starter: Callable[..., subprocess.Popen], code: tuple[tuple[str, bytes], ...]) -> None:
         self.stop()

@@ -28,10 +28,10 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from graders.core import messages
 from graders.core.errors import EditionError, IsolationRefused
 from graders.editions.edition import Edition, kit_root
 from graders.sandboxing import isolation
+from graders.sandboxing import messages as sandboxing_messages
 from graders.sandboxing.sandbox import Session, prepare_workdir
 
 _LOCK = threading.Lock()
@@ -93,9 +93,9 @@ def require(editions: Iterable[Edition], extra: Iterable[Path] = (), require_all
     child could read a secret (or, with REQUIRE_ALL, when anything is less than complete)."""
     verified = verify(secret_paths(editions, extra))
     if not verified.kit_hidden:
-        raise IsolationRefused(messages.isolation_secrets_readable(verified.readable, verified.summary))
+        raise IsolationRefused(sandboxing_messages.isolation_secrets_readable(verified.readable, verified.summary))
     if require_all and not verified.complete:
-        raise IsolationRefused(messages.isolation_required(verified.summary))
+        raise IsolationRefused(sandboxing_messages.isolation_required(verified.summary))
     return verified
 
 

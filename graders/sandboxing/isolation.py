@@ -63,8 +63,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graders.core import messages
 from graders.core.memo import once
+from graders.sandboxing import messages as sandboxing_messages
 
 NAMESPACES, LIMITS = "namespaces", "limits"
 FORCE = "HOGKIT_ISOLATION"  # "limits" turns namespaces off, for comparison or for a machine that needs it
@@ -89,8 +89,8 @@ class Policy:
     def summary(self) -> str:
         """One line for every report: what student code could and could not reach."""
         if self.level == NAMESPACES:
-            return messages.isolation_namespaces(self.root)
-        return messages.isolation_limits(self.root, self.why)
+            return sandboxing_messages.isolation_namespaces(self.root)
+        return sandboxing_messages.isolation_limits(self.root, self.why)
 
     def command(self, runner: Path, stage: Path, files: list[str], fds: tuple[int, int],
                 script: str = "child.pyc") -> list[str]:
@@ -188,13 +188,13 @@ def policy() -> Policy:
     root = hasattr(os, "geteuid") and os.geteuid() == 0
     tool = shutil.which("bwrap") or ""
     if os.environ.get(FORCE) == LIMITS:
-        return Policy(LIMITS, "", root, python, home, messages.isolation_turned_off(FORCE))
+        return Policy(LIMITS, "", root, python, home, sandboxing_messages.isolation_turned_off(FORCE))
     if not tool or not sys.platform.startswith("linux"):
-        return Policy(LIMITS, "", root, python, home, messages.isolation_no_bwrap())
+        return Policy(LIMITS, "", root, python, home, sandboxing_messages.isolation_no_bwrap())
     candidate = Policy(NAMESPACES, tool, root, python, home, "")
     why = _try(candidate)
     if why:
-        return Policy(LIMITS, "", root, python, home, messages.isolation_refused(why))
+        return Policy(LIMITS, "", root, python, home, sandboxing_messages.isolation_refused(why))
     return candidate
 
 
@@ -266,8 +266,9 @@ class Verified:
 
     @property
     def summary(self) -> str:
-        return messages.isolation_verified(self.level, self.why, self.readable, self.network, self.own_identity,
-                                           self.applied, self.missing, self.memory, self.channels, self.checked)
+        return sandboxing_messages.isolation_verified(self.level, self.why, self.readable, self.network,
+                                                      self.own_identity, self.applied, self.missing, self.memory,
+                                                      self.channels, self.checked)
 
 
 def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Verified:
@@ -284,8 +285,9 @@ def verified_from(reach: object, level: Policy, secrets_: tuple[str, ...]) -> Ve
     seccomp = "seccomp" in applied
     missing = tuple(_worded(text) for text in _texts(data.get("missing")))
     return Verified(level.level, level.why, readable, data.get("network") is not False, own,
-                    applied, missing, messages.memory_bound(level.level, seccomp, data.get("cgroup") is True),
-                    messages.channels_between_children(level.level, seccomp), len(secrets_))
+                    applied, missing, sandboxing_messages.memory_bound(
+                        level.level, seccomp, data.get("cgroup") is True),
+                    sandboxing_messages.channels_between_children(level.level, seccomp), len(secrets_))
 
 
 def _texts(raw: object) -> tuple[str, ...]:
@@ -297,12 +299,12 @@ LANDLOCK_UNAVAILABLE = re.compile(r"landlock: unavailable \(error (\d+), seccomp
 
 def _worded(text: str) -> str:
     """One thing the child could not apply, as it said it (a failed first Landlock call: worded here,
-    with what the machine says of Landlock, see :func:`messages.landlock_unavailable`)."""
+    with what the machine says of Landlock, see :func:`sandboxing_messages.landlock_unavailable`)."""
     found = LANDLOCK_UNAVAILABLE.fullmatch(text)
     if found is None:
         return text
-    why = messages.landlock_unavailable(int(found.group(1)), found.group(2) == "2", landlock_listed(),
-                                        platform.release())
+    why = sandboxing_messages.landlock_unavailable(int(found.group(1)), found.group(2) == "2", landlock_listed(),
+                                                   platform.release())
     return f"landlock: {why}"
 
 
@@ -384,7 +386,7 @@ def seccomp_program() -> tuple[str, str]:
     try:
         import pyseccomp as sc  # type: ignore[import-untyped]
     except (ImportError, OSError, RuntimeError) as exc:
-        return "", messages.seccomp_unavailable(str(exc).split("\n")[0][:120] or type(exc).__name__)
+        return "", sandboxing_messages.seccomp_unavailable(str(exc).split("\n")[0][:120] or type(exc).__name__)
     try:
         flt = sc.SyscallFilter(sc.ALLOW)
         _refuse(flt, sc)
@@ -393,7 +395,7 @@ def seccomp_program() -> tuple[str, str]:
             out.seek(0)
             return out.read().hex(), ""
     except (RuntimeError, ValueError, OSError) as exc:
-        return "", messages.seccomp_unavailable(str(exc)[:120])
+        return "", sandboxing_messages.seccomp_unavailable(str(exc)[:120])
 
 
 def _refuse(flt: Any, sc: Any) -> None:

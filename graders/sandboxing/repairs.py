@@ -12,7 +12,8 @@ import ast
 import re
 from dataclasses import dataclass
 
-from graders.core import messages, syntax
+from graders.core import syntax
+from graders.sandboxing import messages as sandboxing_messages
 
 MAX_REPAIRS = 20
 _TOP = re.compile(r"^(?:@|async\s+def\s|def\s|class\s|[A-Za-z_])")
@@ -66,7 +67,7 @@ def repair(source: str, filename: str = "hog.py") -> tuple[str, ast.Module | Non
             name = (header.group(1) or header.group(2)) if header else ""
             message = exc.msg
             if name:
-                why = messages.syntax_stub(name, filename, line, message)
+                why = sandboxing_messages.syntax_stub(name, filename, line, message)
                 stub = f"def {name}(*args, **kwargs): raise SyntaxError({why!r})"
             else:
                 stub = "pass"

@@ -47,6 +47,7 @@ from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition, course_secrets
 from graders.editions.onefunction import KitFunctions, read_answers
 from graders.sandboxing import forkserver, isolation, reaper
+from graders.sandboxing import messages as sandboxing_messages
 from graders.sandboxing.bytecode import compiled
 from graders.sandboxing.reaper import process_tree, wait_readable
 from graders.sandboxing.repairs import Removal, repair
@@ -226,7 +227,7 @@ class Session:
             index, why = outcome
             self.skip(index, ImportNote(self._stmt_lines.get(index, 0), why))
         self.close()
-        raise LoadError(messages.load_hung(len(self._skipped)))
+        raise LoadError(sandboxing_messages.load_hung(len(self._skipped)))
 
     def skip(self, index: int, note: ImportNote) -> None:
         """Leave the top-level statement INDEX out of every start from now on, saying so with NOTE
@@ -265,8 +266,8 @@ class Session:
             "confine": isolation.confinement(policy, work, runner_seen, self._private_tmp(policy)),
             "verify": self.probe or {"secrets": list(isolation.demanded(policy))},
         }
-        config["words"] = {kind: messages.link_refusal(kind) for kind in messages.LINK_REFUSALS}  # (the
-        # child imports no sentence of the kit's)
+        config["words"] = {kind: sandboxing_messages.link_refusal(kind)  # (the child imports no sentence of the
+                           for kind in sandboxing_messages.LINK_REFUSALS}  # kit's)
         if self.kit is not None and self.cpu is None:
             self.cpu = pair_cpu()
         if self.cpu is not None:
@@ -291,7 +292,7 @@ class Session:
             self._send(config)
         except OSError:  # it ended before it read its settings (a broken pipe): the kit failed
             self.close()
-            raise SandboxError(messages.sandbox_did_not_start("crashed")) from None
+            raise SandboxError(sandboxing_messages.sandbox_did_not_start("crashed")) from None
         return self._await_import(budget_ends)
 
     def _open_link(self) -> None:
@@ -418,11 +419,11 @@ class Session:
         breached = [p for p in demanded if p in readable] if isinstance(readable, list) else list(demanded)
         if breached and self.probe is None:
             self.close()
-            raise SandboxError(messages.sandbox_reached_secret(breached[0]))
+            raise SandboxError(sandboxing_messages.sandbox_reached_secret(breached[0]))
         kept = kept_capabilities(message.get("caps"), isolation.policy().level == isolation.NAMESPACES)
         if kept and self.probe is None:
             self.close()
-            raise SandboxError(messages.sandbox_kept_capabilities(kept))
+            raise SandboxError(sandboxing_messages.sandbox_kept_capabilities(kept))
 
     def _await_import(self, budget_ends: float) -> tuple[int, str] | None:
         """Follow the child through the submission's top-level statements: None once it is ready,
@@ -439,11 +440,11 @@ class Session:
                     if current < 0:  # no statement of the submission had started
                         self.close()
                         if message == "timeout" and time.monotonic() >= budget_ends:  # the budget ran out first
-                            raise LoadError(messages.load_hung(len(self._skipped)))
-                        raise SandboxError(messages.sandbox_did_not_start(message))  # the kit failed
+                            raise LoadError(sandboxing_messages.load_hung(len(self._skipped)))
+                        raise SandboxError(sandboxing_messages.sandbox_did_not_start(message))  # the kit failed
                     what = {"timeout": "never finished", "memory": "used too much memory"}.get(message,
                                                                                                 "ended the program")
-                    return current, messages.skipped_statement(what)
+                    return current, sandboxing_messages.skipped_statement(what)
                 if message.get("op") == "stmt":
                     index = _int(message.get("i"), -1)
                     if index <= current:
@@ -601,10 +602,10 @@ class Session:
                 kit_child.start(deadline)
             except (LoadError, SandboxError) as exc:
                 kit_child.dispose()
-                raise SandboxError(messages.kit_functions_did_not_start(str(exc))) from exc
+                raise SandboxError(sandboxing_messages.kit_functions_did_not_start(str(exc))) from exc
             if kit_child.notes:
                 kit_child.dispose()
-                raise SandboxError(messages.kit_functions_did_not_start(kit_child.notes[0].message))
+                raise SandboxError(sandboxing_messages.kit_functions_did_not_start(kit_child.notes[0].message))
             self._kit_child = kit_child
 
     def kit_answers(self, cases: list[tuple[str, tuple[str, ...]]], deadline: float) -> dict:
@@ -809,20 +810,20 @@ def decode_value(data: object, depth: int = 0) -> tuple[str, object, str]:
             return "object", None, "float"
     if t == "str" and type(data.get("v")) is str:
         if data.get("cut") or len(data["v"]) > MAX_TEXT:
-            return "object", None, f"str ({messages.value_note('long')})"
+            return "object", None, f"str ({sandboxing_messages.value_note('long')})"
         return "plain", clean(data["v"]), ""
     if t in ("tuple", "list") and isinstance(data.get("v"), list):
         return _decode_items(t, data, depth)
     if t == "function":
         return "function", None, shown(data.get("name", "?"), 80)
-    note = f" ({messages.value_note(shown(data['note'], 40))})" if data.get("note") else ""
+    note = f" ({sandboxing_messages.value_note(shown(data['note'], 40))})" if data.get("note") else ""
     return "object", None, shown(data.get("type", "?"), 80) + note
 
 
 def _decode_items(t: str, data: dict, depth: int) -> tuple[str, object, str]:
     if depth > MAX_DEPTH // 2 or len(data["v"]) > MAX_ITEMS or data.get("cut"):
         why = "deep" if depth > MAX_DEPTH // 2 else "long"
-        return "object", None, f"{t} ({messages.value_note(why)})"
+        return "object", None, f"{t} ({sandboxing_messages.value_note(why)})"
     items = []
     for item in data["v"]:
         kind, value, note = decode_value(item, depth + 1)
@@ -841,7 +842,7 @@ def decode_error(raw: object) -> dict | None:
     message = raw.get("message")
     return {
         "type": shown(raw.get("type", "Error"), 100) or "Error",
-        "message": shown(message) if isinstance(message, str) else messages.value_note("no_message"),
+        "message": shown(message) if isinstance(message, str) else sandboxing_messages.value_note("no_message"),
         "traceback": shown(raw.get("traceback", ""), 16 * 1024),
         "line": _int(raw.get("line"), 0) or None,
         "function": shown(raw.get("function"), 100) or None,
@@ -852,9 +853,9 @@ def describe_load_error(err: dict) -> str:
     """One line for an error raised by a top-level statement while the submission loaded."""
     kind = str(err.get("type", "Error"))
     raw = err.get("message")
-    detail = (raw if isinstance(raw, str) else messages.value_note("no_message")).strip()
+    detail = (raw if isinstance(raw, str) else sandboxing_messages.value_note("no_message")).strip()
     if kind == "SystemExit":
-        return messages.exited_while_loading("sys.exit", detail)
+        return sandboxing_messages.exited_while_loading("sys.exit", detail)
     return f"{kind}: {detail}" if detail else kind
 
 
@@ -919,14 +920,15 @@ def prepare_workdir(submission_source: str, filename: str, support: list[Path]) 
 
 def sorted_notes(filename: str, session: Session) -> list[str]:
     """The session's loading notes in line order, as sentences."""
-    return [messages.import_note(filename, n.line, n.message) for n in sorted(session.notes, key=lambda n: n.line)]
+    return [sandboxing_messages.import_note(filename, n.line, n.message)
+            for n in sorted(session.notes, key=lambda n: n.line)]
 
 
 def repair_notes(filename: str, tree: ast.Module | None, removals: list[Removal]) -> list[str]:
     """What repairing a syntax error did, as sentences."""
     return [
-        messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
-        else messages.syntax_unrepairable(filename, r.line, r.message)
+        sandboxing_messages.syntax_repaired(filename, r.line, r.message, r.name) if tree is not None
+        else sandboxing_messages.syntax_unrepairable(filename, r.line, r.message)
         for r in removals
     ]
 

@@ -9,7 +9,7 @@ too. A forbidden construct cannot be smuggled in through ``eval``, ``exec``, ``g
 ``__import__`` and their kin: using any of them in the checked code breaks every ``forbid`` rule.
 ``print("DEBUG: ...")`` calls are left out of ``forbid`` checks, since debugging output never
 decides a result. Each rule yields its own :class:`RuleResult` with a sentence from
-:mod:`graders.core.messages` and the line that broke it.
+:mod:`graders.scoring.messages` and the line that broke it.
 
 Bounded: a :class:`RuleChecker` works out the module's bindings in one pass and walks each top-level
 binding's code once, whatever the number of rules (what it finds is kept per binding); a rule's
@@ -34,6 +34,7 @@ from graders.core import messages
 from graders.core.budget import SHAPE_SECONDS, Budget, OverBudget
 from graders.core.records import RuleResult
 from graders.editions.edition import Rule
+from graders.scoring import messages as scoring_messages
 
 ESCAPES = frozenset({
     "eval", "exec", "getattr", "__import__", "compile", "globals", "locals", "vars",
@@ -53,8 +54,8 @@ DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 def describe(rule: Rule) -> str:
     if rule.kind == "forbid":
-        return messages.rule_forbids(rule.function, rule.names)
-    return messages.rule_uses(rule.function, rule.names)
+        return scoring_messages.rule_forbids(rule.function, rule.names)
+    return scoring_messages.rule_uses(rule.function, rule.names)
 
 
 def top_level_bindings(tree: ast.Module) -> dict[str, list[ast.AST]]:
@@ -189,7 +190,7 @@ def _violations(word: str, node: ast.AST, texts: set[str], subs: Iterable[ast.AS
     check = WORD_CHECKS.get(word)
     for sub in _walk(node, skip_debug=True) if subs is None else subs:
         if isinstance(sub, ast.alias) and sub.name == word:
-            out.append((getattr(node, "lineno", 0), messages.RULE_FRAGMENTS["imports"].format(word)))
+            out.append((getattr(node, "lineno", 0), scoring_messages.RULE_FRAGMENTS["imports"].format(word)))
         found = check(sub, node, texts) if check else _named(word, sub)
         if found:
             out.append(found)
@@ -198,7 +199,7 @@ def _violations(word: str, node: ast.AST, texts: set[str], subs: Iterable[ast.AS
 
 def _imported(sub: ast.AST, node: ast.AST, modules: tuple[str, ...]) -> Use:
     """An import of one of MODULES (an alias is reported at its statement's line)."""
-    what = messages.RULE_FRAGMENTS["imports"]
+    what = scoring_messages.RULE_FRAGMENTS["imports"]
     if isinstance(sub, ast.alias) and sub.name.split(".")[0] in modules:
         return getattr(node, "lineno", 0), what.format(sub.name)
     if isinstance(sub, ast.ImportFrom) and (sub.module or "").split(".")[0] in modules:
@@ -214,7 +215,7 @@ def _is_text(expr: ast.expr, texts: set[str], kinds: tuple[type, ...] = (str,)) 
 
 def _text_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
     """``str`` in its every form: the names and modules of text, string methods, f-strings, % and type()()."""
-    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    what, line = scoring_messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
     if isinstance(sub, ast.Name) and sub.id in TEXT_NAMES + TEXT_MODULES:
         return line, what["uses"].format(sub.id)
     if isinstance(sub, ast.Attribute) and sub.attr in TEXT_ATTRIBUTES:
@@ -235,7 +236,7 @@ def _text_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
 
 
 def _list_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
-    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    what, line = scoring_messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
     if isinstance(sub, ast.Name) and sub.id == "list":
         return line, what["uses"].format("list")
     if isinstance(sub, ast.List):
@@ -246,7 +247,7 @@ def _list_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
 
 
 def _bracket_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
-    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    what, line = scoring_messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
     if isinstance(sub, ast.Subscript):
         return line, what["subscript"]
     if isinstance(sub, (ast.List, ast.ListComp)):
@@ -259,7 +260,7 @@ def _bracket_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
 
 
 def _loop_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
-    what, line = messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
+    what, line = scoring_messages.RULE_FRAGMENTS, getattr(sub, "lineno", 0)
     if isinstance(sub, (ast.For, ast.AsyncFor)):
         return line, what["for"]
     if isinstance(sub, ast.comprehension):
@@ -269,7 +270,7 @@ def _loop_use(sub: ast.AST, node: ast.AST, texts: set[str]) -> Use:
 
 def _named(word: str, sub: ast.AST) -> Use:
     """Any other word: the name itself, or an attribute of that name."""
-    uses, line = messages.RULE_FRAGMENTS["uses"], getattr(sub, "lineno", 0)
+    uses, line = scoring_messages.RULE_FRAGMENTS["uses"], getattr(sub, "lineno", 0)
     if isinstance(sub, ast.Name) and sub.id == word:
         return line, uses.format(word)
     if isinstance(sub, ast.Attribute) and sub.attr == word:
@@ -349,41 +350,43 @@ class RuleChecker:
         if self.tree is None:
             return RuleResult(rule.problem, text, False, messages.unreadable_submission(self.filename))
         if rule.function in self.removed:
-            detail = messages.removed_for_syntax(rule.function, self.filename, self.removed[rule.function])
+            detail = scoring_messages.removed_for_syntax(rule.function, self.filename, self.removed[rule.function])
             return RuleResult(rule.problem, text, False, detail)
         try:
             self.budget.check()
             return self._check(rule, text)
         except OverBudget as over:
             return RuleResult(rule.problem, text, False,
-                              messages.rule_not_checked(rule.function, self.filename, over.seconds))
+                              scoring_messages.rule_not_checked(rule.function, self.filename, over.seconds))
 
     def _check(self, rule: Rule, text: str) -> RuleResult:
         groups = self.reach(rule.function)
         if groups is None:
-            return RuleResult(rule.problem, text, False, messages.missing_function(self.filename, rule.function, []))
+            return RuleResult(rule.problem, text, False, scoring_messages.missing_function(
+                self.filename, rule.function, []))
         groups = groups if rule.helpers else groups[:1]  # (the function itself and what it nests come first)
         nodes = [node for group in groups for node in group]
 
         def where(line: int) -> str:
-            return messages.rule_where(line, _owner(nodes, line), rule.function)
+            return scoring_messages.rule_where(line, _owner(nodes, line), rule.function)
 
         if rule.kind == "uses":
             named = {name for node in nodes for name in self._named(node)}
             missing = [n for n in rule.names if n not in named]
             if missing:
-                return RuleResult(rule.problem, text, False, messages.rule_missing_calls(rule.function, missing))
+                return RuleResult(rule.problem, text, False, scoring_messages.rule_missing_calls(
+                    rule.function, missing))
             return RuleResult(rule.problem, text, True)
         escape = next((found for node in nodes for found in self._escapes(node)), None)
         if escape is not None:
             name, line = escape
-            return RuleResult(rule.problem, text, False, messages.rule_escape(where(line), name), line)
+            return RuleResult(rule.problem, text, False, scoring_messages.rule_escape(where(line), name), line)
         for word in rule.names:
             for group in groups:
                 first = min((hit for node in group for hit in self._hits(node, word)), default=None)
                 if first is not None:
                     line, what = first
-                    detail = messages.rule_violation(where(line), what, rule.function, word)
+                    detail = scoring_messages.rule_violation(where(line), what, rule.function, word)
                     return RuleResult(rule.problem, text, False, detail, line)
         return RuleResult(rule.problem, text, True)
 

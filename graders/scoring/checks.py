@@ -38,6 +38,7 @@ from graders.core.records import CaseResult, CaseStatus
 from graders.editions.cases import Case, StudentRun, WinRateCheck
 from graders.editions.edition import Edition
 from graders.sandboxing.sandbox import Session
+from graders.scoring import messages as scoring_messages
 
 
 class GameRates(Protocol):
@@ -147,9 +148,9 @@ def _result(case: Case, passed: bool, reason: str = "", *, status: CaseStatus | 
             note: str = "", error_type: str = "", seconds: float = 0.0) -> CaseResult:
     expected = None
     if isinstance(case.check, StudentRun):
-        expected = messages.RUN_PASSES if case.check.must_pass else messages.RUN_FAILS
+        expected = scoring_messages.RUN_PASSES if case.check.must_pass else scoring_messages.RUN_FAILS
     elif isinstance(case.check, WinRateCheck):
-        expected = messages.win_rate_needed(case.check.at_least)
+        expected = scoring_messages.win_rate_needed(case.check.at_least)
     return CaseResult(case_id=case.id, name=case.name, hidden=case.hidden, passed=passed,
                       status=status or (CaseStatus.PASSED if passed else CaseStatus.FAILED), reason=reason,
                       expected=expected, got=got, note=note, error_type=error_type, seconds=seconds, about=case.about)
@@ -174,18 +175,20 @@ def _student_run(session: Session, case: Case, run: StudentRun, ends: float, car
     seconds = sum(r.seconds for r in got)
     returned = last.status == "ok"
     if returned == run.must_pass:
-        return _result(case, True, got=messages.RUN_PASSES if returned else messages.RUN_FAILS, seconds=seconds)
+        return _result(case, True, got=scoring_messages.RUN_PASSES if returned else scoring_messages.RUN_FAILS,
+                       seconds=seconds)
     if returned:
-        return _result(case, False, messages.student_test_missed(), got=messages.RUN_PASSES, seconds=seconds)
+        return _result(case, False, scoring_messages.student_test_missed(), got=scoring_messages.RUN_PASSES,
+                       seconds=seconds)
     if last.status == "timeout":
-        return _result(case, False, messages.student_test_too_slow(case.timeout), status=CaseStatus.FAILED,
-                       got=messages.RUN_FAILS, seconds=seconds)
+        return _result(case, False, scoring_messages.student_test_too_slow(case.timeout), status=CaseStatus.FAILED,
+                       got=scoring_messages.RUN_FAILS, seconds=seconds)
     error = last.error or {}
     filename = session.submission.name
     line = carried.original_line(error.get("line")) if carried else None
     kind = builtin_name(error.get("type")) if error else last.status
-    return _result(case, False, messages.student_test_failed_right(kind, filename, line), got=messages.RUN_FAILS,
-                   error_type=kind, seconds=seconds)
+    return _result(case, False, scoring_messages.student_test_failed_right(kind, filename, line),
+                   got=scoring_messages.RUN_FAILS, error_type=kind, seconds=seconds)
 
 
 BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items()
@@ -195,19 +198,19 @@ BUILTIN_EXCEPTIONS = frozenset(n for n, v in vars(builtins).items()
 def builtin_name(name: object) -> str:
     """NAME when it names one of Python's own exceptions; otherwise words of the kit's, since the
     student chooses a class's name and could spell anything with it (the reference included)."""
-    return name if isinstance(name, str) and name in BUILTIN_EXCEPTIONS else messages.AN_EXCEPTION_OF_THEIR_OWN
+    return name if isinstance(name, str) and name in BUILTIN_EXCEPTIONS else scoring_messages.AN_EXCEPTION_OF_THEIR_OWN
 
 
 def _win_rate(session: Session, case: Case, check: WinRateCheck, edition: Edition, deadline: float,
               game: GameRates | None) -> CaseResult:
     if game is None or not reference_file(edition).is_file():
-        return _result(case, False, messages.win_rate_not_here(), status=CaseStatus.NOT_RUN)
+        return _result(case, False, scoring_messages.win_rate_not_here(), status=CaseStatus.NOT_RUN)
     seconds = max(0.0, min(case.timeout, deadline - time.monotonic()))
     try:
         rates = game.rates_against(session, check.strategy, check.against, seconds)
     except AnalysisError as exc:
         return _result(case, False, str(exc))
-    figure = messages.win_rate_figure(rates["average"], rates["first"], rates["second"], check.against)
+    figure = scoring_messages.win_rate_figure(rates["average"], rates["first"], rates["second"], check.against)
     if rates["average"] >= check.at_least:
         return _result(case, True, got=figure, note=figure)
-    return _result(case, False, messages.win_rate_short(figure, check.at_least), got=figure, note=figure)
+    return _result(case, False, scoring_messages.win_rate_short(figure, check.at_least), got=figure, note=figure)

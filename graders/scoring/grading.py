@@ -61,6 +61,7 @@ from graders.sandboxing.sandbox import (
     sorted_notes,
 )
 from graders.scoring import checks
+from graders.scoring import messages as scoring_messages
 from graders.scoring.astrules import RuleChecker
 from graders.scoring.judge import as_not_run, mark_not_run, run_case
 from graders.scoring.submissions import Submission
@@ -114,7 +115,7 @@ def other_edition_notes(edition: Edition, names: set[str]) -> list[str]:
         mine = (own - functions) & names
         if name != edition.name and len(theirs) >= 2 and len(theirs) > len(mine) and len(theirs) > best[0]:
             best = (len(theirs), name, theirs)
-    return [messages.other_edition(edition.submission, best[1], best[2])] if best[1] else []
+    return [scoring_messages.other_edition(edition.submission, best[1], best[2])] if best[1] else []
 
 
 def default_workers() -> int:
@@ -177,7 +178,7 @@ def _without_hint(result: ProblemResult) -> ProblemResult:
     if not result.hint:
         return result
     reason = failure_reason(result)
-    if messages.hinted_reason(result.hint, reason) != result.reason:
+    if scoring_messages.hinted_reason(result.hint, reason) != result.reason:
         return result
     return dataclasses.replace(result, reason=reason, hint="")
 
@@ -512,8 +513,8 @@ def with_dependency_hints(results: list[ProblemResult], edition: Edition) -> lis
                   if d in by_label and by_label[d].status == "failed"]
         public = any(not c.passed and not c.hidden for c in r.graded_cases)  # hidden ones call the kit's
         if r.status == "failed" and failed and public:  # only where its own public cases ran and failed
-            hint = messages.dependency_hint([(d.label, d.name) for d in failed])
-            r = dataclasses.replace(r, reason=messages.hinted_reason(hint, r.reason), hint=hint)
+            hint = scoring_messages.dependency_hint([(d.label, d.name) for d in failed])
+            r = dataclasses.replace(r, reason=scoring_messages.hinted_reason(hint, r.reason), hint=hint)
         hinted.append(r)
     return hinted
 
@@ -590,10 +591,11 @@ def settle(problem: Problem, plan: Plan, filename: str) -> ProblemResult | None:
     missing = [f for f in problem.functions if f not in plan.names]
     removed = plan.removed
     if missing and missing[0] in removed:
-        return _result(problem, rules, reason=messages.removed_for_syntax(missing[0], filename, removed[missing[0]]))
+        return _result(problem, rules, reason=scoring_messages.removed_for_syntax(
+            missing[0], filename, removed[missing[0]]))
     if missing:
         close = difflib.get_close_matches(missing[0], sorted(plan.names), n=2)
-        return _result(problem, rules, reason=messages.missing_function(filename, missing[0], close))
+        return _result(problem, rules, reason=scoring_messages.missing_function(filename, missing[0], close))
     if not plan.cases[problem.label]:
         return _result(problem, rules, status=ProblemStatus.UNGRADED, reason=plan.kit_only.get(problem.label, ""))
     return None
@@ -616,7 +618,7 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
     outcomes: list[CaseResult] = []
     for case in cases:
         if time.monotonic() >= deadline:
-            return outcomes + [mark_not_run(c, messages.run_out_of_time()) for c in cases[len(outcomes):]]
+            return outcomes + [mark_not_run(c, scoring_messages.run_out_of_time()) for c in cases[len(outcomes):]]
         if case.check is not None and edition is not None:
             outcomes.append(checks.run_check(session, case, edition, deadline, carried, game))
             continue
@@ -626,7 +628,7 @@ def run_cases(session: Session, cases: list[Case], deadline: float = float("inf"
             session.close()  # a fresh child for what comes next, not one whose memory ran out
         if aborts(outcome):
             # The problem has failed already; more endless loops or exhausted memory would only cost time.
-            why = messages.run_out_of_time() if time.monotonic() >= deadline else ""
+            why = scoring_messages.run_out_of_time() if time.monotonic() >= deadline else ""
             return outcomes + [mark_not_run(c, why) for c in cases[len(outcomes):]]
     return outcomes
 
@@ -669,10 +671,10 @@ def failure_reason(result: ProblemResult) -> str:
     broken = result.broken_rules
     failed = [c for c in result.graded_cases if not c.passed]
     if broken:
-        return messages.rule_broken(broken[0].text, broken[0].detail)
+        return scoring_messages.rule_broken(broken[0].text, broken[0].detail)
     if failed[0].hidden:
-        return messages.hidden_cases_failed(result.hidden_groups())
-    return messages.case_failed(failed[0].name, failed[0].reason)
+        return scoring_messages.hidden_cases_failed(result.hidden_groups())
+    return scoring_messages.case_failed(failed[0].name, failed[0].reason)
 
 
 def starter_code(result: ProblemResult, plan: Plan) -> ProblemResult:
@@ -687,7 +689,7 @@ def starter_code(result: ProblemResult, plan: Plan) -> ProblemResult:
     if result.label in plan.kit_only:
         return result
     return dataclasses.replace(result, status=ProblemStatus.STARTER, score=0, cases=(), note="",
-                               reason=messages.starter_code(result.label))
+                               reason=scoring_messages.starter_code(result.label))
 
 
 def is_required(problem: Problem, function: str) -> bool:
@@ -707,7 +709,7 @@ def build_report(edition: Edition, submission: Submission, plan: Plan, results: 
     does_not_run = ""
     if plan.removals:
         first = min(plan.removals, key=lambda r: r.line)
-        does_not_run = messages.does_not_run(edition.submission, first.line, first.message)
+        does_not_run = scoring_messages.does_not_run(edition.submission, first.line, first.message)
     return Report(
         edition=edition.name,
         title=edition.title,

@@ -14,6 +14,7 @@ from graders.core import messages
 from graders.core.records import CaseResult, CaseStatus
 from graders.editions.cases import Case, Step, render_steps
 from graders.sandboxing.sandbox import Limits, Session, StepReply
+from graders.scoring import messages as scoring_messages
 
 DEBUG_PREFIX = "DEBUG:"
 
@@ -36,13 +37,13 @@ def display(reply: StepReply) -> tuple[str, list[str]]:
     if reply.value_kind == "plain":
         text += repr(reply.value) + "\n"
     elif reply.value_kind == "function":
-        text += messages.function_value(reply.value_note) + "\n"
+        text += scoring_messages.function_value(reply.value_note) + "\n"
     elif reply.value_kind == "object":
-        text += messages.object_value(reply.value_note) + "\n"
+        text += scoring_messages.object_value(reply.value_note) + "\n"
     while text.endswith("\n"):
         text = text[:-1]
     if reply.truncated:
-        text += "\n" + messages.output_cut()
+        text += "\n" + scoring_messages.output_cut()
     return text, debug
 
 
@@ -54,36 +55,36 @@ def judge_step(step: Step, reply: StepReply, timeout: float, filename: str,
     if expected == "Infinite Loop":
         if reply.status == "timeout":
             return True, "Infinite Loop", "", debug
-        return False, got, messages.expected_loop_but_finished(), debug
+        return False, got, scoring_messages.expected_loop_but_finished(), debug
     if reply.status == "timeout":
-        return False, messages.still_running(timeout), messages.timed_out(timeout), debug
+        return False, scoring_messages.still_running(timeout), scoring_messages.timed_out(timeout), debug
     if reply.status == "crashed":
-        return False, "", messages.crashed(), debug
+        return False, "", scoring_messages.crashed(), debug
     if reply.status == "memory":
-        return False, "", messages.used_too_much_memory(memory_limit), debug
+        return False, "", scoring_messages.used_too_much_memory(memory_limit), debug
     if expected is not None and (expected == "Error" or expected.startswith("Error: ")):
         if reply.status != "error":
-            return False, got, messages.expected_error_but_none(got), debug
+            return False, got, scoring_messages.expected_error_but_none(got), debug
         wanted = expected[len("Error: "):].strip() if expected.startswith("Error: ") else ""
         if wanted and reply.error and reply.error.get("type") != wanted:
-            return False, "Error", messages.wrong_error_type(wanted, reply.error, filename), debug
+            return False, "Error", scoring_messages.wrong_error_type(wanted, reply.error, filename), debug
         return True, "Error", "", debug
     if reply.status == "error":
         return False, "Error", messages.raised(reply.error or {}, filename), debug
     if expected == "Function":
         ok = reply.value_kind == "function" and got.count("\n") == 0
-        return ok, ("Function" if ok else got), "" if ok else messages.not_a_function(got), debug
+        return ok, ("Function" if ok else got), "" if ok else scoring_messages.not_a_function(got), debug
     want = "" if expected in (None, "Nothing") else expected
     if got == want:
         return True, got, "", debug
     if not want and reply.value_kind == "none" and reply.output.strip():
-        return False, got, messages.printed_not_returned(got), debug  # print where return was meant
-    return False, got, messages.wrong_output(want, got), debug
+        return False, got, scoring_messages.printed_not_returned(got), debug  # print where return was meant
+    return False, got, scoring_messages.wrong_output(want, got), debug
 
 
 def mark_not_run(case: Case, reason: str = "") -> CaseResult:
     return CaseResult(case_id=case.id, name=case.name, hidden=case.hidden, passed=False,
-                      status=CaseStatus.NOT_RUN, reason=reason or messages.not_run(), about=case.about)
+                      status=CaseStatus.NOT_RUN, reason=reason or scoring_messages.not_run(), about=case.about)
 
 
 def as_not_run(result: CaseResult) -> CaseResult:
@@ -91,7 +92,7 @@ def as_not_run(result: CaseResult) -> CaseResult:
     if result.status == CaseStatus.NOT_RUN:
         return result
     return CaseResult(case_id=result.case_id, name=result.name, hidden=result.hidden, passed=False,
-                      status=CaseStatus.NOT_RUN, reason=messages.not_run(), about=result.about)
+                      status=CaseStatus.NOT_RUN, reason=scoring_messages.not_run(), about=result.about)
 
 
 def run_case(session: Session, case: Case, deadline: float = float("inf")) -> CaseResult:
@@ -110,7 +111,7 @@ def run_case(session: Session, case: Case, deadline: float = float("inf")) -> Ca
                                                          session.limits.memory_bytes)
             debug += step_debug
             if reply.status == "timeout" and deadline < case_deadline:
-                reason = messages.run_out_of_time()  # the run's budget ran out, not this case's
+                reason = scoring_messages.run_out_of_time()  # the run's budget ran out, not this case's
             if not passed:
                 status = CaseStatus.FAILED if reply.status == "ok" else CaseStatus(reply.status)
                 shown = render_steps(case.steps[:k])

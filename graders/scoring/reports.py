@@ -27,6 +27,7 @@ from graders.core.records import (
 from graders.core.writers import csv_text, json_text, md_block, md_code, md_line, written_out
 from graders.editions.cases import Question, render_steps
 from graders.editions.edition import Edition, Phase, Problem
+from graders.scoring import messages as scoring_messages
 
 MARK = {"passed": "✓", "failed": "✗", "locked": "○", "ungraded": "·", "starter code": "·"}
 
@@ -70,7 +71,7 @@ def render_text(
         lines.append(f"{cp.label}: {_score(cp.score, cp.max)}")
     lines.append(messages.total_line(report.total, report.max))
     if report.course_max and report.course_of:
-        lines.append(messages.course_points_line(report.total, report.course_of, report.course_max))
+        lines.append(scoring_messages.course_points_line(report.total, report.course_of, report.course_max))
     return written_out("\n".join(lines), keep="\n\t")  # no character a student chose moves or hides text
 
 
@@ -87,8 +88,8 @@ def _problem_lines(
     columns: tuple[int, int] = (2, 5),
 ) -> list[str]:
     mark = MARK.get(p.status, "?")
-    counts = f"  ({messages.cases_passed(p.cases_passed, len(p.graded_cases))})" if p.graded_cases else ""
-    name = p.name + (messages.LABEL_OPTIONAL if p.optional else "")
+    counts = f"  ({scoring_messages.cases_passed(p.cases_passed, len(p.graded_cases))})" if p.graded_cases else ""
+    name = p.name + (scoring_messages.LABEL_OPTIONAL if p.optional else "")
     width = 40 + columns[0] - len(p.label)  # a longer label (05a) takes its room from the name's column
     out = [f"  {mark} Problem {p.label} {name:<{width}} {_score(p.score, p.max):>{columns[1]}}{counts}"]
     out += [f"      {rule_line(r.text, r.passed, r.required, r.detail)}" for r in p.rules if r.passed or r.required]
@@ -112,7 +113,8 @@ def _problem_lines(
         out.extend(render_case(case, verbose))
     out.extend(_passing_debug(p.cases, verbose, show_hidden))
     if (failed or rule_broken) and (student or not verbose):  # --verbose already shows what its rerun would
-        hint = messages.rerun_student(p.label) if student else messages.rerun_instructor(path, p.label, edition)
+        hint = (scoring_messages.rerun_student(p.label) if student
+                else scoring_messages.rerun_instructor(path, p.label, edition))
         out.append(f"      {hint}")
     return out
 
@@ -123,7 +125,7 @@ def rule_line(text: str, passed: bool, required: bool, detail: str) -> str:
         return f"✓ {text}"
     if required:
         return f"✗ {text}: {detail}"
-    return f"! {messages.LABEL_ADVICE}{text}: {detail}"
+    return f"! {scoring_messages.LABEL_ADVICE}{text}: {detail}"
 
 
 def advice_lines(rules: tuple[RuleResult, ...], cases: tuple[CaseResult, ...]) -> list[str]:
@@ -134,13 +136,14 @@ def advice_lines(rules: tuple[RuleResult, ...], cases: tuple[CaseResult, ...]) -
     lines = [rule_line(r.text, False, False, r.detail) for r in unheeded]
     for c in cases:
         if c.advice and not c.passed and c.advice not in said:
-            lines.append(f"! {messages.LABEL_ADVICE}" + messages.advice_case(c.name, "" if c.hidden else c.reason))
+            lines.append(f"! {scoring_messages.LABEL_ADVICE}" + messages.advice_case(
+                c.name, "" if c.hidden else c.reason))
     return lines
 
 
 def _debug_lines(case: CaseResult, most: int | None = None) -> str:
     body = "\n".join(messages.printable(d) for d in case.debug[:most])
-    heading = messages.debug_lines_of_case(case.name, case.hidden, len(case.debug))
+    heading = scoring_messages.debug_lines_of_case(case.name, case.hidden, len(case.debug))
     return messages.indent(heading + "\n" + body, "      ")
 
 
@@ -156,20 +159,20 @@ def _passing_debug(cases: tuple[CaseResult, ...], verbose: bool, show_hidden: bo
 
 def render_case(case: CaseResult, verbose: bool) -> list[str]:
     """A failed case: its transcript up to the wrong line, expected vs got, and the traceback."""
-    out = [f"      {messages.case_heading(case.name, case.hidden)}"]
+    out = [f"      {scoring_messages.case_heading(case.name, case.hidden)}"]
     transcript = case.transcript
     if transcript:
         out.append(messages.indent(_clip(transcript), "        "))
     expected = _expected_text(case.expected)
-    out.append(messages.indent(messages.LABEL_EXPECTED + expected, "        "))
+    out.append(messages.indent(scoring_messages.LABEL_EXPECTED + expected, "        "))
     got = messages.visible(case.got).replace("\n", "\n          ")
-    out.append(messages.indent(messages.LABEL_GOT + got, "        "))
+    out.append(messages.indent(scoring_messages.LABEL_GOT + got, "        "))
     legend = messages.whitespace_legend(expected + got)
     if legend:
         out.append(f"        {legend}")
     out.append(f"        → {case.reason}")
     if case.debug:
-        out.append(messages.indent(messages.debug_lines_note(len(case.debug)), "        "))
+        out.append(messages.indent(scoring_messages.debug_lines_note(len(case.debug)), "        "))
         out.extend("          " + messages.printable(d) for d in case.debug[:20])
     if verbose and case.traceback:
         out.append(messages.indent(case.traceback, "        "))
@@ -225,11 +228,11 @@ def render_kit_log(records: list[ClassRecord]) -> str:
     blocks = []
     for r in sorted(records, key=lambda r: r.status != EntryStatus.KIT_ERROR):
         if r.status == EntryStatus.KIT_ERROR:
-            block = messages.kit_log_heading(r.student, r.reason) + "\n" + r.traceback.rstrip()
+            block = scoring_messages.kit_log_heading(r.student, r.reason) + "\n" + r.traceback.rstrip()
         else:
-            block = messages.kit_log_retried_heading(r.student)
+            block = scoring_messages.kit_log_retried_heading(r.student)
         if r.first_failure:
-            block += "\n" + messages.kit_log_first_attempt() + "\n" + r.first_failure.rstrip()
+            block += "\n" + scoring_messages.kit_log_first_attempt() + "\n" + r.first_failure.rstrip()
         blocks.append(written_out(block, keep="\n"))  # a log read in a terminal: nothing in it moves the cursor
     return "\n\n".join(blocks) + "\n"
 
@@ -239,7 +242,7 @@ def render_record_markdown(record: ClassRecord) -> str:
     transcript; hidden cases only as a count, never their source."""
     lines = [f"# {md_line(record.title or record.edition)}: feedback for {md_line(record.student)}", ""]
     if record.status == EntryStatus.KIT_ERROR:  # the reason and traceback are for the staff (kit-errors.log)
-        return "\n".join(lines + [f"**{messages.kit_failed_feedback()}**", ""])
+        return "\n".join(lines + [f"**{scoring_messages.kit_failed_feedback()}**", ""])
     report = record.report
     if report is None:
         lines += [f"**Not graded ({record.status}):** {md_line(record.reason)}", "",
@@ -277,12 +280,13 @@ def _problem_markdown(p: ProblemResult) -> list[str]:
         lines.append(f"- {md_line(p.reason)}")  # it names the hidden cases that failed, if they are the reason
     else:
         lines += [f"- {md_line(p.hint)}"] if p.hint else []
-        lines += [f"- {md_line(messages.hidden_cases_failed(hidden))}"] if hidden else []
-    lines += [f"- {messages.cases_not_run(n)}"] if (n := p.not_run()) else []
+        lines += [f"- {md_line(scoring_messages.hidden_cases_failed(hidden))}"] if hidden else []
+    lines += [f"- {scoring_messages.cases_not_run(n)}"] if (n := p.not_run()) else []
     for case in failures[:1]:
-        lines += ["", md_line(messages.case_heading(case.name, False)), "", md_block(case.transcript, "pycon"), "",
-                  f"- {messages.LABEL_EXPECTED.strip()} {md_code(messages.visible(case.expected))}",
-                  f"- {messages.LABEL_GOT.strip()} {md_code(messages.visible(case.got))}",
+        lines += ["", md_line(scoring_messages.case_heading(case.name, False)), "",
+                  md_block(case.transcript, "pycon"), "",
+                  f"- {scoring_messages.LABEL_EXPECTED.strip()} {md_code(messages.visible(case.expected))}",
+                  f"- {scoring_messages.LABEL_GOT.strip()} {md_code(messages.visible(case.got))}",
                   f"- {md_line(case.reason)}"]
     return lines + [""]
 
@@ -312,7 +316,7 @@ def render_gradescope(record: ClassRecord) -> dict:
                              "status": "passed" if cp.score == cp.max else "failed",
                              "output": f"{cp.label}: {cp.score}/{cp.max}", "visibility": "visible"})
         out["score"] = report.total + cp.score
-        out["output"] = messages.total_with_checkpoint(report.total, report.max, cp.label, cp.score, cp.max)
+        out["output"] = scoring_messages.total_with_checkpoint(report.total, report.max, cp.label, cp.score, cp.max)
     out["extra_data"] = {"isolation": report.isolation}
     return out
 
@@ -329,19 +333,19 @@ def _gradescope_tests(p: ProblemResult) -> list[dict]:
     if not p.done and p.hint:
         body.append(md_line(p.hint))
     if not p.done and not failures and not p.broken_rules:  # hidden cases are named in their own test
-        body.append(messages.hidden_only_failed() if p.hidden_groups() else md_line(p.reason))
+        body.append(scoring_messages.hidden_only_failed() if p.hidden_groups() else md_line(p.reason))
     if p.note:
         body.append(md_line(p.note))
     tests = [{"name": f"Problem {p.label}: {p.name}", "number": p.label, "score": p.score, "max_score": p.max,
               "status": "passed" if p.done else "failed",
-              "output": "\n\n".join(body) or messages.cases_passed(sum(c.passed for c in public), len(public)),
+              "output": "\n\n".join(body) or scoring_messages.cases_passed(sum(c.passed for c in public), len(public)),
               "output_format": "md", "visibility": "visible"}]
     if hidden:
         groups = p.hidden_groups()
         tests.append({"name": f"Problem {p.label}: hidden cases", "number": f"{p.label}.hidden", "score": 0,
                       "max_score": 0, "status": "failed" if groups else "passed",
-                      "output": md_line(messages.hidden_cases_failed(groups)) if groups
-                      else messages.cases_passed(len(hidden), len(hidden)),
+                      "output": md_line(scoring_messages.hidden_cases_failed(groups)) if groups
+                      else scoring_messages.cases_passed(len(hidden), len(hidden)),
                       "output_format": "md", "visibility": "after_published"})
     return tests
 
@@ -377,7 +381,7 @@ def render_class_summary(records: list[ClassRecord], edition: Edition) -> str:
     lines += [f"- {md_line(line)}" for line in isolations] + ([""] if isolations else [])
     failed_kit = sum(r.status == EntryStatus.KIT_ERROR for r in records)
     if failed_kit:
-        lines += [f"**{messages.kit_failures_summary(failed_kit)}**", ""]
+        lines += [f"**{scoring_messages.kit_failures_summary(failed_kit)}**", ""]
     not_graded = Counter(str(r.status) for r in records if r.status not in (EntryStatus.GRADED, EntryStatus.KIT_ERROR))
     if not_graded:
         lines += ["Not graded (the students' submissions): " + ", ".join(f"{n} {s}" for s, n in
@@ -403,7 +407,7 @@ def render_class_summary(records: list[ClassRecord], edition: Edition) -> str:
             if q.status in ("failed", "starter code") and q.reason:
                 reasons[f"Problem {q.label}: {shorten(q.reason, 160)}"] += 1
     lines += ["", "## Cases that fail most", "", "| Problem | What the cases check | Pass rate |", "|---|---|---|"]
-    shown = {key: messages.case_group(key[1], len(found)) for key, found in names.items()}
+    shown = {key: scoring_messages.case_group(key[1], len(found)) for key, found in names.items()}
     lines += [f"| {label} | {md_line(what)} | {rate}% |" for label, what, rate in _hardest(cases, case_passed, shown)]
     lines += ["", "## Most common failure reasons", ""]
     lines += [f"- {n} × {md_line(reason)}" for reason, n in reasons.most_common(10)] or ["- none"]
@@ -504,18 +508,18 @@ def render_answer_key_text(problems: Sequence[tuple[Problem, Sequence[Question]]
     """The answer key in the terminal: each problem's unlock questions, the right choice starred."""
     lines = []
     for problem, questions in problems:
-        lines.append(messages.answer_key_problem_line(problem.label, problem.title, len(questions)))
+        lines.append(scoring_messages.answer_key_problem_line(problem.label, problem.title, len(questions)))
         for k, q in enumerate(questions, start=1):
             lines.append(f"  Q{k}. {q.name}")
             if q.is_choice:
                 lines.append(f"      {q.question}")
                 lines += [f"      {'*' if c == q.answer else ' '} {c}" for c in q.choices]
-                lines.append(f"      {messages.answer_key_answer_line(q.answer)}")
+                lines.append(f"      {scoring_messages.answer_key_answer_line(q.answer)}")
             else:
                 lines += [f"      {line}" for line in render_steps(q.steps).split("\n")]
         lines.append("")
     if lines:
-        lines += [messages.grading_rule(), ""]
+        lines += [scoring_messages.grading_rule(), ""]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -524,16 +528,17 @@ def render_answer_key(title: str, problems: Sequence[tuple[Problem, Sequence[Que
     """A Markdown handout of the answer key: for each of PROBLEMS (with its unlock questions), each
     question by its name (which says what it teaches, or asks why), its transcript with the output
     Python displays, or its choices with the answer marked and restated."""
-    heading = messages.answer_key_heading(title, phase.number if phase else None, phase.name if phase else "")
-    lines = [f"# {heading}", "", messages.answer_key_intro(), "", messages.grading_rule(), ""]
+    heading = scoring_messages.answer_key_heading(title, phase.number if phase else None, phase.name if phase else "")
+    lines = [f"# {heading}", "", scoring_messages.answer_key_intro(), "", scoring_messages.grading_rule(), ""]
     for problem, questions in problems:
-        lines += [f"## {messages.answer_key_problem(problem.label, problem.title, len(questions))}", ""]
+        lines += [f"## {scoring_messages.answer_key_problem(problem.label, problem.title, len(questions))}", ""]
         for k, q in enumerate(questions, start=1):
             lines += [f"### {k}. {q.name}", ""]
             if q.is_choice:
                 lines += [q.question, ""]
-                lines += [f"- **{c}** ({messages.ANSWER_MARK})" if c == q.answer else f"- {c}" for c in q.choices]
-                lines += ["", messages.answer_key_answer(q.answer), ""]
+                lines += [f"- **{c}** ({scoring_messages.ANSWER_MARK})" if c == q.answer else f"- {c}"
+                          for c in q.choices]
+                lines += ["", scoring_messages.answer_key_answer(q.answer), ""]
             else:
                 lines += [md_block(render_steps(q.steps), "pycon"), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

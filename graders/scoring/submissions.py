@@ -8,7 +8,7 @@ kernel is started; IPython magics and shell lines become comments), or a ``.zip`
 submission file. Anything else, two
 entries with one id, a notebook that cannot be read, a zip bomb or code past :data:`MAX_SOURCE_BYTES`
 (status ``too large``, saying its size and the limit) becomes an entry with a status and a reason
-from :mod:`graders.core.messages`, and so does whatever else reading one raises. Only the
+from :mod:`graders.scoring.messages`, and so does whatever else reading one raises. Only the
 source text is read into memory: nothing a student handed in is unpacked onto the disk. Folders
 are walked by :func:`walk_files`: without recursion, never through a link, to a capped depth and
 number of names. :func:`declared_by_class` gives a class's edition only when its entries agree.
@@ -44,6 +44,7 @@ from typing import Any, Optional
 from graders.core import messages, syntax
 from graders.core.errors import InputError, SubmissionError
 from graders.editions.edition import Edition
+from graders.scoring import messages as scoring_messages
 
 MAX_BYTES = 1024 * 1024  # of a file read (a .py, a notebook's JSON, a zip's member)
 MAX_SOURCE_BYTES = 512 * 1024  # of the code to grade, in UTF-8: a finished hog.py is 15 to 40 KB
@@ -91,28 +92,29 @@ def python_source(data: bytes, where: str) -> tuple[str | None, str]:
     or GBK comment), where they are read as U+FFFD, and refused anywhere else.
     """
     if len(data) > MAX_BYTES:
-        return None, messages.too_large(where, MAX_BYTES)
+        return None, scoring_messages.too_large(where, MAX_BYTES)
     try:
         encoding = _declared_encoding(data)
     except SyntaxError as exc:  # an unknown encoding, or a mark and a coding line that disagree
-        return None, messages.python_refuses(where, exc.msg, None)
+        return None, scoring_messages.python_refuses(where, exc.msg, None)
     if b"\x00" in data:
-        return None, messages.python_refuses(where, _python_reason(data) or messages.NULL_BYTES, None)
+        return None, scoring_messages.python_refuses(where, _python_reason(data) or scoring_messages.NULL_BYTES, None)
     try:
         return _newlines(data.decode(encoding)), ""
     except UnicodeDecodeError as exc:
         if encoding not in ("utf-8", "utf-8-sig"):
-            return None, messages.python_refuses(where, str(exc), _line_of(data, exc.start))
+            return None, scoring_messages.python_refuses(where, str(exc), _line_of(data, exc.start))
     text = _newlines(data.decode(encoding, "replace"))
     bad = _bad_utf8_lines(data)
     comments = _comment_columns(text)
     if comments is None:  # it does not even split into tokens: Python's own verdict decides
         reason = _python_reason(data)
-        return (None, messages.python_refuses(where, reason, None)) if reason else (text, "")
+        return (None, scoring_messages.python_refuses(where, reason, None)) if reason else (text, "")
     wrong = [row for row, column in sorted(bad.items()) if row not in comments or comments[row] > column]
     if not wrong:
         return text, ""
-    return None, messages.python_refuses(where, _python_reason(data) or _decode_reason(data, wrong[0]), wrong[0])
+    return None, scoring_messages.python_refuses(
+        where, _python_reason(data) or _decode_reason(data, wrong[0]), wrong[0])
 
 
 _CODING_LINE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -234,7 +236,7 @@ def _comment_columns(text: str) -> dict[int, int] | None:
 def _json_text(data: bytes, where: str) -> tuple[str | None, str]:
     """A notebook's text: JSON, which is UTF-8 (a byte-order mark tolerated)."""
     if len(data) > MAX_BYTES:
-        return None, messages.too_large(where, MAX_BYTES)
+        return None, scoring_messages.too_large(where, MAX_BYTES)
     try:
         return data.decode("utf-8-sig"), ""
     except UnicodeDecodeError as exc:
@@ -279,7 +281,7 @@ def notebook_read(data: bytes, where: str) -> tuple[str | None, str, tuple[str, 
     except Exception as exc:  # nbformat raises several kinds for a broken file
         return None, messages.unreadable_notebook(where, str(exc).split("\n")[0][:200]), ()
     cells = [str(cell.get("source", "")) for cell in notebook.cells if cell.get("cell_type") == "code"]
-    note = messages.notebook_warnings(where, len(said), said[0]) if said else ""
+    note = scoring_messages.notebook_warnings(where, len(said), said[0]) if said else ""
     return as_module(cells), "", (note,) if note else ()
 
 
@@ -299,7 +301,7 @@ def read_notebook(text: str) -> tuple[Any, list[str]]:
         try:
             nbformat.validate(notebook)
         except nbformat.ValidationError as exc:  # nbformat.reads logs it and goes on: so does grading
-            said.append(messages.notebook_invalid(str(exc).strip().split("\n")[0][:200]))
+            said.append(scoring_messages.notebook_invalid(str(exc).strip().split("\n")[0][:200]))
     warned = [_RANDOM_ID.sub("", str(w.message).split("\n")[0])[:200] for w in caught
               if not issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning))]  # the library's own
     return notebook, warned + said
@@ -364,11 +366,11 @@ def read_file(path: Path, most: int) -> bytes:
         fd = os.open(path, flags)
     except OSError as exc:
         if path.is_symlink():
-            raise NotAFile(messages.entry_is_link(shown_text(str(path)))) from exc
+            raise NotAFile(scoring_messages.entry_is_link(shown_text(str(path)))) from exc
         raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotAFile(messages.entry_not_a_file(shown_text(str(path))))
+            raise NotAFile(scoring_messages.entry_not_a_file(shown_text(str(path))))
         chunks, got = [], 0
         while got <= most:
             chunk = os.read(fd, min(1 << 20, most + 1 - got))
@@ -387,21 +389,21 @@ def zip_source(path: Path, filename: str) -> tuple[str | None, str]:
     ``LZMAError``, bz2's OSError) makes the zip unreadable, as a broken directory does."""
     data = read_file(path, MAX_ZIP_BYTES)
     if len(data) > MAX_ZIP_BYTES:
-        return None, messages.too_large(shown_text(str(path)), MAX_ZIP_BYTES)
+        return None, scoring_messages.too_large(shown_text(str(path)), MAX_ZIP_BYTES)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = [m for m in archive.infolist() if Path(m.filename).name == filename and not m.is_dir()
                        and not stat.S_ISLNK(m.external_attr >> 16)]
             if not members:
-                return None, messages.zip_without(shown_text(str(path)), filename)
+                return None, scoring_messages.zip_without(shown_text(str(path)), filename)
             member = min(members, key=lambda m: (m.filename.count("/"), m.filename))
             if member.file_size > MAX_BYTES:
-                return None, messages.too_large(f"{shown_text(str(path))}:{member.filename}", MAX_BYTES)
+                return None, scoring_messages.too_large(f"{shown_text(str(path))}:{member.filename}", MAX_BYTES)
             with archive.open(member) as f:
                 data = f.read(MAX_BYTES + 1)
     except (zipfile.BadZipFile, RuntimeError, NotImplementedError, ValueError, EOFError, OSError, zlib.error,
             lzma.LZMAError) as exc:
-        return None, messages.unreadable_zip(shown_text(str(path)), str(exc)[:200] or type(exc).__name__)
+        return None, scoring_messages.unreadable_zip(shown_text(str(path)), str(exc)[:200] or type(exc).__name__)
     return python_source(data, f"{shown_text(str(path))}:{shown_text(member.filename)}")
 
 
@@ -466,21 +468,21 @@ def read_entry_noted(path: Path, filename: str) -> Read:
         return _read_entry(path, filename)
     except Exception as exc:  # a hand-in's oddity is its own row, never the end of the run
         detail = str(exc).split("\n")[0][:200]
-        return None, "unreadable", messages.unreadable_entry(shown_text(str(path)), shown_text(
+        return None, "unreadable", scoring_messages.unreadable_entry(shown_text(str(path)), shown_text(
             f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__)), ()
 
 
 def _read_entry(path: Path, filename: str) -> Read:
     if path.is_symlink():
-        return None, "link", messages.entry_is_link(shown_text(str(path))), ()
+        return None, "link", scoring_messages.entry_is_link(shown_text(str(path))), ()
     if path.is_dir():
         target = find_in_folder(path, filename)
         if target is None:
-            return None, "missing", messages.no_hog_in_folder(shown_text(str(path)), filename), ()
+            return None, "missing", scoring_messages.no_hog_in_folder(shown_text(str(path)), filename), ()
         return _read_entry(target, filename)
     where = shown_text(str(path))
     if path.suffix not in SUFFIXES:
-        return None, "unsupported", messages.unsupported_entry(where), ()
+        return None, "unsupported", scoring_messages.unsupported_entry(where), ()
     try:
         if path.suffix == ".zip":
             source, why = zip_source(path, filename)
@@ -489,9 +491,9 @@ def _read_entry(path: Path, filename: str) -> Read:
     except NotAFile as exc:
         return None, "not a file", str(exc), ()
     except OSError as exc:
-        return None, "unreadable", messages.unreadable_entry(where, exc.strerror or str(exc)), ()
+        return None, "unreadable", scoring_messages.unreadable_entry(where, exc.strerror or str(exc)), ()
     if len(data) > MAX_BYTES:
-        return None, "too large", messages.too_large(where, MAX_BYTES), ()
+        return None, "too large", scoring_messages.too_large(where, MAX_BYTES), ()
     if path.suffix == ".ipynb":
         source, why, notes = notebook_read(data, where)
         return _sized((source, "ok", "", notes) if source is not None else (None, "unreadable", why, ()), where)
@@ -505,7 +507,7 @@ def _sized(read: Read, where: str) -> Read:
     source = read[0]
     size = len(source.encode("utf-8", "surrogatepass")) if source is not None else 0
     if size > MAX_SOURCE_BYTES:
-        return None, "too large", messages.source_too_large(where, size, MAX_SOURCE_BYTES), ()
+        return None, "too large", scoring_messages.source_too_large(where, size, MAX_SOURCE_BYTES), ()
     return read
 
 
@@ -559,7 +561,7 @@ def declared_by_class(folder: Path) -> str | None:
     said: dict[str | None, list[str]] = dict(sorted(by_edition.items()))
     if agreed is not None:
         said[None] = silent
-    raise InputError(messages.class_editions_disagree(said))
+    raise InputError(scoring_messages.class_editions_disagree(said))
 
 
 def class_entries(folder: Path) -> list[Path]:
@@ -643,7 +645,8 @@ def discover(folder: Path, filename: str, skip: Path | None = None) -> list[Entr
             student = files_as
         if len(paths) > 1:
             names = ", ".join(shown_text(p.name) for p in paths)
-            entries += [Entry(student, p, None, "duplicate", messages.duplicate_student(student, names), files_as)
+            entries += [Entry(student, p, None, "duplicate", scoring_messages.duplicate_student(
+                student, names), files_as)
                         for p in paths]
             continue
         source, status, reason, notes = read_entry_noted(paths[0], filename)
@@ -666,9 +669,9 @@ def load_submission(path: Path, edition: Edition) -> Submission:
     if not path.exists():
         raise SubmissionError(messages.no_such_path(str(path)))
     if path.is_dir() and not (path / edition.submission).is_file():
-        raise SubmissionError(messages.no_hog_in_folder(str(path), edition.submission))
+        raise SubmissionError(scoring_messages.no_hog_in_folder(str(path), edition.submission))
     if path.is_file() and path.suffix not in SUFFIXES:
-        raise SubmissionError(messages.not_python(str(path), messages.not_a_python_name()))
+        raise SubmissionError(scoring_messages.not_python(str(path), scoring_messages.not_a_python_name()))
     source, _status, reason, notes = read_entry_noted(path, edition.submission)
     if source is None:
         raise SubmissionError(reason)

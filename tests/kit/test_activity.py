@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.core import messages
 from graders.runner import activity
+from graders.runner import messages as runner_messages
 from graders.runner.activity import HANDIN_NAME, LOG, parse_log, read_activity
 
 from .test_student import answer_lines, run_ok, use_reference
@@ -56,7 +56,7 @@ def test_a_hand_edit_breaks_the_chain_and_only_the_lines_before_it_count(tmp_pat
     log = read_activity(tmp_path)
     assert log.status == "tampered"
     broken = 2 if edit == "drop" or edit == "swap" else 3
-    assert log.notes == (messages.activity_tampered(str(tmp_path), broken),)
+    assert log.notes == (runner_messages.activity_tampered(str(tmp_path), broken),)
     assert not any(t.passed and t.problem == "01" for t in log.tests)
 
 
@@ -100,7 +100,7 @@ def test_a_well_chained_line_of_the_wrong_shape_is_left_out_with_a_note(tmp_path
     activity.record(tmp_path, {"kind": "mystery"})
     activity.test_runs(tmp_path, [("01", True, 1, 1)])
     log = read_activity(tmp_path)
-    assert log.status == "ok" and len(log.tests) == 1 and log.notes == (messages.activity_entries_skipped(
+    assert log.status == "ok" and len(log.tests) == 1 and log.notes == (runner_messages.activity_entries_skipped(
         str(tmp_path), 2),)
 
 
@@ -121,7 +121,7 @@ def test_a_log_is_found_in_a_folder_beside_hog_py_or_in_a_zip(tmp_path: Path) ->
 
 def test_a_missing_log_a_link_and_a_bare_file_are_notes(tmp_path: Path) -> None:
     (tmp_path / "alone").mkdir()
-    assert read_activity(tmp_path / "alone").notes == (messages.activity_missing(str(tmp_path / "alone")),)
+    assert read_activity(tmp_path / "alone").notes == (runner_messages.activity_missing(str(tmp_path / "alone")),)
     (tmp_path / "real").mkdir()
     write_some(tmp_path / "real")
     (tmp_path / "linked").mkdir()
@@ -159,9 +159,9 @@ def test_python3_ok_zip_writes_the_hand_in(tmp_path: Path, edition) -> None:
     use_reference(project, edition)
     done = run_ok(project, "--zip")
     assert done.returncode == 0
-    assert messages.zip_written("hog_submission.zip", "hog.py", False, [], False) in done.stdout
+    assert runner_messages.zip_written("hog_submission.zip", "hog.py", False, [], False) in done.stdout
     assert zipfile.ZipFile(project / "hog_submission.zip").namelist() == ["hog.py"]
     assert run_ok(project, "--zip", "-q", "01").returncode == 2
     (project / "hog.py").unlink()
     gone = run_ok(project, "--zip")
-    assert gone.returncode == 2 and messages.nothing_to_zip("hog.py", str(project)) in gone.stderr
+    assert gone.returncode == 2 and runner_messages.nothing_to_zip("hog.py", str(project)) in gone.stderr

@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 
 from graders.cli import main as hogkit
-from graders.core import messages
 from graders.core.errors import InputError
+from graders.courses import cli_messages
 from graders.editions.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
 from graders.games import analysis, kinds
+from graders.games import messages as games_messages
 from graders.games.game import game_of
 from graders.sandboxing.sandbox import StepReply, open_session
 
@@ -161,7 +162,7 @@ def test_untrusted_strategies_are_tabulated_in_the_sandbox(boar, reference_sourc
         with pytest.raises(analysis.AnalysisError, match="no_such_strategy names something hog.py does not define"):
             game_of(edition).tabulate(session, "no_such_strategy")
         # A strategy that never answers is stopped at the deadline the dice game is handed.
-        with pytest.raises(analysis.AnalysisError, match=re.escape(messages.strategy_too_slow("endless", 0.5))):
+        with pytest.raises(analysis.AnalysisError, match=re.escape(games_messages.strategy_too_slow("endless", 0.5))):
             game_of(edition).tabulate(session, "endless", seconds=0.5)
     finally:
         session.dispose()
@@ -184,9 +185,9 @@ def test_every_kind_of_game_tells_a_failed_tabulation_in_the_same_words(name):
     """One tabulator for every kind of game (dice, tactics): a strategy whose child ended (out of
     memory included), that ran out of time or that raised is told so in the same words."""
     game = game_of(load_edition(name))
-    said = {"memory": messages.strategy_crashed("mine"), "crashed": messages.strategy_crashed("mine"),
-            "timeout": messages.strategy_too_slow("mine", 1.0),
-            "error": messages.strategy_raised("mine", {"type": "ValueError", "message": "no"}, "hog.py")}
+    said = {"memory": games_messages.strategy_crashed("mine"), "crashed": games_messages.strategy_crashed("mine"),
+            "timeout": games_messages.strategy_too_slow("mine", 1.0),
+            "error": games_messages.strategy_raised("mine", {"type": "ValueError", "message": "no"}, "hog.py")}
     for status, words in said.items():
         with pytest.raises(analysis.AnalysisError) as raised:
             game.tabulate(Replying(status), "mine", seconds=1.0)  # type: ignore[arg-type]
@@ -285,7 +286,7 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     out = tmp_path / "out"
     assert hogkit(["contest", str(folder), "--out", str(out), "--jobs", "2"]) == 0
     printed = capsys.readouterr().out
-    assert "1. best" in printed and messages.contest_invalid(["bad"]) in printed
+    assert "1. best" in printed and cli_messages.contest_invalid(["bad"]) in printed
     rows = (out / "leaderboard.csv").read_text().splitlines()
     assert rows[1].startswith("1,best,3,")
     assert rows[2].startswith("2,sus,2,")
@@ -507,7 +508,7 @@ def test_the_contest_says_how_many_more_stand_below_its_top_ten() -> None:
     board = [Standing(k + 1, f"s{k:02d}", 12 - k, 0.5) for k in range(12)]
     lines = contest_summary(board, [], "out")
     assert len([line for line in lines if "match points" in line]) == 10
-    assert messages.leaderboard_more(2) in lines and "s10" not in "\n".join(lines)
+    assert cli_messages.leaderboard_more(2) in lines and "s10" not in "\n".join(lines)
 
 
 def test_the_analysis_reads_the_die_and_the_dice_from_the_game_table():

@@ -14,6 +14,7 @@ import pytest
 
 from graders.core import messages
 from graders.editions.edition import Edition, Rule
+from graders.scoring import messages as scoring_messages
 from graders.scoring.astrules import check_rule, check_rules, describe
 from graders.scoring.reports import render_text
 from tests.kit.conftest import grade_source, problem, replace_function  # root conftest owns `conftest`
@@ -551,7 +552,7 @@ def test_take_turn_not_naming_boar_brawl_is_advice_that_costs_nothing(edition: E
     assert [(r.detail, r.required) for r in broken] == [
         ("take_turn should call boar_brawl instead of repeating their work", False)]
     text = render_text(report)
-    assert ("! " + messages.LABEL_ADVICE + "take_turn uses roll_dice and boar_brawl: take_turn should call "
+    assert ("! " + scoring_messages.LABEL_ADVICE + "take_turn uses roll_dice and boar_brawl: take_turn should call "
             "boar_brawl") in text
 
 
@@ -569,7 +570,7 @@ def test_take_turn_inlining_boar_brawl_is_advice_and_so_is_the_case_that_spies_o
                                                    "take_turn")]
     text = render_text(report)
     # One piece of advice, said once: the rule's line; the case that checks the same thing adds nothing.
-    assert text.count("! " + messages.LABEL_ADVICE) == 1
+    assert text.count("! " + scoring_messages.LABEL_ADVICE) == 1
     assert messages.advice_case(spied[0].name, spied[0].reason) not in text
     graded = len(p3.cases) - 1  # the advice case is not counted among those that decide the score
     assert f"({graded}/{graded} cases passed)" in text

@@ -24,10 +24,12 @@ import pytest
 from graders.core import messages
 from graders.core.budget import Budget, OverBudget
 from graders.courses import fingerprints, similarity
+from graders.courses import messages as courses_messages
 from graders.courses.classroom import grade_class, read_record
 from graders.editions.edition import Edition
 from graders.sandboxing import sandbox
 from graders.sandboxing.sandbox import Limits
+from graders.scoring import messages as scoring_messages
 from graders.scoring import submissions
 from graders.scoring.astrules import RuleChecker
 from graders.scoring.submissions import MAX_SOURCE_BYTES, read_entry
@@ -111,7 +113,7 @@ def test_shape_rules_past_their_deadline_are_labelled_not_stalled(edition, refer
     results = RuleChecker(tree, seconds=0.0).check_all(all_rules(edition))
     assert results and all(not r.passed for r in results)
     for r in results:
-        assert r.detail == messages.rule_not_checked(r.function, "hog.py", 0.0)
+        assert r.detail == scoring_messages.rule_not_checked(r.function, "hog.py", 0.0)
 
 
 # -- similarity -------------------------------------------------------------------------------------
@@ -146,7 +148,7 @@ def test_a_hand_in_past_the_fingerprint_deadline_is_left_out_with_a_note(tmp_pat
         (tmp_path / f"{name}.py").write_text(reference_source, encoding="utf-8")
     monkeypatch.setattr(similarity, "FINGERPRINT_SECONDS", 0.0)
     report = similarity.compare(tmp_path, edition)
-    note = messages.similarity_too_long("ann", 0.0)
+    note = courses_messages.similarity_too_long("ann", 0.0)
     assert note in report.notes and "ann" not in report.unreadable
     assert note.replace("'", "&#x27;") in similarity.render_html(report)
 
@@ -155,7 +157,7 @@ def test_a_hand_in_of_thousands_of_helpers_is_compared_on_the_first(edition, ske
     source = skeleton_source + "".join(f"\ndef h{k}(x):\n    return x * {k} + {k}\n" for k in range(500))
     held = similarity.holder("mallory", source, edition)
     assert len([u for label, u in held.units if label == similarity.HELPER]) == similarity.MOST_HELPERS
-    assert held.note == messages.similarity_helpers_cut("mallory", 500, similarity.MOST_HELPERS)
+    assert held.note == courses_messages.similarity_helpers_cut("mallory", 500, similarity.MOST_HELPERS)
 
 
 # -- a notebook whose reading warns thousands of times ----------------------------------------------
@@ -322,7 +324,7 @@ def test_a_hand_in_past_the_size_limit_is_its_own_row_and_the_class_goes_on(tmp_
     records = {r.student: r for r in grade_class(folder, edition, tmp_path / "out", jobs=2)}
     assert str(records["zed"].status) == "too large" and records["zed"].report is None
     size = len(big.encode("utf-8"))
-    assert records["zed"].reason == messages.source_too_large(str(folder / "zed.py"), size, MAX_SOURCE_BYTES)
+    assert records["zed"].reason == scoring_messages.source_too_large(str(folder / "zed.py"), size, MAX_SOURCE_BYTES)
     assert f"{size / 1024:,.0f} KiB" in records["zed"].reason and "512 KiB" in records["zed"].reason
     assert records["ann"].graded and records["ann"].total == records["ann"].max
     assert records["bob"].graded and records["bob"].total == 0
@@ -346,7 +348,7 @@ def test_the_size_limit_holds_for_every_kind_of_hand_in(tmp_path, edition, refer
     for name in ("nb.ipynb", "z.zip", "folder"):
         source, status, reason = read_entry(tmp_path / name, "hog.py")
         assert (source, status) == (None, "too large") and "512 KiB a submission may have" in reason, reason
-    assert read_entry(tmp_path / "folder", "hog.py")[2] == messages.source_too_large(
+    assert read_entry(tmp_path / "folder", "hog.py")[2] == scoring_messages.source_too_large(
         str(tmp_path / "folder" / "hog.py"), len(code.encode("utf-8")), MAX_SOURCE_BYTES)
     assert hogkit(["grade", str(tmp_path / "folder" / "hog.py"), "-q", "01"]) == 2
 

@@ -24,17 +24,18 @@ from pathlib import Path
 import pytest
 
 from graders.core.errors import SandboxError
-from graders.core.messages import LINK_REFUSALS, RUN_FAILS, RUN_PASSES, link_refusal
 from graders.core.records import ClassRecord, EntryStatus, Report
 from graders.editions import onefunction
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import load_edition
 from graders.sandboxing import child, sandbox
+from graders.sandboxing.messages import LINK_REFUSALS, link_refusal
 from graders.sandboxing.reaper import process_tree
 from graders.sandboxing.repairs import repair
 from graders.sandboxing.sandbox import LINK_GRACE, Session, open_session
 from graders.scoring import checks, reports
 from graders.scoring.grading import defined_names
+from graders.scoring.messages import RUN_FAILS, RUN_PASSES
 
 from .conftest import grade_source, replace_function
 
@@ -592,7 +593,7 @@ def test_the_pig_hunter_finds_the_lines_where_they_are() -> None:
 
 def test_each_refusal_of_the_link_says_what_was_refused(served: object) -> None:
     """Every refusal of a call of the kit's functions, made to fire, with its sentence from
-    graders.core.messages (sent to the child with its settings: it imports nothing of the kit's)."""
+    graders.sandboxing.messages (sent to the child with its settings: it imports nothing of the kit's)."""
     got = run(served, "boar_brawl(object(), 1)", "boar_brawl(list(range(5000)), 1)",
               "import hog; boar_brawl(hog.__hogkit_default__, 1)")
     averaging = stubbed((EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8"), {"make_averaged"})

@@ -19,13 +19,15 @@ IMPORT = re.compile(r"^\s*from (graders(?:\.\w+)*) import ([\w, ]+)", re.MULTILI
 
 
 def imports_of(text: str) -> list[tuple[str, str]]:
-    return [(module, name.strip()) for module, names in IMPORT.findall(text) for name in names.split(",")]
+    return [(module, name.split(" as ")[0].strip()) for module, names in IMPORT.findall(text)
+            for name in names.split(",")]
 
 
 def test_the_pattern_finds_the_imports_of_an_embedded_script() -> None:
     text = ('CODE = """\nimport sys\nfrom graders import sandbox, onefunction\n"""\n'
-            "from graders.core import messages  # noqa\n")
-    assert imports_of(text) == [("graders", "sandbox"), ("graders", "onefunction"), ("graders.core", "messages")]
+            "from graders.core import messages  # noqa\nfrom graders.authoring import messages as authoring_messages\n")
+    assert imports_of(text) == [("graders", "sandbox"), ("graders", "onefunction"), ("graders.core", "messages"),
+                                ("graders.authoring", "messages")]
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)

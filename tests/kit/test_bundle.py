@@ -9,12 +9,15 @@ import zipfile
 
 import pytest
 
+from graders.authoring import messages as authoring_messages
 from graders.authoring.bundle import STUDENT_MODULES, notebook_check_import, release
 from graders.cli import main as hogkit
 from graders.core import messages
 from graders.editions.cases import load_problem_cases, load_questions
 from graders.editions.edition import EditionError, edition_names, load_edition
 from graders.editions.markers import BEGIN, END
+from graders.runner import messages as runner_messages
+from graders.scoring import messages as scoring_messages
 
 from .conftest import unlock_everything
 
@@ -166,7 +169,7 @@ def test_a_check_cell_runs_the_problems_cases_on_the_kernels_code(bundle, tmp_pa
     points = edition.problem("01").points
     stubs = run_cells([notebook_check_import(), skeleton, 'check("01")'], "01")
     assert stubs.stdout.strip().endswith("FAILED") and f"0/{points}" in stubs.stdout, stubs.stdout + stubs.stderr
-    assert messages.rerun_student("01") in stubs.stdout
+    assert scoring_messages.rerun_student("01") in stubs.stdout
     assert f"— {folder / 'handout.ipynb'}" in stubs.stdout  # the report names what it tested
     done = run_cells([notebook_check_import(), skeleton, 'check("01")', reference], "01")
     assert done.stdout.strip().endswith("PASSED") and f"{points}/{points}" in done.stdout, done.stdout + done.stderr
@@ -189,7 +192,7 @@ def test_a_student_uses_the_bundle_in_a_fresh_virtual_environment(bundle, tmp_pa
     unlock = subprocess.run([python, "ok", "-q", "01", "-u"], cwd=out, input="\n".join(answers) + "\n",
                             capture_output=True, text=True, timeout=300, env=env)
     assert unlock.returncode == 1, unlock.stderr  # unlocked, then the skeleton's cases failed
-    assert messages.unlock_done("01", running=True) in unlock.stdout
+    assert runner_messages.unlock_done("01", running=True) in unlock.stdout
     run = subprocess.run([python, "ok", "-q", "01"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
     assert f"Problem 01 {edition.problem(1).title}" in run.stdout and "0/2" in run.stdout and run.returncode == 1
     score = subprocess.run([python, "ok", "--score"], cwd=out, capture_output=True, text=True, timeout=300, env=env)
@@ -229,9 +232,9 @@ def test_the_pytest_route_respects_locking_and_prints_a_table(bundle, tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     passed = len([c for c in load_problem_cases(mine, 1) if not c.hidden])
-    assert messages.pytest_problem_line("01", passed, 0, 0) in done.stdout, done.stdout
+    assert runner_messages.pytest_problem_line("01", passed, 0, 0) in done.stdout, done.stdout
     skipped = len([c for c in load_problem_cases(mine, 2) if not c.hidden])
-    assert messages.pytest_problem_line("02", 0, 0, skipped) in done.stdout, done.stdout
+    assert runner_messages.pytest_problem_line("02", 0, 0, skipped) in done.stdout, done.stdout
 
 
 def test_the_notebook_run_outside_its_folder_says_so(tmp_path):
@@ -241,7 +244,7 @@ def test_the_notebook_run_outside_its_folder_says_so(tmp_path):
     done = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True,
                           timeout=60, env={"PATH": "/usr/bin:/bin"})  # -S: the kit is not installed
     assert done.returncode == 0 and "Error" not in done.stderr, done.stderr
-    assert done.stdout.count(messages.notebook_outside_folder()) == 2
+    assert done.stdout.count(authoring_messages.notebook_outside_folder()) == 2
     installed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                                timeout=60, env={"PATH": "/usr/bin:/bin"})  # the kit installed, the folder wrong
     assert installed.returncode == 0 and "Traceback" not in installed.stderr, installed.stderr

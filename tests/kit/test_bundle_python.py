@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from graders.authoring import bundle
+from graders.authoring import messages as authoring_messages
 from graders.authoring.bundle import STUDENT_MODULES, engine_imports, release
-from graders.core import messages
 from graders.editions.edition import edition_names, load_edition
 
 from .conftest import unlock_everything
@@ -144,4 +144,4 @@ def test_an_older_python_gets_one_line_naming_the_version_needed(program, editio
     lines = done.stderr.strip().split("\n")
     assert len(lines) == 1 and "needs Python 3.9 or newer" in lines[0] and f"this is Python {full}" in lines[0]
     if program == "ok":
-        assert lines[0] == messages.python_too_old("ok") % full
+        assert lines[0] == authoring_messages.python_too_old("ok") % full

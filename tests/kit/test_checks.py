@@ -10,10 +10,12 @@ import ast
 
 import pytest
 
-from graders.core import messages
 from graders.core.errors import EditionError
+from graders.editions import messages as editions_messages
 from graders.editions.cases import StudentRun, WinRateCheck, load_problem_cases
 from graders.editions.edition import load_edition
+from graders.games import messages as games_messages
+from graders.scoring import messages as scoring_messages
 from graders.scoring import reports
 from graders.scoring.checks import carry
 
@@ -59,7 +61,7 @@ def test_a_test_without_asserts_earns_nothing(pig, pig_source):
     result = problem(grade_source(source, pig, [3]), 3)
     assert result.score == 0
     assert runs_of(result)[0].passed  # it passes on the reference ...
-    missed = [c for c in result.cases if c.reason == messages.student_test_missed()]
+    missed = [c for c in result.cases if c.reason == scoring_messages.student_test_missed()]
     assert len(missed) >= 10  # ... and on nearly every wrong version (one that always rolls never returns)
 
 
@@ -131,8 +133,8 @@ def test_a_win_rate_case_reports_the_exact_figure(pig, pig_source):
     assert isinstance(case.check, WinRateCheck) and case.check.at_least == pytest.approx(0.60)
     result = problem(grade_source(pig_source, pig, [13]), 13)
     assert result.score == 2
-    assert result.note == messages.win_rate_figure(0.6664300248181667, 0.6666698445189135, 0.66619020511742,
-                                                   "make_roll_until_strategy(20)")
+    assert result.note == scoring_messages.win_rate_figure(0.6664300248181667, 0.6666698445189135, 0.66619020511742,
+                                                           "make_roll_until_strategy(20)")
 
 
 def test_a_weak_strategy_falls_short_with_its_figure(pig, pig_source):
@@ -151,7 +153,7 @@ def test_a_tactic_that_returns_something_else_is_named(pig, pig_source):
         ''')
     result = problem(grade_source(source, pig, [13]), 13)
     assert result.score == 0
-    assert messages.tactic_bad_value(0, 0, 0, "'roll'", ("roll", "hold")) in result.reason
+    assert games_messages.tactic_bad_value(0, 0, 0, "'roll'", ("roll", "hold")) in result.reason
 
 
 def test_unknown_keys_in_the_new_tables_are_refused(pig, tmp_path):
@@ -199,10 +201,10 @@ def test_a_test_as_the_seed_asks_earns_the_point(pig, pig_source):
     result = problem(grade_source(replace_function(pig_source, "take_turn_test", SEED_STYLE_TEST), pig, [3]), 3)
     assert result.score == 1, [(c.name, c.reason) for c in result.cases if not c.passed]
     missed = {c.name for c in result.cases if not c.passed}
-    assert missed == {messages.student_test_on_variant("holding does not call the die"),
-                      messages.student_test_on_variant("the tactic is ignored: it always rolls until 10, "
-                                                       "the default tactic's goal")}
+    assert missed == {editions_messages.student_test_on_variant("holding does not call the die"),
+                      editions_messages.student_test_on_variant("the tactic is ignored: it always rolls until 10, "
+                                                                "the default tactic's goal")}
     assert all(c.advice for c in result.cases if not c.passed)
     text = reports.render_text(grade_source(replace_function(pig_source, "take_turn_test", SEED_STYLE_TEST),
                                             pig, [3]))
-    assert messages.LABEL_ADVICE in text and "holding does not call the die" in text
+    assert scoring_messages.LABEL_ADVICE in text and "holding does not call the die" in text

@@ -15,9 +15,12 @@ from pathlib import Path
 import pytest
 
 from graders.core import messages
+from graders.courses import cli_messages
+from graders.courses import messages as courses_messages
 from graders.courses.classroom import read_record
 
-STOPPING = re.compile(re.escape(messages.class_stopping(0)).replace("0", r"\d+").replace("submissions", "submissions?"))
+STOPPING = re.compile(re.escape(courses_messages.class_stopping(0)).replace("0", r"\d+")
+                      .replace("submissions", "submissions?"))
 
 
 def hogkit_command(folder: Path, out: Path) -> list[str]:
@@ -99,7 +102,7 @@ def test_ctrl_c_on_a_class_says_so_stops_and_a_rerun_grades_the_rest(tmp_path, r
     assert not (out / "grades.csv").exists()  # no class table claims the class was graded
     rerun = subprocess.run(hogkit_command(folder, out), capture_output=True, text=True)
     assert rerun.returncode == 0, rerun.stderr
-    assert messages.class_reused(len(kept)) in rerun.stdout
+    assert cli_messages.class_reused(len(kept)) in rerun.stdout
     assert (out / "grades.csv").read_text(encoding="utf-8") == (whole / "grades.csv").read_text(encoding="utf-8")
 
 

@@ -14,7 +14,9 @@ import pytest
 from graders.cli import main as hogkit
 from graders.core import messages
 from graders.core.errors import InputError
+from graders.courses import messages as courses_messages
 from graders.courses.classroom import grade_class, read_record
+from graders.scoring import messages as scoring_messages
 from graders.scoring.submissions import discover
 
 
@@ -137,7 +139,7 @@ def test_discovery_reads_each_shape(classroom):
     entries = {e.student: e for e in discover(classroom, "hog.py") if e.student != "dup"}
     assert entries["frank"].source is not None and "# %load_ext autoreload" in entries["frank"].source
     assert entries["gina"].status == "ok" and "def roll_dice" in entries["gina"].source
-    assert entries["ivan"].reason == messages.zip_without(str(classroom / "ivan.zip"), "hog.py")
+    assert entries["ivan"].reason == scoring_messages.zip_without(str(classroom / "ivan.zip"), "hog.py")
     assert "notes" not in entries  # a plain file of another kind is no submission
     from graders.scoring.submissions import not_submissions
 
@@ -243,7 +245,7 @@ def test_an_entry_that_cannot_be_rendered_or_tabulated_is_its_own_row(tmp_path, 
     standings, _invalid = run_contest(folder, edition, tmp_path / "contest", jobs=2)
     assert [s.student for s in standings] == ["alice"]
     board = (tmp_path / "contest" / "leaderboard.csv").read_text(encoding="utf-8")
-    assert "mallory" in board and messages.contest_kit_failed("MemoryError") in board
+    assert "mallory" in board and courses_messages.contest_kit_failed("MemoryError") in board
 
 
 def test_the_summary_groups_generated_cases_by_what_they_check(edition, skeleton_source):
@@ -263,7 +265,7 @@ def test_the_summary_groups_generated_cases_by_what_they_check(edition, skeleton
     table = summary.split("## Cases that fail most")[1].split("##")[0]
     about = generated[0].about
     count = sum(c.about == about for c in generated)
-    assert messages.case_group(about, count) in table
+    assert scoring_messages.case_group(about, count) in table
     assert not [c.name for c in generated if c.name in table]  # no generated case by its own name
 
 
@@ -326,7 +328,7 @@ def test_every_entry_with_a_line_break_in_its_name_gets_its_own_row(tmp_path, ed
     assert len(entries) == 5 and len({e.student for e in entries}) == 5
     said: list[str] = []
     grade_class(folder, edition, tmp_path / "out", jobs=1, notice=said.append)
-    assert messages.files_skipped(["notes\n.txt"]) in said
+    assert courses_messages.files_skipped(["notes\n.txt"]) in said
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "grades.csv").read_text(encoding="utf-8"))))
     assert sorted(r["student"] for r in rows) == sorted(e.student for e in entries)
     assert not any("\n" in r["student"] or "\n" in r["reason"] for r in rows)

@@ -12,7 +12,10 @@ import pytest
 
 from graders.cli import main
 from graders.core import messages
+from graders.courses import cli_messages
+from graders.courses import messages as courses_messages
 from graders.editions.edition import kit_root
+from graders.scoring import messages as scoring_messages
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -150,7 +153,7 @@ def test_answers_prints_the_key(capsys):
     assert code == 0
     assert out.startswith("Problem 05: play")
     assert "answer:" in out and ">>> " in out
-    assert messages.grading_rule() in out  # how points are lost: hidden cases test one function
+    assert scoring_messages.grading_rule() in out  # how points are lost: hidden cases test one function
 
 
 def test_answers_for_every_problem(capsys):
@@ -162,15 +165,15 @@ def test_answers_for_every_problem(capsys):
 
 @pytest.mark.parametrize("edition_name", ["boar_brawl", "more_boar", "pig_tail"])
 def test_answers_of_a_phase_as_a_markdown_handout(capsys, edition_name):
-    from graders.core import messages
     from graders.editions.cases import load_questions
     from graders.editions.edition import load_edition
+    from graders.scoring import messages as scoring_messages
 
     edition = load_edition(edition_name)
     code, out, _ = run(capsys, "answers", "--phase", "1", "--markdown", "--edition", edition_name)
     assert code == 0
-    assert out.startswith(f"# {messages.answer_key_heading(edition.title, 1, edition.phases[0].name)}\n")
-    assert messages.grading_rule() in out
+    assert out.startswith(f"# {scoring_messages.answer_key_heading(edition.title, 1, edition.phases[0].name)}\n")
+    assert scoring_messages.grading_rule() in out
     for problem in edition.problems:
         heading = f"## Problem {problem.label}: {problem.title} ("
         assert (heading in out) == (problem.phase == 1), problem.label
@@ -180,7 +183,8 @@ def test_answers_of_a_phase_as_a_markdown_handout(capsys, edition_name):
         for k, q in enumerate(load_questions(edition, problem.label), start=1):
             assert f"### {k}. {q.name}\n" in section
             if q.is_choice:  # the answer marked among the choices, and restated
-                assert f"- **{q.answer}** (the answer)" in section and messages.answer_key_answer(q.answer) in section
+                assert f"- **{q.answer}** (the answer)" in section
+                assert scoring_messages.answer_key_answer(q.answer) in section
                 assert all(f"- {c}\n" in section for c in q.choices if c != q.answer)
             else:  # the transcript with every output Python displays
                 assert all(f">>> {s.source.splitlines()[0]}" in section for s in q.steps)
@@ -241,7 +245,7 @@ def test_a_file_output_is_never_written_into_a_folder_that_is_not_there(args, tm
     out = tmp_path / "typo" / "deeper" / ("best.py" if args[0] == "optimal" else "picture.svg")
     assert main([a.replace("{out}", str(out)) for a in args]) == 2
     err = capsys.readouterr().err
-    assert messages.cannot_write(str(out), messages.reason_no_folder(str(out.parent))) in err
+    assert cli_messages.cannot_write(str(out), cli_messages.reason_no_folder(str(out.parent))) in err
     assert not (tmp_path / "typo").exists()
 
 
@@ -267,7 +271,8 @@ def test_a_refused_command_writes_nothing(route, tmp_path, capsys, skeleton_sour
         argv += ["--course", str(_course(tmp_path))]
     code, _, err = run(capsys, *argv)
     assert code == 2
-    said = messages.no_such_path(str(folder)) if route != "course" else messages.course_file_times_refused(["ann"])
+    said = (messages.no_such_path(str(folder)) if route != "course"
+            else courses_messages.course_file_times_refused(["ann"]))
     assert said in err
     assert not (tmp_path / "made").exists()
 

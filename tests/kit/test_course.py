@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from graders.core import messages
+from graders.courses import messages as courses_messages
 from graders.courses.course import (
     Attempt,
     CourseError,
@@ -416,7 +416,7 @@ def test_overrides_are_kept_on_every_rerun_whatever_the_new_grading_gives() -> N
 
 def test_an_override_for_someone_nobody_graded_is_listed() -> None:
     outcomes, notes = grade_course(C, [(PLAIN, [attempt(DUE)])], [Override("ghost", "total", 3, False, "x", 4)])
-    assert len(outcomes) == 1 and notes == (messages.override_unused("ghost", 4),)
+    assert len(outcomes) == 1 and notes == (courses_messages.override_unused("ghost", 4),)
 
 
 # -- results of grading --------------------------------------------------------------------------------------
@@ -626,8 +626,8 @@ def test_a_pair_s_roster_row_sets_which_of_their_hand_ins_counts() -> None:
     assert last.counted == worse and last.score == 2
     (warning,) = [a for a in last.adjustments if a.kind == "lower"]
     assert (warning.rule, warning.cost) == ("groups", 22)
-    assert warning.note == messages.course_note_lower("dan-1", shown(worse), "2", "carol-1", shown(finished), "24",
-                                                      "24")
+    assert warning.note == courses_messages.course_note_lower("dan-1", shown(worse), "2", "carol-1", shown(finished),
+                                                              "24", "24")
     assert "Ask your instructor" not in warning.note and "roster row" in warning.note  # the instructor's words
     with pytest.raises(CourseError, match="row 3: carol's groups is best but their partner dan's is last"):
         parse_roster("id,partner,groups\ncarol,dan,best\ndan,,last\n")

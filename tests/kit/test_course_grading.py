@@ -17,6 +17,8 @@ import pytest
 
 from graders.cli import main as hogkit
 from graders.core import messages
+from graders.courses import cli_messages
+from graders.courses import messages as courses_messages
 from graders.courses.classroom import read_record
 from graders.courses.course import parse_course
 from graders.editions.edition import load_edition
@@ -167,22 +169,22 @@ def test_the_self_test_course_from_a_class_folder(graded_class) -> None:
     assert rows["carol"]["penalty"] == rows["dan"]["penalty"] == "2.4" and rows["dan"]["partner"] == "carol"
     assert rows["dan"]["submissions"] == "2"  # carol's two hand-ins count for him, graded once
     assert rows["frank"]["problem 10"] == "2" and rows["frank"]["checkpoint by date"] == "0"
-    assert rows["erin"]["score"] == "0" and rows["erin"]["reason"] == messages.course_no_handin()
+    assert rows["erin"]["score"] == "0" and rows["erin"]["reason"] == courses_messages.course_no_handin()
     assert "could be graded" in rows["gina"]["reason"] and "gina" in rows["gina"]["reason"]
     assert rows["zed"]["on roster"] == "no" and rows["zed"]["name"] == ""
     assert len(list((out / "records").glob("*.json.gz"))) == len(HANDINS) + 1  # each hand-in graded once
     assert {r["student"] for r in read_csv(out / "handins.csv")} == {k for k, *_ in HANDINS} | {"gina"}
     assert "ghost" not in rows  # an override naming no one graded is listed, not made a student
     assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines() == [
-        *costly(8), messages.override_unused("ghost", 4), messages.course_off_roster(["zed"])]
+        *costly(8), courses_messages.override_unused("ghost", 4), courses_messages.course_off_roster(["zed"])]
 
 
 def costly(of: int) -> list[str]:
     """The self-test course's rules that take points from a quarter of its class or more, first in
     course-notes.txt: the checkpoint date (Frank and Zed completed Phase 1 after it) and the late
     penalty (Carol and Dan)."""
-    return [messages.course_policy_cost("course.toml", "deadlines.checkpoint", 2, of, "2"),
-            messages.course_policy_cost("course.toml", "late.per_day", 2, of, "4.8")]
+    return [courses_messages.course_policy_cost("course.toml", "deadlines.checkpoint", 2, of, "2"),
+            courses_messages.course_policy_cost("course.toml", "late.per_day", 2, of, "4.8")]
 
 
 @pytest.mark.slow  # it grades the course's class (the module's fixture), as the slow tests beside it do
@@ -213,15 +215,15 @@ def test_the_imports_and_each_student_s_feedback(graded_class) -> None:
     assert list(canvas[0]) == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", load_edition().title]
     assert {r["SIS User ID"]: r[load_edition().title] for r in canvas}["carol"] == "22.6"
     dan = (out / "feedback" / "dan.md").read_text(encoding="utf-8")
-    assert dan.startswith(f"# {messages.course_feedback_heading(load_edition().title, 'dan')}")
+    assert dan.startswith(f"# {courses_messages.course_feedback_heading(load_edition().title, 'dan')}")
     assert "carol-2" in dan and "| Problem | Status | Score |" in dan  # the counted hand-in's own feedback
-    assert f"## {messages.adjustments_heading()}" in dan
+    assert f"## {courses_messages.adjustments_heading()}" in dan
     assert "Late: your submission of Wed 07 Feb 2024 23:59:01 PST counts, 1 day after the due date" in dan
     assert "the penalty is -2.4 (10% per day, at most 30%" in dan and "**Final score: 22.6**" in dan
     frank = (out / "feedback" / "frank.md").read_text(encoding="utf-8")
     assert "Adjusted by your instructor: Problem 10 set to 2 (+2). Reason: the hidden case was wrong" in frank
     erin = (out / "feedback" / "erin.md").read_text(encoding="utf-8")
-    assert messages.course_no_handin() in erin and "**Final score: 0**" in erin
+    assert courses_messages.course_no_handin() in erin and "**Final score: 0**" in erin
     alice = (out / "feedback" / "alice.md").read_text(encoding="utf-8")
     assert "Your extension of 2 days moves these deadlines" in alice and "Early bonus: no points" in alice
 
@@ -232,7 +234,7 @@ def test_a_rerun_grades_nothing_again_and_keeps_the_overrides(graded_class, caps
     _, folder, course, out = graded_class
     before = {name: (out / name).read_bytes() for name in ("grades.csv", "gradescope-scores.csv")}
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 0
-    assert messages.class_reused(len(HANDINS) + 1) in capsys.readouterr().out
+    assert cli_messages.class_reused(len(HANDINS) + 1) in capsys.readouterr().out
     assert {name: (out / name).read_bytes() for name in before} == before
 
 
@@ -258,7 +260,7 @@ def test_a_policy_change_runs_no_student_code(graded_class, tmp_path, capsys, mo
     monkeypatch.setattr(classroom, "regrade", no_student_code)
     capsys.readouterr()
     assert hogkit(["grade", str(folder), "--out", str(again), "--course", str(moved)]) == 0
-    assert messages.class_reused(len(HANDINS) + 1) in capsys.readouterr().out
+    assert cli_messages.class_reused(len(HANDINS) + 1) in capsys.readouterr().out
     assert not (again / "kit-errors.log").exists()
     before, after = finals(out), finals(again)
     assert after["carol"] != before["carol"] and after["carol"] == after["dan"]  # one second late no more
@@ -366,15 +368,15 @@ def test_bad_course_files_are_one_line_and_exit_2_before_grading(tmp_path, capsy
     (tmp_path / "course" / "course.toml").write_text(COURSE, encoding="utf-8")
     (tmp_path / "course" / "roster.csv").unlink()
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(tmp_path / "course")]) == 2
-    assert "roster.csv: " + messages.course_file_missing() in capsys.readouterr().err
+    assert "roster.csv: " + courses_messages.course_file_missing() in capsys.readouterr().err
     assert hogkit(["grade", str(folder), "--course", str(tmp_path / "course")]) == 2
-    assert messages.course_needs_out() in capsys.readouterr().err
+    assert cli_messages.course_needs_out() in capsys.readouterr().err
     (tmp_path / "course" / "roster.csv").write_text(ROSTER, encoding="utf-8")
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(tmp_path / "course"), "-q", "1"]) == 2
-    assert messages.course_whole_project() in capsys.readouterr().err
+    assert cli_messages.course_whole_project() in capsys.readouterr().err
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(tmp_path / "course"),
                    "--edition", "pig_tail"]) == 2
-    assert "course.toml: edition: " + messages.course_edition_differs("boar_brawl", "pig_tail") in \
+    assert "course.toml: edition: " + cli_messages.course_edition_differs("boar_brawl", "pig_tail") in \
         capsys.readouterr().err
     (folder / "times.csv").write_text("id,time\namy,soon\n", encoding="utf-8")
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(tmp_path / "course")]) == 2
@@ -417,7 +419,7 @@ def test_the_autograder_zip_ships_the_course(tmp_path, capsys) -> None:
     assert "course.toml: late.cap: expected a number of 0 or more, got -1" in capsys.readouterr().err
     (course / "course.toml").write_text(COURSE, encoding="utf-8")
     assert hogkit(["gradescope", "pig_tail", "--out", str(tmp_path / "c.zip"), "--course", str(course)]) == 2
-    assert messages.course_edition_differs("boar_brawl", "pig_tail") in capsys.readouterr().err
+    assert cli_messages.course_edition_differs("boar_brawl", "pig_tail") in capsys.readouterr().err
     assert not (tmp_path / "c.zip").exists()
 
 
@@ -468,7 +470,7 @@ def test_the_self_test_course_through_the_autograder_s_metadata(tmp_path, source
         last[student] = results
         course_test = next(t for t in results["tests"] if t["number"] == "course")
         assert "checkpoint" not in {t["number"] for t in results["tests"]}  # the date-blind one gives way
-        assert messages.adjustments_heading() in results["output"] and "Final score" in course_test["output"]
+        assert courses_messages.adjustments_heading() in results["output"] and "Final score" in course_test["output"]
         assert results["extra_data"]["hogkit"]["total"] == {"phase1": 12, "full": 24}[code[keys[-1]]]
         for sid, cells in results["extra_data"]["course"].items():
             final[sid] = cells["final"]
@@ -594,7 +596,7 @@ def test_a_rule_that_takes_points_from_many_students_is_said_before_anything_is_
                                               ("erin-1", C.checkpoint, ["erin"], "phase1")])
     out = tmp_path / "out"
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 0
-    said = messages.course_policy_cost("course.toml", "deadlines.phases.1", 3, 6, "36")
+    said = courses_messages.course_policy_cost("course.toml", "deadlines.phases.1", 3, 6, "36")
     assert said in capsys.readouterr().err
     assert (out / "course-notes.txt").read_text(encoding="utf-8").splitlines()[0] == said
     assert finals(out)["carol"] == finals(out)["erin"] == "1"  # the checkpoint alone: Phase 1 came too late

@@ -16,6 +16,7 @@ from graders.cli import main as hogkit
 from graders.core import messages
 from graders.editions.cases import load_problem_cases, load_questions
 from graders.editions.edition import Edition, edition_names, kit_root, load_edition
+from graders.runner import messages as runner_messages
 from graders.scoring.astrules import check_rules
 
 # One statement per forbidden word that uses exactly that construct; any other word is a name the
@@ -123,7 +124,7 @@ def test_the_student_loop_reaches_full_marks(any_edition, tmp_path):
     by_kit = [p for p in edition.problems if any(c.check is not None for c in load_problem_cases(edition, p.label))]
     reachable = edition.max_points - sum(p.points for p in by_kit)
     assert f"Total: {reachable}/{edition.max_points}" in score.stdout
-    assert "locked" not in score.stdout.replace(messages.score_legend(), "")  # the legend names every mark
+    assert "locked" not in score.stdout.replace(runner_messages.score_legend(), "")  # the legend names every mark
     for p in by_kit[:1]:
         said = subprocess.run([sys.executable, "ok", "-q", p.label], cwd=project, capture_output=True, text=True,
                               timeout=240, env=env, stdin=subprocess.DEVNULL)

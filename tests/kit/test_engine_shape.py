@@ -34,14 +34,26 @@ LONGEST = 60  # lines, decorators and docstring included
 
 
 def engine_trees() -> dict[str, ast.Module]:
-    """{module's name: its tree} for every engine module (the tests here only read the trees)."""
+    """{module's path under graders/, as "scoring/grading": its tree} for every engine module, each
+    under its own key (nine messages.py, one per folder); the tests here only read the trees."""
     return dict(_engine_trees())
 
 
 @functools.cache
 def _engine_trees() -> tuple[tuple[str, ast.Module], ...]:
     """The engine's modules parsed once per process, for the several tests that walk them."""
-    return tuple((p.stem, ast.parse(p.read_text(encoding="utf-8"), str(p))) for p in sorted(ENGINE.rglob("*.py")))
+    return tuple((p.relative_to(ENGINE).with_suffix("").as_posix(), ast.parse(p.read_text(encoding="utf-8"), str(p)))
+                 for p in sorted(ENGINE.rglob("*.py")))
+
+
+def stem(name: str) -> str:
+    """"scoring/grading" -> "grading"."""
+    return name.rsplit("/", 1)[-1]
+
+
+def is_sentence_module(name: str) -> bool:
+    """graders/**/*messages.py: graders.core.messages, a folder's messages.py, graders/courses/cli_messages.py."""
+    return stem(name).endswith("messages")
 
 
 def test_no_engine_function_is_longer_than_sixty_lines():
@@ -53,15 +65,16 @@ def test_no_engine_function_is_longer_than_sixty_lines():
 
 
 def imports_of(tree: ast.Module) -> set[str]:
-    """The engine modules TREE imports anywhere, a function's own imports included."""
+    """The engine modules TREE imports anywhere, a function's own imports included, by their paths
+    under graders/ ("core/messages")."""
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module in ("graders", *PACKAGES):
-            found |= {a.name for a in node.names}
+            found |= {"/".join([*node.module.split(".")[1:], a.name]) for a in node.names}
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("graders."):
-            found.add(node.module.split(".")[-1])
+            found.add("/".join(node.module.split(".")[1:]))
         elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[-1] for a in node.names if a.name.startswith("graders.")}
+            found |= {"/".join(a.name.split(".")[1:]) for a in node.names if a.name.startswith("graders.")}
     return found
 
 
@@ -93,8 +106,8 @@ def test_no_engine_module_imports_itself_back_through_others():
 def test_the_modules_that_open_a_submission_do_not_need_grading():
     """The browser game, templates and the pytest route open sessions through the sandbox module."""
     trees = engine_trees()
-    for name in ("webgui", "templates", "analysis"):
-        assert "grading" not in imports_of(trees[name]), name
+    for name in ("gui/webgui", "authoring/templates", "games/analysis"):
+        assert "scoring/grading" not in imports_of(trees[name]), name
 
 
 def test_case_results_are_built_by_keyword_everywhere():
@@ -226,18 +239,20 @@ SENTENCE = re.compile(r"[A-Za-z]+(?: +[A-Za-z'()]+){2,}")  # three words or more
 # Sentences that stay where they are, each for a reason:
 ALLOWED_SENTENCES = {
     # Python's own words, imitated by the child's capped stdout so that student code sees what Python says.
-    ("child.py", "write() argument must be str"),
-    ("child.py", " is not defined"),  # a name the kit's functions do not offer: Python's NameError, as Python words it
+    ("sandboxing/child.py", "write() argument must be str"),
+    # A name the kit's functions do not offer: Python's NameError, as Python words it.
+    ("sandboxing/child.py", " is not defined"),
     # What check_strategy prints in the child is a case's output, compared with the case files' text.
-    ("probes.py", ") gave two different answers"),
+    ("sandboxing/probes.py", ") gave two different answers"),
 }
 
 
 def sentences_outside_messages() -> set[tuple[str, str]]:
-    """(module, text) of every sentence raised, printed or given to parser.error outside messages.py."""
+    """(module, text) of every sentence raised, printed or given to parser.error outside the sentence
+    modules (graders/**/*messages.py)."""
     found = set()
     for name, tree in engine_trees().items():
-        if name == "messages":
+        if is_sentence_module(name):
             continue
         for node in ast.walk(tree):
             said = None
@@ -270,9 +285,10 @@ def test_every_renderer_lives_in_reports():
     """Text, CSV, HTML and Markdown made from grading's records (the contest's standings and the
     answer key included) come from reports.py; the modules that compute them only call it. (The TA
     report renders activity logs, not grading records, in tareport.py.)"""
-    elsewhere = [f"{name}.py:{node.lineno} {node.name}" for name, tree in engine_trees().items() if name != "reports"
+    elsewhere = [f"{name}.py:{node.lineno} {node.name}" for name, tree in engine_trees().items()
+                 if stem(name) != "reports"
                  for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("render_")
-                 and name in ("contest", "cli", "classroom", "grading", "gradescope")]
+                 and stem(name) in ("contest", "cli", "classroom", "grading", "gradescope")]
     assert elsewhere == []
     from graders.scoring import reports
 
@@ -320,15 +336,16 @@ def test_every_csv_and_markdown_file_is_written_through_the_writers():
     or writes JSON with raw control characters; a module rendering Markdown imports the writers."""
     found = []
     for name, tree in engine_trees().items():
-        if name == "writers":
+        if name == "core/writers":
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "csv" \
                     and node.attr in ("writer", "DictWriter"):
                 found.append(f"{name}.py:{node.lineno}: csv.{node.attr} (use writers.csv_text)")
-            if isinstance(node, ast.keyword) and node.arg == "ensure_ascii" and name not in JSON_RAW_ALLOWED:
+            if isinstance(node, ast.keyword) and node.arg == "ensure_ascii" and stem(name) not in JSON_RAW_ALLOWED:
                 found.append(f"{name}.py:{node.lineno}: ensure_ascii (use writers.json_text)")
-            if isinstance(node, ast.JoinedStr) and name not in ("messages", "bundle"):  # their text is plain
+            plain = is_sentence_module(name) or stem(name) == "bundle"  # their text is plain
+            if isinstance(node, ast.JoinedStr) and not plain:
                 parts = node.values
                 found += [f"{name}.py:{node.lineno}: a value in a `code span` (use writers.md_code)"
                           for a, b in zip(parts, parts[1:], strict=False)
@@ -337,7 +354,7 @@ def test_every_csv_and_markdown_file_is_written_through_the_writers():
         strings = _strings(tree)
         found += [f"{name}.py:{line}: a code fence (use writers.md_block)" for line, s in strings if "```" in s]
         renders_markdown = any("|---|" in s or s.startswith("## ") for _, s in strings)
-        if renders_markdown and name != "messages" and "graders.core.writers" not in {
+        if renders_markdown and not is_sentence_module(name) and "graders.core.writers" not in {
                 n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}:
             found.append(f"{name}.py: renders Markdown without graders.core.writers")
     assert not found, "\n".join(found)

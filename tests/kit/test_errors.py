@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main as hogkit
-from graders.core import errors, messages
+from graders.core import errors
 from graders.core.errors import EditionError, HogkitError, InputError, KitFailure
+from graders.courses import cli_messages
+from graders.games import messages as games_messages
 
 ENGINE = Path(errors.__file__).parents[1]
 # Exceptions the engine defines that are not failures the kit reports: each says why.
@@ -95,7 +97,7 @@ def test_an_error_of_any_kind_ends_the_command_with_its_own_status(monkeypatch, 
 def test_a_bad_strategy_expression_is_refused_in_one_line_naming_it(capsys):
     assert hogkit(["optimal", "--against", "nope(3)"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "hogkit: " + messages.reference_strategy_failed(
+    assert err == "hogkit: " + games_messages.reference_strategy_failed(
         "nope(3)", "boar_brawl", "NameError: name 'nope' is not defined")
     assert hogkit(["optimal", "--against", "lambda score, opponent: 11"]) == 2
     assert "returned 11" in capsys.readouterr().err
@@ -108,4 +110,4 @@ def test_jobs_is_validated_by_the_option_parser(bad, capsys):
             hogkit([*command, "--jobs", bad])
         assert ended.value.code == 2
         err = capsys.readouterr().err
-        assert messages.jobs_expected(bad) in err and f"usage: hogkit {command[0]}" in err
+        assert cli_messages.jobs_expected(bad) in err and f"usage: hogkit {command[0]}" in err

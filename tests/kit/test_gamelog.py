@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from graders.core import messages
 from graders.editions.edition import Edition, EditionError, edition_names, load_edition, parse_manifest, read_toml
 from graders.gui import gamelog
+from graders.gui import messages as gui_messages
 from graders.gui.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
 
 STRATEGIES = ["always_roll_5", "final_strategy"]
@@ -456,7 +456,8 @@ def test_a_failed_remark_is_said_once_and_in_the_kits_words(pig: gamelog.GuiSett
 ])
 def test_a_tactic_turn_of_the_wrong_shape_is_strange(pig: gamelog.GuiSettings, row: tuple) -> None:
     view = game_view(pig, pig_request(pig), ("wait", (row,), None, (1, 0, 0, 0), None, OPENING))
-    assert view["error"]["title"] == messages.gui_strange_result("pig_gui.py")  # pig's own launcher, never hog_gui.py
+    # pig's own launcher, never hog_gui.py
+    assert view["error"]["title"] == gui_messages.gui_strange_result("pig_gui.py")
 
 
 def test_the_page_reads_the_die_and_the_dice_from_the_game_table() -> None:

@@ -7,8 +7,8 @@ import csv
 import io
 from datetime import timedelta
 
-from graders.core import messages
 from graders.courses import gradebook
+from graders.courses import messages as courses_messages
 from graders.courses.course import Attempt, Override, Student, apply_policy, parse_course
 
 from .test_course import COURSE
@@ -50,11 +50,11 @@ def test_the_gradescope_and_canvas_imports_have_their_columns() -> None:
 def test_the_feedback_explains_each_adjustment_in_one_line() -> None:
     late = outcome(ANN, 24, late=True, overrides=[Override("ann", "05", 20, False, "a hand regrade")])
     section = gradebook.render_adjustments(late)
-    assert section.startswith(f"## {messages.adjustments_heading()}\n")
+    assert section.startswith(f"## {courses_messages.adjustments_heading()}\n")
     bullets = [line for line in section.splitlines() if line.startswith("- ")]
     assert bullets == [f"- {line}" for line in gradebook.adjustment_lines(late)] and len(bullets) == 4
     assert "Checkpoint: no points" in bullets[0] and "Early bonus: no points" in bullets[1]
     assert "Reason: a hand regrade" in bullets[2] and "-2.2" in bullets[3]
-    assert messages.final_score_line("19.8", "22", "24") in section
+    assert courses_messages.final_score_line("19.8", "22", "24") in section
     plain = gradebook.render_adjustments(outcome(ANN, 10))
     assert "Checkpoint: +1" in plain and "Final score: 11" in plain

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.core import messages
+from graders.courses import messages as courses_messages
 from graders.courses.gradescope import build_autograder
 from graders.editions.edition import load_edition
+from graders.scoring import messages as scoring_messages
 
 from .conftest import REFERENCE_RUNNER, WITHOUT_LANDLOCK
 
@@ -95,7 +96,7 @@ def test_a_passing_submission(autograder):
     results = run_autograder(root, {"hog.py": (load_edition().solution_dir / "hog.py").read_text()})
     check_format(results)
     assert results["score"] == 25
-    assert results["output"] == messages.total_with_checkpoint(24, 24, "Phase 1 checkpoint", 1, 1)
+    assert results["output"] == scoring_messages.total_with_checkpoint(24, 24, "Phase 1 checkpoint", 1, 1)
 
 
 @pytest.mark.slow
@@ -131,7 +132,8 @@ def test_no_submission_still_writes_results(autograder):
     assert results["score"] == 0 and "Not graded" in results["output"]
     from graders.core.writers import md_text
 
-    assert md_text(messages.nothing_handed_in("hog.py")) in results["output"]  # said to a student, not an instructor
+    # said to a student, not an instructor
+    assert md_text(courses_messages.nothing_handed_in("hog.py")) in results["output"]
 
 
 def reference_text() -> str:
@@ -261,7 +263,7 @@ def test_a_notebooks_errors_name_its_cells_not_a_hog_py_it_never_saw(autograder)
     results = run_autograder(root, {"hog.ipynb": nbformat.writes(notebook)})
     line = broken.split("\n").index("    return 1 / 0") + 1
     one = next(t for t in results["tests"] if t["number"] == "01")
-    assert messages.notebook_place("hog.ipynb", 2, line) in one["output"], one["output"]
+    assert courses_messages.notebook_place("hog.ipynb", 2, line) in one["output"], one["output"]
     assert "hog.py line" not in json.dumps(results)
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.core import messages
 from graders.editions.edition import Edition, edition_names, load_edition
+from graders.gui import messages as gui_messages
 from graders.gui.gamelog import gui_settings
 
 from .conftest import ROOT, replace_function
@@ -386,7 +386,7 @@ def test_a_replay_that_fails_keeps_the_board(page: object, tmp_path: Path, editi
         for _ in range(12):  # until always_roll_5 is asked with a score of 5 or more
             if roll(page, 6) == "error":
                 break
-        assert page.text_content("#error-title") == messages.gui_loop("always_roll_5")  # named, as promised
+        assert page.text_content("#error-title") == gui_messages.gui_loop("always_roll_5")  # named, as promised
         assert page.locator("#log li.turn").count() > before and shown_scores(page) != (0, 0)
 
 

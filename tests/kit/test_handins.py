@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from graders.core import messages
+from graders.courses import messages as courses_messages
 from graders.courses import yamlsubset
 from graders.courses.course import (
     CourseError,
@@ -220,14 +220,15 @@ def test_an_export_s_history_and_unlisted_folders_are_kept(tmp_path: Path) -> No
     assert export.handins[0].members == export.handins[1].members  # the history is the same submitter's
     unlisted = export.handins[2]
     assert unlisted.key == "submission_9" and unlisted.how == "file time"
-    assert export.notes == (messages.export_unlisted("submission_9"),)  # submission_5 has no folder: not a hand-in
+    # submission_5 has no folder: not a hand-in
+    assert export.notes == (courses_messages.export_unlisted("submission_9"),)
 
 
 def test_a_folder_without_export_metadata_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(CourseError) as caught:
         read_export(tmp_path)
-    assert str(caught.value) == messages.course_error(str(tmp_path), "", messages.no_export_metadata(
-        "submission_metadata.yml"))
+    assert str(caught.value) == courses_messages.course_error(
+        str(tmp_path), "", courses_messages.no_export_metadata("submission_metadata.yml"))
 
 
 def test_the_yaml_reader_takes_what_psych_writes_and_skips_what_it_cannot_place() -> None:

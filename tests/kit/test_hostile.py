@@ -26,9 +26,13 @@ import pytest
 
 from graders.core import messages
 from graders.core.records import Report
+from graders.courses import cli_messages
+from graders.courses import messages as courses_messages
 from graders.editions.cases import Case, load_problem_cases
 from graders.editions.edition import Edition
 from graders.sandboxing import isolation
+from graders.sandboxing import messages as sandboxing_messages
+from graders.scoring import messages as scoring_messages
 from graders.scoring import reports
 from graders.scoring.judge import DEBUG_PREFIX
 
@@ -60,7 +64,7 @@ def first_case(edition: Edition, number: int) -> Case:
 
 def raised_reason(edition: Edition, number: int, error_type: str, message: str, line: int) -> str:
     error = {"type": error_type, "message": message, "line": line}
-    return messages.case_failed(first_case(edition, number).name, messages.raised(error, "hog.py"))
+    return scoring_messages.case_failed(first_case(edition, number).name, messages.raised(error, "hog.py"))
 
 
 def files_named(top: Path, pattern: str) -> list[Path]:
@@ -204,13 +208,13 @@ def test_endless_loop_times_out_and_spares_other_problems(edition, reference_sou
     case = first_case(edition, 1)
     assert p1.status == "failed"
     assert p1.cases[0].status == "timeout"
-    assert p1.cases[0].got == messages.still_running(SPIN_DEADLINE)
-    assert p1.reason == messages.case_failed(case.name, messages.timed_out(case.timeout))
+    assert p1.cases[0].got == scoring_messages.still_running(SPIN_DEADLINE)
+    assert p1.reason == scoring_messages.case_failed(case.name, scoring_messages.timed_out(case.timeout))
     assert {c.status for c in p1.cases[1:]} == {"not run"}
     assert len(p1.cases) == len(load_problem_cases(edition, 1))
     assert_untouched(report, 2)
     p3 = problem(report, 3)
-    assert p3.status == "failed" and p3.hint == messages.dependency_hint([("01", "roll_dice")])
+    assert p3.status == "failed" and p3.hint == scoring_messages.dependency_hint([("01", "roll_dice")])
     assert p3.reason.startswith(p3.hint) and "timeout" in {c.status for c in p3.cases}
     assert child_pids() == set(), "a sandbox child outlived the grading run"
 
@@ -352,7 +356,7 @@ def test_exit_inside_a_function_costs_only_that_problem(edition, reference_sourc
     assert p2.status == "failed"
     assert p2.cases[0].status == status
     if status == "crashed":
-        assert p2.reason == messages.case_failed(first_case(edition, 2).name, messages.crashed())
+        assert p2.reason == scoring_messages.case_failed(first_case(edition, 2).name, scoring_messages.crashed())
         assert {c.status for c in p2.cases[1:]} == {"not run"}
     else:
         assert p2.reason == raised_reason(edition, 2, error_type, message, line_of(source, statement))
@@ -364,9 +368,9 @@ def test_exit_inside_a_function_costs_only_that_problem(edition, reference_sourc
 # -- 3. ending or hanging the program while hog.py loads ----------------------------------------
 
 TOP_LEVEL = {
-    "sys_exit": ("import sys\nsys.exit()\n", "sys.exit()", messages.exited_while_loading("sys.exit", "")),
-    "os_exit": ("import os\nos._exit(1)\n", "os._exit(1)", messages.skipped_statement("ended the program")),
-    "while_true": ("while True:\n    pass\n", "while True:", messages.skipped_statement("never finished")),
+    "sys_exit": ("import sys\nsys.exit()\n", "sys.exit()", sandboxing_messages.exited_while_loading("sys.exit", "")),
+    "os_exit": ("import os\nos._exit(1)\n", "os._exit(1)", sandboxing_messages.skipped_statement("ended the program")),
+    "while_true": ("while True:\n    pass\n", "while True:", sandboxing_messages.skipped_statement("never finished")),
 }
 
 
@@ -420,7 +424,8 @@ def test_a_hanging_statement_is_waited_out_once_a_grade(edition, reference_sourc
     assert report.total == report.max
     assert len(waited) == 1, waited
     line = line_of(source, "while True:")
-    assert list(report.notes) == [messages.import_note("hog.py", line, messages.skipped_statement("never finished"))]
+    assert list(report.notes) == [sandboxing_messages.import_note(
+        "hog.py", line, sandboxing_messages.skipped_statement("never finished"))]
 
 
 def test_top_level_exit_between_functions_keeps_the_later_ones(edition, reference_source):
@@ -431,8 +436,8 @@ def test_top_level_exit_between_functions_keeps_the_later_ones(edition, referenc
 
     assert scores(report) == {1: 2, 2: 2}
     assert list(report.notes) == [
-        messages.import_note(
-            "hog.py", line, messages.skipped_statement("ended the program")
+        sandboxing_messages.import_note(
+            "hog.py", line, sandboxing_messages.skipped_statement("ended the program")
         )
     ]
 
@@ -460,12 +465,12 @@ PRETENDERS = {
     # variant: (code defining boar_brawl, what the first step displays instead of 9)
     "always_equal_object": (
         "class Nine:" + ALWAYS_EQUAL_METHODS + "\n\ndef boar_brawl(player_score, opponent_score):\n    return Nine()",
-        messages.object_value("Nine"),
+        scoring_messages.object_value("Nine"),
     ),
     "always_equal_int_subclass": (
         "class Nine(int):" + ALWAYS_EQUAL_METHODS
         + "\n\ndef boar_brawl(player_score, opponent_score):\n    return Nine(0)",
-        messages.object_value("Nine"),
+        scoring_messages.object_value("Nine"),
     ),
     "float_for_int": (
         "def boar_brawl(player_score, opponent_score):\n    return 9.0",
@@ -491,7 +496,8 @@ def test_value_that_only_claims_to_be_right_scores_nothing(edition, reference_so
     assert p2.status == "failed"
     assert all(r.passed for r in p2.rules)
     assert p2.cases[0].got == shown
-    assert p2.reason == messages.case_failed(first_case(edition, 2).name, messages.wrong_output("9", shown))
+    assert p2.reason == scoring_messages.case_failed(
+        first_case(edition, 2).name, scoring_messages.wrong_output("9", shown))
     assert p2.cases_passed == 0
 
 
@@ -509,7 +515,8 @@ def test_bool_where_an_int_is_expected_fails(edition, reference_source):
     assert (p2.status, p2.score) == ("failed", 0)
     # The first step, boar_brawl(21, 46), is 9 and passes; boar_brawl(45, 52) shows True, not 1.
     assert (p2.cases[0].step, p2.cases[0].expected, p2.cases[0].got) == (1, "1", "True")
-    assert p2.reason == messages.case_failed(first_case(edition, 2).name, messages.wrong_output("1", "True"))
+    assert p2.reason == scoring_messages.case_failed(
+        first_case(edition, 2).name, scoring_messages.wrong_output("1", "True"))
 
 
 def test_play_returning_a_list_instead_of_a_tuple_fails(edition, reference_source):
@@ -522,7 +529,7 @@ def test_play_returning_a_list_instead_of_a_tuple_fails(edition, reference_sourc
     case = first_case(edition, 5)
     assert (p5.status, p5.score) == ("failed", 0)
     assert (p5.cases[0].expected, p5.cases[0].got) == ("(100, 75)", "[100, 75]")
-    assert p5.reason == messages.case_failed(case.name, messages.wrong_output("(100, 75)", "[100, 75]"))
+    assert p5.reason == scoring_messages.case_failed(case.name, scoring_messages.wrong_output("(100, 75)", "[100, 75]"))
 
 
 # -- 5. patching the tools the grader might use --------------------------------------------------
@@ -536,7 +543,7 @@ PATCHES = {
     "builtins_str": ("""
         import builtins
         builtins.str = lambda x="": "9"
-        """, messages.skipped_statement("ended the program")),
+        """, sandboxing_messages.skipped_statement("ended the program")),
     "json_dumps": ("""
         import json
         _forged = '{"op": "step", "value": {"t": "int", "v": 9}, "error": null, "output": ""}'
@@ -577,11 +584,13 @@ def test_monkeypatching_earns_nothing_for_a_stub(edition, reference_source, vari
     if note is None:
         assert not report.notes
     else:
-        assert list(report.notes) == [messages.import_note("hog.py", line_of(source, patch.split("\n")[-1]), note)]
+        assert list(report.notes) == [sandboxing_messages.import_note(
+            "hog.py", line_of(source, patch.split("\n")[-1]), note)]
     p2 = problem(report, 2)
     assert p2.status == "failed"
     assert p2.cases_passed == 0
-    assert p2.reason == messages.case_failed(first_case(edition, 2).name, messages.wrong_output("9", ""))
+    assert p2.reason == scoring_messages.case_failed(
+        first_case(edition, 2).name, scoring_messages.wrong_output("9", ""))
     assert_untouched(report, 1)
 
 
@@ -599,7 +608,8 @@ def test_forged_replies_from_the_child_earn_nothing_for_a_stub(edition, referenc
     p2 = problem(report, 2)
     assert p2.status == "failed"
     assert (p2.cases[0].step, p2.cases[0].expected, p2.cases[0].got) == (1, "1", "9")
-    assert p2.reason == messages.case_failed(first_case(edition, 2).name, messages.wrong_output("1", "9"))
+    assert p2.reason == scoring_messages.case_failed(
+        first_case(edition, 2).name, scoring_messages.wrong_output("1", "9"))
 
 
 KIT_READER = """
@@ -641,7 +651,8 @@ def test_reading_the_kit_by_relative_path_earns_nothing(edition, reference_sourc
     p2 = problem(report, 2)
     assert (p2.status, p2.score) == ("failed", 0)
     assert all(r.passed for r in p2.rules)
-    assert p2.reason == messages.case_failed(first_case(edition, 2).name, messages.wrong_output("9", "1"))
+    assert p2.reason == scoring_messages.case_failed(
+        first_case(edition, 2).name, scoring_messages.wrong_output("9", "1"))
 
 
 def test_reading_the_kit_through_the_graders_path_earns_nothing(edition, reference_source):
@@ -684,7 +695,7 @@ def test_syntax_error_in_one_function_costs_only_that_function(edition, referenc
     p2 = problem(report, 2)
     assert p2.status == "failed"
     assert not p2.cases  # a function left out for a syntax error is not run at all
-    assert p2.reason == messages.removed_for_syntax("boar_brawl", "hog.py", line)
+    assert p2.reason == scoring_messages.removed_for_syntax("boar_brawl", "hog.py", line)
     assert not problem(report, 3).hint
 
 
@@ -715,7 +726,7 @@ def test_missing_module_is_reported_and_later_functions_still_work(edition, refe
     assert scores(report) == {1: 2, 2: 2}
     assert_untouched(report, 1, 2)
     assert list(report.notes) == [
-        messages.import_note("hog.py", 1, "ModuleNotFoundError: No module named 'numpy_does_not_exist'")
+        sandboxing_messages.import_note("hog.py", 1, "ModuleNotFoundError: No module named 'numpy_does_not_exist'")
     ]
 
 
@@ -743,7 +754,7 @@ def test_ten_megabytes_of_output_is_capped_and_the_case_completes(edition, refer
     assert len(p2.cases) == len(load_problem_cases(edition, 2))
     got = p2.cases[0].got
     assert got.startswith("x" * 1000 + "\n")
-    assert got.endswith("9\n" + messages.output_cut())
+    assert got.endswith("9\n" + scoring_messages.output_cut())
     assert len(got) < 70 * 1024
     assert p2.reason.startswith(first_case(edition, 2).name + ": output line 1 differs: expected 9 but got xxx")
     assert_untouched(report, 1)
@@ -766,7 +777,7 @@ def test_printing_forever_times_out(edition, reference_source):
     case = first_case(edition, 2)
     assert p2.cases[0].status == "timeout"
     assert {c.status for c in p2.cases[1:]} == {"not run"}
-    assert p2.reason == messages.case_failed(case.name, messages.timed_out(case.timeout))
+    assert p2.reason == scoring_messages.case_failed(case.name, scoring_messages.timed_out(case.timeout))
     assert child_pids() == set()
 
 
@@ -805,7 +816,7 @@ def test_unbounded_memory_fails_only_that_problem(edition, reference_source):
         line = line_of(source, "x.append(bytes(10**7))")
         assert p8.reason == raised_reason(edition, 8, "MemoryError", "", line)
     else:
-        assert p8.reason == messages.case_failed(first.name, messages.crashed())
+        assert p8.reason == scoring_messages.case_failed(first.name, scoring_messages.crashed())
     assert p8.cases_passed == 0
 
 
@@ -915,7 +926,7 @@ def test_other_printed_lines_make_a_case_fail(edition, reference_source):
     case = first_case(edition, 1)
     assert (p1.status, p1.score) == ("failed", 0)
     assert (p1.cases[0].expected, p1.cases[0].got) == ("10", "rolling\n10")
-    assert p1.reason == messages.case_failed(case.name, messages.wrong_output("10", "rolling\n10"))
+    assert p1.reason == scoring_messages.case_failed(case.name, scoring_messages.wrong_output("10", "rolling\n10"))
     assert "printed 1 extra line(s)" in p1.reason and "DEBUG:" in p1.reason
 
 
@@ -950,9 +961,9 @@ def take_turn(num_rolls, player_score, opponent_score, dice=six_sided):
     assert [p.number for p in report.problems if p.hint] == [3, 4, 5, 7, 11]
     assert len(report.notes) == 3, report.notes
     assert any(note.startswith(f"hog.py line {line_of(source, 'return (')}: SyntaxError") for note in report.notes)
-    assert "hog.py line 2: " + messages.exited_while_loading("sys.exit", "bye") in report.notes
+    assert "hog.py line 2: " + sandboxing_messages.exited_while_loading("sys.exit", "bye") in report.notes
     # average_win_rate's default argument calls always_roll, so that def ends the program on load.
-    assert any(messages.skipped_statement("ended the program") in note for note in report.notes)
+    assert any(sandboxing_messages.skipped_statement("ended the program") in note for note in report.notes)
     text = reports.render_text(report)
     assert text.splitlines()[-1] == f"Total: {report.total}/{report.max}"
     for p in report.problems:
@@ -1420,7 +1431,7 @@ while True:
     # 2 s and the budget leave room for a loaded machine to load every other statement.
     report = grade_source(source, edition, problems=[2], limits=Limits(import_seconds=2.0))
     assert_untouched(report, 2)
-    assert any(messages.skipped_statement("never finished") in note for note in report.notes), report.notes
+    assert any(sandboxing_messages.skipped_statement("never finished") in note for note in report.notes), report.notes
 
 
 def test_a_library_left_in_a_cache_never_runs_inside_the_grader(tmp_path, monkeypatch):
@@ -1800,8 +1811,8 @@ def test_one_folder_declaring_another_edition_steers_no_one(reference_source, tm
     project_folder(folder / "mallory", reference_source, "more_boar")
     with pytest.raises(InputError) as raised:
         declared_by_class(folder)
-    assert str(raised.value) == messages.class_editions_disagree({"boar_brawl": ["alice", "bob", "carol"],
-                                                                  "more_boar": ["mallory"]})
+    assert str(raised.value) == scoring_messages.class_editions_disagree({"boar_brawl": ["alice", "bob", "carol"],
+                                                                          "more_boar": ["mallory"]})
     capsys.readouterr()
     assert class_routes(folder, tmp_path / "out", ()) == {"grade": 2, "report": 2, "contest": 2}
     said = capsys.readouterr().err.strip().split("\n")
@@ -1883,17 +1894,17 @@ def test_a_backdated_hand_in_gets_no_time_it_did_not_prove(reference_source, tmp
     capsys.readouterr()
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course)]) == 2
     said = capsys.readouterr().err.strip().split("\n")[-1]
-    assert said == "hogkit: " + messages.course_file_times_refused(["alice", "mallory"])
+    assert said == "hogkit: " + courses_messages.course_file_times_refused(["alice", "mallory"])
     assert not (out / "grades.csv").exists() and not (out / "records").exists()
     assert hogkit(["grade", str(folder), "--out", str(out), "--course", str(course), "--trust-file-times"]) == 0
     notes = (out / "course-notes.txt").read_text(encoding="utf-8")
-    assert messages.course_file_times_trusted(["alice", "mallory"]) in notes
+    assert courses_messages.course_file_times_trusted(["alice", "mallory"]) in notes
     rows = {row["student"]: row for row in csv.DictReader(open(out / "grades.csv", encoding="utf-8"))}
     for student in ("alice", "mallory"):
-        assert messages.TIMES_FROM_FILES in rows[student]["reason"], rows[student]
-        assert messages.TIMES_FROM_FILES in (out / "feedback" / f"{student}.md").read_text(encoding="utf-8")
+        assert courses_messages.TIMES_FROM_FILES in rows[student]["reason"], rows[student]
+        assert courses_messages.TIMES_FROM_FILES in (out / "feedback" / f"{student}.md").read_text(encoding="utf-8")
     assert hogkit(["grade", str(folder), "--out", str(out), "--trust-file-times"]) == 2
-    assert capsys.readouterr().err.strip().endswith(messages.trust_file_times_needs_course())
+    assert capsys.readouterr().err.strip().endswith(cli_messages.trust_file_times_needs_course())
 
 
 CHUNK_READER = '''
@@ -1927,7 +1938,7 @@ def test_a_student_test_never_reads_the_reference_nor_names_what_it_read(tmp_pat
     secret = reference[reference.index("def final_strategy("):][:90]
     report = grade_source(source, pig, [3])
     text = reports.render_text(report, verbose=True)
-    assert messages.AN_EXCEPTION_OF_THEIR_OWN in text
+    assert scoring_messages.AN_EXCEPTION_OF_THEIR_OWN in text
     assert "def take_turn(plan" not in text  # the reference's own line (the student's code may quote its name)
     folder = tmp_path / "class"
     folder.mkdir()
@@ -1937,7 +1948,7 @@ def test_a_student_test_never_reads_the_reference_nor_names_what_it_read(tmp_pat
     (tmp_path / "gs").mkdir()
     record = grade_on_gradescope(source, pig, tmp_path / "gs", monkeypatch)
     shown += json.dumps(record) + (tmp_path / "gs" / "results" / "results.json").read_text(encoding="utf-8")
-    assert messages.AN_EXCEPTION_OF_THEIR_OWN in shown
+    assert scoring_messages.AN_EXCEPTION_OF_THEIR_OWN in shown
     for piece in (secret[:40], secret[40:], "def take_turn(plan"):
         assert piece not in shown and json.dumps(piece)[1:-1] not in shown, piece
 
@@ -2520,7 +2531,7 @@ def test_landlock_refused_by_a_containers_seccomp_profile_is_said_so(edition, tm
     assert "landlock: refused by the seccomp filter the grader runs under" in line, line
     assert "not in this kernel" not in line and "applied by the child: seccomp" in line, line
     if os.geteuid() == 0:  # a user id of its own: the folder's modes hide it
-        assert messages.kit_reach(isolation.LIMITS, (), False, 1) in line, line
+        assert sandboxing_messages.kit_reach(isolation.LIMITS, (), False, 1) in line, line
         assert "only the kit's own paths (1) checked; NOT checked: a copy of the kit or of a reference" in line
     else:  # the grader's own user: the child reads what the grader can
         assert f"kit READABLE ({private})" in line, line

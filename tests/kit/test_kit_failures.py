@@ -18,12 +18,16 @@ import pytest
 from graders.cli import main as hogkit
 from graders.core import messages
 from graders.core.memo import once
-from graders.courses import classroom, gradescope
+from graders.courses import classroom, cli_messages, gradescope
+from graders.courses import messages as courses_messages
 from graders.courses.gradescope import main as autograder
 from graders.games import analysis, reference
+from graders.runner import messages as runner_messages
 from graders.runner import student
+from graders.sandboxing import messages as sandboxing_messages
 from graders.sandboxing import sandbox
 from graders.scoring import grading
+from graders.scoring import messages as scoring_messages
 from graders.scoring.submissions import Submission
 
 FAULTY = "# (this copy trips the injected fault)\n"
@@ -67,7 +71,7 @@ def assert_kit_error_row(out: Path, rows: dict[str, dict], code: int, err: str, 
     assert rows["faulty"]["status"] == grading.KIT_ERROR
     assert "not the student's fault" in rows["faulty"]["reason"] and rows["faulty"]["total"] == ""
     assert rows["honest"]["status"] == "graded" and rows["honest"]["total"] == rows["honest"]["max"]
-    assert messages.kit_failures_line(1, str(out / messages.KIT_LOG_NAME)) in err
+    assert cli_messages.kit_failures_line(1, str(out / messages.KIT_LOG_NAME)) in err
     log = (out / messages.KIT_LOG_NAME).read_text(encoding="utf-8")
     assert "== faulty:" in log and needle in log and "Traceback" in log
     record = classroom.read_record(out / "records" / "faulty.json.gz")
@@ -100,7 +104,7 @@ def test_an_exception_in_the_parent_is_the_kits_failure_and_a_rerun_regrades_it(
     monkeypatch.setattr(grading, "repair", fault_when_faulty(grading.repair, RuntimeError("injected parent bug")))
     code, rows, err = grade_class_cli(two_students, out, capsys)
     assert_kit_error_row(out, rows, code, err, "injected parent bug")
-    assert messages.class_retrying(1) in err
+    assert courses_messages.class_retrying(1) in err
     monkeypatch.undo()
     assert_rerun_heals(two_students, out, capsys, "injected parent bug")
 
@@ -116,9 +120,9 @@ def test_a_failure_that_passes_is_healed_by_the_second_try(two_students, tmp_pat
     record = classroom.read_record(out / "records" / "faulty.json.gz")
     assert record["attempts"] == 2 and "RuntimeError: once" in record["first_failure"]
     log = (out / messages.KIT_LOG_NAME).read_text(encoding="utf-8")  # the first failure, kept for the staff
-    assert log.startswith(messages.kit_log_retried_heading("faulty")) and "honest" not in log
-    assert messages.kit_log_first_attempt() in log and "Traceback" in log and "RuntimeError: once" in log
-    assert messages.kit_failures_line(1, str(out / messages.KIT_LOG_NAME)) not in err  # nobody is left ungraded
+    assert log.startswith(scoring_messages.kit_log_retried_heading("faulty")) and "honest" not in log
+    assert scoring_messages.kit_log_first_attempt() in log and "Traceback" in log and "RuntimeError: once" in log
+    assert cli_messages.kit_failures_line(1, str(out / messages.KIT_LOG_NAME)) not in err  # nobody is left ungraded
 
 
 @pytest.mark.slow
@@ -130,7 +134,7 @@ def test_a_sandbox_that_does_not_start_is_the_kits_failure(two_students, tmp_pat
     monkeypatch.setattr(sandbox, "CHILD", broken)
     code = hogkit(["grade", str(two_students), "--out", str(out)])
     err = capsys.readouterr().err
-    assert code == 3 and messages.kit_failures_line(2, str(out / messages.KIT_LOG_NAME)) in err
+    assert code == 3 and cli_messages.kit_failures_line(2, str(out / messages.KIT_LOG_NAME)) in err
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8"))))
     assert {r["status"] for r in rows} == {grading.KIT_ERROR}
     assert "SandboxError" in (out / messages.KIT_LOG_NAME).read_text(encoding="utf-8")
@@ -161,7 +165,7 @@ def test_a_child_that_ends_before_it_reads_its_settings_raises_sandbox_error(mon
         real(self, message)
 
     monkeypatch.setattr(sandbox.Session, "_send", broken)
-    with pytest.raises(sandbox.SandboxError, match=re.escape(messages.sandbox_did_not_start("crashed"))):
+    with pytest.raises(sandbox.SandboxError, match=re.escape(sandboxing_messages.sandbox_did_not_start("crashed"))):
         sandbox.open_session(reference_source, edition)
 
 
@@ -265,7 +269,7 @@ def test_single_grading_retries_and_then_says_the_kit_failed(tmp_path, capsys, m
     code = hogkit(["grade", str(path), "-q", "02"])
     captured = capsys.readouterr()
     assert code == 3 and captured.out == ""
-    assert messages.kit_failed_single(str(path), "RuntimeError: injected") in captured.err
+    assert cli_messages.kit_failed_single(str(path), "RuntimeError: injected") in captured.err
     assert "Traceback" in captured.err
 
 
@@ -278,7 +282,7 @@ def test_the_students_runner_says_the_kit_failed_not_their_code(tmp_path, capsys
     (folder / "hog.py").write_text(reference_source + FAULTY, encoding="utf-8")
     monkeypatch.setattr(grading, "repair", fault_when_faulty(grading.repair, RuntimeError("injected")))
     assert student.main(folder, ["-q", "01"]) == 3
-    assert messages.kit_failed_student("RuntimeError: injected") in capsys.readouterr().err
+    assert runner_messages.kit_failed_student("RuntimeError: injected") in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -295,7 +299,8 @@ def test_gradescope_shows_the_staff_a_kit_failure_never_a_zero_with_an_exception
     (staff,) = results["tests"]
     assert staff["visibility"] == "hidden" and "RuntimeError: injected" in staff["output"]
     # What the staff are told to do is what Gradescope offers: no grades.csv, kit-errors.log or hogkit grade there.
-    assert staff["name"] == messages.kit_failed_staff(messages.kit_failed_on_gradescope("RuntimeError: injected"), 2)
+    assert staff["name"] == messages.kit_failed_staff(
+        courses_messages.kit_failed_on_gradescope("RuntimeError: injected"), 2)
     assert "kit-errors.log" not in staff["name"] and "hogkit grade " not in staff["name"]
     monkeypatch.setattr(gradescope, "load_edition", lambda *a: 1 / 0)  # even outside grading
     assert autograder(["--edition", "boar_brawl"]) == 0

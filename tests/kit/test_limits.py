@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from graders.core import messages
+from graders.scoring import messages as scoring_messages
 
 from .conftest import grade_source, problem, replace_function
 
@@ -27,7 +27,7 @@ def test_the_whole_run_stops_at_its_own_deadline(edition, reference_source):
     report = grade_source(replace_function(reference_source, "boar_brawl", SLOW_BOAR_BRAWL), short, problems=[2])
     p2 = problem(report, 2)
     assert p2.score == 0
-    assert any(c.reason == messages.run_out_of_time() for c in p2.cases)
+    assert any(c.reason == scoring_messages.run_out_of_time() for c in p2.cases)
     assert p2.cases[-1].status == "not run"
 
 
@@ -52,7 +52,7 @@ def test_printed_output_is_capped_by_lines_as_well_as_bytes(edition, reference_s
     report = grade_source(source, edition, problems=[2])
     first = problem(report, 2).cases[0]
     assert not first.passed
-    assert first.got.count("\n") < 2100 and messages.output_cut() in first.got
+    assert first.got.count("\n") < 2100 and scoring_messages.output_cut() in first.got
 
 
 def test_probes_keep_a_bounded_record_of_calls():

@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from graders.cli import main as hogkit
-from graders.core import messages
+from graders.courses import cli_messages
 from graders.editions.edition import load_edition
 
 from .conftest import grade_source, replace_function
@@ -32,7 +32,7 @@ def test_grade_uses_the_edition_a_project_folder_declares(tmp_path, capsys):
     for path in (folder, folder / "hog.py"):
         assert hogkit(["grade", str(path), "-q", "07"]) == 0
         out, err = capsys.readouterr()
-        assert "Total: 3/3" in out and messages.edition_declared("more_boar", str(path)) in err
+        assert "Total: 3/3" in out and cli_messages.edition_declared("more_boar", str(path)) in err
     assert hogkit(["grade", str(folder), "-q", "07", "--edition", "more_boar"]) == 0
     assert capsys.readouterr().err == ""  # an edition given is not announced
 
@@ -44,7 +44,7 @@ def test_a_class_of_project_folders_is_graded_with_the_edition_most_declare(tmp_
     for name in ("ann", "ben"):
         project(folder, name, "more_boar")
     assert hogkit(["grade", str(folder), "--out", str(tmp_path / "out")]) == 0
-    assert messages.edition_declared("more_boar", str(folder)) in capsys.readouterr().err
+    assert cli_messages.edition_declared("more_boar", str(folder)) in capsys.readouterr().err
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "grades.csv").read_text(encoding="utf-8"))))
     assert [(r["student"], r["total"], r["max"]) for r in rows] == [("ann", "23", "23"), ("ben", "23", "23")]
 

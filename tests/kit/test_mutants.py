@@ -13,9 +13,10 @@ import re
 
 import pytest
 
+from graders.authoring import messages as authoring_messages
 from graders.authoring import mutants
 from graders.cli import main
-from graders.core import messages
+from graders.courses import cli_messages
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import EditionError, Problem, edition_names, load_edition
 from graders.editions.markers import problems_marked
@@ -283,7 +284,7 @@ def test_a_record_limited_to_one_problem_leaves_the_mutant_out_of_that_problem_a
     report = dataclasses.replace(fake_report(), outcomes=tuple(outcomes))
     assert report.wrongly_equivalent == ()
     text = mutants.render_markdown(report)
-    assert f"`{SHARED.id}` ({messages.mutant_equivalent_for('05b')}): commentary is 06's" in text
+    assert f"`{SHARED.id}` ({authoring_messages.mutant_equivalent_for('05b')}): commentary is 06's" in text
     assert json.loads(mutants.render_json(report))["mutants"][0]["equivalent_for"] == [
         {"problem": "05b", "reason": "commentary is 06's"}]
     # A record limited to 05b is wrong when 05b's own cases tell the mutant apart.
@@ -412,7 +413,7 @@ def test_jobs_is_refused_by_the_option_parser(bad, capsys):
         main(["mutants", "--jobs", bad])
     assert ended.value.code == 2
     err = capsys.readouterr().err
-    assert messages.jobs_expected(bad) in err and "usage: hogkit mutants" in err
+    assert cli_messages.jobs_expected(bad) in err and "usage: hogkit mutants" in err
 
 
 # -- in the sandbox: a fixed sample is killed, and recorded equivalents survive --------------------

@@ -15,6 +15,7 @@ import pytest
 
 from graders.core import messages
 from graders.editions.edition import load_edition
+from graders.scoring import messages as scoring_messages
 from graders.scoring import reports
 
 from .conftest import grade_source, problem, replace_function, scores
@@ -38,7 +39,7 @@ def test_keeping_comments_true_as_problem_4_asks_costs_nothing_and_is_named(pig,
     report = grade_source(pig_source.replace(DEFAULT_FALSE, DEFAULT_TRUE), pig)
     assert report.total == report.max == 25, {k: v for k, v in scores(report).items()}
     text = reports.render_text(report)
-    (line,) = [ln for ln in text.splitlines() if messages.LABEL_ADVICE in ln]
+    (line,) = [ln for ln in text.splitlines() if scoring_messages.LABEL_ADVICE in ln]
     assert "default for comments" in line and "expected False but got True" in line
 
 
@@ -115,8 +116,8 @@ def test_the_students_own_ok_tells_the_truth_about_problem_3(pig, tmp_path, monk
     said = capsys.readouterr().out
     assert messages.graded_by_the_kit("03") in said
     assert "All passed" not in said
-    assert messages.LABEL_ADVICE in said and "always scores 0" in said
+    assert scoring_messages.LABEL_ADVICE in said and "always scores 0" in said
     shutil.copyfile(pig.solution_dir / pig.submission, project / pig.submission)
     assert student.main(project, ["-q", "03"]) == 0
     said = capsys.readouterr().out
-    assert messages.LABEL_ADVICE not in said and "All passed" not in said
+    assert scoring_messages.LABEL_ADVICE not in said and "All passed" not in said

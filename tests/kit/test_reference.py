@@ -9,10 +9,10 @@ import pytest
 
 from graders.authoring.artifacts import stale_files
 from graders.authoring.demo import demo_stages
-from graders.core import messages
 from graders.core.records import ClassRecord, EntryStatus
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import edition_names, load_edition
+from graders.scoring import messages as scoring_messages
 from graders.scoring import reports
 from graders.scoring.grading import grade
 from graders.scoring.submissions import Submission
@@ -96,7 +96,7 @@ def test_each_problem_is_scored_on_its_own_cases_alone_or_together(edition, refe
     assert problem(report, 2).status == "passed"
     p3 = problem(report, 3)  # its cases call roll_dice: they run, fail, and the reason says to fix 01 first
     assert p3.status == "failed" and p3.cases
-    assert p3.reason.startswith(messages.dependency_hint([("01", "roll_dice")]))
+    assert p3.reason.startswith(scoring_messages.dependency_hint([("01", "roll_dice")]))
     for n in (3, 4, 8):  # the same score as when the problem is graded alone
         assert problem(report, n).score == problem(grade_source(broken, edition, problems=[n]), n).score, n
 
@@ -113,7 +113,7 @@ def test_text_report_lists_phases_problems_and_denominators(edition, skeleton_so
     assert "Phase 1: Rules of the Game  0/6" in out
     assert "Problem 01 roll_dice" in out and "0/2" in out
     assert "boar_brawl uses no str, no lists, no square brackets" in out
-    assert messages.dependency_hint([("01", "roll_dice"), ("02", "boar_brawl")]) in out
+    assert scoring_messages.dependency_hint([("01", "roll_dice"), ("02", "boar_brawl")]) in out
     assert "hogkit grade sub/hog.py --edition boar_brawl -q 01 --verbose" in out
     assert "Total: 0/6" in out
 

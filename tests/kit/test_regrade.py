@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from graders.core import messages
+from graders.courses import messages as courses_messages
 from graders.courses.classroom import changed_problems, grade_class, kit_fingerprint
 from graders.editions.edition import kit_root, load_edition
 from graders.editions.markers import strip_solutions
+from graders.scoring import messages as scoring_messages
 from graders.scoring.grading import failure_reason
 
 TIMES = ("seconds", "execution_time")  # what two runs of the same grade never share
@@ -85,11 +86,11 @@ def test_a_one_case_edit_regrades_that_problem_alone_and_writes_what_a_full_run_
     assert changed_problems(before, kit_fingerprint(edition)) == {"02"}
     said: list[str] = []
     again = grade_class(folder, edition, out, jobs=2, notice=said.append)
-    assert messages.class_regrading(["02"], 4) in said  # four graded entries; the broken one needs nothing
+    assert courses_messages.class_regrading(["02"], 4) in said  # four graded entries; the broken one needs nothing
     ada = next(r for r in again if r.student == "ada")
     assert ada.report is not None and ada.total == ada.report.max
     hinted = [p for r in again for p in r.problems if p.hint]  # kept without their hints, then hinted afresh
-    assert hinted and all(messages.hinted_reason(p.hint, failure_reason(p)) == p.reason for p in hinted)
+    assert hinted and all(scoring_messages.hinted_reason(p.hint, failure_reason(p)) == p.reason for p in hinted)
     grade_class(folder, edition, fresh, jobs=2)
     assert outputs(out) == outputs(fresh)
     said.clear()

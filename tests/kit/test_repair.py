@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from graders.core import messages
 from graders.editions.edition import Edition
 from graders.sandboxing.repairs import MAX_REPAIRS, repair
+from graders.scoring import messages as scoring_messages
 from tests.kit.conftest import grade_source, problem  # the root conftest owns the name `conftest`
 
 
@@ -255,7 +255,7 @@ def test_broken_sus_points_costs_only_problem_4(edition: Edition, reference_sour
     ]
     p4 = problem(report, 4)
     assert (p4.status, p4.score) == ("failed", 0)
-    assert p4.reason == messages.removed_for_syntax("sus_points", "hog.py", line)
+    assert p4.reason == scoring_messages.removed_for_syntax("sus_points", "hog.py", line)
     notes = [n for n in report.notes if "sus_points" in n]
     assert len(notes) == 1
     assert f"line {line}" in notes[0]

@@ -12,7 +12,9 @@ import pytest
 from graders.authoring.artifacts import build
 from graders.core import messages
 from graders.editions.edition import kit_root, load_edition
+from graders.sandboxing import messages as sandboxing_messages
 from graders.sandboxing.sandbox import Limits
+from graders.scoring import messages as scoring_messages
 
 from .conftest import grade_source, problem, replace_function
 
@@ -44,7 +46,7 @@ def test_many_skipped_statements_within_the_limit_are_each_noted(edition, refere
     exits = "\n".join(f"import os\nos._exit({k})" for k in range(1, 4))
     report = grade_source(reference_source + "\n" + exits + "\n", edition, problems=[2])
     assert report.total == 2
-    assert sum(messages.skipped_statement("ended the program") in n for n in report.notes) == 3
+    assert sum(sandboxing_messages.skipped_statement("ended the program") in n for n in report.notes) == 3
     lines = [int(n.split("line ")[1].split(":")[0]) for n in report.notes]
     assert lines == sorted(lines)
 
@@ -81,7 +83,7 @@ def test_printing_instead_of_returning_fails_the_public_cases(edition, reference
     assert problem(report, 2).score == 0
     failed = [c for c in problem(report, 2).cases if not c.passed]
     assert any(c.name == "boar_brawl returns its result instead of printing it" for c in failed)
-    assert any(c.reason == messages.printed_not_returned("9") for c in failed), [c.reason for c in failed]
+    assert any(c.reason == scoring_messages.printed_not_returned("9") for c in failed), [c.reason for c in failed]
 
 
 def test_a_function_with_a_syntax_error_is_named_in_its_rules(edition, reference_source):
@@ -92,14 +94,14 @@ def test_a_function_with_a_syntax_error_is_named_in_its_rules(edition, reference
     report = grade_source(source, edition, problems=[1, 2, 3])
     p3 = problem(report, 3)
     line = next(n for n, text in enumerate(source.split("\n"), 1) if "return roll_dice(num_rolls, dice" in text)
-    assert p3.rules[0].detail == messages.removed_for_syntax("take_turn", "hog.py", line)
-    assert p3.reason == messages.removed_for_syntax("take_turn", "hog.py", line)
+    assert p3.rules[0].detail == scoring_messages.removed_for_syntax("take_turn", "hog.py", line)
+    assert p3.reason == scoring_messages.removed_for_syntax("take_turn", "hog.py", line)
 
 
 def test_a_misspelt_function_gets_a_suggestion(edition, reference_source):
     source = reference_source.replace("def roll_dice(", "def rol_dice(")
     report = grade_source(source, edition, problems=[1])
-    assert problem(report, 1).reason == messages.missing_function("hog.py", "roll_dice", ["rol_dice"])
+    assert problem(report, 1).reason == scoring_messages.missing_function("hog.py", "roll_dice", ["rol_dice"])
 
 
 @pytest.mark.slow

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main as hogkit
-from graders.core import messages
 from graders.core.errors import InputError
+from graders.courses import cli_messages
+from graders.courses import messages as courses_messages
 from graders.courses.classroom import grade_class, record_path
 from graders.courses.course import load_setup
 from graders.courses.merging import MERGE_FILE, merge
@@ -90,7 +91,7 @@ def test_a_bad_shard_is_refused_by_argparse(text, capsys, tmp_path):
     with pytest.raises(SystemExit) as stopped:
         hogkit(["grade", str(tmp_path), "--out", str(tmp_path / "out"), f"--shard={text}"])
     assert stopped.value.code == 2
-    assert messages.shard_expected(text) in capsys.readouterr().err
+    assert courses_messages.shard_expected(text) in capsys.readouterr().err
 
 
 def test_good_shards_are_read():
@@ -101,7 +102,7 @@ def test_a_shard_is_never_written_inside_the_class_folder(tmp_path, edition, cap
     folder = cheap_class(tmp_path / "class", NAMES)
     with pytest.raises(InputError) as refused:
         grade_class(folder, edition, folder / "out", shard=Shard(1, 2))
-    assert str(refused.value) == messages.shard_out_inside_class(str(folder / "out"), str(folder))
+    assert str(refused.value) == courses_messages.shard_out_inside_class(str(folder / "out"), str(folder))
     assert hogkit(["grade", str(folder), "--out", str(folder / "out"), "--shard", "1/2"]) == 2
     assert "is inside the class folder" in capsys.readouterr().err
     assert not (folder / "out").exists()
@@ -109,7 +110,7 @@ def test_a_shard_is_never_written_inside_the_class_folder(tmp_path, edition, cap
 
 def test_a_shard_needs_an_output_folder(capsys, tmp_path):
     assert hogkit(["grade", str(cheap_class(tmp_path / "class", NAMES)), "--shard", "1/2"]) == 2
-    assert messages.shard_needs_out() in capsys.readouterr().err
+    assert cli_messages.shard_needs_out() in capsys.readouterr().err
 
 
 def test_a_cheap_class_merges_into_what_one_run_writes(tmp_path, edition, capsys, quick_pictures):
@@ -135,7 +136,7 @@ def test_a_missing_shard_is_named(tmp_path, edition):
     outs = shards_of(cheap_class(tmp_path / "class", NAMES), tmp_path, edition)
     with pytest.raises(InputError) as refused:
         merge([outs[0], outs[2]], tmp_path / "merged")
-    assert str(refused.value) == messages.shards_missing(["2/3"], 3)
+    assert str(refused.value) == courses_messages.shards_missing(["2/3"], 3)
     assert "missing shard 2/3 of the 3" in str(refused.value)
 
 
@@ -169,7 +170,7 @@ def test_a_folder_that_is_no_finished_shard_is_refused(tmp_path, edition):
     (outs[1] / SHARD_FILE).unlink()  # as a shard stopped before its end leaves it
     with pytest.raises(InputError) as refused:
         merge(outs, tmp_path / "merged")
-    assert str(refused.value) == messages.not_a_shard(str(outs[1]), SHARD_FILE)
+    assert str(refused.value) == courses_messages.not_a_shard(str(outs[1]), SHARD_FILE)
     (outs[1] / SHARD_FILE).write_text("{broken", encoding="utf-8")
     with pytest.raises(InputError, match="cannot be read as a shard's description"):
         merge(outs, tmp_path / "merged")
@@ -181,7 +182,7 @@ def test_a_class_that_changed_since_the_shards_is_refused(tmp_path, edition):
     cheap_class(folder, ["late"])
     with pytest.raises(InputError) as refused:
         merge(outs, tmp_path / "merged")
-    assert str(refused.value) == messages.shard_class_changed(str(folder.resolve()))
+    assert str(refused.value) == courses_messages.shard_class_changed(str(folder.resolve()))
 
 
 def test_a_record_missing_from_its_shard_is_named(tmp_path, edition):
@@ -192,7 +193,7 @@ def test_a_record_missing_from_its_shard_is_named(tmp_path, edition):
     (outs[k - 1] / "records" / f"{victim}.json.gz").unlink()
     with pytest.raises(InputError) as refused:
         merge(outs, tmp_path / "merged")
-    assert str(refused.value) == messages.shard_record_missing(victim, f"{k}/3", str(outs[k - 1]))
+    assert str(refused.value) == courses_messages.shard_record_missing(victim, f"{k}/3", str(outs[k - 1]))
 
 
 def test_a_merge_never_overwrites_a_folder_of_something_else(tmp_path, edition, capsys, quick_pictures):
@@ -202,7 +203,7 @@ def test_a_merge_never_overwrites_a_folder_of_something_else(tmp_path, edition, 
     busy.mkdir()
     (busy / "mine.txt").write_text("keep me", encoding="utf-8")
     assert hogkit(["merge", *map(str, outs), "--out", str(busy)]) == 2
-    assert messages.merge_out_not_empty(str(busy)) in capsys.readouterr().err
+    assert courses_messages.merge_out_not_empty(str(busy)) in capsys.readouterr().err
     assert [p.name for p in busy.iterdir()] == ["mine.txt"]
     with pytest.raises(InputError, match="is not empty and is not an earlier run of this same merge"):
         merge(outs, outs[0])  # a shard's own folder is no merge either
@@ -224,13 +225,13 @@ def test_a_merge_by_another_kit_is_refused(tmp_path, edition):
         (out / SHARD_FILE).write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(InputError) as refused:
         merge(outs, tmp_path / "merged")
-    assert str(refused.value) == messages.shard_other_kit(str(outs[0]))
+    assert str(refused.value) == courses_messages.shard_other_kit(str(outs[0]))
 
 
 def test_a_merge_needs_shards(tmp_path):
     with pytest.raises(InputError) as refused:
         merge([], tmp_path / "merged")
-    assert str(refused.value) == messages.merge_nothing()
+    assert str(refused.value) == courses_messages.merge_nothing()
 
 
 def test_merge_and_shard_have_help(capsys):
@@ -335,7 +336,7 @@ def test_shards_typed_anyhow_from_anywhere_merge_into_what_one_run_writes(tmp_pa
     same_as_single(work / "single", work / "merged")
     (work / "class").rename(work / "gone")  # merged where the class sits elsewhere: --class says where
     assert hogkit(["merge", *outs, "--out", "again"]) == 2
-    assert messages.merge_class_elsewhere(str(work / "class")) in capsys.readouterr().err
+    assert courses_messages.merge_class_elsewhere(str(work / "class")) in capsys.readouterr().err
     assert not (work / "again").exists()
     assert hogkit(["merge", *outs, "--out", "again", "--class", str(away / "moved" / "class")]) == 0
     same_as_single(work / "single", work / "again")
@@ -351,7 +352,7 @@ def test_a_failed_merge_writes_nothing_and_its_advice_works(tmp_path, edition, c
     lost.unlink()
     merged = tmp_path / "merged"
     assert hogkit(["merge", *map(str, outs), "--out", str(merged)]) == 2
-    advice = messages.shard_record_missing(victim.student, f"{k}/3", str(outs[k - 1]))
+    advice = courses_messages.shard_record_missing(victim.student, f"{k}/3", str(outs[k - 1]))
     assert advice in capsys.readouterr().err and f"grade shard {k}/3 again" in advice
     assert not merged.exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     grade_class(folder, edition, outs[k - 1], jobs=1, shard=Shard(k, 3))  # the advice, followed

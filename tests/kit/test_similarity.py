@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
-from graders.core import messages
 from graders.courses import fingerprints, similarity
+from graders.courses import messages as courses_messages
 from graders.courses.course import Roster, Setup, Student, parse_course
 from graders.editions.edition import load_edition
 from graders.scoring.submissions import discover, notebook_source
@@ -220,7 +220,7 @@ def test_hogkit_similar_writes_the_report(tmp_path: Path, capsys: pytest.Capture
     assert rows[0]["first"] == "ann" and rows[0]["handed in a"].endswith("(from times.csv)")
     page = (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
     assert "play (problem 05)" in page
-    assert html.escape(messages.similarity_times([("times.csv", 2)])) in page  # where the times came from
+    assert html.escape(courses_messages.similarity_times([("times.csv", 2)])) in page  # where the times came from
     assert main(["similar", str(tmp_path / "nowhere"), "--edition", "boar_brawl"]) == 2
     assert "nowhere" in capsys.readouterr().err
 
@@ -242,7 +242,7 @@ def test_class_grading_writes_the_report_and_survives_its_failure(tmp_path: Path
 
     monkeypatch.setattr(similarity, "compare", broken)
     write_similarity(folder, EDITION, out, None, said.append)  # never raises: the grades stand
-    assert said and said[0].startswith(messages.similarity_failed("")[:30])
+    assert said and said[0].startswith(courses_messages.similarity_failed("")[:30])
 
 
 def test_hogkit_similar_reads_the_course_and_past_terms(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -274,7 +274,7 @@ def test_a_file_with_a_syntax_error_is_compared_function_by_function(tmp_path: P
     assert [(p.a, p.b) for p in report.pairs] == [("ann", "bob")]
     assert {m.b.function for m in report.pairs[0].matches} == {"play"}  # what parses is compared
     line = next(n for n, text in enumerate(source.splitlines(), 1) if "return len(marks)" in text)
-    assert report.notes == (messages.similarity_syntax_error("bob", [("num_factors", line)]),)
+    assert report.notes == (courses_messages.similarity_syntax_error("bob", [("num_factors", line)]),)
     assert similarity.holder("ann", "def play(:\n    pass\n", EDITION).units == ()  # nothing else: nothing
 
 
@@ -301,7 +301,7 @@ def test_a_course_sized_class_is_fingerprinted_in_worker_processes(tmp_path: Pat
     page = (out / similarity.HTML_NAME).read_text(encoding="utf-8")
     assert nothing and all(name in page for name in nothing)  # said to have nothing to compare
     for name in set(broken) - nothing:  # a syntax error in play: the rest is compared, and the page says so
-        assert html.escape(messages.similarity_syntax_error(name, [("play", 0)]).split(" (line")[0]) in page
+        assert html.escape(courses_messages.similarity_syntax_error(name, [("play", 0)]).split(" (line")[0]) in page
     from graders.courses.classroom import write_similarity
 
     notices: list[str] = []
@@ -326,9 +326,9 @@ def test_the_list_is_short_and_stands_out_from_the_class(tmp_path: Path) -> None
     assert all(p.z >= similarity.CUTOFF and p.score >= similarity.MIN_SHARE for p in report.listed)
     assert all(not p.stands_out for p in report.pairs[len(report.listed):])
     page = similarity.render_html(report)
-    said = messages.similarity_how_listed(len(listed), 595, spread.median, spread.scale, similarity.CUTOFF,
-                                          similarity.MIN_SHARE, similarity.SHORT)
-    assert html.escape(said) in page and html.escape(messages.SIMILARITY_SCORE) in page
+    said = courses_messages.similarity_how_listed(len(listed), 595, spread.median, spread.scale, similarity.CUTOFF,
+                                                  similarity.MIN_SHARE, similarity.SHORT)
+    assert html.escape(said) in page and html.escape(courses_messages.SIMILARITY_SCORE) in page
     assert page.count("<tr>") == len(listed) + 1  # the page's table: the pairs that stand out
     rows = list(csv.DictReader(io.StringIO(similarity.render_csv(report))))
     assert [r["stands out"] for r in rows].count("yes") == len(listed) < len(rows)
@@ -364,4 +364,5 @@ def test_the_skeletons_lines_are_shown_as_left_out(tmp_path: Path) -> None:
     assert kinds["def roll_dic"] == kinds['"""Roll DICE'] == kinds["assert type("] == similarity.GIVEN
     assert kinds["outcomes = ["] == kinds["return 1 if "] == similarity.MATCHED
     page = similarity.render_html(report)
-    assert "<span class='p'>    assert num_rolls &gt; 0" in page and html.escape(messages.SIMILARITY_LEGEND) in page
+    assert "<span class='p'>    assert num_rolls &gt; 0" in page
+    assert html.escape(courses_messages.SIMILARITY_LEGEND) in page

@@ -13,14 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from graders.authoring import messages as authoring_messages
 from graders.core import messages
 from graders.editions import locking
+from graders.editions import messages as editions_messages
 from graders.editions.cases import load_questions
 from graders.editions.edition import kit_root
+from graders.runner import messages as runner_messages
 from graders.runner.student import has_cases
+from graders.scoring import messages as scoring_messages
 
-OK_LINE = messages.unlock_correct()
-WRONG_LINE = messages.unlock_wrong()
+OK_LINE = runner_messages.unlock_correct()
+WRONG_LINE = runner_messages.unlock_wrong()
 
 # A roll_dice that stops rolling at the first 1: right on the handout's examples, wrong on how often it rolls.
 EARLY_RETURN_ROLL_DICE = '''
@@ -112,7 +116,7 @@ def project(tmp_path: Path, edition) -> Path:
 def unlock(project: Path, edition, number: int, choice: str = "text") -> subprocess.CompletedProcess:
     result = run_ok(project, "-q", f"{number:02d}", "-u", stdin="\n".join(answer_lines(edition, number, choice)) + "\n")
     assert result.returncode in (0, 1), result.stderr  # 1: the problem's cases ran after unlocking, and failed
-    done = messages.unlock_done(f"{number:02d}", has_cases(edition, number), running=True)
+    done = runner_messages.unlock_done(f"{number:02d}", has_cases(edition, number), running=True)
     assert done in result.stdout, result.stdout
     return result
 
@@ -153,7 +157,7 @@ def test_launcher_finds_the_engine_through_pythonpath_outside_the_kit(project: P
     # -S keeps site-packages (and so an editable install of the kit) out of the picture.
     without = run_ok(project, "--help", pythonpath=False, flags=("-S",))
     assert without.returncode != 0
-    assert messages.engine_missing() in without.stderr
+    assert authoring_messages.engine_missing() in without.stderr
     with_path = run_ok(project, "--help", flags=("-S",))
     assert with_path.returncode == 0, with_path.stderr
 
@@ -179,7 +183,7 @@ def test_an_unknown_problem_exits_2_with_a_clear_message(project: Path, args: tu
     assert "Traceback" not in result.stderr
     assert args[1] in result.stderr
     if args[1] == "99":
-        assert messages.unknown_problem(99, "00", "12") in result.stderr
+        assert editions_messages.unknown_problem(99, "00", "12") in result.stderr
 
 
 def test_lock_needs_a_problem(project: Path) -> None:
@@ -211,7 +215,7 @@ def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
     assert result.returncode == 1, result.stderr  # unlocked, then the skeleton's cases ran and failed
     assert result.stdout.count(OK_LINE) == prompt_count(edition, 1)
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("01", running=True) in result.stdout
+    assert runner_messages.unlock_done("01", running=True) in result.stdout
     assert (project / ".hogkit" / "progress.json").is_file()
 
     stub = run_ok(project, "-q", "01")
@@ -221,7 +225,7 @@ def test_lock_unlock_check_round_trip(project: Path, edition) -> None:
     assert "0/2" in line and "✗" in line
     assert "Case " in stub.stdout and ">>> roll_dice(" in stub.stdout
     assert "expected:" in stub.stdout and "got:" in stub.stdout
-    assert messages.rerun_student("01") in stub.stdout
+    assert scoring_messages.rerun_student("01") in stub.stdout
 
     use_reference(project, edition)
     solved = run_ok(project, "-q", "01")
@@ -241,7 +245,7 @@ def test_a_wrong_answer_then_the_right_one(project: Path) -> None:
     assert result.stdout.count(WRONG_LINE) == 2
     assert result.stdout.count(messages.HINTS["float"]) == 1
     assert result.stdout.count(OK_LINE) == 1
-    assert messages.unlock_stopped("01") in result.stdout
+    assert runner_messages.unlock_stopped("01") in result.stdout
     # The hint comes right after the near miss, not after the unrelated answer.
     after_first = result.stdout.split(WRONG_LINE, 2)
     assert messages.HINTS["float"] not in after_first[1]
@@ -254,7 +258,7 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
     first = run_ok(project, "-q", "01", "-u", stdin=f"{answers[0]}\n{answers[1]}\nexit()\n")
     assert first.returncode == 0, first.stderr
     assert first.stdout.count(OK_LINE) == 2
-    assert messages.unlock_stopped("01") in first.stdout
+    assert runner_messages.unlock_stopped("01") in first.stdout
     assert "cases passed" not in first.stdout  # stopping does not run the tests
     stored = (project / ".hogkit" / "progress.json").read_text(encoding="utf-8")
     assert '"answers"' not in stored and '"unlocked"' not in stored  # sealed: nothing in the clear
@@ -269,11 +273,11 @@ def test_exit_keeps_progress_and_never_rewrites_spec_files(project: Path, editio
     assert second.stdout.count(OK_LINE) == prompt_count(edition, 1) - 2
     assert f">>> roll_dice(3, make_test_dice(2, 4, 6))\n{answers[0]}\n" in second.stdout
     assert WRONG_LINE not in second.stdout
-    assert messages.unlock_done("01", running=True) in second.stdout
+    assert runner_messages.unlock_done("01", running=True) in second.stdout
 
     # Once everything is unlocked, -u says so and asks nothing.
     third = run_ok(project, "-q", "01", "-u", stdin="")
-    assert messages.unlock_done("01", running=True) in third.stdout
+    assert runner_messages.unlock_done("01", running=True) in third.stdout
     assert OK_LINE not in third.stdout and "Unlocking Problem" not in third.stdout
     assert snapshot(project) == before
 
@@ -282,14 +286,14 @@ def test_end_of_input_stops_the_unlocker_cleanly(project: Path) -> None:
     result = run_ok(project, "-q", "01", "-u", stdin="12\n")
     assert result.returncode == 0
     assert "Traceback" not in result.stderr
-    assert messages.unlock_stopped("01") in result.stdout
+    assert runner_messages.unlock_stopped("01") in result.stdout
 
 
 def test_lock_again(unlocked_project: Path, edition) -> None:
     assert messages.locked("01") not in run_ok(unlocked_project, "-q", "01").stdout
     relock = run_ok(unlocked_project, "-q", "01", "--lock")
     assert relock.returncode == 0, relock.stderr
-    assert messages.relocked("01") in relock.stdout
+    assert runner_messages.relocked("01") in relock.stdout
     again = run_ok(unlocked_project, "-q", "01")
     assert messages.locked("01") in again.stdout
     assert "cases passed" not in again.stdout
@@ -309,11 +313,11 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
     assert WRONG_LINE not in result.stdout
     for p in edition.problems:
         if load_questions(edition, p.label):
-            assert messages.unlock_done(p.label, has_cases(edition, p.label)) in result.stdout
+            assert runner_messages.unlock_done(p.label, has_cases(edition, p.label)) in result.stdout
     use_reference(project, edition)
     score = run_ok(project, "--score")
     assert score.returncode == 0, score.stderr
-    out = score.stdout.replace(messages.score_legend(), "")  # the legend names every mark
+    out = score.stdout.replace(runner_messages.score_legend(), "")  # the legend names every mark
     assert "🔒" not in out and "✗" not in out
     assert re.search(r"Phase 1: .*\s12/12$", out, re.M), out
     assert re.search(r"Phase 2: .*\s12/12$", out, re.M), out
@@ -325,13 +329,13 @@ def test_score_with_the_reference_and_everything_unlocked(project: Path, edition
 def test_typing_the_answer_text_of_a_choice_works(unlocked_once: tuple[Path, subprocess.CompletedProcess]) -> None:
     _, result = unlocked_once
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("01", running=True) in result.stdout
+    assert runner_messages.unlock_done("01", running=True) in result.stdout
 
 
 def test_typing_a_numeric_choice_as_text(project: Path, edition) -> None:
     result = run_ok(project, "-q", "00", "-u", stdin="\n".join(answer_lines(edition, 0, choice="text")) + "\n")
     assert WRONG_LINE not in result.stdout
-    assert messages.unlock_done("00", has_cases=False) in result.stdout
+    assert runner_messages.unlock_done("00", has_cases=False) in result.stdout
     assert "python3 ok -q 00`" not in result.stdout  # Problem 00 has questions only: nothing to run
 
 
@@ -341,8 +345,8 @@ def test_a_unicode_digit_at_a_choice_prompt_does_not_crash(project: Path, editio
     before = answers[: answers.index(first_choice.answer)]
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join([*before, "²", "exit()"]) + "\n")
     assert "Traceback" not in result.stderr
-    assert messages.not_a_choice(len(first_choice.choices)) in result.stdout
-    assert messages.unlock_stopped("01") in result.stdout
+    assert runner_messages.not_a_choice(len(first_choice.choices)) in result.stdout
+    assert runner_messages.unlock_stopped("01") in result.stdout
 
 
 # -- -i and DEBUG --------------------------------------------------------------------------------
@@ -352,8 +356,8 @@ def test_interactive_opens_python_after_a_failure(unlocked_project: Path) -> Non
     result = run_ok(unlocked_project, "-q", "01", "-i", stdin="print('hello from -i')\nexit()\n")
     assert result.returncode == 1, result.stderr
     assert "0/2" in problem_line(result.stdout, "01")
-    assert messages.interactive_banner("the handout's examples", "hog.py") in result.stdout
-    assert messages.interactive_try("roll_dice(2, make_test_dice(4, 6, 1))") in result.stdout
+    assert runner_messages.interactive_banner("the handout's examples", "hog.py") in result.stdout
+    assert runner_messages.interactive_try("roll_dice(2, make_test_dice(4, 6, 1))") in result.stdout
     assert "hello from -i" in result.stdout
     assert "Traceback" not in result.stderr
 
@@ -373,7 +377,7 @@ def test_interactive_replays_a_case_that_uses_probes(unlocked_project: Path, edi
     assert "hello from -i" in result.stdout
     assert "NameError" not in result.stderr
     case = "dice is rolled exactly num_rolls times, even after a 1"
-    assert messages.interactive_banner(case, "hog.py") in result.stdout
+    assert runner_messages.interactive_banner(case, "hog.py") in result.stdout
 
 
 def test_debug_lines_never_fail_a_test(unlocked_project: Path, edition) -> None:
@@ -390,7 +394,7 @@ def test_debug_lines_never_fail_a_test(unlocked_project: Path, edition) -> None:
     assert "2/2" in problem_line(verbose.stdout, "01")
     assert "DEBUG: x" in verbose.stdout
     # The handout's examples call roll_dice four times.
-    assert messages.debug_lines_note(4) in verbose.stdout
+    assert scoring_messages.debug_lines_note(4) in verbose.stdout
     assert "expected:" not in verbose.stdout
 
 
@@ -403,13 +407,13 @@ def test_debug_lines_are_shown_apart_in_a_failure(unlocked_project: Path, editio
     got = next(line for line in result.stdout.splitlines() if line.strip().startswith("got:"))
     assert "DEBUG" not in got
     assert got.split("got:")[1].strip() == "11"  # roll_dice(2, make_test_dice(4, 6, 1)) + 1, no DEBUG text
-    assert messages.debug_lines_note(1) in result.stdout
+    assert scoring_messages.debug_lines_note(1) in result.stdout
     assert re.search(r"^\s+DEBUG: x$", result.stdout, re.M)
 
 
 def test_lock_and_unlock_together_is_refused(project: Path) -> None:
     result = run_ok(project, "-q", "01", "--lock", "-u")
-    assert result.returncode == 2 and messages.lock_or_unlock() in result.stderr
+    assert result.returncode == 2 and runner_messages.lock_or_unlock() in result.stderr
 
 
 def test_a_damaged_spec_file_gets_a_clear_message(project: Path) -> None:
@@ -431,7 +435,7 @@ def test_a_multi_line_answer_is_asked_line_by_line(project: Path, edition) -> No
     typed = before + [lines[-1], lines[0], "exit()"]
     result = run_ok(project, "-q", "08", "-u", stdin="\n".join(typed) + "\n")
     assert messages.HINTS["order"] in result.stdout  # the value typed first: printed lines come before it
-    assert messages.unlock_line_correct(1, len(lines)) in result.stdout
+    assert runner_messages.unlock_line_correct(1, len(lines)) in result.stdout
 
 
 def test_interrupting_the_runner_is_quiet(monkeypatch, capsys, project: Path) -> None:
@@ -493,8 +497,8 @@ def test_an_empty_line_is_not_a_wrong_try(project: Path, edition) -> None:
     answers = answer_lines(edition, 1)
     result = run_ok(project, "-q", "01", "-u", stdin="\n".join(["", "   ", *answers]) + "\n")
     assert WRONG_LINE not in result.stdout
-    assert result.stdout.count(messages.empty_answer()) == 2
-    assert messages.unlock_done("01", running=True) in result.stdout
+    assert result.stdout.count(runner_messages.empty_answer()) == 2
+    assert runner_messages.unlock_done("01", running=True) in result.stdout
 
 
 def test_a_student_never_reads_advice_for_instructors(project: Path) -> None:
@@ -564,7 +568,7 @@ def test_zip_refuses_an_untouched_skeleton(project: Path, edition) -> None:
     """Handing in the skeleton scores 0: the runner says so and writes no zip."""
     with_notebook(project, edition)
     result = run_ok(project, "--zip")
-    assert result.returncode == 2 and messages.zip_untouched("hog.py", True) in result.stderr
+    assert result.returncode == 2 and runner_messages.zip_untouched("hog.py", True) in result.stderr
     assert not (project / "hog_submission.zip").exists()
 
 
@@ -575,7 +579,7 @@ def test_zip_packs_the_notebook_when_the_work_is_there(project: Path, edition) -
     with_notebook(project, edition, {"roll_dice": roll_dice})
     result = run_ok(project, "--zip")
     assert result.returncode == 0, result.stderr
-    assert messages.zip_written("hog_submission.zip", "hog.py", True, ["handout.ipynb"], False) in result.stdout
+    assert runner_messages.zip_written("hog_submission.zip", "hog.py", True, ["handout.ipynb"], False) in result.stdout
     files = zipped(project)
     assert sorted(files) == ["handout.ipynb", "hog.py"] and roll_dice in files["hog.py"]
     assert "scores 0/" not in result.stdout and "On the public tests it scores" in result.stdout
@@ -583,9 +587,9 @@ def test_zip_packs_the_notebook_when_the_work_is_there(project: Path, edition) -
 
 def test_the_runner_says_when_the_work_is_in_the_notebook(project: Path, edition, skeleton_score) -> None:
     plain = skeleton_score
-    assert messages.work_in_notebook("hog.py") not in plain.stdout
+    assert runner_messages.work_in_notebook("hog.py") not in plain.stdout
     with_notebook(project, edition, {"roll_dice": reference_function(edition, "roll_dice")})
-    assert messages.work_in_notebook("hog.py") in run_ok(project, "--score").stdout
+    assert runner_messages.work_in_notebook("hog.py") in run_ok(project, "--score").stdout
 
 
 def test_zip_with_work_in_both_takes_the_better_and_says_how_to_take_the_other(project: Path, edition) -> None:
@@ -602,9 +606,9 @@ def test_zip_with_work_in_both_takes_the_better_and_says_how_to_take_the_other(p
 
 def test_from_is_for_zip_only_and_needs_what_it_names(project: Path) -> None:
     alone = run_ok(project, "--from", "file")
-    assert alone.returncode == 2 and messages.from_needs_zip() in alone.stderr
+    assert alone.returncode == 2 and runner_messages.from_needs_zip() in alone.stderr
     missing = run_ok(project, "--zip", "--from", "notebook")
-    assert missing.returncode == 2 and messages.zip_from_missing("notebook", "hog.py") in missing.stderr
+    assert missing.returncode == 2 and runner_messages.zip_from_missing("notebook", "hog.py") in missing.stderr
 
 
 def test_zip_of_a_file_packs_it_with_its_score(project: Path, edition) -> None:
@@ -620,19 +624,19 @@ def test_score_has_a_legend_and_starter_code_never_shows_as_passed(project: Path
     from graders.cli import main as hogkit
 
     result = skeleton_score
-    assert messages.score_legend() in result.stdout
+    assert runner_messages.score_legend() in result.stdout
     line = problem_line(result.stdout, "12")
     assert line.lstrip().startswith("·") and "cases passed" not in line, line
     alone = run_ok(project, "-q", "12")
-    assert messages.starter_code("12") in alone.stdout and "All passed" not in alone.stdout
+    assert scoring_messages.starter_code("12") in alone.stdout and "All passed" not in alone.stdout
     assert hogkit(["grade", str(project / "hog.py"), "-q", "12"]) == 0
     graded = capsys.readouterr().out
     assert problem_line(graded, "12").split() == problem_line(alone.stdout, "12").split()
-    assert messages.starter_code("12") in graded and "cases passed" not in graded
+    assert scoring_messages.starter_code("12") in graded and "cases passed" not in graded
     (project / "hog.py").write_text((project / "hog.py").read_text(encoding="utf-8").replace(
         "return 6  # Remove this line once implemented.", "return 5"), encoding="utf-8")
     written = run_ok(project, "-q", "12")
-    assert messages.starter_code("12") not in written.stdout
+    assert scoring_messages.starter_code("12") not in written.stdout
     assert problem_line(written.stdout, "12").lstrip().startswith("✓")
 
 
@@ -696,12 +700,12 @@ def test_every_editions_zip_packs_where_the_work_is(work: str, any_edition, tmp_
     cells = {"nowhere": [], "notebook": one, "file": [], "both": one + two}[work]
     with_written(project, edition, files, cells)
     result = run_ok(project, "--zip")
-    assert messages.work_in_notebook(sub) not in result.stdout
+    assert runner_messages.work_in_notebook(sub) not in result.stdout
     if work == "nowhere":
-        assert result.returncode == 2 and messages.zip_untouched(sub, True) in result.stderr, result.stderr
+        assert result.returncode == 2 and runner_messages.zip_untouched(sub, True) in result.stderr, result.stderr
         assert not list(project.glob("*.zip"))
         told = run_ok(project, "-q", first)  # the student's first command: no word of work in the notebook
-        assert messages.work_in_notebook(sub) not in told.stdout, told.stdout
+        assert runner_messages.work_in_notebook(sub) not in told.stdout, told.stdout
         return
     assert result.returncode == 0, result.stderr
     packed = zip_of(project, edition)
@@ -710,7 +714,7 @@ def test_every_editions_zip_packs_where_the_work_is(work: str, any_edition, tmp_
         assert "Note:" not in result.stdout and "--from" not in result.stdout, result.stdout
         return
     assert sorted(packed) == sorted([sub, "handout.ipynb"])
-    assert messages.zip_written(f"{Path(sub).stem}_submission.zip", sub, True, ["handout.ipynb"], False) \
+    assert runner_messages.zip_written(f"{Path(sub).stem}_submission.zip", sub, True, ["handout.ipynb"], False) \
         in result.stdout
     notebook = json.loads((project / "handout.ipynb").read_text(encoding="utf-8"))
     assert all(c["source"] in packed[sub] for c in notebook["cells"] if c["cell_type"] == "code"

@@ -15,8 +15,11 @@ from graders.authoring.bundle import engine_imports
 from graders.cli import main
 from graders.core import messages
 from graders.core.writers import md_code, md_line
+from graders.courses import cli_messages
+from graders.courses import messages as courses_messages
 from graders.courses.tareport import prompt_infos, render_markdown, summarise
 from graders.runner import activity
+from graders.runner import messages as runner_messages
 from graders.scoring.grading import grade
 from graders.scoring.submissions import load_submission
 
@@ -69,11 +72,12 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
                                                                  edition, capsys) -> None:
     out = tmp_path / "report"
     assert main(["report", str(generated_class), "--out", str(out), "--edition", edition.name]) == 0
-    assert messages.ta_report_written(str(out), 11, 9) in capsys.readouterr().out  # the zip's log counted once
+    assert cli_messages.ta_report_written(str(out), 11, 9) in capsys.readouterr().out  # the zip's log counted once
     for name in ("ta-report.md", "wrong-answers.csv", "unlock.csv", "test-runs.csv", "runs.png", "runs.svg"):
         assert (out / name).stat().st_size > 0, name
     picture = (out / "runs.svg").read_text(encoding="utf-8")  # SVG keeps its text: title, axes, legend
-    for text in (messages.ta_runs_title(edition.title), "test runs", "problem", "runs until it passed (median)"):
+    for text in (courses_messages.ta_runs_title(
+        edition.title), "test runs", "problem", "runs until it passed (median)"):
         assert text.replace("&", "&amp;") in picture, text
     prompts = prompt_infos(edition)
     rows = list(csv.DictReader(io.StringIO((out / "unlock.csv").read_text(encoding="utf-8"))))
@@ -88,9 +92,11 @@ def test_the_report_names_each_question_s_most_common_wrong_answer(generated_cla
              prompts[0].question and int(r["prompt"]) == prompts[0].prompt]
     assert first == [("top-0", 6, 5), ("second-0", 4, 4), ("odd-0", 1, 1)]
     markdown = (out / "ta-report.md").read_text(encoding="utf-8")
-    assert "| 5 | `top-0` | 6 |" in markdown and messages.activity_missing(str(generated_class / "nolog")) in markdown
-    assert messages.activity_tampered(str(generated_class / "edited"), 1) in markdown
-    assert md_line(messages.ta_same_log(str(generated_class / "zipped.zip"), str(generated_class / "s01"))) in markdown
+    assert "| 5 | `top-0` | 6 |" in markdown and runner_messages.activity_missing(
+        str(generated_class / "nolog")) in markdown
+    assert runner_messages.activity_tampered(str(generated_class / "edited"), 1) in markdown
+    assert md_line(courses_messages.ta_same_log(
+        str(generated_class / "zipped.zip"), str(generated_class / "s01"))) in markdown
 
 
 def test_the_report_counts_test_runs_until_a_problem_passed(generated_class: Path, edition) -> None:
@@ -106,7 +112,7 @@ def test_the_report_counts_test_runs_until_a_problem_passed(generated_class: Pat
     assert two.runs_to_pass_median is None  # nobody passed it: no number of runs
     assert [p.problem for p in report.problems] == ["01", "02"]  # most runs per student first
     markdown = render_markdown(report)
-    assert "| 01 " in markdown and f"| 0 | {messages.ta_nobody_passed()} | 8 |" in markdown
+    assert "| 01 " in markdown and f"| 0 | {courses_messages.ta_nobody_passed()} | 8 |" in markdown
     assert "| 0 | 0 | 8 |" not in markdown  # once "0 runs until it passed"
     from graders.courses.tareport import render_runs_csv
 
@@ -180,7 +186,7 @@ def test_report_refuses_a_bad_path_in_one_line(tmp_path: Path, edition, capsys) 
     assert messages.no_such_path(str(tmp_path / "nowhere")) in capsys.readouterr().err
     (tmp_path / "empty").mkdir()
     assert main(["report", str(tmp_path / "empty"), "--out", str(tmp_path / "o")]) == 2
-    assert messages.empty_class(str(tmp_path / "empty")) in capsys.readouterr().err
+    assert courses_messages.empty_class(str(tmp_path / "empty")) in capsys.readouterr().err
     one = tmp_path / "one"
     shutil.copytree(edition.skeleton_dir, one)
     assert main(["report", str(one), "--out", str(tmp_path / "o")]) == 2
@@ -203,7 +209,7 @@ def test_one_log_handed_in_twice_counts_once(tmp_path: Path, edition) -> None:
     report = summarise("T", logs, prompts[:1], [("01", "roll_dice")])
     assert report.questions[0].students == 1 and report.questions[0].wrong[0].times == 1
     assert report.problems[0].students == 1 and report.submissions == 2
-    assert messages.ta_same_log(str(first), str(copy)) in report.notes
+    assert courses_messages.ta_same_log(str(first), str(copy)) in report.notes
 
 
 def test_a_score_run_is_no_try_at_every_problem(tmp_path: Path, edition) -> None:

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.core import messages
 from graders.core.records import CaseResult, CaseStatus
 from graders.courses.classroom import grade_class
 from graders.runner import student
+from graders.scoring import messages as scoring_messages
 from graders.scoring.grading import grade, stop_at_first_abort
 from graders.scoring.judge import as_not_run
 from graders.scoring.submissions import Submission
@@ -139,7 +139,7 @@ def test_every_route_gives_starter_code_the_same_verdict(variant, edition, refer
     for name, verdict in seen.items():
         assert verdict == seen["single"], name
     twelve = {name: next(p for p in problems if p["label"] == "12") for name, problems in routes.items()}
-    assert all(p["status"] == "starter code" and p["reason"] == messages.starter_code("12") and not p["cases"]
+    assert all(p["status"] == "starter code" and p["reason"] == scoring_messages.starter_code("12") and not p["cases"]
                for p in twelve.values()), twelve
     if variant == "skeleton":
         assert all(score == 0 for verdict in seen.values() for _, score, _ in verdict.values())
@@ -196,4 +196,4 @@ def test_the_skeleton_gets_the_same_verdict_with_and_without_hidden_cases(name):
     assert full.total == public.total == 0
     assert [(p.label, p.status, p.score) for p in full.problems] == [(p.label, p.status, p.score)
                                                                      for p in public.problems]
-    assert all(p.reason == messages.starter_code(p.label) for p in full.problems if p.status == "starter code")
+    assert all(p.reason == scoring_messages.starter_code(p.label) for p in full.problems if p.status == "starter code")

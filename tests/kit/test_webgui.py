@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.core import messages
 from graders.core.errors import InputError
 from graders.editions.edition import Edition, edition_names, load_edition
 from graders.games.game import DiceGame, game_of
+from graders.gui import messages as gui_messages
 from graders.gui import webgui
 from graders.sandboxing import sandbox
 
@@ -760,7 +760,7 @@ def test_a_failed_replay_leaves_the_board_to_the_page(tmp_path: Path, edition: E
     # The game's alarm speaks at 80% of the deadline: 3 s leave it 0.6 s to be heard on a loaded machine.
     with serving(student_copy(tmp_path / "loops", edition, stuck), timeout=3.0) as client:
         view = client.post({"players": ["always_roll_5", "person"], "moves": [2, 2, 2, 2, 2, 2]})[1]
-        assert view["error"]["title"] == messages.gui_loop("always_roll_5") and view["turns"]
+        assert view["error"]["title"] == gui_messages.gui_loop("always_roll_5") and view["turns"]
 
 
 def test_an_unfinished_commentary_is_named_once(tmp_path: Path) -> None:
@@ -838,11 +838,11 @@ def test_a_function_stuck_in_a_loop_is_named_on_the_page(tmp_path: Path, edition
     with serving(student_copy(tmp_path, edition, stuck), seed=1, timeout=3.0) as client:
         status, view = client.post({"players": ["always_roll_5", "always_roll_5"], "seed": 1, "moves": []})
     assert status == 200 and view["error"] is not None
-    assert view["error"]["title"] == messages.gui_loop("always_roll_5"), view["error"]
+    assert view["error"]["title"] == gui_messages.gui_loop("always_roll_5"), view["error"]
     assert view["error"]["function"] == "always_roll_5"
 
 
-# -- the page's own sentences come from messages.PAGE_TEXT -----------------------------------------
+# -- the page's own sentences come from gui_messages.PAGE_TEXT -----------------------------------------
 
 HOG_JS = webgui.STATIC / "hog.js"
 FALLBACK = "const OFFLINE_TEXT = {"  # the one place hog.js may hold sentences: the server is not there
@@ -971,14 +971,14 @@ def test_hog_js_takes_every_sentence_from_the_table() -> None:
     calls = say_calls(source)
     assert len(calls) == len(re.findall(r"(?<!function )\bsay\((?!\))", source))  # every call names its key
     asked = {key for key, _ in calls}
-    assert asked == set(messages.PAGE_TEXT), "keys hog.js asks for and PAGE_TEXT's keys differ"
+    assert asked == set(gui_messages.PAGE_TEXT), "keys hog.js asks for and PAGE_TEXT's keys differ"
     for key, names in calls:
-        wanted = {name for _, name, _, _ in string.Formatter().parse(messages.PAGE_TEXT[key]) if name}
+        wanted = {name for _, name, _, _ in string.Formatter().parse(gui_messages.PAGE_TEXT[key]) if name}
         assert names == wanted, f"say({key!r}) fills {sorted(names)}, PAGE_TEXT[{key!r}] has {sorted(wanted)}"
 
 
 def test_setup_carries_the_pages_texts(reference_server: Client) -> None:
-    assert reference_server.get("/api/setup")[1]["text"] == messages.PAGE_TEXT
+    assert reference_server.get("/api/setup")[1]["text"] == gui_messages.PAGE_TEXT
 
 
 # -- a tactic game (Pig): a move is an action, asked before each one ----------------------------------
@@ -1074,7 +1074,7 @@ def test_a_broken_describe_action_is_said_in_the_kits_words(tmp_path: Path, pig:
     assert any("draw_number(outcome) returned None, not a str" in w for w in warnings)
     said = [s for t in view["turns"] for a in t["actions"] for s in a["said"]]
     assert said and all(s["kit"] and s["spoken"] for s in said)
-    assert {s["text"] for s in said} == {messages.gui_action_said("roll"), messages.gui_action_said("hold")}
+    assert {s["text"] for s in said} == {gui_messages.gui_action_said("roll"), gui_messages.gui_action_said("hold")}
 
 
 def test_a_raising_roll_is_named_and_the_server_goes_on(tmp_path: Path, pig: Edition) -> None:
@@ -1270,7 +1270,7 @@ def test_a_stopped_server_ends_its_children_and_removes_its_folders(tmp_path: Pa
         assert started and any(temporary.iterdir())
         proc.send_signal(getattr(signals, stop))
         assert proc.wait(timeout=60) == 0
-        assert messages.gui_stopped() in proc.stdout.read()
+        assert gui_messages.gui_stopped() in proc.stdout.read()
         deadline = time.monotonic() + 10
         while still_running(started) and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -4,7 +4,7 @@
  * dice counts chosen by people so far, and answers with every turn played. This page only
  * remembers those choices, reveals the turns it has not shown yet, and asks a person for the
  * next move. Nothing here knows an edition's rules: rule names, texts and warnings all come
- * from the server, and so does every sentence the page says (messages.PAGE_TEXT, sent with the
+ * from the server, and so does every sentence the page says (PAGE_TEXT, sent with the
  * setup; see say). Server strings are only ever put in the page with textContent.
  */
 "use strict";
@@ -12,7 +12,7 @@
 (() => {
   // The only sentences written here: those shown when the server cannot be reached at all, or
   // before its setup has arrived, so that no table of the page's texts is at hand. Every other
-  // sentence comes from graders/core/messages.py (PAGE_TEXT) through say().
+  // sentence comes from graders/gui/messages.py (PAGE_TEXT) through say().
   const OFFLINE_TEXT = {
     loading: "Loading the game…",
     notLoaded: "Could not load the game: see the error below",
