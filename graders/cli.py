@@ -216,7 +216,7 @@ def _add_new_edition(sub: Subparsers) -> None:
                                    "with every key explained. Then change the reference and the rules' text, run "
                                    "`hogkit build --edition NAME`, and `hogkit build --check --edition NAME` lists "
                                    "what is still to do. docs/authoring.md walks through it.")
-    n.add_argument("name", metavar="NAME", help="the new edition's name: a lower-case Python name, such as picky_piggy")
+    n.add_argument("name", metavar="NAME", help="the new edition's name: a lower-case Python name, such as spring_hog")
     n.add_argument("--from", dest="source", default=DEFAULT_EDITION, metavar="EDITION",
                    help=f"the edition to start from (default: {DEFAULT_EDITION}; see `hogkit editions`)")
     n.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",

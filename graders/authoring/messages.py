@@ -42,7 +42,7 @@ def release_target_not_empty(path: str) -> str:
 
 def new_edition_bad_name(name: str) -> str:
     return (f"{name!r} cannot name an edition: use a lower-case Python name of at most 40 characters, "
-            "such as picky_piggy")
+            "such as spring_hog")
 
 
 def new_edition_exists(name: str) -> str:
