@@ -680,7 +680,7 @@ def test_a_file_one_child_leaves_in_a_shared_folder_is_read_by_no_other(edition,
     if not landlock:
         monkeypatch.setattr(isolation, "confinement", lambda *args: {"bpf": isolation.seccomp_program()[0]})
         # (without Landlock or a mount namespace, as under capsh, the kit's checkout may be readable:
-        # grading then refuses, as tests/kit/test_hostile.py shows; this test is about the files the
+        # grading then refuses, as tests/kit/test_hostile_isolation.py shows; this test is about the files the
         # children leave, so the kit's own paths are not demanded hidden here)
         monkeypatch.setattr(isolation, "demanded", lambda level: ())
     name = f"hogkit-leak-{secrets.token_hex(6)}"
