@@ -76,6 +76,19 @@ def needs_namespaces() -> None:
                     + isolation.policy().summary)
 
 
+def forced_limits(monkeypatch: pytest.MonkeyPatch, confined: bool = True) -> isolation.Policy:
+    """The limits level for this test (as if bubblewrap could not start); CONFINED False also takes
+    away what the kernel adds there (Landlock and seccomp), as on a kernel without them."""
+    real = isolation.policy()
+    limits = isolation.Policy(isolation.LIMITS, "", real.root, real.python, real.python_home,
+                              "forced by a test" + ("" if confined else ", unconfined"))
+    monkeypatch.setattr(isolation, "policy", lambda: limits)
+    if not confined:
+        monkeypatch.setattr(isolation, "confinement", lambda *args: {})
+    return limits
+
+
+
 # roll_dice starts five processes that each hold 400 MB: under the limit of one process (1 GB), but
 # twice it together.
 HOARDER = """

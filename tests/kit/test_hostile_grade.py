@@ -24,7 +24,7 @@ from graders.editions.edition import Edition
 from graders.sandboxing import isolation
 
 from .conftest import grade_source, problem, replace_function, scores, with_deadline
-from .hostile import HOARDER, SPIN_DEADLINE, assert_untouched, child_pids, first_case, line_of
+from .hostile import HOARDER, SPIN_DEADLINE, assert_untouched, child_pids, first_case, forced_limits, line_of
 
 
 def raised_reason(edition: Edition, number: int, error_type: str, message: str, line: int) -> str:
@@ -172,9 +172,7 @@ def test_files_left_in_the_shared_tmp_are_removed_under_limits_as_root(edition, 
     """
     if os.geteuid() != 0:
         pytest.skip("only root gives each child a user id of its own")
-    real = isolation.policy()
-    limits = isolation.Policy(isolation.LIMITS, "", True, real.python, real.python_home, "forced by a test")
-    monkeypatch.setattr(isolation, "policy", lambda: limits)
+    forced_limits(monkeypatch)  # as root: each child a user id of its own
     marker = f"left-{os.getpid()}-{time.monotonic_ns()}"
     mine = Path("/tmp") / f"{marker}-grader"
     mine.write_text("the grader's own", encoding="utf-8")

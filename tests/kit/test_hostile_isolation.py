@@ -26,19 +26,7 @@ from graders.editions.edition import Edition
 from graders.sandboxing import isolation
 
 from .conftest import REFERENCE_RUNNER, WITHOUT_LANDLOCK, grade_source, problem, replace_function
-from .hostile import needs_namespaces
-
-
-def forced_limits(monkeypatch: pytest.MonkeyPatch, confined: bool = True) -> isolation.Policy:
-    """The limits level for this test (as if bubblewrap could not start); CONFINED False also takes
-    away what the kernel adds there (Landlock and seccomp), as on a kernel without them."""
-    real = isolation.policy()
-    limits = isolation.Policy(isolation.LIMITS, "", real.root, real.python, real.python_home,
-                              "forced by a test" + ("" if confined else ", unconfined"))
-    monkeypatch.setattr(isolation, "policy", lambda: limits)
-    if not confined:
-        monkeypatch.setattr(isolation, "confinement", lambda *args: {})
-    return limits
+from .hostile import forced_limits, needs_namespaces
 
 
 def _searchable_by_all(folder: Path) -> bool:

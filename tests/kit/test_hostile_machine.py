@@ -22,7 +22,7 @@ from graders.core import messages
 from graders.sandboxing import isolation
 
 from .conftest import grade_on_gradescope, grade_source, problem, replace_function, with_deadline
-from .hostile import first_case, needs_namespaces
+from .hostile import first_case, forced_limits, needs_namespaces
 
 # -- 1. the kit's case files and reference, from the child's folder and process --------------------
 
@@ -119,9 +119,7 @@ def test_no_reference_leaks_through_the_shared_tmp_under_limits(edition, referen
     """
     if os.geteuid() != 0:
         pytest.skip("only root gives each child a user id of its own")
-    real = isolation.policy()
-    limits = isolation.Policy(isolation.LIMITS, "", True, real.python, real.python_home, "forced by a test")
-    monkeypatch.setattr(isolation, "policy", lambda: limits)
+    forced_limits(monkeypatch)  # as root: each child a user id of its own
     leak = f"/tmp/leak-{os.getpid()}-{time.monotonic_ns()}"
     reader = f"""
     def boar_brawl(player_score, opponent_score):
