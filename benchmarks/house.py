@@ -5,7 +5,7 @@
 
 Each box is a folder of graders/ with its modules and lines; a solid arrow is an import at a module's
 top, a dotted one an import made only inside a function (or through importlib). Shipped folders (the
-student bundle's, graders.authoring.bundle.SHIPPED) are marked. tests/kit/test_shape.py holds the rules
+student bundle's, graders.authoring.bundle.SHIPPED) are marked. tests/kit/whole/test_shape.py holds the rules
 the drawing shows: no arrow back up, no circle.
 """
 

@@ -7,9 +7,10 @@ import dataclasses
 import fcntl
 import hashlib
 import os
+import shutil
 import textwrap
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -255,3 +256,51 @@ for name in ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_
     flt.add_rule(sc.ERRNO(errno.ENOSYS), name)
 flt.load()
 """
+
+
+# -- the browser the page's tests drive: headless Chromium (Debian's package) through Playwright ------
+# (tests/kit/gui/test_gui_browser.py, the game's page; tests/kit/courses/test_similarity_browser.py,
+# similarity.html). Screenshots are kept in .artifacts/gui/ (or $HOGKIT_ARTIFACTS).
+
+CHROMIUM = os.environ.get("HOGKIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+ARTIFACTS = Path(os.environ.get("HOGKIT_ARTIFACTS", ROOT / ".artifacts" / "gui"))
+WAIT = 30_000  # ms: generous, for a busy machine
+
+
+def _missing(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install playwright)")
+    if CHROMIUM is None:
+        _missing("no chromium on PATH (apt-get install chromium)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context.set_default_timeout(WAIT)
+    tab = context.new_page()
+    outside: list[str] = []
+    tab.on("request", lambda r: outside.append(r.url) if not r.url.startswith("http://127.0.0.1") else None)
+    tab.outside = outside  # every request the page made elsewhere (there must be none)
+    yield tab
+    context.close()
+
+
+def shoot(tab: object, name: str) -> None:
+    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
