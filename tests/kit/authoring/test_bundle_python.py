@@ -12,7 +12,6 @@ import ast
 import functools
 import glob
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from graders.authoring.bundle import STUDENT_MODULES, engine_imports, release
 from graders.core import messages
 from graders.editions.edition import edition_names, load_edition
 
+from .. import scanner
 from ..conftest import unlock_everything
 
 OLDEST = (3, 9)
@@ -83,36 +83,20 @@ def test_the_bundle_ships_exactly_its_modules_and_they_import_nothing_else(impor
     assert {k: v for k, v in beyond.items() if v} == {}
 
 
-def reached_by_name(tree: ast.Module) -> set[str]:
-    """The engine modules a module names in a string handed to a call (``importlib.import_module(
-    "graders.games.analysis")``, ``__import__``) or imports as ``import graders.x``: what could be loaded
-    behind the import graph's back. (Docstrings and comments naming a module are prose, not reach.)"""
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name.removeprefix("graders.").replace(".", "/") for a in node.names
-                         if a.name.startswith("graders."))
-        elif isinstance(node, ast.Call):
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    found.update(m.replace(".", "/") for m in re.findall(r"\bgraders\.([a-z_0-9.]+)", arg.value))
-    return {name for name in found if (bundle.ENGINE / f"{name}.py").is_file()}
-
-
 def test_no_student_module_reaches_an_instructor_module_at_any_level(imports_at_any_level):
-    """Imports at any depth, ``import graders.x``, and importlib strings naming an engine module: a
-    module the bundle ships reaches only modules the bundle ships."""
+    """Imports at any depth, ``import graders.x``, and strings naming an engine module (importlib's,
+    ``__import__``'s), as the shared scanner finds them: a module the bundle ships reaches only modules
+    the bundle ships. (Docstrings and comments naming a module are prose, not reach.)"""
     shipped = set(STUDENT_MODULES)
     for name in STUDENT_MODULES:
-        tree = ast.parse((bundle.ENGINE / f"{name}.py").read_text(encoding="utf-8"))
-        reached = imports_at_any_level[name] | reached_by_name(tree)
+        reached = imports_at_any_level[name] | scanner.imports(scanner.module(name).tree)
         assert reached <= shipped, (name, sorted(reached - shipped))
 
 
 def test_the_reach_test_sees_an_importlib_string(tmp_path):
     tree = ast.parse('import importlib\ndef f():\n    return importlib.import_module("graders.games.analysis")\n')
-    assert reached_by_name(tree) == {"games/analysis"}
-    assert reached_by_name(ast.parse("import graders.games.tactics\n")) == {"games/tactics"}
+    assert scanner.imports(tree) == {"games/analysis"}
+    assert scanner.imports(ast.parse("import graders.games.tactics\n")) == {"games/tactics"}
 
 
 @pytest.mark.slow

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +12,8 @@ from graders.cli import main as hogkit
 from graders.core import errors, messages
 from graders.core.errors import EditionError, HogkitError, InputError, KitFailure
 
-ENGINE = Path(errors.__file__).parents[1]
+from .. import scanner
+
 # Exceptions the engine defines that are not failures the kit reports: each says why.
 NOT_REPORTED = {
     "NotAFile": "an OSError carrying why a class folder's entry was not opened; it becomes a status, never escapes",
@@ -25,12 +25,13 @@ NOT_REPORTED = {
 }
 # The modules that read an edition's data (manifests, case files, the [gui] table, students' copies).
 # mutants.toml and case specs (checks.py) are edition data too.
-EDITION_DATA = {"edition.py", "cases.py", "gamelog.py", "tables.py", "templates.py", "mutants.py", "checks.py",
-                "kinds.py"}
+EDITION_DATA = {"editions/edition.py", "editions/cases.py", "gui/gamelog.py", "core/tables.py",
+                "authoring/templates.py", "authoring/mutants.py", "scoring/checks.py", "games/kinds.py"}
 
 
 def _trees() -> dict[str, ast.Module]:
-    return {p.name: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(ENGINE.rglob("*.py"))}
+    """{module's file under graders/ ("core/errors.py"): its tree}, as the shared scanner parsed them."""
+    return {f"{m.name}.py": m.tree for m in scanner.modules()}
 
 
 def test_every_exception_the_engine_defines_belongs_to_the_family():
@@ -46,7 +47,7 @@ def test_every_exception_the_engine_defines_belongs_to_the_family():
                and not (hasattr(errors, c) and issubclass(getattr(errors, c), HogkitError))}
     assert outside == {}, "define these in graders/core/errors.py as kinds of HogkitError"
     # And every kind lives in errors.py once: no module defines its own copy.
-    assert {where for c, where in defined.items() if c not in NOT_REPORTED} == {"errors.py"}
+    assert {where for c, where in defined.items() if c not in NOT_REPORTED} == {"core/errors.py"}
 
 
 def test_each_kind_says_how_a_command_ends():
@@ -70,7 +71,7 @@ def test_edition_error_is_raised_only_where_edition_data_is_read():
 
 @pytest.mark.parametrize("module", ["cli.py", "runner/student.py", "gui/webgui.py"])
 def test_each_entry_point_catches_the_base_class_not_a_list_of_kinds(module):
-    tree = ast.parse((ENGINE / module).read_text(encoding="utf-8"))
+    tree = scanner.module(module.removesuffix(".py")).tree
     caught = [ast.unparse(h.type) for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler) and h.type is not None]
     assert "HogkitError" in caught
     for text in caught:  # a tuple of the kit's own kinds is what the base class replaces

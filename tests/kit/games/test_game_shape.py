@@ -9,14 +9,14 @@ of game touches the game modules and the editions' data only.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
 from graders.editions.edition import edition_names, load_edition
 from graders.games import game
 
-ENGINE = Path(__file__).resolve().parents[3] / "graders"
+from .. import scanner
+
 GAME_MODULES = {"game", "kinds"}  # the seam: the interface and factory, and the table's keys kind by kind
 MODELS = {"analysis", "tactics"}  # a kind's model: only the seam (and one model, for the other's kernel) imports it
 ALLOWED_IMPORTS = {
@@ -41,28 +41,17 @@ def kind_reads(tree: ast.Module) -> list[int]:
 
 
 def model_imports(tree: ast.Module) -> set[str]:
-    """The kind models TREE imports, in any form: ``from graders.games import analysis``,
-    ``from graders.games.analysis import x``, ``import graders.games.analysis`` or the module's name
-    as a string (``importlib``)."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("graders"):
-            found.update(a.name for a in node.names if a.name in MODELS)
-            found.update(m for m in MODELS if node.module.endswith(f".{m}"))
-        elif isinstance(node, ast.Import):
-            found.update(m for a in node.names for m in MODELS if a.name.startswith("graders") and a.name.endswith(
-                f".{m}"))
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("graders."):
-            found.update(m for m in MODELS if node.value.endswith(f".{m}"))
-    return found
+    """The kind models TREE reaches in any form, as the shared scanner finds them: ``from graders.games
+    import analysis``, ``from graders.games.analysis import x``, ``import graders.games.analysis`` or
+    the module's name as a string (``importlib``)."""
+    return {target.split("/")[1] for target in scanner.imports(tree) if target in {f"games/{m}" for m in MODELS}}
 
 
 def test_nothing_outside_the_game_modules_decides_the_kind_of_game():
-    for path in sorted(ENGINE.rglob("*.py")):
-        name = path.stem
-        if name in GAME_MODULES:
+    for module in scanner.modules():
+        name, tree = module.stem, module.tree
+        if module.folder == "games" and name in GAME_MODULES:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
         lines = kind_reads(tree)
         assert not lines, f"{name}.py reads the kind of game at lines {lines}: ask graders.games.game"
         reached = {m for m in model_imports(tree) if m != name and (name, m) not in ALLOWED_IMPORTS}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import json
 import re
 from pathlib import Path
@@ -28,20 +27,15 @@ from graders.core.records import (
 from graders.scoring.grading import grade
 from graders.scoring.submissions import Submission
 
-ENGINE = Path(__file__).resolve().parents[3] / "graders"
-PACKAGES = {f"graders.{p.name}" for p in ENGINE.iterdir() if (p / "__init__.py").is_file()}
+from .. import scanner
+
 LONGEST = 60  # lines, decorators and docstring included
 
 
 def engine_trees() -> dict[str, ast.Module]:
-    """{module's name: its tree} for every engine module (the tests here only read the trees)."""
-    return dict(_engine_trees())
-
-
-@functools.cache
-def _engine_trees() -> tuple[tuple[str, ast.Module], ...]:
-    """The engine's modules parsed once per process, for the several tests that walk them."""
-    return tuple((p.stem, ast.parse(p.read_text(encoding="utf-8"), str(p))) for p in sorted(ENGINE.rglob("*.py")))
+    """{module's path under graders/ ("scoring/grading"): its tree} for every engine module, as the
+    shared scanner parsed them once per process (the tests here only read the trees)."""
+    return {m.name: m.tree for m in scanner.modules()}
 
 
 def test_no_engine_function_is_longer_than_sixty_lines():
@@ -52,49 +46,19 @@ def test_no_engine_function_is_longer_than_sixty_lines():
     assert long == []
 
 
-def imports_of(tree: ast.Module) -> set[str]:
-    """The engine modules TREE imports anywhere, a function's own imports included."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module in ("graders", *PACKAGES):
-            found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("graders."):
-            found.add(node.module.split(".")[-1])
-        elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[-1] for a in node.names if a.name.startswith("graders.")}
-    return found
-
-
-def circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every import path that comes back to where it started, shortest first, once per circle."""
-    found: list[list[str]] = []
-    for start in sorted(graph):
-        paths = [[start]]
-        while paths:
-            path = paths.pop(0)
-            for nxt in sorted(graph.get(path[-1], ())):
-                if nxt == start and sorted(path) not in [sorted(c) for c in found]:
-                    found.append(path)
-                elif nxt not in path and nxt > start:
-                    paths.append(path + [nxt])
-    return found
-
-
 def test_circles_are_found_where_there_are_some():
-    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    assert circles({"a": {"b"}, "b": set()}) == []
+    assert scanner.circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert scanner.circles({"a": {"b"}, "b": set()}) == []
 
 
 def test_no_engine_module_imports_itself_back_through_others():
-    graph = {name: imports_of(tree) - {name} for name, tree in engine_trees().items()}
-    assert circles(graph) == []
+    assert scanner.circles(scanner.graph()) == []
 
 
 def test_the_modules_that_open_a_submission_do_not_need_grading():
     """The browser game, templates and the pytest route open sessions through the sandbox module."""
-    trees = engine_trees()
-    for name in ("webgui", "templates", "analysis"):
-        assert "grading" not in imports_of(trees[name]), name
+    for name in ("gui/webgui", "authoring/templates", "games/analysis"):
+        assert "scoring/grading" not in scanner.imports(scanner.module(name).tree), name
 
 
 def test_case_results_are_built_by_keyword_everywhere():
@@ -226,10 +190,11 @@ SENTENCE = re.compile(r"[A-Za-z]+(?: +[A-Za-z'()]+){2,}")  # three words or more
 # Sentences that stay where they are, each for a reason:
 ALLOWED_SENTENCES = {
     # Python's own words, imitated by the child's capped stdout so that student code sees what Python says.
-    ("child.py", "write() argument must be str"),
-    ("child.py", " is not defined"),  # a name the kit's functions do not offer: Python's NameError, as Python words it
+    ("sandboxing/child.py", "write() argument must be str"),
+    # A name the kit's functions do not offer: Python's NameError, as Python words it.
+    ("sandboxing/child.py", " is not defined"),
     # What check_strategy prints in the child is a case's output, compared with the case files' text.
-    ("probes.py", ") gave two different answers"),
+    ("sandboxing/probes.py", ") gave two different answers"),
 }
 
 
@@ -237,7 +202,7 @@ def sentences_outside_messages() -> set[tuple[str, str]]:
     """(module, text) of every sentence raised, printed or given to parser.error outside messages.py."""
     found = set()
     for name, tree in engine_trees().items():
-        if name == "messages":
+        if name.split("/")[-1] == "messages":
             continue
         for node in ast.walk(tree):
             said = None
@@ -270,9 +235,9 @@ def test_every_renderer_lives_in_reports():
     """Text, CSV, HTML and Markdown made from grading's records (the contest's standings and the
     answer key included) come from reports.py; the modules that compute them only call it. (The TA
     report renders activity logs, not grading records, in tareport.py.)"""
-    elsewhere = [f"{name}.py:{node.lineno} {node.name}" for name, tree in engine_trees().items() if name != "reports"
-                 for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("render_")
-                 and name in ("contest", "cli", "classroom", "grading", "gradescope")]
+    computing = ("courses/contest", "cli", "courses/classroom", "scoring/grading", "courses/gradescope")
+    elsewhere = [f"{name}.py:{node.lineno} {node.name}" for name, tree in engine_trees().items() if name in computing
+                 for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("render_")]
     assert elsewhere == []
     from graders.scoring import reports
 
@@ -301,11 +266,16 @@ def test_the_contest_standings_are_typed_and_share_ranks_on_ties():
 # -- one writer per output format ----------------------------------------------------------------
 
 JSON_RAW_ALLOWED = {  # modules that may write JSON with raw non-ASCII text, and why
-    "writers": "the one JSON writer for output people read",
-    "activity": "the student's log: its hash chain is computed over this exact text",
-    "artifacts": "the kit's own manifests, written from the edition's data",
-    "tomlw": "TOML strings, from the edition's data",
+    "core/writers": "the one JSON writer for output people read",
+    "runner/activity": "the student's log: its hash chain is computed over this exact text",
+    "authoring/artifacts": "the kit's own manifests, written from the edition's data",
+    "authoring/tomlw": "TOML strings, from the edition's data",
 }
+
+
+def plain_text(name: str) -> bool:
+    """Whether the module NAME says plain text only (the sentences, the bundle's files): no Markdown."""
+    return name.split("/")[-1] == "messages" or name == "authoring/bundle"
 
 
 def _strings(tree: ast.Module) -> list[tuple[int, str]]:
@@ -320,7 +290,7 @@ def test_every_csv_and_markdown_file_is_written_through_the_writers():
     or writes JSON with raw control characters; a module rendering Markdown imports the writers."""
     found = []
     for name, tree in engine_trees().items():
-        if name == "writers":
+        if name == "core/writers":
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "csv" \
@@ -328,7 +298,7 @@ def test_every_csv_and_markdown_file_is_written_through_the_writers():
                 found.append(f"{name}.py:{node.lineno}: csv.{node.attr} (use writers.csv_text)")
             if isinstance(node, ast.keyword) and node.arg == "ensure_ascii" and name not in JSON_RAW_ALLOWED:
                 found.append(f"{name}.py:{node.lineno}: ensure_ascii (use writers.json_text)")
-            if isinstance(node, ast.JoinedStr) and name not in ("messages", "bundle"):  # their text is plain
+            if isinstance(node, ast.JoinedStr) and not plain_text(name):
                 parts = node.values
                 found += [f"{name}.py:{node.lineno}: a value in a `code span` (use writers.md_code)"
                           for a, b in zip(parts, parts[1:], strict=False)
@@ -337,7 +307,6 @@ def test_every_csv_and_markdown_file_is_written_through_the_writers():
         strings = _strings(tree)
         found += [f"{name}.py:{line}: a code fence (use writers.md_block)" for line, s in strings if "```" in s]
         renders_markdown = any("|---|" in s or s.startswith("## ") for _, s in strings)
-        if renders_markdown and name != "messages" and "graders.core.writers" not in {
-                n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}:
+        if renders_markdown and name.split("/")[-1] != "messages" and "core/writers" not in scanner.imports(tree):
             found.append(f"{name}.py: renders Markdown without graders.core.writers")
     assert not found, "\n".join(found)

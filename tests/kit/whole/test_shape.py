@@ -2,22 +2,23 @@
 
 graders/ holds one folder per part of the work (see the README's "Where things live"). The folders a
 student's bundle carries (:data:`graders.authoring.bundle.SHIPPED`) keep to Python 3.9 and the
-standard library; the others run only on an instructor's machine. Every import counts here, at a
-module's top or inside a function, and so does ``importlib.import_module("graders...")``.
+standard library; the others run only on an instructor's machine. Every reach counts here, as the
+shared scanner finds it (tests/kit/scanner.py): an import at a module's top or inside a function, and
+a string naming a module (``importlib.import_module("graders...")``).
 """
 
 from __future__ import annotations
 
-import ast
 import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from graders.authoring.bundle import ENGINE, SHIPPED, STUDENT_MODULES
+
+from .. import scanner
 
 ROOT = ENGINE.parent
 
@@ -39,44 +40,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 KNOWN_REACHES: set[tuple[str, str]] = set()
 
 
-def module_name(path: Path) -> str:
-    """graders/scoring/grading.py -> "scoring/grading"; graders/cli.py -> "cli"."""
-    return path.relative_to(ENGINE).with_suffix("").as_posix()
-
-
 def folder(module: str) -> str:
     return module.split("/")[0]
-
-
-def _target(dotted: str, names: list[str]) -> set[str]:
-    """The engine modules `from DOTTED import NAMES` (or `import DOTTED`) reaches."""
-    parts = dotted.split(".")[1:]
-    if len(parts) >= 2 or (len(parts) == 1 and (ENGINE / f"{parts[0]}.py").is_file()):
-        return {"/".join(parts[:2])}
-    base = ENGINE.joinpath(*parts)
-    found = {"/".join([*parts, n]) for n in names if (base / f"{n}.py").is_file()}
-    return found or ({parts[0]} if parts else set())
-
-
-def imports(path: Path) -> set[str]:
-    """Every engine module the file at PATH imports, anywhere in it, importlib's included."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "graders":
-            found |= _target(node.module or "", [a.name for a in node.names])
-        elif isinstance(node, ast.Import):
-            found |= {m for a in node.names if a.name.startswith("graders.") for m in _target(a.name, [])}
-        elif (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))
-              and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module" and node.args
-              and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("graders.")):
-            found |= _target(str(node.args[0].value), [])
-    return found
-
-
-def graph() -> dict[str, set[str]]:
-    """Module -> the engine modules it imports (itself left out)."""
-    modules = {module_name(p): p for p in sorted(ENGINE.rglob("*.py"))}
-    return {m: imports(p) - {m} for m, p in modules.items() if not m.endswith("__init__")}
 
 
 def layer(package: str) -> int:
@@ -90,39 +55,25 @@ def test_every_folder_has_a_place_in_the_layers():
 
 
 def test_nothing_shipped_reaches_an_instructor_only_folder_but_the_known_reaches():
-    reaches = {(src, dst) for src, targets in graph().items() for dst in targets
+    reaches = {(src, dst) for src, targets in scanner.graph().items() for dst in targets
                if folder(src) in SHIPPED and folder(dst) not in SHIPPED}
     assert reaches == KNOWN_REACHES, "a reach gone: take it out of KNOWN_REACHES; a new one: move the code"
 
 
 def test_no_import_runs_back_up_the_layers():
-    upward = {(src, dst) for src, targets in graph().items() for dst in targets
+    upward = {(src, dst) for src, targets in scanner.graph().items() for dst in targets
               if folder(src) != folder(dst) and layer(folder(dst)) >= layer(folder(src))}
     assert upward - KNOWN_REACHES == set()
 
 
 def test_no_circle_between_folders():
-    edges = {(folder(src), folder(dst)) for src, targets in graph().items() for dst in targets
-             if folder(src) != folder(dst)}
-    seen: dict[str, int] = {}  # 1 on the current path, 2 done
-
-    def visit(node: str, path: list[str]) -> None:
-        seen[node] = 1
-        for a, b in sorted(edges):
-            if a == node:
-                assert seen.get(b) != 1, "import circle: " + " -> ".join([*path, b])
-                if b not in seen:
-                    visit(b, [*path, b])
-        seen[node] = 2
-
-    for start in sorted({a for a, _ in edges}):
-        if start not in seen:
-            visit(start, [start])
-    assert ("scoring", "sandboxing") in edges  # the graph is the real one
+    edges = scanner.folders(scanner.graph())
+    assert scanner.circles(edges) == [], "import circle"
+    assert "sandboxing" in edges["scoring"]  # the graph is the real one
 
 
 def test_the_bundle_ships_exactly_the_shipped_folders():
-    shipped = {"__init__"} | {module_name(p) for name in SHIPPED for p in (ENGINE / name).glob("*.py")}
+    shipped = {"__init__"} | {m.name for m in scanner.modules() if m.folder in SHIPPED}
     assert set(STUDENT_MODULES) == shipped and "runner/student" in shipped
     # pyproject's Python 3.9 target names the same folders, not a list of modules.
     targets = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"][
