@@ -1,4 +1,6 @@
-"""Shared fixtures for the kit's own tests: the default edition, its sources and a grading shortcut."""
+"""Shared fixtures for the kit's own tests, seen by every folder of tests/kit: the default edition, its
+sources and a grading shortcut, a game of tactics' best play solved once per run for the tests that
+ask, and the browser the page's tests drive. Pytest's public API only."""
 
 from __future__ import annotations
 
@@ -90,16 +92,17 @@ def recursion_limit_kept() -> Iterable[None]:
     sys.setrecursionlimit(kept)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
-    """A game of tactics' best play is solved once per test run, however many tests and workers ask.
+@pytest.fixture(scope="session")
+def best_play_store(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Callable[..., tuple]:
+    """:func:`graders.games.tactics.best_response`, each answer solved once per test run however many
+    tests and workers ask (see :func:`best_play_solved_once`, the tests that use it).
 
-    Value iteration over Pig's states takes seconds for each opponent, and the fixtures, the
-    ``optimal`` command and the page all ask for the same few. The key is everything the answer
-    depends on: the model's arrays, the opponent's table by content, and the iteration's settings
-    (a test that lowers MOST_ROUNDS gets a fresh solve, and its error). The first worker to ask
-    solves under a file lock and leaves the answer in the run's shared temporary folder; the
-    others wait for it and read it. Each caller gets its own copy; a failure is never kept."""
+    Value iteration over Pig's states takes seconds for each opponent, and the ``optimal`` command
+    and the page ask for the same few. The key is everything the answer depends on: the model's
+    arrays, the opponent's table by content, and the iteration's settings (a test that lowers
+    MOST_ROUNDS gets a fresh solve, and its error). The first worker to ask solves under a file lock
+    and leaves the answer in the run's shared temporary folder; the others wait for it and read it.
+    Each caller gets its own copy; a failure is never kept."""
     from graders.games import tactics
 
     real = tactics.best_response
@@ -125,9 +128,17 @@ def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: s
             os.replace(partial, answer)
             return table, values
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tactics, "best_response", best_response)
-        yield
+    return best_response
+
+
+@pytest.fixture
+def best_play_solved_once(best_play_store: Callable[..., tuple], monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test of what asks a game of tactics' best play (the ``optimal`` command, the page's
+    meter), not of the best play itself: during the test, tactics.best_response answers from the
+    run's store. The tests of value iteration (games/test_tactics.py's ``pig``) call the real one."""
+    from graders.games import tactics
+
+    monkeypatch.setattr(tactics, "best_response", best_play_store)
 
 
 @pytest.fixture(scope="session")

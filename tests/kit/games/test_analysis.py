@@ -24,7 +24,7 @@ from graders.games import analysis, kinds
 from graders.games.game import game_of
 from graders.sandboxing.sandbox import StepReply, open_session
 
-from ..conftest import Kept, content_digest, grade_source, problem
+from ..conftest import grade_source, problem
 
 
 @pytest.fixture(scope="module")
@@ -298,25 +298,9 @@ def test_a_contest_ranks_exactly_and_lists_invalid_entries(tmp_path, reference_s
     assert html.count('src="data:image/png;base64,') == 1  # the matrix as a picture, inside the page
 
 
-@pytest.fixture
-def numpy_passes(monkeypatch):
-    """numpy's pass over a pair of strategies (numpy_win_tables) worked out once in a test, however
-    often it asks for that pair, directly or through win_rates with no compiler: the pass depends on
-    the model and the two tables alone, and takes seconds on swine_swap's whole state. Each caller
-    gets its own copy."""
-    real = analysis.numpy_win_tables
-    kept = Kept()
-
-    def numpy_win_tables(model, first, second):
-        worked = kept.get(content_digest(id(model), first, second), lambda: (model, real(model, first, second)))
-        return tuple(table.copy() for table in worked[1])  # (the model kept with them, so its id stays its own)
-
-    monkeypatch.setattr(analysis, "numpy_win_tables", numpy_win_tables)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", edition_names())
-def test_the_compiled_solver_agrees_with_numpy(name, monkeypatch, numpy_passes):
+def test_the_compiled_solver_agrees_with_numpy(name, monkeypatch):
     """Every state's value, both seats, for random strategies and the reference's (with memory, an
     extra turn or a swap where the edition has one): the C loop and the numpy one agree, and so do
     the figures pair_rate gives with a compiler and without one."""

@@ -16,27 +16,7 @@ from graders.editions.edition import edition_names, kit_root, load_edition
 from graders.games import reference, tactics
 from graders.sandboxing.probes import tactic_row
 
-from ..conftest import Kept, model_digest
-
 TACTIC_EDITIONS = [n for n in edition_names() if load_edition(n).game.kind == "tactic"]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def turn_gains_worked_out_once():
-    """A strategy's turn gains are worked out once per module, however many tests ask. Every win
-    rate, picture of win chances and contest pair starts from them, and the tests here ask again and
-    again for the same few tables (the baseline's in nearly every one), each a pass over every turn
-    total at every pair of scores. The key is everything the answer depends on: the model's arrays
-    and the table by content. Each caller gets its own copy; a failure is never kept."""
-    real = tactics.turn_gains
-    kept = Kept()
-
-    def turn_gains(model, table):
-        return kept.get(model_digest(model, table), lambda: real(model, table)).copy()
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tactics, "turn_gains", turn_gains)
-        yield
 
 
 @pytest.fixture(scope="module", params=TACTIC_EDITIONS)
@@ -214,6 +194,7 @@ def test_winrate_for_a_game_of_tactics(capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("best_play_solved_once")
 def test_optimal_for_a_game_of_tactics(tmp_path, capsys):
     assert hogkit(["optimal", "--edition", "pig"]) == 0
     out = capsys.readouterr().out
@@ -226,6 +207,7 @@ def test_optimal_for_a_game_of_tactics(tmp_path, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("best_play_solved_once")
 def test_optimal_writes_the_best_response_as_a_strategy(tmp_path, capsys, pig):
     """The file holds the best response's tactic for every pair of scores, and its final_strategy
     wins exactly as often as the best response itself."""

@@ -269,6 +269,7 @@ def test_the_meter_shows_the_exact_chance(page: object, edition: Edition) -> Non
         assert settle(page) == "waiting" and not page.is_visible("#meter")  # the simple rules are not modelled
 
 
+@pytest.mark.usefixtures("best_play_solved_once")  # Pig's meter
 def test_two_strategies_play_with_the_dice_animated(page: object, any_edition: Edition) -> None:
     if not any_edition.gui:
         pytest.skip(f"{any_edition.name} declares no [gui]: it offers no browser game")
@@ -355,6 +356,7 @@ def shown_turn_total(tab: object) -> int:
 
 
 @pytest.mark.parametrize("name", TACTIC_EDITIONS)
+@pytest.mark.usefixtures("best_play_solved_once")
 def test_a_tactic_game_is_played_with_its_buttons_to_the_end(page: object, name: str) -> None:
     """Pig in the page: Roll and Hold until the game is over, the turn total and the die's sides shown
     before each action, the dice drawn as faces, the student's commentary; the same game as the
@@ -391,6 +393,7 @@ def test_a_tactic_game_is_played_with_its_buttons_to_the_end(page: object, name:
 
 
 @pytest.mark.parametrize("name", TACTIC_EDITIONS)
+@pytest.mark.usefixtures("best_play_solved_once")
 def test_a_tactic_game_plays_by_keyboard(page: object, name: str) -> None:
     settings = gui_settings(load_edition(name))
     with serving(load_edition(name).solution_dir, seed=4) as client:

@@ -60,7 +60,7 @@ class SolvedOnce:
     """A dice game as ``hogkit play`` hands it to the page, each best-play table it works out kept
     for the rest of the process: every server of these tests shows the same exact figures, worked
     out once per edition and opponent rather than once per server. (A tactic game's best responses
-    are solved once per run already: conftest.best_play_solved_once.)"""
+    are solved once per run for the tests that ask for conftest's best_play_solved_once.)"""
 
     def __init__(self, game: DiceGame) -> None:
         self.game = game
@@ -1013,6 +1013,7 @@ def act_to_the_end(client: Client, players: list[str], seed: int, choose: object
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("best_play_solved_once")
 def test_pig_is_played_one_action_at_a_time(pig: Edition, pig_server: Client) -> None:
     status, view = pig_server.post({"players": ["person", "final_strategy"], "seed": 5, "moves": []})
     assert status == 200 and view["waiting"] and view["next"] == 0 and view["turn_total"] == 0
@@ -1029,6 +1030,7 @@ def test_pig_is_played_one_action_at_a_time(pig: Edition, pig_server: Client) ->
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("best_play_solved_once")
 def test_two_people_play_pig(pig: Edition, pig_server: Client) -> None:
     view, moves = act_to_the_end(pig_server, ["person", "person"], 8, hold_at(15))
     assert view["over"]
@@ -1178,6 +1180,7 @@ def test_the_pig_meter_reads_the_best_response_values(monkeypatch: pytest.Monkey
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("best_play_solved_once")
 def test_the_pig_meter_is_the_exact_chance_with_best_play(pig: Edition) -> None:
     """The real figures: a person about to start against make_roll_until_strategy(20) wins 69.24%
     with best play (the best response's own exact figure going first); two people at the start, the
