@@ -1,4 +1,6 @@
-"""What the attack tests share (test_hostile_*.py, one module per route of attack).
+"""What the attack tests share (tests/kit/*/test_hostile_*.py, one module per route of attack: the
+grade route's child and judge, the machine, where courses run, the fork server, the class route,
+what staff open, the student's runner).
 
 Every attack test builds a variant of the reference ``hog.py`` (or a class of hand-ins) that attacks
 the grader one way and checks, with exact scores, statuses and reasons, that the attack costs only

@@ -7,7 +7,7 @@ spins, forks, ends the program, hangs while loading, floods its output or holds 
 with exact scores, statuses and reasons, that the attack costs only the problems it touches, leaves
 nothing running and never earns a point. Each test grades only the problems it needs, so the module
 stays fast apart from the loops that must run into a deadline. (What the code tells the judge:
-test_hostile_judge.py; what it can find of the machine: test_hostile_machine.py.)
+scoring/test_hostile_judge.py; what it can find of the machine: test_hostile_machine.py.)
 """
 
 from __future__ import annotations

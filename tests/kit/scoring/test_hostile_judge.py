@@ -6,7 +6,7 @@ types and runs no student code. Every test builds a variant of the reference ``h
 values that only pretend to be right, patches the tools the grader might use, forges the child's
 replies and frames, fails to parse or to import, prints around its answers or tries all of it at
 once, and checks, with exact scores, statuses and reasons, that the attack costs only the problems
-it touches and never earns a point. (What the code does to its child: test_hostile_grade.py.)
+it touches and never earns a point. (What the code does to its child: sandboxing/test_hostile_grade.py.)
 """
 
 from __future__ import annotations
