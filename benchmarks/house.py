@@ -5,65 +5,39 @@
 
 Each box is a folder of graders/ with its modules and lines; a solid arrow is an import at a module's
 top, a dotted one an import made only inside a function (or through importlib). Shipped folders (the
-student bundle's, graders.authoring.bundle.SHIPPED) are marked. tests/kit/test_shape.py holds the rules
-the drawing shows: no arrow back up, no circle.
+student bundle's, graders.authoring.bundle.SHIPPED) are marked. The imports are found by the shape
+tests' own scanner (tests/kit/scanner.py), and tests/kit/whole/test_shape.py holds the rules the
+drawing shows: no arrow back up, no circle.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ROOT / "graders"
 sys.path.insert(0, str(ROOT))
 
 from graders.authoring.bundle import SHIPPED  # noqa: E402
-
-
-def folder_of(dotted: str, names: list[str]) -> set[str]:
-    """The folders (or top-level modules) `from DOTTED import NAMES` reaches."""
-    parts = dotted.split(".")[1:]
-    if parts:
-        return {parts[0]}
-    return {n for n in names if (ENGINE / n / "__init__.py").is_file() or (ENGINE / f"{n}.py").is_file()}
-
-
-def arrows(path: Path) -> tuple[set[str], set[str]]:
-    """The folders PATH imports at its top, and those it imports only inside a function."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    top_nodes = {id(n) for n in tree.body}
-    top: set[str] = set()
-    lazy: set[str] = set()
-    for node in ast.walk(tree):
-        found: set[str] = set()
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "graders" and not node.level:
-            found = folder_of(node.module or "", [a.name for a in node.names])
-        elif isinstance(node, ast.Import):
-            found = {f for a in node.names if a.name.startswith("graders.") for f in folder_of(a.name, [])}
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "import_module" and node.args
-              and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).startswith("graders.")):
-            found = folder_of(str(node.args[0].value), [])
-        (top if id(node) in top_nodes else lazy).update(found)
-    return top, lazy
+from tests.kit import scanner  # noqa: E402
 
 
 def house() -> tuple[dict[str, tuple[int, int]], dict[tuple[str, str], bool]]:
-    """Folder -> (modules, lines); (from, to) -> whether any of its imports is at a module's top."""
+    """Folder -> (modules, lines); (from, to) -> whether any of its imports is at a module's top. The
+    imports are the shape tests' own (tests/kit/scanner.py), each taken at its folder."""
     sizes: dict[str, tuple[int, int]] = {}
     edges: dict[tuple[str, str], bool] = {}
-    for path in sorted(ENGINE.rglob("*.py")):
-        rel = path.relative_to(ENGINE)
-        name = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+    for module in scanner.modules():
+        name = module.folder
         if name == "__init__":
             continue
         modules, lines = sizes.get(name, (0, 0))
-        sizes[name] = (modules + (path.name != "__init__.py"), lines + len(path.read_text("utf-8").splitlines()))
-        top, lazy = arrows(path)
-        for target in (top | lazy) - {name, "__init__"}:
-            edges[(name, target)] = edges.get((name, target), False) or target in top
+        sizes[name] = (modules + (module.stem != "__init__"), lines + len(module.path.read_text("utf-8").splitlines()))
+        for reach in scanner.reaches(module.tree):
+            target = reach.target.split("/")[0]
+            if target not in (name, "__init__"):
+                edges[(name, target)] = edges.get((name, target), False) or reach.top
     return sizes, edges
 
 

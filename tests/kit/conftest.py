@@ -1,4 +1,6 @@
-"""Shared fixtures for the kit's own tests: the default edition, its sources and a grading shortcut."""
+"""Shared fixtures for the kit's own tests, seen by every folder of tests/kit: the default edition, its
+sources and a grading shortcut, a game of tactics' best play solved once per run for the tests that
+ask, and the browser the page's tests drive. Pytest's public API only."""
 
 from __future__ import annotations
 
@@ -7,9 +9,10 @@ import dataclasses
 import fcntl
 import hashlib
 import os
+import shutil
 import textwrap
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -89,16 +92,17 @@ def recursion_limit_kept() -> Iterable[None]:
     sys.setrecursionlimit(kept)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
-    """A game of tactics' best play is solved once per test run, however many tests and workers ask.
+@pytest.fixture(scope="session")
+def best_play_store(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Callable[..., tuple]:
+    """:func:`graders.games.tactics.best_response`, each answer solved once per test run however many
+    tests and workers ask (see :func:`best_play_solved_once`, the tests that use it).
 
-    Value iteration over Pig's states takes seconds for each opponent, and the fixtures, the
-    ``optimal`` command and the page all ask for the same few. The key is everything the answer
-    depends on: the model's arrays, the opponent's table by content, and the iteration's settings
-    (a test that lowers MOST_ROUNDS gets a fresh solve, and its error). The first worker to ask
-    solves under a file lock and leaves the answer in the run's shared temporary folder; the
-    others wait for it and read it. Each caller gets its own copy; a failure is never kept."""
+    Value iteration over Pig's states takes seconds for each opponent, and the ``optimal`` command
+    and the page ask for the same few. The key is everything the answer depends on: the model's
+    arrays, the opponent's table by content, and the iteration's settings (a test that lowers
+    MOST_ROUNDS gets a fresh solve, and its error). The first worker to ask solves under a file lock
+    and leaves the answer in the run's shared temporary folder; the others wait for it and read it.
+    Each caller gets its own copy; a failure is never kept."""
     from graders.games import tactics
 
     real = tactics.best_response
@@ -124,9 +128,17 @@ def best_play_solved_once(tmp_path_factory: pytest.TempPathFactory, worker_id: s
             os.replace(partial, answer)
             return table, values
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tactics, "best_response", best_response)
-        yield
+    return best_response
+
+
+@pytest.fixture
+def best_play_solved_once(best_play_store: Callable[..., tuple], monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test of what asks a game of tactics' best play (the ``optimal`` command, the page's
+    meter), not of the best play itself: during the test, tactics.best_response answers from the
+    run's store. The tests of value iteration (games/test_tactics.py's ``pig``) call the real one."""
+    from graders.games import tactics
+
+    monkeypatch.setattr(tactics, "best_response", best_play_store)
 
 
 @pytest.fixture(scope="session")
@@ -255,3 +267,51 @@ for name in ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_
     flt.add_rule(sc.ERRNO(errno.ENOSYS), name)
 flt.load()
 """
+
+
+# -- the browser the page's tests drive: headless Chromium (Debian's package) through Playwright ------
+# (tests/kit/gui/test_gui_browser.py, the game's page; tests/kit/courses/test_similarity_browser.py,
+# similarity.html). Screenshots are kept in .artifacts/gui/ (or $HOGKIT_ARTIFACTS).
+
+CHROMIUM = os.environ.get("HOGKIT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+ARTIFACTS = Path(os.environ.get("HOGKIT_ARTIFACTS", ROOT / ".artifacts" / "gui"))
+WAIT = 30_000  # ms: generous, for a busy machine
+
+
+def _missing(why: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install playwright)")
+    if CHROMIUM is None:
+        _missing("no chromium on PATH (apt-get install chromium)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    context.set_default_timeout(WAIT)
+    tab = context.new_page()
+    outside: list[str] = []
+    tab.on("request", lambda r: outside.append(r.url) if not r.url.startswith("http://127.0.0.1") else None)
+    tab.outside = outside  # every request the page made elsewhere (there must be none)
+    yield tab
+    context.close()
+
+
+def shoot(tab: object, name: str) -> None:
+    tab.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]

@@ -1,7 +1,8 @@
 """Odd hand-ins, made on demand: corrupt zips, folders nested past any walk's recursion, project
 folders whose manifest is a link or cannot be read, forged activity logs, hand-ins built to cost the
-grader's own analyses as much as they can. Shared by the attack tests (tests/kit/test_hostile.py,
-tests/kit/test_attack_bounded.py), the fuzz test (tests/kit/test_robustness.py) and
+grader's own analyses as much as they can. Shared by the attack tests
+(tests/kit/courses/test_hostile_class.py, tests/kit/runner/test_hostile_runner.py,
+tests/kit/courses/test_attack_bounded.py), the fuzz test (tests/kit/scoring/test_robustness.py) and
 benchmarks/bench_bounded.py."""
 
 from __future__ import annotations
