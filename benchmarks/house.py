@@ -44,7 +44,7 @@ def house() -> tuple[dict[str, tuple[int, int]], dict[tuple[str, str], bool]]:
 def label(name: str, sizes: dict[str, tuple[int, int]]) -> str:
     modules, lines = sizes[name]
     where = "shipped" if name in SHIPPED else "instructor"
-    return f"{name}/ ({modules} modules, {lines:,} lines, {where})" if name != "cli" else f"cli.py ({lines:,} lines)"
+    return f"{name}/ ({modules} modules, {lines:,} lines, {where})"
 
 
 def main() -> None:

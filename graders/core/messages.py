@@ -6,7 +6,7 @@ got with whitespace made visible, and says what to run next. The submission's fi
 parameter (``filename``), never assumed.
 
 A sentence only one folder says lives in that folder's own ``messages.py`` (graders/scoring/,
-graders/courses/, …; graders/cli.py's own in graders/courses/cli_messages.py), which imports from
+graders/courses/, graders/cli/, …), which imports from
 here the helpers it needs; here stay the helpers (visible, clip, printable, indent, …) and what
 several folders say. So the instructor's sentences stay out of the student's bundle.
 """

@@ -1,5 +1,5 @@
 """What classes and courses say: class runs, shards and merge, Gradescope, course files, the TA
-and similarity reports; the sentences only graders/courses/ uses (and graders/cli.py with it).
+and similarity reports; the sentences only graders/courses/ uses (and graders/cli/ with it).
 
 Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.

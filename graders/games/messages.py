@@ -1,5 +1,5 @@
 """What the games say: exact analysis, strategies and tactics, pictures and tables; the sentences
-only graders/games/ uses (and graders/cli.py with it).
+only graders/games/ uses (and graders/cli/ with it).
 
 Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.

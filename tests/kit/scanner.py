@@ -33,12 +33,12 @@ class Module:
     """One engine module: its file, its name under graders/ and its parsed tree (only read, never changed)."""
 
     path: Path
-    name: str  # "scoring/grading"; "cli"; "core/__init__"
+    name: str  # "scoring/grading"; "cli/parser"; "core/__init__"
     tree: ast.Module
 
     @property
     def folder(self) -> str:
-        """The folder of graders/ the module is in ("scoring"), or the module's own name for cli.py."""
+        """The folder of graders/ the module is in ("scoring")."""
         return self.name.split("/")[0]
 
     @property

@@ -1,7 +1,7 @@
 """Every message: each public function of every sentence module is called and carries its names, numbers, commands.
 
 The sentence modules are graders/**/*messages.py: graders.core.messages (the shared sentences and the
-text helpers), each folder's own messages.py and graders/courses/cli_messages.py. They are found and
+text helpers), each folder's own messages.py and graders/cli/messages.py. They are found and
 keyed by their path, so two modules of one name never hide each other.
 """
 
@@ -18,8 +18,8 @@ import pytest
 
 import graders
 from graders.authoring import messages as authoring_messages
+from graders.cli import messages as cli_messages
 from graders.core import messages
-from graders.courses import cli_messages
 from graders.courses import messages as courses_messages
 from graders.editions import messages as editions_messages
 from graders.games import messages as games_messages
@@ -891,10 +891,10 @@ def test_every_message_function_is_exercised() -> None:
 def test_the_scan_sees_every_sentence_module_by_its_path() -> None:
     found = sentence_modules()
     assert {"graders/core/messages.py", "graders/scoring/messages.py", "graders/courses/messages.py",
-            "graders/courses/cli_messages.py"} <= set(found)
+            "graders/cli/messages.py"} <= set(found)
     assert len({m.__name__ for m in found.values()}) == len(found)  # nine messages.py, none hiding another
     assert ("graders/core/messages.py", "visible") in public_functions()
-    assert ("graders/courses/cli_messages.py", "demo_heading") in public_functions()
+    assert ("graders/cli/messages.py", "demo_heading") in public_functions()
 
 
 def test_no_sentence_module_is_longer_than_800_lines() -> None:

@@ -16,7 +16,7 @@ import pytest
 from graders.authoring import messages as authoring_messages
 from graders.authoring import mutants
 from graders.cli import main
-from graders.courses import cli_messages
+from graders.cli import messages as cli_messages
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import EditionError, Problem, edition_names, load_edition
 from graders.editions.markers import problems_marked

@@ -9,9 +9,9 @@ import inspect
 import pytest
 
 from graders.cli import main as hogkit
+from graders.cli import messages as cli_messages
 from graders.core import errors
 from graders.core.errors import EditionError, HogkitError, InputError, KitFailure
-from graders.courses import cli_messages
 from graders.games import messages as games_messages
 
 from .. import scanner
@@ -71,7 +71,7 @@ def test_edition_error_is_raised_only_where_edition_data_is_read():
     assert raised and raised <= EDITION_DATA, sorted(raised - EDITION_DATA)
 
 
-@pytest.mark.parametrize("module", ["cli.py", "runner/student.py", "gui/webgui.py"])
+@pytest.mark.parametrize("module", ["cli/__init__.py", "runner/student.py", "gui/webgui.py"])
 def test_each_entry_point_catches_the_base_class_not_a_list_of_kinds(module):
     tree = scanner.module(module.removesuffix(".py")).tree
     caught = [ast.unparse(h.type) for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler) and h.type is not None]

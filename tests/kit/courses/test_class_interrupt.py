@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from graders.cli import messages as cli_messages
 from graders.core import messages
-from graders.courses import cli_messages
 from graders.courses import messages as courses_messages
 from graders.courses.classroom import read_record
 

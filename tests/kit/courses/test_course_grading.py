@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from graders.cli import main as hogkit
+from graders.cli import messages as cli_messages
 from graders.core import messages
-from graders.courses import cli_messages
 from graders.courses import messages as courses_messages
 from graders.courses.classroom import read_record
 from graders.courses.course import parse_course

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.courses import cli_messages
+from graders.cli import messages as cli_messages
 from graders.courses import messages as courses_messages
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import Edition

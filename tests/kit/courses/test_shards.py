@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main as hogkit
+from graders.cli import messages as cli_messages
 from graders.core.errors import InputError
-from graders.courses import cli_messages
 from graders.courses import messages as courses_messages
 from graders.courses.classroom import grade_class, record_path
 from graders.courses.course import load_setup

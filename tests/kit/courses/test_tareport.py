@@ -13,9 +13,9 @@ import pytest
 
 from graders.authoring.bundle import engine_imports
 from graders.cli import main
+from graders.cli import messages as cli_messages
 from graders.core import messages
 from graders.core.writers import md_code, md_line
-from graders.courses import cli_messages
 from graders.courses import messages as courses_messages
 from graders.courses.tareport import prompt_infos, render_markdown, summarise
 from graders.runner import activity

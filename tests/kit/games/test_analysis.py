@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from graders.cli import main as hogkit
+from graders.cli import messages as cli_messages
 from graders.core.errors import InputError
-from graders.courses import cli_messages
 from graders.editions.edition import edition_names, kit_root, load_edition, parse_manifest, read_toml
 from graders.games import analysis, kinds
 from graders.games import messages as games_messages

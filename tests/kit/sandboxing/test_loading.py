@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from graders.cli import main as hogkit
-from graders.courses import cli_messages
+from graders.cli import messages as cli_messages
 from graders.editions.edition import load_edition
 
 from ..conftest import grade_source, replace_function

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
+from graders.cli import messages as cli_messages
 from graders.core import messages
-from graders.courses import cli_messages
 from graders.courses import messages as courses_messages
 from graders.editions.edition import kit_root
 from graders.scoring import messages as scoring_messages

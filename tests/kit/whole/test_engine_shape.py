@@ -44,7 +44,7 @@ def stem(name: str) -> str:
 
 
 def is_sentence_module(name: str) -> bool:
-    """graders/**/*messages.py: graders.core.messages, a folder's messages.py, graders/courses/cli_messages.py."""
+    """graders/**/*messages.py: graders.core.messages, a folder's messages.py, graders/cli/messages.py."""
     return stem(name).endswith("messages")
 
 
@@ -246,7 +246,8 @@ def test_every_renderer_lives_in_reports():
     """Text, CSV, HTML and Markdown made from grading's records (the contest's standings and the
     answer key included) come from reports.py; the modules that compute them only call it. (The TA
     report renders activity logs, not grading records, in tareport.py.)"""
-    computing = ("courses/contest", "cli", "courses/classroom", "scoring/grading", "courses/gradescope")
+    computing = ("courses/contest", "cli/grading", "cli/authoring", "cli/analysis", "courses/classroom",
+                 "scoring/grading", "courses/gradescope")
     elsewhere = [f"{name}.py:{node.lineno} {node.name}" for name, tree in engine_trees().items() if name in computing
                  for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("render_")]
     assert elsewhere == []

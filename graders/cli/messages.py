@@ -1,6 +1,5 @@
 """What the `hogkit` command says of its own: refused arguments, what a command wrote, and the
-summaries it prints; the sentences only graders/cli.py uses. They sit in graders/courses/, the
-top folder, since every module but cli.py lives in a folder (tests/kit/test_shape.py).
+summaries it prints; the sentences only graders/cli/ uses.
 
 Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.
