@@ -10,7 +10,7 @@ from graders.cli import messages as cli_messages
 from graders.cli.common import writable_output
 from graders.cli.grading import check_course_edition
 from graders.core.errors import InputError, KitFailure
-from graders.courses.course import load_setup
+from graders.courses.roster import load_setup
 from graders.editions.cases import load_questions
 from graders.editions.edition import DEFAULT_EDITION, edition_names, load_edition
 from graders.scoring import reports

@@ -17,7 +17,8 @@ from graders.core.errors import HogkitError, InputError, KitFailure, SubmissionE
 from graders.core.records import Report
 from graders.core.writers import json_text
 from graders.courses import messages as courses_messages
-from graders.courses.course import CourseError, Setup, load_setup
+from graders.courses.course import CourseError
+from graders.courses.roster import Setup, load_setup
 from graders.courses.shards import Shard, check_outside
 from graders.editions.edition import DEFAULT_EDITION, Edition, edition_names
 from graders.games.game import game_of

@@ -58,16 +58,7 @@ from graders.core.records import RECORD_VERSION, ClassRecord, EntryStatus
 from graders.core.storage import make_private_folder, write_atomically
 from graders.courses import gradebook, shards
 from graders.courses import messages as courses_messages
-from graders.courses.course import (
-    COURSE_FILE,
-    LOWER,
-    Outcome,
-    Setup,
-    edition_course,
-    grade_course,
-    phase_one_labels,
-    policy_costs,
-)
+from graders.courses.course import COURSE_FILE, LOWER, Outcome
 from graders.courses.handins import (
     EXPORT_METADATA,
     FILE_TIME,
@@ -80,6 +71,8 @@ from graders.courses.handins import (
     read_export,
     record_result,
 )
+from graders.courses.policy import edition_course, grade_course, phase_one_labels, policy_costs
+from graders.courses.roster import Setup
 from graders.courses.shards import Shard
 from graders.editions.edition import Edition, engine_modules
 from graders.games.game import game_of

@@ -38,7 +38,8 @@ from graders.core import messages
 from graders.core.records import EntryStatus
 from graders.core.writers import csv_text, md_line
 from graders.courses import messages as courses_messages
-from graders.courses.course import Outcome, Student, shown_time
+from graders.courses.course import Outcome, Student
+from graders.courses.policy import shown_time
 
 COURSE_COLUMNS = ("checkpoint by date", "early bonus", "late days", "penalty", "override", "final")
 REASON_COLUMN = "reason"

@@ -36,17 +36,9 @@ from graders.core import messages
 from graders.core.records import ClassRecord
 from graders.core.storage import write_atomically
 from graders.courses import messages as courses_messages
-from graders.courses.course import (
-    Course,
-    Outcome,
-    Result,
-    Setup,
-    Student,
-    apply_policy,
-    edition_course,
-    load_setup,
-    phase_one_labels,
-)
+from graders.courses.course import Course, Outcome, Result, Student
+from graders.courses.policy import apply_policy, edition_course, phase_one_labels
+from graders.courses.roster import Setup, load_setup
 from graders.editions.edition import EDITIONS, SKELETON_DIGESTS, Edition, engine_modules, load_edition
 from graders.editions.onefunction import ANSWERS_FILE
 from graders.scoring import reports

@@ -42,16 +42,9 @@ from zoneinfo import ZoneInfo
 
 from graders.courses import messages as courses_messages
 from graders.courses import yamlsubset
-from graders.courses.course import (
-    Attempt,
-    CourseError,
-    Result,
-    Roster,
-    Student,
-    parse_timestamp,
-    read_table,
-    result_from_scores,
-)
+from graders.courses.course import Attempt, CourseError, Result, Roster, Student, parse_timestamp
+from graders.courses.policy import result_from_scores
+from graders.courses.roster import read_table
 from graders.scoring.submissions import walk_files
 
 EXPORT_METADATA = "submission_metadata.yml"

@@ -45,8 +45,8 @@ from graders.courses.classroom import (
     read_record,
     write_student,
 )
-from graders.courses.course import load_setup
 from graders.courses.handins import export_root, is_export
+from graders.courses.roster import load_setup
 from graders.editions.edition import Edition, load_edition
 from graders.scoring.submissions import Entry, discover, located, shown_text
 

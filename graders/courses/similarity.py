@@ -62,8 +62,10 @@ from graders.core.syntax import parse_module
 from graders.core.writers import csv_text
 from graders.courses import fingerprints
 from graders.courses import messages as courses_messages
-from graders.courses.course import Roster, Setup, shown_time
+from graders.courses.course import Roster
 from graders.courses.handins import EXPORT_METADATA, FILE_TIME, class_handins, read_export
+from graders.courses.policy import shown_time
+from graders.courses.roster import Setup
 from graders.editions.edition import Edition
 from graders.editions.markers import strip_solutions
 from graders.scoring.submissions import discover

@@ -316,7 +316,7 @@ def test_every_entry_with_a_line_break_in_its_name_gets_its_own_row(tmp_path, ed
     """A line break in a name is written out, and a name written the same way ("a\\nb" and "a\\\\x0ab")
     is another student, with a row of its own: in grades.csv, with a course too; a file that is no
     submission gets a line saying so."""
-    from graders.courses.course import load_setup
+    from graders.courses.roster import load_setup
 
     folder = tmp_path / "class"
     folder.mkdir()

@@ -15,19 +15,20 @@ from graders.courses.course import (
     Override,
     Result,
     Student,
+    local_time,
+    parse_course,
+    parse_timestamp,
+)
+from graders.courses.policy import (
     apply_policy,
     deadlines_for,
     grade_course,
     late_days,
-    local_time,
-    parse_course,
-    parse_overrides,
-    parse_roster,
-    parse_timestamp,
     penalty_for,
     phase_one_labels,
     result_from_scores,
 )
+from graders.courses.roster import parse_overrides, parse_roster
 
 LA = ZoneInfo("America/Los_Angeles")
 SECOND = timedelta(seconds=1)
@@ -455,7 +456,8 @@ def test_in_the_hour_shown_twice_the_real_instant_decides() -> None:
 
 def test_a_course_fits_the_edition_graded_its_checkpoint_and_its_scale() -> None:
     """No checkpoint point for an edition that has none unless the file sets one; Pig's 25 count as 15."""
-    from graders.courses.course import for_edition, parse_course
+    from graders.courses.course import parse_course
+    from graders.courses.policy import for_edition
 
     plain = parse_course('timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n')
     assert for_edition(plain, 0).checkpoint_points == 0 and for_edition(plain, 1).checkpoint_points == 1
@@ -465,7 +467,8 @@ def test_a_course_fits_the_edition_graded_its_checkpoint_and_its_scale() -> None
     assert pig.scale == pytest.approx(0.6)
     from datetime import UTC, datetime
 
-    from graders.courses.course import Student, apply_policy
+    from graders.courses.course import Student
+    from graders.courses.policy import apply_policy
     on_time = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 20.0, 25.0, (), "ann-1")
     outcome = apply_policy(pig, Student("ann"), [on_time])
     assert (outcome.checkpoint, outcome.final) == (0.0, 12.0)
@@ -476,7 +479,8 @@ def test_a_later_worse_hand_in_of_a_group_is_said_and_best_keeps_the_finished_wo
     partners read a warning naming the earlier hand-in; with groups = "best" the 24 counts."""
     from datetime import UTC, datetime
 
-    from graders.courses.course import LOWER, Student, apply_policy, parse_course
+    from graders.courses.course import LOWER, Student, parse_course
+    from graders.courses.policy import apply_policy
 
     text = 'timezone = "UTC"\n[deadlines]\ndue = 2024-02-07T23:59:00\n'
     finished = Attempt(datetime(2024, 2, 1, tzinfo=UTC), True, 24.0, 24.0, (), "carol-1")
@@ -498,7 +502,8 @@ def test_a_phase_due_earlier_is_scored_from_the_hand_in_by_its_date() -> None:
     count from the hand-in by its own date; the later one counts for the rest."""
     from datetime import UTC, datetime
 
-    from graders.courses.course import Student, apply_policy, for_edition, parse_course
+    from graders.courses.course import Student, parse_course
+    from graders.courses.policy import apply_policy, for_edition
 
     text = ('timezone = "Asia/Shanghai"\n[deadlines]\ndue = 2024-03-16T23:59:00\n'
             'phases = { 1 = 2024-03-11T23:59:00 }\n')
@@ -531,7 +536,7 @@ def boar_class(course_text: str) -> list[float]:
     """The finals of a class of 14 under COURSE_TEXT fitted to Boar Brawl: each student hands in Phase 1
     complete at one of 14 times from two weeks before the due date to two days after, then everything
     an hour before the due date."""
-    from graders.courses.course import edition_course
+    from graders.courses.policy import edition_course
     from graders.editions.edition import load_edition
 
     edition = load_edition("boar_brawl")
@@ -563,7 +568,8 @@ def test_a_rule_that_takes_points_from_a_quarter_of_the_class_or_more_is_counted
     """A Phase 1 due date before 8 of 14 students completed it takes Phase 1's points from those 8:
     policy_costs names the key, the count and the points in all; a rule costing fewer than a quarter
     of the class is not listed, one costing a quarter is."""
-    from graders.courses.course import PolicyCost, edition_course, policy_costs
+    from graders.courses.course import PolicyCost
+    from graders.courses.policy import edition_course, policy_costs
     from graders.editions.edition import load_edition
 
     edition = load_edition("boar_brawl")
@@ -588,7 +594,7 @@ def test_a_late_penalty_is_a_share_of_the_points_the_late_hand_in_counts_for() -
     hand-in, a day after the due date, counts for Phase 2 (03: 16 points). 10% per day is 1.6 (10% of
     16), not 2.0 (10% of the late hand-in's 20): final 4 + 16 - 1.6 = 18.4. In points, the penalty is
     never more than those 16."""
-    from graders.courses.course import for_edition
+    from graders.courses.policy import for_edition
 
     text = ('timezone = "UTC"\n[deadlines]\ndue = 2024-03-16T23:59:00\nphases = { 1 = 2024-03-11T23:59:00 }\n'
             '[late]\npolicy = "per_day"\nper_day = 10\nunit = "percent"\n')
@@ -636,6 +642,6 @@ def test_a_pair_s_roster_row_sets_which_of_their_hand_ins_counts() -> None:
 
 
 def shown(a: Attempt) -> str:
-    from graders.courses.course import shown_time
+    from graders.courses.policy import shown_time
 
     return shown_time(a.time, LA)

@@ -9,7 +9,8 @@ from datetime import timedelta
 
 from graders.courses import gradebook
 from graders.courses import messages as courses_messages
-from graders.courses.course import Attempt, Override, Student, apply_policy, parse_course
+from graders.courses.course import Attempt, Override, Student, parse_course
+from graders.courses.policy import apply_policy
 
 from .test_course import COURSE
 

@@ -14,15 +14,7 @@ import pytest
 
 from graders.courses import messages as courses_messages
 from graders.courses import yamlsubset
-from graders.courses.course import (
-    CourseError,
-    Override,
-    Result,
-    apply_policy,
-    local_time,
-    parse_course,
-    parse_roster,
-)
+from graders.courses.course import CourseError, Override, Result, local_time, parse_course
 from graders.courses.handins import (
     Handin,
     Member,
@@ -36,6 +28,8 @@ from graders.courses.handins import (
     result_from_results,
     results_extra,
 )
+from graders.courses.policy import apply_policy
+from graders.courses.roster import parse_roster
 
 LA = ZoneInfo("America/Los_Angeles")
 SECOND = timedelta(seconds=1)

@@ -15,8 +15,8 @@ from graders.cli import messages as cli_messages
 from graders.core.errors import InputError
 from graders.courses import messages as courses_messages
 from graders.courses.classroom import grade_class, record_path
-from graders.courses.course import load_setup
 from graders.courses.merging import MERGE_FILE, merge
+from graders.courses.roster import load_setup
 from graders.courses.shards import SHARD_FILE, Shard, parse_shard, select, shard_of
 from graders.scoring.submissions import discover
 

@@ -13,7 +13,8 @@ import pytest
 from graders.cli import main
 from graders.courses import fingerprints, similarity
 from graders.courses import messages as courses_messages
-from graders.courses.course import Roster, Setup, Student, parse_course
+from graders.courses.course import Roster, Student, parse_course
+from graders.courses.roster import Setup
 from graders.editions.edition import load_edition
 from graders.scoring.submissions import discover, notebook_source
 
