@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from graders.authoring import messages as authoring_messages
-from graders.authoring import mutants  # noqa: E402
+from graders.authoring import mutants, mutations  # noqa: E402
 from graders.editions.edition import load_edition  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def main() -> None:
     times = []
     for _ in range(args.repeat):
         started = time.perf_counter()
-        every = mutants.generate(source, edition.problems)
+        every = mutations.generate(source, edition.problems)
         times.append(time.perf_counter() - started)
     generation = statistics.median(times)
     print(f"{edition.name}: {len(every)} mutants generated in {generation:.3f} s "

@@ -9,7 +9,7 @@ from pathlib import Path
 from graders.cli import messages as cli_messages
 from graders.cli.common import writable_output
 from graders.cli.grading import check_course_edition
-from graders.core.errors import InputError, KitFailure
+from graders.core.errors import InputError, KitFailure, MutantError
 from graders.courses.roster import load_setup
 from graders.editions.cases import load_questions
 from graders.editions.edition import DEFAULT_EDITION, edition_names, load_edition
@@ -120,7 +120,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         report = mutants.run(edition, labels, jobs=args.jobs,
                              progress=lambda done, total, started: print_progress(done, total, started,
                                                                                   cli_messages.COUNT_MUTANTS))
-    except mutants.MutantError as exc:
+    except MutantError as exc:
         raise KitFailure(str(exc), traceback.format_exc()) from exc
     print(mutants.render_text(report))
     if out is not None:

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from graders.authoring import messages as authoring_messages
-from graders.authoring import mutants
+from graders.authoring import mutants, mutations
 from graders.cli import main
 from graders.cli import messages as cli_messages
 from graders.editions.cases import load_problem_cases
@@ -80,8 +80,8 @@ def changed_lines(before: str, after: str) -> set[int]:
 
 
 def test_every_operator_fires():
-    made = mutants.generate(SYNTHETIC, [PROBLEM], "synthetic.py")
-    assert {m.operator for m in made} == set(mutants.OPERATORS)
+    made = mutations.generate(SYNTHETIC, [PROBLEM], "synthetic.py")
+    assert {m.operator for m in made} == set(mutations.OPERATORS)
     ids = {m.id for m in made}
     for operator, ident in EXPECTED.items():
         assert ident in ids, (operator, sorted(ids))
@@ -91,7 +91,7 @@ def test_every_operator_fires():
 
 
 def test_mutants_stay_inside_the_problems_marked_code():
-    made = mutants.generate(SYNTHETIC, [PROBLEM], "synthetic.py")
+    made = mutations.generate(SYNTHETIC, [PROBLEM], "synthetic.py")
     lines = SYNTHETIC.split("\n")
     begin = next(k for k, line in enumerate(lines, 1) if "BEGIN PROBLEM 1" in line and k > 15)
     end = next(k for k, line in enumerate(lines, 1) if "END PROBLEM 1" in line and k > begin)
@@ -115,8 +115,8 @@ PARTS = '''def g(a):
 
 def test_a_problems_parts_are_known_by_their_labels():
     parts = [Problem(5, "05a", "g", 1, 1, ("g",), (), (), 5.0), Problem(5, "05b", "g", 1, 1, ("g",), (), (), 5.0)]
-    assert [(b.label, b.begin, b.end) for b in mutants.marked_blocks(PARTS)] == [("05a", 2, 4), ("05b", 5, 7)]
-    made = mutants.generate(PARTS, parts, "parts.py")
+    assert [(b.label, b.begin, b.end) for b in mutations.marked_blocks(PARTS)] == [("05a", 2, 4), ("05b", 5, 7)]
+    made = mutations.generate(PARTS, parts, "parts.py")
     assert {m.problem for m in made} == {"05a", "05b"}
     assert all(m.graded_with == ("05a", "05b") for m in made)  # both parts name g: both judge its mutants
     assert "05a g: arithmetic: b = a - 1" in {m.id for m in made}
@@ -129,8 +129,8 @@ def test_a_problems_parts_are_known_by_their_labels():
 def test_every_editions_mutants_lie_in_their_problems_blocks_and_functions(name):
     edition = load_edition(name)
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
-    blocks = mutants.marked_blocks(source)
-    made = mutants.generate(source, edition.problems, edition.submission)
+    blocks = mutations.marked_blocks(source)
+    made = mutations.generate(source, edition.problems, edition.submission)
     assert made, "an edition with marked code has mutants"
     assert len({m.id for m in made}) == len(made), "ids must be unique"
     for m in made:
@@ -150,8 +150,8 @@ def test_every_editions_mutants_lie_in_their_problems_blocks_and_functions(name)
 def test_generation_is_deterministic():
     edition = load_edition("boar_brawl")
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
-    first = mutants.generate(source, edition.problems, edition.submission)
-    second = mutants.generate(source, edition.problems, edition.submission)
+    first = mutations.generate(source, edition.problems, edition.submission)
+    second = mutations.generate(source, edition.problems, edition.submission)
     assert [m.id for m in first] == [m.id for m in second]
     assert [m.source for m in first] == [m.source for m in second]
 
@@ -164,8 +164,8 @@ def test_ids_survive_reformatting():
     reformatted = reformatted.replace("tens = opponent_score // 10 % 10", "tens = (opponent_score//10) % 10")
     reformatted = re.sub(r"(\n    def \w+\(.*\):\n)", r"\1\n", reformatted)  # a blank line after inner defs
     assert reformatted != source
-    before = mutants.generate(source, edition.problems, edition.submission)
-    after = mutants.generate(reformatted, edition.problems, edition.submission)
+    before = mutations.generate(source, edition.problems, edition.submission)
+    after = mutations.generate(reformatted, edition.problems, edition.submission)
     assert [m.id for m in after] == [m.id for m in before]
     assert all(a.line != b.line for a, b in zip(after, before, strict=True))
 
@@ -173,8 +173,9 @@ def test_ids_survive_reformatting():
 def test_a_long_statement_is_cut_in_its_id_with_a_digest():
     edition = load_edition("boar_brawl")
     source = (edition.solution_dir / edition.submission).read_text(encoding="utf-8")
-    table = [m for m in mutants.generate(source, edition.problems, edition.submission) if m.function == "final_strategy"
-             and m.operator == "delete" and "best_against" in m.before]
+    made = mutations.generate(source, edition.problems, edition.submission)
+    table = [m for m in made
+             if m.function == "final_strategy" and m.operator == "delete" and "best_against" in m.before]
     assert table and len(table[0].id) < 220 and re.search(r"… [0-9a-f]{10}$", table[0].id)
 
 
@@ -200,9 +201,9 @@ def broken_changes(node, site, functions):
 
 
 def test_a_mutant_python_cannot_compile_is_the_kits_failure(monkeypatch, capsys):
-    monkeypatch.setattr(mutants, "expression_changes", broken_changes)
-    with pytest.raises(mutants.MutantError) as info:
-        mutants.generate(SYNTHETIC, [PROBLEM], "synthetic.py")
+    monkeypatch.setattr(mutations, "expression_changes", broken_changes)
+    with pytest.raises(mutations.MutantError) as info:
+        mutations.generate(SYNTHETIC, [PROBLEM], "synthetic.py")
     assert str(info.value).startswith("01 f: constant: total = a + b * x y")
     assert main(["mutants", "-q", "01"]) == 3  # the kit failed, before any mutant was graded
     err = capsys.readouterr().err
@@ -211,11 +212,11 @@ def test_a_mutant_python_cannot_compile_is_the_kits_failure(monkeypatch, capsys)
 
 def test_a_mutant_is_compiled_under_its_editions_own_file_name(monkeypatch):
     """Pig's mutants are pig.py's code: a mutant Python cannot compile names pig.py, not hog.py."""
-    monkeypatch.setattr(mutants, "expression_changes", broken_changes)
+    monkeypatch.setattr(mutations, "expression_changes", broken_changes)
     pig = load_edition("pig")
     source = (pig.solution_dir / pig.submission).read_text(encoding="utf-8")
-    with pytest.raises(mutants.MutantError) as info:
-        mutants.generate(source, pig.problems, pig.submission)
+    with pytest.raises(mutations.MutantError) as info:
+        mutations.generate(source, pig.problems, pig.submission)
     assert "(pig.py, line" in str(info.value) and "hog.py" not in str(info.value)
 
 
@@ -261,7 +262,7 @@ def test_a_record_may_be_limited_to_one_problem(tmp_path):
         mutants.Equivalent("x", "r", "05b"), mutants.Equivalent("x", "s", "06"))
 
 
-SHARED = mutants.Mutant("05a play: delete: say = say(score0, score1)", "05a", "play", "delete", 140,
+SHARED = mutations.Mutant("05a play: delete: say = say(score0, score1)", "05a", "play", "delete", 140,
                         "say = say(score0, score1)", "pass", ("05a", "05b", "06"))
 
 
@@ -318,8 +319,8 @@ def test_every_editions_records_match_mutants(name):
 # -- rendering -----------------------------------------------------------------------------------
 
 
-def fake_mutant(ident: str, problem: str = "02") -> mutants.Mutant:
-    return mutants.Mutant(ident, problem, "boar_brawl", "constant", 47, "ones = x % 10", "ones = x % 11", (problem,))
+def fake_mutant(ident: str, problem: str = "02") -> mutations.Mutant:
+    return mutations.Mutant(ident, problem, "boar_brawl", "constant", 47, "ones = x % 10", "ones = x % 11", (problem,))
 
 
 def fake_report() -> mutants.MutationReport:
