@@ -65,7 +65,7 @@ pytest_plugins = ["graders.runner.pytest_plugin"]
 # The engine's folders a student's folder holds: what the runner (runner/student.py), the pytest plugin
 # and the web game import, and the sandbox's child and probes, which it starts by file name. They keep
 # to Python 3.9 (pyproject.toml's per-file target names the same folders) and import nothing outside
-# them at module level (tests/kit/test_shape.py). The other folders run only on an instructor's machine.
+# them at module level (tests/kit/whole/test_shape.py). The other folders run only on an instructor's machine.
 SHIPPED = ("core", "editions", "sandboxing", "scoring", "runner", "gui")
 
 
