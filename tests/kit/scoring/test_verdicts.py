@@ -126,7 +126,7 @@ def test_every_route_gives_starter_code_the_same_verdict(variant, edition, refer
     """Each problem's status, score and reason are the same on every route; the skeleton scores 0
     everywhere, and a final_strategy still the starter's ``return 6`` (which passes its case) is
     starter code, with no points and no cases, wherever it is graded."""
-    from .test_markers import function_node
+    from ..editions.test_markers import function_node
 
     stub = function_node(skeleton_source, "final_strategy")
     starter = "\n".join(skeleton_source.split("\n")[stub.lineno - 1:stub.end_lineno])
