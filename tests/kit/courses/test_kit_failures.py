@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main as hogkit
+from graders.cli import messages as cli_messages
 from graders.core import messages
 from graders.core.memo import once
-from graders.courses import classroom, cli_messages, gradescope
+from graders.courses import classroom, gradescope
 from graders.courses import messages as courses_messages
 from graders.courses.gradescope import main as autograder
 from graders.games import analysis, reference
