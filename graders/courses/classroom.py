@@ -38,7 +38,6 @@ import gzip
 import hashlib
 import json
 import os
-import re
 import signal
 import sys
 import threading
@@ -74,6 +73,7 @@ from graders.courses.handins import (
 from graders.courses.policy import edition_course, grade_course, phase_one_labels, policy_costs
 from graders.courses.roster import Setup
 from graders.courses.shards import Shard
+from graders.editions.cases import included_files
 from graders.editions.edition import Edition, engine_modules
 from graders.games.game import game_of
 from graders.sandboxing import sandbox
@@ -97,23 +97,14 @@ def kit_fingerprint(edition: Edition) -> str:
     (:func:`changed_problems`)."""
     files = engine_modules(ENGINE) + [edition.suite_dir / "edition.toml", edition.solution_dir / edition.submission]
     base = _digest(files + [edition.support_dir / n for n in edition.support])
-    parts = ",".join(f"{p.label}={_digest(_problem_files(edition, p.label))[:12]}" for p in edition.problems)
+    parts = ",".join(f"{p.label}={_digest(problem_files(edition, p.label))[:12]}" for p in edition.problems)
     return f"{base};{parts}"
 
 
-def _problem_files(edition: Edition, label: str) -> list[Path]:
+def problem_files(edition: Edition, label: str) -> list[Path]:
     """Problem LABEL's case files, and the files they include (another edition's shared cases)."""
     files = edition.case_files(label)
-    for path in list(files):
-        try:
-            included = INCLUDED.findall(path.read_text(encoding="utf-8"))
-        except OSError:
-            continue
-        files += [(path.parent / name).resolve() for _q, name in included]
-    return files
-
-
-INCLUDED = re.compile(r"""^\s*file\s*=\s*(["'])([^"']+)\1""", re.MULTILINE)  # an [[include]]'s file
+    return files + [inc for path in files for inc in included_files(path)]
 
 
 def _digest(files: list[Path]) -> str:

@@ -262,6 +262,16 @@ def _tables(edition: Edition, label: str, kind: str, read: Callable[[Path], dict
     return found
 
 
+def included_files(path: Path) -> list[Path]:
+    """The files the ``[[include]]`` tables of the case file PATH bring in (resolved; those that
+    exist or not), for what must change when they do; none when PATH cannot be read."""
+    try:
+        data = read_case_file(path)
+    except (OSError, EditionError):
+        return []
+    return [(path.parent / str(inc.get("file", ""))).resolve() for inc in data["include"] if isinstance(inc, dict)]
+
+
 def load_problem_cases(edition: Edition, key: int | str) -> list[Case]:
     """Every graded case of problem KEY (a label, or a number), public and hidden, in file order.
     Parsed once while the files stay the same, since a class grades the same cases for every

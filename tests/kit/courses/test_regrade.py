@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from graders.courses import messages as courses_messages
-from graders.courses.classroom import changed_problems, grade_class, kit_fingerprint
+from graders.courses.classroom import changed_problems, grade_class, kit_fingerprint, problem_files
 from graders.editions.edition import kit_root, load_edition
 from graders.editions.markers import strip_solutions
 from graders.scoring import messages as scoring_messages
@@ -108,3 +108,5 @@ def test_only_a_change_of_cases_alone_is_regraded_by_problem() -> None:
     assert changed_problems(f"{base};{parts},13=abc", kit) is None  # a problem more or fewer
     assert changed_problems("an old kit's fingerprint", kit) is None
     assert kit != kit_fingerprint(load_edition("more_boar"))
+    shared = problem_files(load_edition("more_boar"), "01")  # its cases include Boar Brawl's: a change there counts
+    assert (kit_root() / "tests" / "editions" / "boar_brawl" / "q01.toml").resolve() in shared
