@@ -144,7 +144,7 @@ def record_for(entry: Entry, edition: Edition, limits: Limits, kit: str = "",
     """The record of one entry: its grading report, why it could not be graded, or (status
     ``kit error``, its reason WORDED from the failure for the route) that the kit failed to grade
     it. One attempt; see :func:`record_with_retry`. EARLIER: a record by this kit but for some
-    problems' cases (:func:`load_partial`), whose other results are kept and those problems
+    problems' cases (:func:`partial_of`), whose other results are kept and those problems
     graded again."""
     base = _base(entry, edition, kit)
     if entry.source is None:
@@ -248,13 +248,13 @@ def load_record(out: Path, entry: Entry, edition: Edition, kit: str) -> ClassRec
     return record if record is not None and record.kit == kit else None
 
 
-def load_partial(out: Path, entry: Entry, edition: Edition, kit: str) -> tuple[ClassRecord, set[str]] | None:
-    """An earlier run's record of ENTRY's code by a kit that differs from KIT in some problems'
-    cases alone (:func:`changed_problems`), with those problems' labels: none for an entry that was
-    not graded, whose record holds for this kit too. None when a full grade is needed."""
-    record = earlier_record(out, entry, edition)
-    labels = changed_problems(record.kit, kit) if record is not None else None
-    if record is None or labels is None or record.kit == kit:
+def partial_of(record: ClassRecord, kit: str) -> tuple[ClassRecord, set[str]] | None:
+    """RECORD (an earlier run's, of the same code: :func:`earlier_record`) made by a kit that differs
+    from KIT in some problems' cases alone (:func:`changed_problems`), with those problems' labels:
+    none for an entry that was not graded, whose record holds for this kit too. None when a full
+    grade is needed, or when RECORD is this kit's already."""
+    labels = changed_problems(record.kit, kit)
+    if labels is None or record.kit == kit:
         return None
     return dataclasses.replace(record, kit=kit), (labels if record.report is not None else set())
 
@@ -378,14 +378,14 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
     records: dict[str, ClassRecord] = {}
     todo, earlier = [], {}
     for entry in entries:
-        old = None if force else load_record(out, entry, edition, kit)
-        partial = None if force or old is not None else load_partial(out, entry, edition, kit)
-        if old is not None:
+        old = None if force else earlier_record(out, entry, edition)  # read once, whichever kit made it
+        if old is not None and old.kit == kit:
             records[_key(entry)] = dataclasses.replace(old, reused=True)
-        else:
-            todo.append(entry)
-            if partial is not None:
-                earlier[_key(entry)] = partial
+            continue
+        todo.append(entry)
+        partial = partial_of(old, kit) if old is not None else None
+        if partial is not None:
+            earlier[_key(entry)] = partial
     _say_regrading(earlier.values(), notice)
     started = time.monotonic()
 

@@ -242,7 +242,7 @@ def _moved_scores(edition: Edition, after, size: int, goal: int) -> tuple[np.nda
     moved = np.array([[after(a, b) for b in range(size)] for a in range(size)], dtype=np.int64)
     sums = np.add.outer(np.arange(size), np.arange(size))
     if moved.shape != (size, size, 2) or (moved.sum(axis=2) < sums).any() or (moved < 0).any():
-        raise AnalysisError(games_messages.after_must_keep_sum(edition.name))
+        raise AnalysisError(games_messages.after_lowers_sum(edition.name))
     grown = max(size, int(moved[:, :goal].max()) + 1)
     if grown == size:
         return moved, size

@@ -132,7 +132,7 @@ def unknown_variant(name: str, known: list[str]) -> str:
     return f"unknown variant {name!r} of the exact analysis (known variants: {', '.join(known) or 'none'})"
 
 
-def after_must_keep_sum(edition: str) -> str:
+def after_lowers_sum(edition: str) -> str:
     return (f"edition {edition!r} declares a [game] after that lowers the sum of the scores, so its "
             "game cannot be solved in order of that sum (an after rule may keep or raise it)")
 

@@ -367,7 +367,7 @@ EXPECTATIONS: list[tuple[Callable[..., str], tuple, list[str]]] = [
      ["e.toml [game] update", "only a game of kind 'dice'", "kind = 'tactic'"]),
     (games_messages.turn_must_gain, ("pig",), ["'pig'", "does not raise"]),
     (games_messages.unknown_variant, ("no_hogs", ["no_feral_hogs"]), ["'no_hogs'", "known variants: no_feral_hogs"]),
-    (games_messages.after_must_keep_sum, ("pig",), ["'pig'", "[game] after that lowers", "sum of the scores", "raise"]),
+    (games_messages.after_lowers_sum, ("pig",), ["'pig'", "[game] after that lowers", "sum of the scores", "raise"]),
     (games_messages.memory_class_too_small, (14,), ["13 or more", "classes = 14", "too few"]),
     (games_messages.minimax_needs_plain_state, (), ["minimax", "two scores", "hogkit optimal"]),
     (games_messages.improved_response, ("always_roll(4)", 3), ["always_roll(4)", "policy improvement", "3 rounds"]),
