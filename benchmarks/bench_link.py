@@ -6,7 +6,7 @@ Two processes joined by two pipes, each end a ``graders.sandboxing.child.Link`` 
 hold them (no sandbox: this measures the hand-over, not the confinement): a call of a plain value,
 and a call whose function calls a function of the caller back once. Each is timed with the two
 processes free to run on any processor and with both on one processor (what
-graders.sandboxing.sandbox.pair_cpu gives a linked pair). Timings are printed, never asserted:
+graders.sandboxing.children.pair_cpu gives a linked pair). Timings are printed, never asserted:
 these machines are shared and noisy.
 """
 

@@ -23,7 +23,8 @@ from graders.editions.edition import SKELETON_DIGESTS, STUDENT_MANIFEST, Edition
 from graders.editions.locking import lock_question
 from graders.editions.markers import block_digests, strip_solutions
 from graders.editions.onefunction import ANSWERS_FILE, read_answers, recording_kit
-from graders.sandboxing.sandbox import Limits, answers_key, record_answers
+from graders.sandboxing.answers import answers_key
+from graders.sandboxing.sandbox import Limits, record_answers
 
 LAUNCHER = '''#!/usr/bin/env python3
 """Unlock questions, run tests and check your score for this project.

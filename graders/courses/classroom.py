@@ -76,7 +76,7 @@ from graders.courses.shards import Shard
 from graders.editions.cases import included_files
 from graders.editions.edition import Edition, engine_modules
 from graders.games.game import game_of
-from graders.sandboxing import sandbox
+from graders.sandboxing import children
 from graders.sandboxing.sandbox import Limits
 from graders.scoring import reports
 from graders.scoring.grading import describe_failure, grade, regrade
@@ -428,7 +428,7 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
 def _stop(pool: ThreadPoolExecutor, futures: dict[Future, Entry], handled: set[Future],
           keep: Callable[[Entry, ClassRecord], None], notice: Notice | None) -> None:
     """The first Ctrl-C of a class grade: say so at once, start no other submission, kill the running
-    submissions' children (graders.sandboxing.sandbox.halt_children), keep what finished before (written
+    submissions' children (graders.sandboxing.children.halt_children), keep what finished before (written
     atomically, the record last) and drop what was running: no record, so a rerun grades it. A
     second Ctrl-C stops at once (:func:`_at_once`)."""
     finished = [f for f in futures if f.done() and f not in handled]  # before any child is killed
@@ -437,7 +437,7 @@ def _stop(pool: ThreadPoolExecutor, futures: dict[Future, Entry], handled: set[F
     if notice:
         notice(("\n" if sys.stderr.isatty() else "") + line)
     pool.shutdown(wait=False, cancel_futures=True)
-    sandbox.halt_children()
+    children.halt_children()
     try:
         for future in finished:
             record = future.result() if future.exception() is None else None
@@ -447,7 +447,7 @@ def _stop(pool: ThreadPoolExecutor, futures: dict[Future, Entry], handled: set[F
         # counts as done for wait()
         wait([f for f in futures if not f.cancelled()])
     finally:
-        sandbox.resume_children()
+        children.resume_children()
 
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -481,7 +481,7 @@ def _at_once() -> NoReturn:
     """The second interrupt: every child killed, the kit's scratch folders deleted (os._exit runs no
     atexit), and the process ends here (status 130). Whatever was written is whole (every write is
     atomic); a rerun grades whatever has no record."""
-    sandbox.halt_children()
+    children.halt_children()
     scratch.remove_all()
     print(courses_messages.interrupted_notice("hogkit", sys.stderr.isatty()), file=sys.stderr, flush=True)
     os._exit(130)

@@ -23,7 +23,7 @@ from graders.editions.cases import read_case_file
 from graders.editions.edition import Edition, load_student_edition
 from graders.runner import activity
 from graders.runner import messages as runner_messages
-from graders.sandboxing.sandbox import PROBES
+from graders.sandboxing.bytecode import PROBES
 from graders.scoring import reports
 from graders.scoring.grading import grade_reliably
 from graders.scoring.submissions import Submission, load_submission

@@ -95,9 +95,9 @@ class _Server:
     proc: subprocess.Popen | None = None
     control: socket.socket | None = None
     runner: Path | None = None
-    files: tuple[tuple[str, bytes], ...] = ()  # the child's and the probes' code the server runs
+    files: tuple[tuple[str, bytes], ...] = ()  # the child's, its parts' and the probes' code the server runs
 
-    def spawn(self, fds: tuple[int, ...], starter: Callable[..., subprocess.Popen], files: tuple[Path, Path]
+    def spawn(self, fds: tuple[int, ...], starter: Callable[..., subprocess.Popen], files: tuple[Path, ...]
               ) -> ForkedChild:
         code = tuple((path.stem, compiled(path)) for path in (ZYGOTE, *files))
         with self.lock:
@@ -175,10 +175,10 @@ def usable() -> bool:
             and isinstance(failures, int) and failures < MOST_FAILURES)
 
 
-def spawn(fds: tuple[int, ...], starter: Callable[..., subprocess.Popen], files: tuple[Path, Path]) -> ForkedChild:
+def spawn(fds: tuple[int, ...], starter: Callable[..., subprocess.Popen], files: tuple[Path, ...]) -> ForkedChild:
     """A new child of the fork server holding FDS (its ends of its pipes, then its link's, if any). STARTER starts the
     server when needed (``subprocess.Popen``, called from the thread that starts children); FILES
-    are the child's and the probes' source (a server running other code is started again)."""
+    are the child's, its parts' and the probes' source (a server running other code is started again)."""
     return SERVER.spawn(fds, starter, files)
 
 

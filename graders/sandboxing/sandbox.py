@@ -25,113 +25,42 @@ from __future__ import annotations
 import ast
 import base64
 import dataclasses
-import functools
-import hashlib
-import itertools
 import json
 import os
 import re
 import secrets
 import shutil
-import signal
 import subprocess
-import threading
 import time
 from collections.abc import Generator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.core import messages, scratch
 from graders.core.errors import LoadError, SandboxError
 from graders.editions.edition import Edition, course_secrets
-from graders.editions.onefunction import KitFunctions, read_answers
-from graders.sandboxing import forkserver, isolation, reaper
+from graders.editions.onefunction import KitFunctions
+from graders.sandboxing import answers, children, forkserver, isolation, reaper
 from graders.sandboxing import messages as sandboxing_messages
-from graders.sandboxing.bytecode import compiled
+from graders.sandboxing.answers import HEAVY_SECONDS, seed_answers
+from graders.sandboxing.bytecode import compiled, runner_files
+from graders.sandboxing.children import pair_cpu, tree_memory
 from graders.sandboxing.reaper import process_tree, wait_readable
 from graders.sandboxing.repairs import Removal, repair
+from graders.sandboxing.replies import (
+    ImportNote,
+    StepReply,
+    as_int,
+    decode_reply,
+    import_notes,
+    shown,
+)
 
-CHILD = Path(__file__).with_name("child.py")
-PROBES = Path(__file__).with_name("probes.py")
 KIT = Path(__file__).resolve().parents[2]  # covered from the child where namespaces are missing
 MAX_FRAME = 1024 * 1024  # the child clips its own replies far below this; a bigger frame is forged
-MAX_DEPTH = 40  # of nested lists in a frame; the child's values stop at 20
-MAX_TEXT = 64 * 1024  # of output or of a string value kept from one step
 READ_BYTES = 64 * 1024  # asked of the pipe at a time; what is left after a frame waits for the next
-MAX_ITEMS = 2000  # of a list or tuple value
 WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is checked while it runs
-# Children are started from one thread that lives as long as the grader: under namespaces a child
-# dies with the thread that started it (bubblewrap's --die-with-parent follows the thread, not the
-# process), and a grading thread of a pool ends long before the session it started.
-_SPAWNER = ThreadPoolExecutor(1, thread_name_prefix="hogkit-spawner")
-_ANSWERS: dict[tuple, dict | str] = {}  # see Session._recorded -> {key: [value, names reached]}, or its text
-_HEAVY: set[tuple[str, tuple[str, ...]]] = set()  # (setup, steps) of the cases that kept a kit's child busy
-HEAVY_SECONDS = 0.05  # of the kit's child's processor time in one case (some thousands of calls)
-_ANSWERS_LOCK = threading.Lock()
 LINK_GRACE = 3.0  # see Session._graced
-_PAIRS = itertools.count()  # children linked to a kit's child so far (see pair_cpu)
-_MOST_RECORDED = 1_000_000  # answers kept at once, every case's together (some 100 MB)
-_LIVE: set[subprocess.Popen | forkserver.ForkedChild] = set()  # every running child (under _LIVE_LOCK)
-_LIVE_LOCK = threading.RLock()  # re-entrant: halt_children runs in a signal handler too
-_HALTED = threading.Event()
-
-
-class Halted(KeyboardInterrupt):
-    """The run is stopping: no child starts (raised where one would)."""
-
-
-def halt_children() -> int:
-    """Kill every live child's process group now, and start no child until :func:`resume_children`;
-    how many were live. Each session still cleans up after its own child (strays, zombies, folders)."""
-    with _LIVE_LOCK:
-        _HALTED.set()
-        live = list(_LIVE)
-    for proc in live:
-        _kill(proc)
-    return len(live)
-
-
-def resume_children() -> None:
-    _HALTED.clear()
-
-
-def _kill(proc: subprocess.Popen | forkserver.ForkedChild) -> None:
-    """Kill PROC and every process of its own: a forked child's pid namespace, or a started child's
-    process group (under namespaces, bubblewrap's: every process inside dies with it)."""
-    if isinstance(proc, forkserver.ForkedChild):
-        proc.kill()
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _start_process(*args: object, **kwargs: object) -> subprocess.Popen:
-    """``subprocess.Popen`` from the thread that starts every child (see _SPAWNER)."""
-    return _SPAWNER.submit(subprocess.Popen, *args, **kwargs).result()  # type: ignore[arg-type]
-
-
-def pair_cpu() -> int | None:
-    """The processor for the next child whose stubs call a kit's child, and for that kit's child:
-    the two hand each call back and forth and never run at once, and a hand-over between two
-    processes on one processor costs about a quarter of one between two (benchmarks/bench_link.py).
-    Pairs take this process's processors in turn; None with only one."""
-    try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return None
-    return cpus[next(_PAIRS) % len(cpus)] if len(cpus) > 1 else None
-
-
-def _track(proc: subprocess.Popen | forkserver.ForkedChild) -> None:
-    """PROC among the live children, or killed at once when the run stopped while it started."""
-    with _LIVE_LOCK:
-        _LIVE.add(proc)
-        halted = _HALTED.is_set()
-    if halted:
-        _kill(proc)
 
 
 @dataclass(frozen=True)
@@ -150,27 +79,6 @@ class Limits:
         """The limits the child applies to itself (the others are the parent's)."""
         own = ("cpu_seconds", "memory_bytes", "file_bytes", "processes")
         return {k: v for k, v in dataclasses.asdict(self).items() if k in own}
-
-
-@dataclass
-class StepReply:
-    """What one step did, as plain data: ``status`` is ok, error, timeout, crashed or memory."""
-
-    status: str
-    output: str = ""
-    value: object = None
-    value_kind: str = "none"  # none, plain, function, object
-    value_note: str = ""
-    error: dict | None = None
-    truncated: bool = False
-    seconds: float = 0.0
-
-
-@dataclass
-class ImportNote:
-    line: int
-    message: str
-    traceback: str = ""
 
 
 @dataclass
@@ -242,8 +150,7 @@ class Session:
 
     def _spawn_and_import(self, budget_ends: float) -> tuple[int, str] | None:
         self.close()
-        if _HALTED.is_set():
-            raise Halted
+        children.check_running()
         policy = isolation.policy()
         forked = forkserver.usable()
         runner = Path(isolation.RUNNER) if forked else self._fresh_runner()  # (the fork server holds the runner)
@@ -324,8 +231,8 @@ class Session:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         try:
-            self._proc = forkserver.spawn((to_child_r, from_child_w, *(self._link or ())), _start_process,
-                                          (CHILD, PROBES))
+            self._proc = forkserver.spawn((to_child_r, from_child_w, *(self._link or ())), children.start_process,
+                                          runner_files())
         except (SandboxError, OSError) as exc:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
                 os.close(fd)
@@ -336,7 +243,7 @@ class Session:
                 os.close(to_child_r)
                 os.close(from_child_w)
                 self._close_link()
-        _track(self._proc)
+        children.track(self._proc)
         self._to_child, self._from_child = to_child_w, from_child_r
         isolation.move_to_cgroup(self._cgroup, self._proc.pid)  # before it starts anything: it waits for this
         config["files"] = {name: base64.b64encode((self.workdir / name).read_bytes()).decode("ascii")
@@ -351,13 +258,13 @@ class Session:
         env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8", reaper.TOKEN_NAME: self._token}
         try:
             argv = policy.command(runner, self.workdir, self._staged_files(), (to_child_r, from_child_w))
-            self._proc = _start_process(
+            self._proc = children.start_process(
                 isolation.in_cgroup(self._cgroup, argv),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(to_child_r, from_child_w, *(self._link or ())), cwd=str(self.workdir), env=env,
                 start_new_session=True,
             )
-            _track(self._proc)
+            children.track(self._proc)
         finally:
             os.close(to_child_r)
             os.close(from_child_w)
@@ -365,14 +272,14 @@ class Session:
         self._to_child, self._from_child = to_child_w, from_child_r
 
     def _fresh_runner(self) -> Path:
-        """The runner folder with new copies of child.py and probes.py, compiled here (see
+        """The runner folder with new copies of the child, its parts and the probes, compiled here (see
         :func:`compiled`): whatever a child wrote there (only possible where namespaces are
         missing) is never run again."""
         if self._runner is None:
             self._runner = scratch.make("hogkit-runner-")  # (known before it exists: see graders.core.scratch)
             self._runner.chmod(0o755)
             (self._runner / "python").mkdir(mode=0o755)
-        for source in (CHILD, PROBES):
+        for source in runner_files():
             target = self._runner / (source.stem + ".pyc")
             target.unlink(missing_ok=True)
             with open(target, "xb") as f:
@@ -446,17 +353,17 @@ class Session:
                                                                                                 "ended the program")
                     return current, sandboxing_messages.skipped_statement(what)
                 if message.get("op") == "stmt":
-                    index = _int(message.get("i"), -1)
+                    index = as_int(message.get("i"), -1)
                     if index <= current:
                         continue  # a repeated or forged announcement earns no time
                     began = began if current >= 0 else time.monotonic()
                     current = index
-                    self._stmt_lines[current] = _int(message.get("line"), 0)
+                    self._stmt_lines[current] = as_int(message.get("line"), 0)
                     ends = min(time.monotonic() + self.limits.import_seconds, budget_ends)
                 elif message.get("op") == "reach" and current < 0:  # sent before any student code ran
                     self._check_reach(message)
                 elif message.get("op") == "ready":
-                    self.notes += _import_notes(message.get("notes"))
+                    self.notes += import_notes(message.get("notes"))
                     return None
         finally:
             self.load_seconds += time.monotonic() - began if current >= 0 else 0.0
@@ -476,10 +383,9 @@ class Session:
             group = self._proc.pid
             forked = isinstance(self._proc, forkserver.ForkedChild)  # (nothing of it is ever left to this process)
             descendants = {} if forked else reaper.snapshot(process_tree(group)[1:])
-            _kill(self._proc)
+            children.kill(self._proc)
             self._proc.wait()
-            with _LIVE_LOCK:
-                _LIVE.discard(self._proc)
+            children.forget(self._proc)
             self._proc = None
             if isolation.policy().level != isolation.NAMESPACES:  # (in a pid namespace, all died with it)
                 reaper.kill_strays(self._token)  # descendants that left the process group
@@ -575,8 +481,7 @@ class Session:
             if not finished and self._proc is not None:
                 self.drain(deadline)
             if self._kit_cpu() - kit_before >= HEAVY_SECONDS:  # worth answering beforehand next time
-                with _ANSWERS_LOCK:
-                    _HEAVY.add((setup, tuple(sources)))
+                answers.mark_heavy((setup, tuple(sources)))
 
     def _reply(self, seq: int, deadline: float) -> dict | str:
         """The next frame that answers request SEQ; frames of any other request are dropped. The
@@ -619,20 +524,15 @@ class Session:
         if self.kit is None:
             return {}
         seed_answers(self.kit, self.module, self.dice)
-        with _ANSWERS_LOCK:
-            wanted = [case for case in cases if case in _HEAVY]
-            missing = [case for case in wanted if self._recorded(case) not in _ANSWERS]
+        wanted, missing = answers.heavy_without_answers(cases, self._recorded)
         found_now = record_answers(self.kit, self.module, self.dice, self.limits, missing, deadline) if missing else []
-        for case, answers in zip(missing, found_now):
-            if answers is not None:
-                with _ANSWERS_LOCK:
-                    while _ANSWERS and sum(map(_size, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
-                        del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
-                    _ANSWERS[self._recorded(case)] = answers
+        for case, recorded in zip(missing, found_now):
+            if recorded is not None:
+                answers.keep(self._recorded(case), recorded)
         offered, proxied = set(self.kit.offered), set(self.kit.proxied)
         found = {}
         for case in wanted:
-            recorded = _answers_of(self._recorded(case))
+            recorded = answers.answers_of(self._recorded(case))
             kept = {key: answer[0] if len(answer) < 3 else {"rolled": answer[2], "value": answer[0]}
                     for key, answer in recorded.items()
                     if key.split("[", 1)[0] in offered and proxied.isdisjoint(answer[1])}
@@ -744,135 +644,7 @@ def kept_capabilities(caps: object, namespaces: bool) -> str:
     return ", ".join(held)
 
 
-PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def tree_memory(pid: int) -> int:
-    """The resident memory of PID and all its descendants together, in bytes (0 where unknown)."""
-    total = 0
-    for p in process_tree(pid):
-        try:
-            with open(f"/proc/{p}/statm", encoding="ascii") as f:
-                total += int(f.read().split()[1]) * PAGE
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
-
-
-
-
 # -- decoding what the child says: plain data only, clipped ----------------------------------------
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def clean(text: object, most: int = MAX_TEXT) -> str:
-    """TEXT the child sent, as a str any file takes: clipped to MOST characters, lone surrogates replaced."""
-    if not isinstance(text, str):
-        return ""
-    if len(text) <= most and text.isascii():  # (most output: nothing to clip or replace)
-        return text
-    return text[:most].encode("utf-8", "replace").decode("utf-8")
-
-
-def shown(text: object, most: int = 2000) -> str:
-    """TEXT the child sent that is only ever shown (an error's message, a type's name): also with
-    its control characters written out, so a terminal prints them instead of obeying them."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", clean(text, most))
-
-
-def _int(value: object, default: int) -> int:
-    return value if type(value) is int else default
-
-
-def _import_notes(raw: object) -> list[ImportNote]:
-    notes = []
-    for n in raw[:100] if isinstance(raw, list) else []:
-        if isinstance(n, dict):
-            err = decode_error(n.get("error")) or {}
-            notes.append(ImportNote(_int(n.get("line"), 0), describe_load_error(err), str(err.get("traceback", ""))))
-    return notes
-
-
-def decode_value(data: object, depth: int = 0) -> tuple[str, object, str]:
-    """(kind, value, note) from the child's tagged data; unknown or oversized shapes are 'object'."""
-    if not isinstance(data, dict):
-        return "none", None, ""
-    t = data.get("t")
-    if t == "none":
-        return "none", None, ""
-    if t in ("bool", "int") and type(data.get("v")) is (bool if t == "bool" else int):
-        return "plain", data["v"], ""
-    if t == "float" and type(data.get("v")) is str:
-        try:
-            return "plain", float(data["v"]), ""
-        except ValueError:
-            return "object", None, "float"
-    if t == "str" and type(data.get("v")) is str:
-        if data.get("cut") or len(data["v"]) > MAX_TEXT:
-            return "object", None, f"str ({sandboxing_messages.value_note('long')})"
-        return "plain", clean(data["v"]), ""
-    if t in ("tuple", "list") and isinstance(data.get("v"), list):
-        return _decode_items(t, data, depth)
-    if t == "function":
-        return "function", None, shown(data.get("name", "?"), 80)
-    note = f" ({sandboxing_messages.value_note(shown(data['note'], 40))})" if data.get("note") else ""
-    return "object", None, shown(data.get("type", "?"), 80) + note
-
-
-def _decode_items(t: str, data: dict, depth: int) -> tuple[str, object, str]:
-    if depth > MAX_DEPTH // 2 or len(data["v"]) > MAX_ITEMS or data.get("cut"):
-        why = "deep" if depth > MAX_DEPTH // 2 else "long"
-        return "object", None, f"{t} ({sandboxing_messages.value_note(why)})"
-    items = []
-    for item in data["v"]:
-        kind, value, note = decode_value(item, depth + 1)
-        if kind != "plain" and kind != "none":
-            return "object", None, f"a {t} holding a {note or kind}"
-        items.append(value)
-    return "plain", (tuple(items) if t == "tuple" else items), ""
-
-
-def decode_error(raw: object) -> dict | None:
-    """An error the child described, with every field of the expected type, clipped and showable."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        return {"type": "Error", "message": shown(raw, 200), "traceback": "", "line": None, "function": None}
-    message = raw.get("message")
-    return {
-        "type": shown(raw.get("type", "Error"), 100) or "Error",
-        "message": shown(message) if isinstance(message, str) else sandboxing_messages.value_note("no_message"),
-        "traceback": shown(raw.get("traceback", ""), 16 * 1024),
-        "line": _int(raw.get("line"), 0) or None,
-        "function": shown(raw.get("function"), 100) or None,
-    }
-
-
-def describe_load_error(err: dict) -> str:
-    """One line for an error raised by a top-level statement while the submission loaded."""
-    kind = str(err.get("type", "Error"))
-    raw = err.get("message")
-    detail = (raw if isinstance(raw, str) else sandboxing_messages.value_note("no_message")).strip()
-    if kind == "SystemExit":
-        return sandboxing_messages.exited_while_loading("sys.exit", detail)
-    return f"{kind}: {detail}" if detail else kind
-
-
-def decode_reply(message: dict, elapsed: float) -> StepReply:
-    kind, value, note = decode_value(message.get("value"))
-    error = decode_error(message.get("error"))
-    output = clean(message.get("output", ""))
-    return StepReply(
-        status="error" if error else "ok",
-        output=output,
-        value=value,
-        value_kind=kind,
-        value_note=note,
-        error=error,
-        truncated=bool(message.get("truncated")) or len(output) >= MAX_TEXT,
-        seconds=elapsed,
-    )
 
 
 def share_with_others(folder: Path) -> None:
@@ -955,8 +727,7 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None,
     Raises :class:`~graders.sandboxing.sandbox.LoadError` when the submission cannot be loaded at all, and
     :class:`~graders.sandboxing.sandbox.SandboxError` when the child does not start; either way after cleaning up.
     """
-    if _HALTED.is_set():  # the run is stopping: not even a staging folder
-        raise Halted
+    children.check_running()  # the run is stopping: not even a staging folder
     support = [edition.support_dir / name for name in edition.support]
     workdir, target = prepare_workdir(source, edition.submission, support)
     session = Session(target, edition.module, workdir, limits or Limits(), dice=edition.game.dice, kit=kit)
@@ -968,20 +739,6 @@ def open_session(source: str, edition: Edition, limits: Limits | None = None,
         session.dispose()
         raise
     return session
-
-
-@functools.lru_cache(maxsize=64)  # (asked at every chunk of a grade's hidden cases)
-def answers_key(kit: KitFunctions, module: str, dice: tuple[int, int]) -> str:
-    """What answers worked out beforehand hold for: the kit's module and support files, the
-    submission's module name, the dice a strategy may choose, and the code that records and keys
-    them (the child and its probes; see seed_answers)."""
-    text = json.dumps([kit.source, [list(m) for m in kit.modules], module, list(dice), _recording_code()])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-@functools.cache
-def _recording_code() -> str:
-    return hashlib.sha256(CHILD.read_bytes() + PROBES.read_bytes()).hexdigest()
 
 
 def record_answers(kit: KitFunctions, module: str, dice: tuple[int, int], limits: Limits,
@@ -1007,43 +764,3 @@ def record_answers(kit: KitFunctions, module: str, dice: tuple[int, int], limits
     return found + [None] * (len(cases) - len(found))
 
 
-_SEEDED: set[tuple[str, str]] = set()  # (file, key) of the answers files already read (see seed_answers)
-
-
-def seed_answers(kit: KitFunctions, module: str, dice: tuple[int, int]) -> None:
-    """Take into this process's store the answers `hogkit build` worked out beforehand for the
-    edition's heavy cases (KIT.prepared), once per file, when they were worked out for this very
-    kit (see answers_key): a stale or missing file is passed over, and its cases are recorded when
-    they prove heavy, as any case an instructor adds."""
-    key = answers_key(kit, module, dice)
-    with _ANSWERS_LOCK:
-        if not kit.prepared or (kit.prepared, key) in _SEEDED:
-            return
-        _SEEDED.add((kit.prepared, key))
-    data = read_answers(Path(kit.prepared))
-    if data is None or data.get("kit") != key or type(data.get("cases")) is not list:
-        return
-    with _ANSWERS_LOCK:
-        for setup, steps, answers in data["cases"]:
-            case = (setup, tuple(steps))
-            _ANSWERS[(kit.source, kit.modules, module, dice, case)] = answers  # (text: read at its case's first use)
-            _HEAVY.add(case)
-
-
-def _size(answers: dict | str) -> int:
-    """How many answers ANSWERS holds (of a text not read yet, a guess by its length)."""
-    return len(answers) if type(answers) is dict else len(answers) // 40
-
-
-def _answers_of(key: tuple) -> dict:
-    """The answers kept under KEY (see Session._recorded), read from their text at their first use."""
-    with _ANSWERS_LOCK:
-        found = _ANSWERS.get(key, {})
-        if isinstance(found, dict):
-            return found
-        try:
-            read = json.loads(found)
-        except ValueError:
-            read = {}
-        _ANSWERS[key] = read = read if type(read) is dict else {}
-        return read

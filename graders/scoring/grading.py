@@ -51,15 +51,8 @@ from graders.editions.cases import Case, StudentRun, kit_only, load_problem_case
 from graders.editions.edition import Edition, Problem, edition_names, load_edition
 from graders.sandboxing import guard, isolation
 from graders.sandboxing.repairs import Removal, repair
-from graders.sandboxing.sandbox import (
-    ImportNote,
-    Limits,
-    LoadError,
-    Session,
-    open_session,
-    repair_notes,
-    sorted_notes,
-)
+from graders.sandboxing.replies import ImportNote
+from graders.sandboxing.sandbox import Limits, LoadError, Session, open_session, repair_notes, sorted_notes
 from graders.scoring import checks
 from graders.scoring import messages as scoring_messages
 from graders.scoring.astrules import RuleChecker

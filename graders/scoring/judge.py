@@ -13,7 +13,8 @@ import time
 from graders.core import messages
 from graders.core.records import CaseResult, CaseStatus
 from graders.editions.cases import Case, Step, render_steps
-from graders.sandboxing.sandbox import Limits, Session, StepReply
+from graders.sandboxing.replies import StepReply
+from graders.sandboxing.sandbox import Limits, Session
 from graders.scoring import messages as scoring_messages
 
 DEBUG_PREFIX = "DEBUG:"

@@ -25,8 +25,8 @@ from graders.courses.gradescope import main as autograder
 from graders.games import analysis, reference
 from graders.runner import messages as runner_messages
 from graders.runner import student
+from graders.sandboxing import bytecode, sandbox
 from graders.sandboxing import messages as sandboxing_messages
-from graders.sandboxing import sandbox
 from graders.scoring import grading
 from graders.scoring import messages as scoring_messages
 from graders.scoring.submissions import Submission
@@ -132,7 +132,7 @@ def test_a_sandbox_that_does_not_start_is_the_kits_failure(two_students, tmp_pat
     out = tmp_path / "out"
     broken = tmp_path / "child.py"
     broken.write_text("raise SystemExit(0)\n", encoding="utf-8")  # dies before the submission's first statement
-    monkeypatch.setattr(sandbox, "CHILD", broken)
+    monkeypatch.setattr(bytecode, "CHILD", broken)
     code = hogkit(["grade", str(two_students), "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 3 and cli_messages.kit_failures_line(2, str(out / messages.KIT_LOG_NAME)) in err
@@ -150,7 +150,7 @@ def test_a_child_that_dies_before_any_student_code_raises_sandbox_error(tmp_path
                                                                          reference_source):
     broken = tmp_path / "child.py"
     broken.write_text("import os\nos._exit(3)\n", encoding="utf-8")
-    monkeypatch.setattr(sandbox, "CHILD", broken)
+    monkeypatch.setattr(bytecode, "CHILD", broken)
     with pytest.raises(sandbox.SandboxError, match="before any of its code ran"):
         sandbox.open_session(reference_source, edition)
 

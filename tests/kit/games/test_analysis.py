@@ -23,7 +23,8 @@ from graders.editions.edition import edition_names, kit_root, load_edition, pars
 from graders.games import analysis, kinds
 from graders.games import messages as games_messages
 from graders.games.game import game_of
-from graders.sandboxing.sandbox import StepReply, open_session
+from graders.sandboxing.replies import StepReply
+from graders.sandboxing.sandbox import open_session
 
 from ..conftest import grade_source, problem
 

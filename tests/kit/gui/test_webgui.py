@@ -25,7 +25,7 @@ from graders.editions.edition import Edition, edition_names, load_edition
 from graders.games.game import DiceGame, game_of
 from graders.gui import messages as gui_messages
 from graders.gui import webgui
-from graders.sandboxing import sandbox
+from graders.sandboxing import bytecode
 
 from ..conftest import ROOT, Kept, content_digest, replace_function
 
@@ -447,7 +447,7 @@ def test_a_sandbox_that_does_not_start_is_the_kits_failure_and_is_tried_again(
     folder = student_copy(tmp_path, edition)
     broken = tmp_path / "child.py"
     broken.write_text("raise SystemExit(0)\n", encoding="utf-8")
-    monkeypatch.setattr(sandbox, "CHILD", broken)
+    monkeypatch.setattr(bytecode, "CHILD", broken)
     with serving(folder) as client:
         error = client.get("/api/setup")[1]["error"]
         assert error["title"].startswith("The kit failed to start your code") and "New game" in error["title"]

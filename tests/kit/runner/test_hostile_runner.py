@@ -23,7 +23,7 @@ def test_a_wrong_answer_key_stops_its_own_question_only(edition):
     """
     from graders.editions.cases import load_questions
     from graders.runner import pytest_plugin
-    from graders.sandboxing.sandbox import StepReply
+    from graders.sandboxing.replies import StepReply
 
     closed: list[bool] = []
 

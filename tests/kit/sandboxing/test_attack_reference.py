@@ -28,7 +28,7 @@ from graders.core.records import ClassRecord, EntryStatus, Report
 from graders.editions import onefunction
 from graders.editions.cases import load_problem_cases
 from graders.editions.edition import load_edition
-from graders.sandboxing import child, sandbox
+from graders.sandboxing import answers, childlink, childrecord, sandbox
 from graders.sandboxing.messages import LINK_REFUSALS, link_refusal
 from graders.sandboxing.reaper import process_tree
 from graders.sandboxing.repairs import repair
@@ -271,7 +271,7 @@ def test_a_child_and_the_kits_child_it_calls_share_one_processor() -> None:
 def test_a_calls_key_keeps_exact_types_apart() -> None:
     """A call is answered from what the case learned only for the same values of the same types:
     True is not 1, 1.0 is not 1, a fair die is its number of sides."""
-    link = child.Link(None, dict, {}, None, None, child.support_codes(
+    link = childlink.Link(None, dict, {}, None, None, childlink.support_codes(
         {"dice": (EDITION.support_dir / "dice.py").read_text(encoding="utf-8")}))
     keys = [link.fast_key({"name": "f"}, args, {}) for args in ((1, 3), (True, 3), (1.0, 3), ("1", 3))]
     assert None not in keys and len(set(keys)) == 4
@@ -377,20 +377,20 @@ def test_the_answers_kept_beforehand_are_the_pure_calls_as_a_stub_makes_them() -
     or was passed a function."""
     space: dict = {}
     exec(RECORDED, space)
-    recorder = child.Recorder(space, ["pure", "rolls", "loud", "mine", "reaches_mine", "outer", "shaped"])
+    recorder = childrecord.Recorder(space, ["pure", "rolls", "loud", "mine", "reaches_mine", "outer", "shaped"])
     calls = ["pure(1)", "pure(1, b=3)", "pure(1.0)", "rolls(0)", "rolls(2)", "loud(5)", "reaches_mine(1)",
              "outer(1)", "rolls(1, lambda: 1)", "shaped((1, 'a'))"]
     assert [eval(c, space) for c in calls] == [3, 4, 3.0, 0, 12, 5, 2, 9, 1, [(1, "a"), None]]
     default = {"fn": ["default", 0]}
     assert recorder.answers == {
-        child.call_key("pure", [1, 2], {}): [3, []], child.call_key("pure", [1, 3], {}): [4, []],
-        child.call_key("pure", [1.0, 2], {}): [3.0, []], child.call_key("rolls", [0, default], {}): [0, []],
-        child.call_key("mine", [1], {}): [1, []], child.call_key("reaches_mine", [1], {}): [2, ["mine"]],
-        child.call_key("shaped", [{"tuple": [1, "a"]}], {}): [{"list": [{"tuple": [1, "a"]}, None]}, []]}
+        childlink.call_key("pure", [1, 2], {}): [3, []], childlink.call_key("pure", [1, 3], {}): [4, []],
+        childlink.call_key("pure", [1.0, 2], {}): [3.0, []], childlink.call_key("rolls", [0, default], {}): [0, []],
+        childlink.call_key("mine", [1], {}): [1, []], childlink.call_key("reaches_mine", [1], {}): [2, ["mine"]],
+        childlink.call_key("shaped", [{"tuple": [1, "a"]}], {}): [{"list": [{"tuple": [1, "a"]}, None]}, []]}
     # The key is the one the student's end of a link computes for the stub's call.
-    link = child.Link(None, dict, {})
-    packed = [link.pack(v, [0]) for v in (0, child.KIT_DEFAULT)]
-    assert child.call_key("rolls", packed, {}) in recorder.answers
+    link = childlink.Link(None, dict, {})
+    packed = [link.pack(v, [0]) for v in (0, childlink.KIT_DEFAULT)]
+    assert childlink.call_key("rolls", packed, {}) in recorder.answers
 
 
 def test_a_call_answered_beforehand_never_reaches_the_kits_child() -> None:
@@ -400,13 +400,13 @@ def test_a_call_answered_beforehand_never_reaches_the_kits_child() -> None:
     session = stubbed(REFERENCE, {"boar_brawl"})
     try:
         setup, steps = "from hog import *", ("boar_brawl(21, 46)",)
-        session.prepared = {(setup, steps): {child.call_key("boar_brawl", [21, 46], {}): 999}}
+        session.prepared = {(setup, steps): {childlink.call_key("boar_brawl", [21, 46], {}): 999}}
         assert [r.value for r in session.steps(list(steps), setup, time.monotonic() + 30)] == [999]
         assert session._kit_child is None
         # The child keeps what it was told for its next cases (what its code could have kept
         # itself), and is not told it again.
         assert run(session, "boar_brawl(21, 46) + 0")[0].value == 999 and session._kit_child is None
-        assert session._told == {child.call_key("boar_brawl", [21, 46], {})}
+        assert session._told == {childlink.call_key("boar_brawl", [21, 46], {})}
         session.close()  # a fresh child holds nothing: the kit's child answers
         assert run(session, "boar_brawl(21, 46) + 0")[0].value == 9
         assert session._kit_child is not None and session._told == set()
@@ -427,7 +427,7 @@ def test_a_call_that_rolls_a_test_die_is_told_with_where_the_die_stopped() -> No
                                   "take_turn(1, 0, 0, g), g()"))
     chance = ("from hog import *", ("roll_dice(1)", "roll_dice(2, make_fair_dice(6))"))
     try:
-        sandbox._HEAVY.update([case, chance])  # (as cases whose calls kept the kit's child busy would be)
+        answers._HEAVY.update([case, chance])  # (as cases whose calls kept the kit's child busy would be)
         found = session.kit_answers([case, chance], time.monotonic() + 60)
         assert chance not in found  # a die of chance: nothing kept
         told = found[case]
@@ -441,7 +441,7 @@ def test_a_call_that_rolls_a_test_die_is_told_with_where_the_die_stopped() -> No
         assert got[1:4] == [5, (4, 5), 9] and got[5] == (1, 2)  # 2+3, then 4, 5, then 2+3+4; g: a 1, then 2
         assert session._kit_child is None
     finally:
-        sandbox._HEAVY.difference_update([case, chance])
+        answers._HEAVY.difference_update([case, chance])
         session.dispose()
 
 
@@ -452,7 +452,7 @@ def test_the_build_works_out_every_hidden_cases_answers_and_a_stale_file_is_pass
     files and dice), so a stale file is passed over and the kit's child answers instead."""
     data = json.loads(lzma.decompress((EDITION.suite_dir / onefunction.ANSWERS_FILE).read_bytes()))
     kit = onefunction.recording_kit(EDITION)
-    assert kit is not None and data["kit"] == sandbox.answers_key(kit, EDITION.module, EDITION.game.dice)
+    assert kit is not None and data["kit"] == answers.answers_key(kit, EDITION.module, EDITION.game.dice)
     hidden = {(c.setup, tuple(s.source for s in c.steps)) for p in EDITION.problems
               for c in load_problem_cases(EDITION, p.label) if c.hidden}
     assert data["cases"] and all((setup, tuple(steps)) in hidden for setup, steps, _ in data["cases"])
@@ -467,15 +467,15 @@ def test_the_build_works_out_every_hidden_cases_answers_and_a_stale_file_is_pass
     changed = dataclasses.replace(kit, prepared=str(stale))
     setup, steps, _ = data["cases"][0]
     key = (kit.source, kit.modules, EDITION.module, EDITION.game.dice, (setup, tuple(steps)))
-    with sandbox._ANSWERS_LOCK:
-        sandbox._ANSWERS.pop(key, None)
-    sandbox.seed_answers(changed, EDITION.module, EDITION.game.dice)
-    assert key not in sandbox._ANSWERS
+    with answers._ANSWERS_LOCK:
+        answers._ANSWERS.pop(key, None)
+    answers.seed_answers(changed, EDITION.module, EDITION.game.dice)
+    assert key not in answers._ANSWERS
     assert kit.prepared == str(EDITION.suite_dir / onefunction.ANSWERS_FILE)
-    with sandbox._ANSWERS_LOCK:
-        sandbox._SEEDED.discard((kit.prepared, data["kit"]))  # (as in a process that has not read it yet)
-    sandbox.seed_answers(kit, EDITION.module, EDITION.game.dice)
-    assert key in sandbox._ANSWERS
+    with answers._ANSWERS_LOCK:
+        answers._SEEDED.discard((kit.prepared, data["kit"]))  # (as in a process that has not read it yet)
+    answers.seed_answers(kit, EDITION.module, EDITION.game.dice)
+    assert key in answers._ANSWERS
 
 
 def test_the_kit_works_out_a_heavy_cases_answers_once_on_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -483,7 +483,7 @@ def test_the_kit_works_out_a_heavy_cases_answers_once_on_the_reference(monkeypat
     heavy; Session.kit_answers then runs each heavy case on the reference in a kit's child of its
     own, recording every problem function's answers, and hands a child only its stubs' calls that
     reached none of its own functions; a second ask is answered from what the process kept."""
-    monkeypatch.setattr(sandbox, "_HEAVY", set())
+    monkeypatch.setattr(answers, "_HEAVY", set())
     skeleton = (EDITION.skeleton_dir / EDITION.submission).read_text(encoding="utf-8")
     session = stubbed(skeleton, {"boar_brawl", "take_turn"})
     try:
@@ -492,8 +492,8 @@ def test_the_kit_works_out_a_heavy_cases_answers_once_on_the_reference(monkeypat
         assert session.kit_answers([case], time.monotonic() + 60) == {}  # not heavy: nothing worked out
         many = ("from hog import *", ("sum(boar_brawl(s, o) for s in range(100) for o in range(100))",))
         list(session.steps(list(many[1]), many[0], time.monotonic() + 60))
-        assert many in sandbox._HEAVY and case not in sandbox._HEAVY
-        sandbox._HEAVY.add(case)
+        assert many in answers._HEAVY and case not in answers._HEAVY
+        answers._HEAVY.add(case)
         first = session.kit_answers([case], time.monotonic() + 60)
         truth = open_session(REFERENCE, EDITION)  # the reference's own values, to compare with
         try:
@@ -502,8 +502,9 @@ def test_the_kit_works_out_a_heavy_cases_answers_once_on_the_reference(monkeypat
             truth.dispose()
         default = {"fn": ["default", 0]}
         # (boar_strategy is the skeleton's own here: its answers are never handed out)
-        assert first[case] == {child.call_key("boar_brawl", [s, 46], {}): brawl[s] for s in range(3)} | {
-            child.call_key("take_turn", [0, 21, 46, default], {}): 9, child.call_key("boar_brawl", [21, 46], {}): 9}
+        assert first[case] == {childlink.call_key("boar_brawl", [s, 46], {}): brawl[s] for s in range(3)} | {
+            childlink.call_key("take_turn", [0, 21, 46, default], {}): 9,
+            childlink.call_key("boar_brawl", [21, 46], {}): 9}
         assert session.kit_answers([case], time.monotonic() + 60) == first  # kept, not worked out again
         session.prepared = first
         session.close()  # a fresh child, whose kit's child is not started
@@ -611,9 +612,9 @@ def test_each_refusal_of_the_link_says_what_was_refused(served: object) -> None:
         assert absent.error["message"] == link_refusal("absent")
     finally:
         plain.dispose()
-    child.WORDS.update({k: link_refusal(k) for k in LINK_REFUSALS})
+    childlink.WORDS.update({k: link_refusal(k) for k in LINK_REFUSALS})
     with pytest.raises(ValueError, match=link_refusal("unreadable")):
-        child.Link(None, dict, {}).unpack({"set": [1]}, 0)
+        childlink.Link(None, dict, {}).unpack({"set": [1]}, 0)
 
 
 def test_a_case_the_kits_child_answers_is_judged_by_processor_time(served: object) -> None:

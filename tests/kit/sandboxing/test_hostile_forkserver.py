@@ -102,15 +102,16 @@ def test_a_child_that_kept_a_capability_is_never_given_student_code(edition, ref
     kit's failure (SandboxError naming the sets), never a grade.
     """
     from graders.core.errors import SandboxError
-    from graders.sandboxing import sandbox
+    from graders.sandboxing import bytecode, sandbox
 
     needs_namespaces()
-    forgetful = tmp_path / "child.py"
-    source = sandbox.CHILD.read_text(encoding="utf-8")
+    confine = next(part for part in bytecode.CHILD_PARTS if part.stem == "childconfine")
+    forgetful = tmp_path / confine.name
+    source = confine.read_text(encoding="utf-8")
     forgetful.write_text(source.replace('"""Give up every capability for good', 'return\n    """Give up', 1),
                          encoding="utf-8")
     assert forgetful.read_text(encoding="utf-8") != source
-    monkeypatch.setattr(sandbox, "CHILD", forgetful)
+    monkeypatch.setattr(bytecode, "CHILD_PARTS", tuple(forgetful if p == confine else p for p in bytecode.CHILD_PARTS))
     with pytest.raises(SandboxError, match="still held capabilities"):
         sandbox.open_session(reference_source, edition)
 

@@ -80,7 +80,7 @@ def test_output_is_kept_the_same_whether_printed_in_pieces_or_at_once(monkeypatc
     that they fire), with DEBUG lines on their own budget."""
     import random
 
-    from graders.sandboxing import child
+    from graders.sandboxing import childwire as child
 
     monkeypatch.setattr(child, "_MAX_TEXT", 300)
     monkeypatch.setattr(child, "_MAX_LINES", 12)

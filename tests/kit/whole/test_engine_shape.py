@@ -200,9 +200,9 @@ SENTENCE = re.compile(r"[A-Za-z]+(?: +[A-Za-z'()]+){2,}")  # three words or more
 # Sentences that stay where they are, each for a reason:
 ALLOWED_SENTENCES = {
     # Python's own words, imitated by the child's capped stdout so that student code sees what Python says.
-    ("sandboxing/child.py", "write() argument must be str"),
+    ("sandboxing/childwire.py", "write() argument must be str"),
     # A name the kit's functions do not offer: Python's NameError, as Python words it.
-    ("sandboxing/child.py", " is not defined"),
+    ("sandboxing/childlink.py", " is not defined"),
     # What check_strategy prints in the child is a case's output, compared with the case files' text.
     ("sandboxing/probes.py", ") gave two different answers"),
 }
