@@ -108,6 +108,14 @@ def unfinished_functions(tree: ast.Module) -> list[str]:
 ALARM_SHARE = 0.8  # of a request's deadline, after which the game names the function still running
 
 
+class Chances(Protocol):
+    """A best-play table (:class:`graders.games.game.Chances`): the mover's exact chance to win from
+    one state, read by the kind of game that worked it out."""
+
+    def chance(self, mine: int, theirs: int, total: int) -> float | None:
+        ...
+
+
 class BestPlay(Protocol):
     """What the meter asks of the edition's game (:class:`graders.games.game.Game`, handed in by the
     instructor's side: the page's own modules never import the analysis)."""
@@ -118,7 +126,7 @@ class BestPlay(Protocol):
     def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> Any:
         ...
 
-    def best_play_table(self, opponent: Any) -> Any:
+    def best_play_table(self, opponent: Any) -> Chances:
         ...
 
 
@@ -140,7 +148,7 @@ class Game:
         self._error: dict | None = None
         self._strategies: list[str] = []
         self._unfinished: list[str] = []
-        self._tables: dict[tuple[str, str], Future] = {}
+        self._tables: dict[tuple[str, str], Future[Chances]] = {}
         self._source = ""  # hog.py as loaded into the child (after any syntax repair)
         self._helpers: dict[int, Session] = {}  # children tabulating strategies for the meter, by id
         self._closed = False
@@ -298,7 +306,7 @@ class Game:
             return None
         who = view["next"]
         mine, theirs = view["scores"][who], view["scores"][1 - who]
-        total = view.get("turn_total", 0) if self.settings.actions else 0
+        total = view.get("turn_total", 0)  # only a view waiting for an action has the points of the turn so far
         if type(mine) is not int or type(theirs) is not int or type(total) is not int:
             return None
         opponent = request.players[1 - who]
@@ -312,18 +320,12 @@ class Game:
             return None
         except Exception:  # the strategy could not be tabulated: no meter; the game goes on
             return None
-        if not (0 <= mine < table.shape[0] and 0 <= theirs < table.shape[1]):
-            return None
-        if table.ndim == 3:  # a tactic game's table: by the turn total too
-            if mine + total >= self.settings.goal:
-                return 1.0  # holding wins now
-            return round(float(table[mine, theirs, total]), 6) if 0 <= total < table.shape[2] else None
-        return round(float(table[mine, theirs]), 6)
+        return table.chance(mine, theirs, total)
 
-    def _start_table(self, opponent: str) -> Future:
+    def _start_table(self, opponent: str) -> Future[Chances]:
         """Work out, in a thread of its own (and for a strategy, a sandboxed child of its own), the
         table of the chance to win with best play against OPPONENT from every state."""
-        job: Future = Future()
+        job: Future[Chances] = Future()
         source = self._source
 
         def work() -> None:
@@ -335,7 +337,7 @@ class Game:
         threading.Thread(target=work, daemon=True, name=f"meter {opponent}").start()
         return job
 
-    def _best_play_table(self, opponent: str, source: str) -> object:
+    def _best_play_table(self, opponent: str, source: str) -> Chances:
         """The mover's exact chance to win with best play against OPPONENT (a person: best play
         too) from every state the page shows, worked out by the game handed in."""
         game = self.best_play
