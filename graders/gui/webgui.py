@@ -242,8 +242,7 @@ class Game:
                 "variants": [{"id": v.id, "name": v.name, "about": v.about} for v in s.variants],
                 "strategies": list(self._strategies), "factories": list(s.factories),
                 "factory_numbers": list(s.factory_numbers), "submission": s.submission,
-                "actions": list(s.actions),  # a tactic game's moves (Roll, Hold); [] when a move is a number of dice
-                "dice": list(s.dice),  # the fewest and most dice a move may be ([game] dice)
+                "move": s.move.described(),  # what a person chooses: its kind, and the dice or actions offered
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
                 "meter": self._meter_possible(), "seed": self.base_seed,  # a freshly loaded page's first game
                 "notes": list(self._notes), "error": self._error,

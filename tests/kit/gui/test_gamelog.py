@@ -10,6 +10,7 @@ from graders.editions.edition import Edition, EditionError, edition_names, load_
 from graders.gui import gamelog
 from graders.gui import messages as gui_messages
 from graders.gui.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
+from graders.gui.moves import DiceCount, NamedAction
 
 STRATEGIES = ["always_roll_5", "final_strategy"]
 
@@ -359,13 +360,15 @@ def pig_request(settings: gamelog.GuiSettings, players: tuple = ("person", "fina
 
 
 def test_a_tactic_game_declares_its_actions_and_dice(pig: gamelog.GuiSettings) -> None:
-    assert pig.actions == ("roll", "hold") and dict(pig.die_functions) == {"four_sided": 4, "six_sided": 6}
+    assert pig.move == NamedAction(("roll", "hold")) and dict(pig.die_functions) == {"four_sided": 4, "six_sided": 6}
     assert pig.returns == "winner" and pig.scored_by == "take_turn" and pig.remarks
     spec = pig_request(pig).spec(pig)
-    assert spec["actions"] == ["roll", "hold"] and spec["die_functions"] == {"four_sided": 4, "six_sided": 6}
+    assert spec["move"] == "actions" and spec["actions"] == ["roll", "hold"]
+    assert spec["die_functions"] == {"four_sided": 4, "six_sided": 6}
     assert spec["remarks"] == [say for say, _ in pig.remarks]
-    assert "actions" not in request(gui_settings(load_edition("boar_brawl"))).spec(gui_settings(
-        load_edition("boar_brawl")))  # a game of dice counts is given what it always was
+    boar = gui_settings(load_edition("boar_brawl"))
+    spec = request(boar).spec(boar)
+    assert spec["move"] == "dice" and "actions" not in spec  # a game of dice counts names no actions
 
 
 @pytest.mark.parametrize(("body", "needle"), [
@@ -468,7 +471,7 @@ def test_the_page_reads_the_die_and_the_dice_from_the_game_table() -> None:
     boar = load_edition("boar_brawl")
     narrow = dataclasses.replace(boar, game=dataclasses.replace(boar.game, dice=(1, 6), sides="8"))
     settings = gui_settings(narrow)
-    assert settings.sides == 8 and settings.dice == (1, 6) and settings.factory_numbers == (1, 6)
+    assert settings.sides == 8 and settings.move == DiceCount(1, 6) and settings.factory_numbers == (1, 6)
     assert parse_request({"players": ["person", "always_roll_5"], "moves": [1, 6]}, settings, STRATEGIES, seed=1)
     with pytest.raises(RequestError, match="from 1 to 6"):
         parse_request({"players": ["person", "always_roll_5"], "moves": [0]}, settings, STRATEGIES, seed=1)
