@@ -130,8 +130,9 @@ class BestPlay(Protocol):
         ...
 
 
-class Game:
-    """The state requests share: the submission's child, what it offers, and the exact analysis."""
+class PageGame:
+    """The page's game over one submission: the state its requests share (the submission's child,
+    the strategies it offers, the meter's tables), each game replayed in the child from its seed."""
 
     def __init__(self, submission: Path, edition: Edition, kit: Edition | None, seed: int | None = None,
                  timeout: float = DEFAULT_TIMEOUT, best_play: BestPlay | None = None) -> None:
@@ -372,7 +373,7 @@ def _stopped(settings: GuiSettings, request: GameRequest, error: dict) -> dict:
 class Handler(BaseHTTPRequestHandler):
     """Serves the page and the two endpoints; every answer is JSON or one of the page's files."""
 
-    game: Game  # set on the subclass made by :func:`make_server`
+    game: PageGame  # set on the subclass made by :func:`make_server`
     server: ThreadingHTTPServer  # the server :func:`make_server` made, listening on an IP address
     server_version = "hog_gui"
 
@@ -448,7 +449,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
 
-def make_server(game: Game, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> ThreadingHTTPServer:
+def make_server(game: PageGame, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> ThreadingHTTPServer:
     """A server (not yet serving) for GAME; port 0 picks a free port (``server.server_address``)."""
     handler = type("GameHandler", (Handler,), {"game": game})
     server = ThreadingHTTPServer((host, port), handler)
@@ -471,14 +472,14 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         edition, kit = find_edition(Path(folder).resolve(), launcher_name())
-        game = Game(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
+        game = PageGame(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
     except HogkitError as exc:
         print(exc, file=sys.stderr)
         return exc.exit_status
     return serve(game, args)
 
 
-def serve(game: Game, args: argparse.Namespace) -> int:
+def serve(game: PageGame, args: argparse.Namespace) -> int:
     """Serve GAME with the options in ARGS until Ctrl+C, SIGTERM or SIGHUP (each ends every child and
     removes its folders); 2 for a busy port."""
     try:

@@ -363,7 +363,7 @@ class _ActionTurn(_Turn):
 class _Output:
     """sys.stdout during a game: text goes to the current turn, as commentary while ``say`` runs."""
 
-    def __init__(self, game: _Game) -> None:
+    def __init__(self, game: _PlayedGame) -> None:
         self.game = game
         self.left = GAME_ALL_TEXT
         self.cut = False
@@ -388,7 +388,10 @@ class _Output:
         pass
 
 
-class _Game:
+class _PlayedGame:
+    """One game the page asked for (see :func:`gui_game`), played by the submission's own ``play``:
+    its turns as they are taken, the people's moves still to come, and where it stopped."""
+
     def __init__(self, module: object, spec: dict) -> None:
         self.module, self.spec = module, spec
         self.names = dict(vars(module))
@@ -689,7 +692,7 @@ def gui_game(module: object, spec: dict) -> tuple:
     commentary, printed, commentary error), and a turn of actions has its actions and points too
     (``_ActionTurn.row``).
     """
-    return _Game(module, spec).play()
+    return _PlayedGame(module, spec).play()
 
 
 def strategy_names(module: object) -> list[str]:

@@ -94,7 +94,7 @@ def best_play_of(kit: Edition) -> object:
 def serving(folder: Path, seed: int | None = 4, timeout: float = 5.0) -> Iterator[Client]:
     edition, kit = webgui.find_edition(folder)
     best_play = best_play_of(kit) if kit is not None else None
-    game = webgui.Game(folder / edition.submission, edition, kit, seed, timeout, best_play)
+    game = webgui.PageGame(folder / edition.submission, edition, kit, seed, timeout, best_play)
     server = webgui.make_server(game, port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
