@@ -141,38 +141,37 @@ def _text(template: str, where: str) -> CodeType:
 
 
 def gui_settings(edition: Edition) -> GuiSettings:
-    """The edition's ``[gui]`` table (its keys checked when the manifest was read, see
-    :data:`graders.editions.edition.GUI_KEYS`) with every expression compiled; an :class:`EditionError` says
-    what is wrong."""
+    """The edition's ``[gui]`` table (:class:`graders.editions.edition.GuiTable`, its keys checked when
+    the manifest was read) with every expression compiled; an :class:`EditionError` says what is wrong."""
     data = edition.gui
     where = f"{edition.suite_dir / 'edition.toml'} [gui]"
-    if not data:
+    if data is None:
         raise EditionError(gui_messages.gui_table_missing(where))
-    _compile(data["play"], f"{where} play")
+    _compile(data.play, f"{where} play")
     variants = []
-    for i, raw in enumerate(data["variants"]):
+    for i, raw in enumerate(data.variants):
         if raw["update"]:
             _compile(raw["update"], f"{where} variants[{i}] update")
         variants.append(Variant(raw["id"], raw["name"], raw["about"], raw["update"], raw["exact"]))
     if len({v.id for v in variants}) != len(variants) or not variants:
         raise EditionError(gui_messages.gui_variants_needed(f"{where} variants"))
-    numbers = tuple((key, _compile(source, f"{where}.numbers {key}")) for key, source in data["numbers"].items())
+    numbers = tuple((key, _compile(source, f"{where}.numbers {key}")) for key, source in data.numbers.items())
     events = tuple(Event(raw["rule"], _compile(raw["when"], f"{where} events[{i}] when"),
-                         _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data["events"]))
-    if data["commentary"]:
-        _compile(data["commentary"], f"{where} commentary")
-    if data["memory"] and data["memory"] not in data["numbers"]:
+                         _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data.events))
+    if data.commentary:
+        _compile(data.commentary, f"{where} commentary")
+    if data.memory and data.memory not in data.numbers:
         raise EditionError(messages.table_wrong_type(f"{where} memory", gui_messages.EXPECTED_GUI_NUMBER,
-                                                     repr(data["memory"])))
-    for i, remark in enumerate(data["remarks"]):
+                                                     repr(data.memory)))
+    for i, remark in enumerate(data.remarks):
         _compile(remark["say"], f"{where} remarks[{i}] say")
-    sides = page_sides(edition, data["goal"])
-    return GuiSettings(edition.title, data["play"], sides, data["goal"], tuple(data["factories"]),
-                       data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission,
-                       data["memory"], move_of(edition.game), tuple(data["die_functions"].items()),
-                       data["scored_by"], data["returns"], tuple((r["say"], r["spoken"]) for r in data["remarks"]),
-                       _factory_numbers(data["factory_numbers"], edition.game.dice),
-                       _compile(edition.game.sides, f"{where} [game] sides"), tuple(data["hidden"]), launcher(edition))
+    sides = page_sides(edition, data.goal)
+    return GuiSettings(edition.title, data.play, sides, data.goal, data.factories,
+                       data.opponent, data.commentary, tuple(variants), numbers, events, edition.submission,
+                       data.memory, move_of(edition.game), tuple(data.die_functions.items()),
+                       data.scored_by, data.returns, tuple((r["say"], r["spoken"]) for r in data.remarks),
+                       data.factory_numbers or edition.game.dice,  # as [gui] says, else the game's dice
+                       _compile(edition.game.sides, f"{where} [game] sides"), data.hidden, launcher(edition))
 
 
 def page_sides(edition: Edition, goal: int) -> int:
@@ -193,11 +192,6 @@ def page_sides(edition: Edition, goal: int) -> int:
         if code.co_names == () and score == 0:
             return most  # a die that does not depend on the scores: one look is enough
     return most
-
-
-def _factory_numbers(given: list | None, dice: tuple[int, int]) -> tuple[int, int]:
-    """The numbers a factory is offered with: as [gui] says, else the game's dice range."""
-    return (given[0], given[1]) if given else dice
 
 
 def launcher(edition: Edition) -> str:

@@ -6,7 +6,16 @@ import dataclasses
 
 import pytest
 
-from graders.editions.edition import Edition, EditionError, edition_names, load_edition, parse_manifest, read_toml
+from graders.editions.edition import (
+    GUI_KEYS,
+    Edition,
+    EditionError,
+    GuiTable,
+    edition_names,
+    load_edition,
+    parse_manifest,
+    read_toml,
+)
 from graders.gui import gamelog
 from graders.gui import messages as gui_messages
 from graders.gui.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
@@ -62,9 +71,15 @@ def test_a_broken_gui_table_names_the_file_and_key(edition: Edition, change: dic
     assert needle in str(info.value) and "edition.toml" in str(info.value)
 
 
+def test_the_gui_record_has_a_field_per_key(edition: Edition) -> None:
+    """Edition.gui is the [gui] table as a record: one field per key the manifest may give, filled in."""
+    assert {f.name for f in dataclasses.fields(GuiTable)} == set(GUI_KEYS)
+    assert edition.gui is not None and edition.gui.variants[0]["id"] and edition.gui.factory_numbers is None
+
+
 def test_an_edition_without_a_gui_table_says_so(edition: Edition) -> None:
     with pytest.raises(EditionError, match="does not say how the web page plays"):
-        gui_settings(dataclasses.replace(edition, gui={}))
+        gui_settings(dataclasses.replace(edition, gui=None))
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -168,7 +183,7 @@ def test_a_turn_that_breaks_the_rules_gets_a_warning(settings: gamelog.GuiSettin
     assert "ends at 7" in warning and "gave 9" in warning and "Player 0" in warning
 
 
-EXTRA_TURNS = [n for n in edition_names() if "expected_next" in load_edition(n).gui.get("numbers", {})
+EXTRA_TURNS = [n for n in edition_names() if "expected_next" in getattr(load_edition(n).gui, "numbers", {})
                and load_edition(n).game.kind == "dice"]  # a tactic game's: test_a_tactic_turn_that_breaks_the_rules
 
 
@@ -233,7 +248,9 @@ def test_output_before_the_first_turn_is_kept(settings: gamelog.GuiSettings) -> 
 
 
 def test_a_broken_rule_expression_is_a_warning_not_a_failure(edition: Edition) -> None:
-    broken = gui_settings(dataclasses.replace(edition, gui={**edition.gui, "numbers": {"tens": "opponent // 0"}}))
+    assert edition.gui is not None
+    broken = gui_settings(dataclasses.replace(edition, gui=dataclasses.replace(edition.gui,
+                                                                              numbers={"tens": "opponent // 0"})))
     result = ("wait", (turn(0, 0, 0, 2, (3, 4)),), None, (1, 0, 7), None, OPENING)
     view = game_view(broken, request(broken), result)
     assert "could not explain this turn" in view["turns"][0]["warnings"][0] and view["error"] is None
