@@ -14,7 +14,8 @@ dice game, ``table[score, opponent_score, turn_total]`` action indexes for a tac
 take and give tables, so callers never look inside one.
 
 A third kind of game: a module modelling it (like :mod:`graders.games.tactics`), a class here implementing
-:class:`Game`, one entry in :data:`KINDS`, and its name and keys in :data:`graders.games.kinds.KIND_KEYS`.
+:class:`Game` (with a :class:`Chances` for the page's meter to read its best-play table), one entry in
+:data:`KINDS`, and its name and keys in :data:`graders.games.kinds.KIND_KEYS`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ once, and ``gui_static/hog.js`` picks its functions for the move by its ``kind``
 
 A kind's name is the ``[game]`` key that says what its move is (``dice`` or ``actions``,
 :data:`graders.games.kinds.KIND_MOVES`). A new kind of move is a class here, in :data:`MOVES` and in
-:func:`move_of`, with its entry in hog.js's ``MOVES`` and its turn in the probe's ``TURNS``.
+:func:`move_of`, with its entry in hog.js's ``MOVES`` and its turn in the probe (the table of
+``probes._PlayedGame``): docs/authoring.md lists every file.
 """
 
 from __future__ import annotations
