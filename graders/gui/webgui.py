@@ -10,7 +10,8 @@ raises or ends itself costs that request an error on the page, never the server.
 started again whenever ``hog.py`` changes, so the page always plays the latest code. Requests are
 checked by :func:`graders.gui.gamelog.parse_request` before anything reaches the child, and what comes
 back is plain data turned into the page's view by :func:`graders.gui.gamelog.game_view`. The setup
-also carries the page's own sentences (:data:`graders.gui.messages.PAGE_TEXT`).
+also carries the game's move, once (:meth:`graders.gui.moves.Move.described`: the page's script picks
+its functions by its kind), and the page's own sentences (:data:`graders.gui.messages.PAGE_TEXT`).
 
 Where the kit's exact analysis is at hand (``hogkit play`` hands in the edition's game, with numpy
 and the edition's reference solution), a view

@@ -5,7 +5,9 @@
  * remembers those choices, reveals the turns it has not shown yet, and asks a person for the
  * next move. Nothing here knows an edition's rules: rule names, texts and warnings all come
  * from the server, and so does every sentence the page says (PAGE_TEXT, sent with the
- * setup; see say). Server strings are only ever put in the page with textContent.
+ * setup; see say). Server strings are only ever put in the page with textContent. What a
+ * person chooses (a number of dice, or one action at a time) is the setup's move: MOVES holds
+ * what the page does for each kind, picked once per setup (game.move).
  */
 "use strict";
 
