@@ -22,7 +22,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     serveroptions.check_options(args.parser, args)
     path = Path(args.path) if args.path else edition.solution_dir / edition.submission
     load_submission(path, edition)  # refused as grading refuses it, before any server starts
-    game = webgui.Game(path.resolve(), edition, edition, args.seed, args.timeout, best_play=game_of(edition))
+    game = webgui.PageGame(path.resolve(), edition, edition, args.seed, args.timeout, best_play=game_of(edition))
     return webgui.serve(game, args)
 
 

@@ -164,6 +164,29 @@ class GameSettings:
 
 
 @dataclass(frozen=True)
+class GuiTable:
+    """The ``[gui]`` table: how the web page plays the game and explains each turn, one field per
+    key of :data:`GUI_KEYS`, every key checked and its default filled in. Its expressions are
+    compiled, and its variants and events made records, by :func:`graders.gui.gamelog.gui_settings`."""
+
+    play: str  # the call that starts a game
+    goal: int
+    factories: tuple[str, ...]  # strategy factories a computer player may be made with
+    opponent: str  # the computer player offered first
+    commentary: str  # an expression for the commentary play is given ("": none)
+    variants: tuple[Mapping[str, Any], ...]  # the rules a player may pick: each a table of VARIANT_KEYS
+    numbers: Mapping[str, str]  # [gui.numbers]: name -> expression, in order
+    events: tuple[Mapping[str, str], ...]  # [[gui.events]]: each a table of EVENT_KEYS
+    memory: str  # the number a player's next turn sees as ``last`` ("": none)
+    hidden: tuple[str, ...]
+    die_functions: Mapping[str, int]
+    scored_by: str
+    returns: str
+    remarks: tuple[Mapping[str, Any], ...]  # [[gui.remarks]]: each a table of REMARK_KEYS
+    factory_numbers: tuple[int, int] | None  # None: the game's dice range
+
+
+@dataclass(frozen=True)
 class Edition:
     name: str
     title: str
@@ -179,7 +202,7 @@ class Edition:
     run_timeout: float
     suite_dir: Path  # where edition.toml and the case files are
     support_dir: Path  # where the support files (dice.py, ucb.py) are taken from
-    gui: dict = field(default_factory=dict, compare=False)  # [gui], checked (graders.gui.gamelog compiles it)
+    gui: GuiTable | None = field(default=None, compare=False)  # [gui], checked (None: the edition has none)
     game: GameSettings = field(default_factory=GameSettings, compare=False)  # [game] (graders.games.game)
     course_points: int = 0  # what the points are worth in the course's own total (0: the points themselves)
 
@@ -473,25 +496,27 @@ def _checkpoint(raw: dict | None, where: str) -> Checkpoint | None:
     return Checkpoint(**check_table(raw, CHECKPOINT_KEYS, f"{where} [checkpoint]"))
 
 
-def _gui(raw: dict | None, where: str) -> dict:
-    """The ``[gui]`` table with every key checked and defaults filled in ({} when there is none);
-    :mod:`graders.gui.gamelog` compiles its expressions."""
+def _gui(raw: dict | None, where: str) -> GuiTable | None:
+    """The ``[gui]`` table with every key checked and defaults filled in (None when there is none)."""
     if raw is None:
-        return {}
+        return None
     gwhere = f"{where} [gui]"
     values = check_table(raw, GUI_KEYS, gwhere)
     for f in values["factories"]:
         check_value(f, Key(str, check=a_name), f"{gwhere} factories")
-    values["variants"] = [check_table(v, VARIANT_KEYS, f"{gwhere} variants[{i}]")
-                          for i, v in enumerate(values["variants"])]
-    values["events"] = [check_table(e, EVENT_KEYS, f"{gwhere} events[{i}]") for i, e in enumerate(values["events"])]
-    values["remarks"] = [check_table(r, REMARK_KEYS, f"{gwhere} remarks[{i}]") for i, r in enumerate(values["remarks"])]
+    tables = {name: tuple(MappingProxyType(check_table(t, keys, f"{gwhere} {name}[{i}]"))
+                          for i, t in enumerate(values[name]))
+              for name, keys in (("variants", VARIANT_KEYS), ("events", EVENT_KEYS), ("remarks", REMARK_KEYS))}
     for key in values["numbers"]:
         check_value(key, Key(str, check=a_name), f"{gwhere}.numbers")
     for key, sides in values["die_functions"].items():
         check_value(key, Key(str, check=a_name), f"{gwhere} die_functions")
         check_value(sides, Key(int, check=within(2, 20)), f"{gwhere} die_functions {key}")
-    return values
+    given = values["factory_numbers"]
+    return GuiTable(**{**values, **tables, "factories": tuple(values["factories"]), "hidden": tuple(values["hidden"]),
+                       "numbers": MappingProxyType(values["numbers"]),
+                       "die_functions": MappingProxyType(values["die_functions"]),
+                       "factory_numbers": (given[0], given[1]) if given is not None else None})
 
 
 def _game(raw: dict | None, where: str) -> GameSettings:

@@ -14,7 +14,8 @@ dice game, ``table[score, opponent_score, turn_total]`` action indexes for a tac
 take and give tables, so callers never look inside one.
 
 A third kind of game: a module modelling it (like :mod:`graders.games.tactics`), a class here implementing
-:class:`Game`, one entry in :data:`KINDS`, and its name and keys in :data:`graders.games.kinds.KIND_KEYS`.
+:class:`Game` (with a :class:`Chances` for the page's meter to read its best-play table), one entry in
+:data:`KINDS`, and its name and keys in :data:`graders.games.kinds.KIND_KEYS`.
 """
 
 from __future__ import annotations
@@ -43,6 +44,44 @@ class OptimalPlay:
     lines: tuple[str, ...]
     module_source: str
     average: float  # the best response's average win rate against the strategy it answers
+
+
+class Chances(ABC):
+    """A best-play table as the page's meter asks it (:meth:`Game.best_play_table`): the mover's exact
+    chance to win from one state, each kind of game reading its own table."""
+
+    @abstractmethod
+    def chance(self, mine: int, theirs: int, total: int) -> float | None:
+        """The chance with scores MINE and THEIRS and TOTAL points of the turn so far (0 where a turn
+        is not made of actions), to six places; None for a state the table does not hold."""
+
+
+@dataclass(frozen=True, eq=False)
+class DiceChances(Chances):
+    """A dice game's best-play table: ``values[score, opponent_score]`` about to choose a number of dice."""
+
+    values: np.ndarray
+
+    def chance(self, mine: int, theirs: int, total: int) -> float | None:
+        if not (0 <= mine < self.values.shape[0] and 0 <= theirs < self.values.shape[1]):
+            return None
+        return round(float(self.values[mine, theirs]), 6)
+
+
+@dataclass(frozen=True, eq=False)
+class TacticChances(Chances):
+    """A tactic game's best-play table: ``values[score, opponent_score, turn_total]`` about to choose
+    an action; a turn total that reaches GOAL wins by holding."""
+
+    values: np.ndarray
+    goal: int
+
+    def chance(self, mine: int, theirs: int, total: int) -> float | None:
+        if not (0 <= mine < self.values.shape[0] and 0 <= theirs < self.values.shape[1]):
+            return None
+        if mine + total >= self.goal:
+            return 1.0  # holding wins now
+        return round(float(self.values[mine, theirs, total]), 6) if 0 <= total < self.values.shape[2] else None
 
 
 class Game(ABC):
@@ -145,9 +184,9 @@ class Game(ABC):
         """The line saying a best response's module was written to PATH."""
 
     @abstractmethod
-    def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
+    def best_play_table(self, opponent: np.ndarray | None) -> Chances:
         """The mover's exact chance to win with best play against OPPONENT's table (None: against
-        best play) from every state the page shows (the page's meter)."""
+        best play) from every state the page shows (the page's meter), asked state by state."""
 
     @abstractmethod
     def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
@@ -294,14 +333,14 @@ class DiceGame(Game):
     def table_written(self, path: str) -> str:
         return games_messages.table_written(path, self.edition.submission)
 
-    def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
+    def best_play_table(self, opponent: np.ndarray | None) -> Chances:
         from graders.games import analysis
 
         model = analysis.build_model(self.edition)
         if opponent is None:
             best = analysis.optimal(model)
-            return analysis.win_tables(model, best, best)[0]
-        return analysis.win_tables(model, analysis.best_response(model, opponent), opponent)[0]
+            return DiceChances(analysis.win_tables(model, best, best)[0])
+        return DiceChances(analysis.win_tables(model, analysis.best_response(model, opponent), opponent)[0])
 
     def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
         from graders.games import pictures
@@ -396,10 +435,11 @@ class TacticGame(Game):
     def table_written(self, path: str) -> str:
         return games_messages.tactic_table_written(path, self.edition.submission)
 
-    def best_play_table(self, opponent: np.ndarray | None) -> np.ndarray:
+    def best_play_table(self, opponent: np.ndarray | None) -> Chances:
         from graders.games import tactics
 
-        return tactics.best_response(tactics.build_model(self.edition), opponent)[1]
+        model = tactics.build_model(self.edition)
+        return TacticChances(tactics.best_response(model, opponent)[1], model.goal)
 
     def strategy_picture(self, strategy: str, table: np.ndarray, fmt: str) -> bytes:
         from graders.games import pictures, tactics

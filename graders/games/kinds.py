@@ -17,7 +17,8 @@ implementation, so no game is modelled from a table that was not checked.
 
 A third kind: its name, its keys in :data:`KIND_KEYS`, the shared key that says what its move is in
 :data:`KIND_MOVES` and what it needs given in :data:`KIND_NEEDS`. Then its model and a
-:class:`graders.games.game.Game` for it. Nothing shipped to students changes.
+:class:`graders.games.game.Game` for it. Nothing shipped to students changes, unless its move is
+neither a number of dice nor an action (a new kind of move: :mod:`graders.gui.moves`).
 """
 
 from __future__ import annotations

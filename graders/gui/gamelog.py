@@ -8,7 +8,9 @@ function it passes), the strategy ``factories`` (functions of a number of dice),
 
 * ``[gui.numbers]``: named expressions worked out in order after every turn, from the turn's facts
   (``who``, ``dice``, ``rolls``, ``score`` and ``opponent`` before the turn, ``after`` the mover's
-  score after it, ``next`` the player who moves next or -1 at the end, ``goal`` and ``variant``).
+  score after it, ``next`` the player who moves next or -1 at the end, ``goal`` and ``variant``,
+  and those the game's move adds, :meth:`graders.gui.moves.Move.facts`: a turn of actions'
+  ``actions``, ``outcomes``, ``sides`` and ``scored``).
   Two names are checks: a turn whose ``after`` differs from ``expected``, or whose ``next`` differs
   from ``expected_next``, gets a warning, so a bug in the submission's rules shows on the page.
   ``memory`` may name one of the numbers that a player carries to their next turn: that turn sees
@@ -20,7 +22,10 @@ function it passes), the strategy ``factories`` (functions of a number of dice),
 Expressions are the kit's own data, compiled once (a broken one is an :class:`EditionError` naming
 the file and key) and evaluated with only the facts, the earlier numbers and the helpers in
 :data:`HELPERS`. The game itself is played in the sandbox by the probe ``gui_game``; everything here
-is a pure function of its plain-data result, so it is tested without a child or a browser.
+is a pure function of its plain-data result, so it is tested without a child or a browser. What a
+player chooses (a number of dice, or one action at a time) is the game's move, read once into the
+settings (:mod:`graders.gui.moves`): a request's moves, the rest of a turn's row and a turn's
+warnings are the move's to check; every turn of a view has the shape :func:`turn_record` gives.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from graders.core import messages, syntax
 from graders.core.errors import EditionError, RequestError
 from graders.editions.edition import Edition
 from graders.gui import messages as gui_messages
+from graders.gui.moves import DiceCount, Move, move_of
 
 PERSON = "person"
 STATUSES = ("end", "wait", "error", "long", "bad_player", "loop")  # how the probe's game ended (probes.gui_game)
@@ -106,15 +112,14 @@ class GuiSettings:
     events: tuple[Event, ...]
     submission: str  # the student's file, as messages name it
     memory: str = ""  # the number a player's next turn sees as ``last`` ("": none, ``last`` is 0)
-    actions: tuple[str, ...] = ()  # a tactic game's actions (a move is one of them); () for a number of dice
+    move: Move = DiceCount()  # what a player chooses: a number of dice, or one of the game's actions
     die_functions: tuple[tuple[str, int], ...] = ()  # the submission's die functions the page's dice replace
     scored_by: str = ""  # the function whose return value is a turn's points
     returns: str = "scores"  # what play returns: the final "scores", or the "winner"
-    remarks: tuple[tuple[str, bool], ...] = ()  # (expression, spoken) said of each action (tactic games)
+    remarks: tuple[tuple[str, bool], ...] = ()  # (expression, spoken) said of each action (a turn of actions)
     factory_numbers: tuple[int, int] = (0, 10)  # the numbers a factory is offered with (default: the dice range)
-    turn_sides: CodeType | None = None  # the die's sides over ``score`` and ``opponent_score`` (tactic games)
+    turn_sides: CodeType | None = None  # the die's sides over ``score`` and ``opponent_score`` (see die_sides)
     hidden: tuple[str, ...] = ()  # strategies never offered as a computer player
-    dice: tuple[int, int] = (0, 10)  # the fewest and most dice a move may be ([game] dice)
     launcher: str = ""  # the student's program that starts the page (hog_gui.py, pig_gui.py), from the edition
 
     def variant(self, ident: str) -> Variant | None:
@@ -136,40 +141,37 @@ def _text(template: str, where: str) -> CodeType:
 
 
 def gui_settings(edition: Edition) -> GuiSettings:
-    """The edition's ``[gui]`` table (its keys checked when the manifest was read, see
-    :data:`graders.editions.edition.GUI_KEYS`) with every expression compiled; an :class:`EditionError` says
-    what is wrong."""
+    """The edition's ``[gui]`` table (:class:`graders.editions.edition.GuiTable`, its keys checked when
+    the manifest was read) with every expression compiled; an :class:`EditionError` says what is wrong."""
     data = edition.gui
     where = f"{edition.suite_dir / 'edition.toml'} [gui]"
-    if not data:
+    if data is None:
         raise EditionError(gui_messages.gui_table_missing(where))
-    _compile(data["play"], f"{where} play")
+    _compile(data.play, f"{where} play")
     variants = []
-    for i, raw in enumerate(data["variants"]):
+    for i, raw in enumerate(data.variants):
         if raw["update"]:
             _compile(raw["update"], f"{where} variants[{i}] update")
         variants.append(Variant(raw["id"], raw["name"], raw["about"], raw["update"], raw["exact"]))
     if len({v.id for v in variants}) != len(variants) or not variants:
         raise EditionError(gui_messages.gui_variants_needed(f"{where} variants"))
-    numbers = tuple((key, _compile(source, f"{where}.numbers {key}")) for key, source in data["numbers"].items())
+    numbers = tuple((key, _compile(source, f"{where}.numbers {key}")) for key, source in data.numbers.items())
     events = tuple(Event(raw["rule"], _compile(raw["when"], f"{where} events[{i}] when"),
-                         _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data["events"]))
-    if data["commentary"]:
-        _compile(data["commentary"], f"{where} commentary")
-    if data["memory"] and data["memory"] not in data["numbers"]:
+                         _text(raw["text"], f"{where} events[{i}] text")) for i, raw in enumerate(data.events))
+    if data.commentary:
+        _compile(data.commentary, f"{where} commentary")
+    if data.memory and data.memory not in data.numbers:
         raise EditionError(messages.table_wrong_type(f"{where} memory", gui_messages.EXPECTED_GUI_NUMBER,
-                                                     repr(data["memory"])))
-    for i, remark in enumerate(data["remarks"]):
+                                                     repr(data.memory)))
+    for i, remark in enumerate(data.remarks):
         _compile(remark["say"], f"{where} remarks[{i}] say")
-    actions = edition.game.actions  # what a move is in a game of actions; () where a move is a number of dice
-    sides = page_sides(edition, data["goal"])
-    return GuiSettings(edition.title, data["play"], sides, data["goal"], tuple(data["factories"]),
-                       data["opponent"], data["commentary"], tuple(variants), numbers, events, edition.submission,
-                       data["memory"], actions, tuple(data["die_functions"].items()),
-                       data["scored_by"], data["returns"], tuple((r["say"], r["spoken"]) for r in data["remarks"]),
-                       _factory_numbers(data["factory_numbers"], edition.game.dice),
-                       _compile(edition.game.sides, f"{where} [game] sides") if actions else None,
-                       tuple(data["hidden"]), edition.game.dice, launcher(edition))
+    sides = page_sides(edition, data.goal)
+    return GuiSettings(edition.title, data.play, sides, data.goal, data.factories,
+                       data.opponent, data.commentary, tuple(variants), numbers, events, edition.submission,
+                       data.memory, move_of(edition.game), tuple(data.die_functions.items()),
+                       data.scored_by, data.returns, tuple((r["say"], r["spoken"]) for r in data.remarks),
+                       data.factory_numbers or edition.game.dice,  # as [gui] says, else the game's dice
+                       _compile(edition.game.sides, f"{where} [game] sides"), data.hidden, launcher(edition))
 
 
 def page_sides(edition: Edition, goal: int) -> int:
@@ -192,11 +194,6 @@ def page_sides(edition: Edition, goal: int) -> int:
     return most
 
 
-def _factory_numbers(given: list | None, dice: tuple[int, int]) -> tuple[int, int]:
-    """The numbers a factory is offered with: as [gui] says, else the game's dice range."""
-    return (given[0], given[1]) if given else dice
-
-
 def launcher(edition: Edition) -> str:
     """The student's file that starts the page: the one of the edition's student files named *_gui.py."""
     return next((f for f in edition.student_files if f.endswith("_gui.py")), "")
@@ -215,13 +212,11 @@ class GameRequest:
     def spec(self, settings: GuiSettings, seconds: float = 0.0) -> dict:
         """What the probe ``gui_game`` is given: plain values only. SECONDS (when more than 0) is
         when the game's own alarm names the function still running, before the parent's deadline."""
-        spec = {"players": list(self.players), "moves": list(self.moves), "seed": self.seed,
+        return {"players": list(self.players), "moves": list(self.moves), "seed": self.seed,
                 "sides": settings.sides, "play": settings.play, "update": self.variant.update,
-                "commentary": settings.commentary, "goal": settings.goal, "seconds": seconds}
-        if settings.actions or settings.die_functions or settings.scored_by:  # a game of Hog's shape needs none
-            spec.update(actions=list(settings.actions), die_functions=dict(settings.die_functions),
-                        scored_by=settings.scored_by, remarks=[say for say, _ in settings.remarks])
-        return spec
+                "commentary": settings.commentary, "goal": settings.goal, "seconds": seconds,
+                "die_functions": dict(settings.die_functions), "scored_by": settings.scored_by,
+                "remarks": [say for say, _ in settings.remarks], **settings.move.spec()}
 
 
 def player_choices(settings: GuiSettings, strategies: list[str]) -> list[str]:
@@ -260,14 +255,10 @@ def parse_request(data: object, settings: GuiSettings, strategies: list[str], se
         raise RequestError(gui_messages.gui_bad_seed())
     moves = data.get("moves", [])
     if not isinstance(moves, list) or len(moves) > MOST_MOVES:
-        raise RequestError(gui_messages.gui_bad_action_moves(MOST_MOVES, list(settings.actions)) if settings.actions
-                           else gui_messages.gui_bad_moves(MOST_MOVES))
-    fewest, most = (0, len(settings.actions) - 1) if settings.actions else settings.dice
+        raise RequestError(settings.move.bad_moves(MOST_MOVES))
     for k, m in enumerate(moves):
-        if type(m) is not int or not fewest <= m <= most:
-            raise RequestError(gui_messages.gui_action_out_of_range(k + 1, repr(m)[:40], list(settings.actions))
-                               if settings.actions else gui_messages.gui_dice_out_of_range(k + 1, repr(m)[:40],
-                                                                                           fewest, most))
+        if not settings.move.allows(m):
+            raise RequestError(settings.move.bad_move(k + 1, repr(m)[:40]))
     if moves and PERSON not in players:
         raise RequestError(gui_messages.gui_moves_without_person())
     return GameRequest((players[0], players[1]), variant, raw_seed, tuple(moves))
@@ -296,32 +287,15 @@ def fix_hint(settings: GuiSettings) -> str:
     return gui_messages.gui_error_hint(settings.submission)
 
 
-def _plain(value: object) -> bool:
-    return isinstance(value, (int, str)) and type(value) is not bool
-
-
-def _check_action(row: object) -> bool:
-    """Whether an action row of a tactic game's turn has the promised shape (see ``probes._Action``)."""
-    if not isinstance(row, tuple) or len(row) != 6:
-        return False
-    total, choice, outcomes, sides, remarks, failed = row
-    return (_plain(total) and _plain(choice) and isinstance(outcomes, tuple) and isinstance(sides, tuple)
-            and all(type(v) is int for v in outcomes + sides) and isinstance(remarks, tuple)
-            and all(type(r) is str for r in remarks) and isinstance(failed, tuple)
-            and all(isinstance(f, tuple) and len(f) == 3 and type(f[0]) is str and type(f[1]) is str
-                    and _plain(f[2]) for f in failed))
-
-
-def _check_turn(row: object) -> tuple | None:
-    """A turn row from the child, if it has the promised shape; None otherwise. A tactic game's
-    turn has two more: its actions and the points its ``scored_by`` function gave ("" for none)."""
-    if isinstance(row, tuple) and len(row) == 10:
-        if not isinstance(row[8], tuple) or not all(_check_action(a) for a in row[8]) or not _plain(row[9]):
-            return None
-        return row if _check_turn(row[:8]) is not None else None
-    if not isinstance(row, tuple) or len(row) != 8:
+def _check_turn(row: object, move: Move | None) -> tuple | None:
+    """A turn row from the child (see ``probes._Turn.row``), if it has the promised shape; None
+    otherwise. What it holds after its eight values is MOVE's to check (:meth:`Move.row_fits`: a
+    turn of actions has its actions and its points); the opening's row (MOVE None) holds nothing more."""
+    if not isinstance(row, tuple) or len(row) < 8:
         return None
-    who, score, opponent, choice, rolls, said, printed, say_error = row
+    if not (move.row_fits(row[8:]) if move is not None else len(row) == 8):
+        return None
+    who, score, opponent, choice, rolls, said, printed, say_error = row[:8]
     if who not in (0, 1, -1) or type(who) is not int or not isinstance(rolls, tuple):
         return None
     if not all(isinstance(v, (int, str)) and type(v) is not bool for v in (score, opponent, choice)):
@@ -336,7 +310,7 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
     facts = {"who": turn["who"], "dice": turn["dice"], "rolls": tuple(turn["rolls"]),
              "score": turn["before"][turn["who"]], "opponent": turn["before"][1 - turn["who"]],
              "after": turn["after"][turn["who"]], "next": turn["next"], "goal": settings.goal,
-             "variant": variant.id, "last": turn.get("last", 0), **_tactic_facts(turn)}
+             "variant": variant.id, "last": turn.get("last", 0), **settings.move.facts(turn)}
     names = {"__builtins__": {}, **HELPERS, **facts}
     events: list[dict] = []
     warnings: list[str] = []
@@ -364,19 +338,6 @@ def describe_turn(settings: GuiSettings, variant: Variant, turn: dict) -> tuple[
     return events, warnings
 
 
-def _tactic_facts(turn: dict) -> dict:
-    """A tactic game's turn facts: its ``actions`` (names, or what a tactic gave instead), each
-    action's first ``outcomes``, the ``sides`` of every die it rolled, and ``scored``, the points its
-    ``scored_by`` function gave (-1 when it gave none). A turn of dice counts has none of them."""
-    if "actions" not in turn:
-        return {}
-    actions = turn["actions"]
-    return {"actions": tuple(a["action"] for a in actions),
-            "outcomes": tuple(a["outcomes"][0] if a["outcomes"] else 0 for a in actions),
-            "sides": tuple(sorted({n for a in actions for n in a["sides"]})),
-            "scored": turn["scored"] if type(turn["scored"]) is int else -1}
-
-
 def game_view(settings: GuiSettings, request: GameRequest, result: object) -> dict:
     """The page's view of a game from the probe's RESULT (see ``probes.gui_game``), checked for shape.
 
@@ -390,9 +351,9 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
         view["error"] = error_record(gui_messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     status, raw_turns, final, stopped_at, error, opening = result
-    rows = [_check_turn(r) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
+    rows = [_check_turn(r, settings.move) for r in raw_turns] if isinstance(raw_turns, tuple) else [None]
     checked = [r for r in rows if r is not None]
-    if len(checked) < len(rows) or _check_turn(opening) is None:
+    if len(checked) < len(rows) or _check_turn(opening, None) is None:
         view["error"] = error_record(gui_messages.gui_strange_result(settings.launcher), hint=fix_hint(settings))
         return view
     if status == "bad_player":
@@ -404,7 +365,7 @@ def game_view(settings: GuiSettings, request: GameRequest, result: object) -> di
                                      hint=fix_hint(settings))
         return view
     turns = _turns(checked, settings)
-    if settings.actions:
+    if settings.move.by_action:  # a person may be waited for in the middle of a turn
         _open_turn(view, settings, turns, status, stopped_at)
     ending = _link_turns(view, settings, turns, status, final, stopped_at)
     _annotate_all(settings, request.variant, turns)
@@ -438,6 +399,22 @@ def _annotate_all(settings: GuiSettings, variant: Variant, turns: list[dict]) ->
             memory[turn["who"]] = turn.pop("remembered")
 
 
+def turn_record(who: int, before: list, choice: object, rolls: tuple, said: str, printed: str) -> dict:
+    """One turn as the view shows it (its ``turns``, and the ``current`` turn of a person waited for
+    mid-turn), from a checked row of the child: the one place its shape is made.
+
+    ``who`` moved; ``before`` and ``after`` are both scores, player 0's first, before and after the
+    turn (``after`` None where the game stopped in it); ``dice`` is the strategy's choice (for a turn
+    of actions, how many it took); ``rolls`` every die rolled; ``next`` the player who moves next, -1
+    at the end (worked out, then left out of the view); ``events`` the rule events (``rule`` and
+    ``text``) and ``warnings`` what looks wrong; ``commentary`` and ``printed`` what the submission
+    said and printed. Then ``last``, what the mover carried from their previous turn
+    (:func:`_annotate_all`), and what the game's move adds (:meth:`Move.record`: a turn of actions'
+    ``actions`` and ``scored``)."""
+    return {"who": who, "dice": choice, "rolls": list(rolls), "before": before, "after": None, "next": None,
+            "events": [], "warnings": [], "commentary": said, "printed": printed}
+
+
 def _turns(rows: list[tuple], settings: GuiSettings) -> list[dict]:
     """A turn record per checked row, each commentary failure said on the first turn it happens."""
     turns: list[dict] = []
@@ -445,42 +422,12 @@ def _turns(rows: list[tuple], settings: GuiSettings) -> list[dict]:
     remarks_wrong: set[str] = set()
     for row in rows:
         who, score, opponent, choice, rolls, said, printed, say_error = row[:8]
-        turns.append({"who": who, "dice": choice, "rolls": list(rolls), "before": _pair(who, score, opponent),
-                      "after": None, "next": None, "events": [], "warnings": [], "commentary": said,
-                      "printed": printed})
+        turns.append(turn_record(who, _pair(who, score, opponent), choice, rolls, said, printed))
         if say_error and say_error != said_wrong:  # the same failure every turn is said once
             turns[-1]["warnings"].append(gui_messages.gui_commentary_failed(say_error))
         said_wrong = say_error
-        if len(row) == 10:
-            turns[-1]["actions"] = [_action(settings, a, turns[-1]["warnings"], remarks_wrong) for a in row[8]]
-            turns[-1]["scored"] = row[9] if row[9] != "" else None
+        settings.move.record(turns[-1], row[8:], settings.remarks, remarks_wrong)
     return turns
-
-
-def _action(settings: GuiSettings, row: tuple, warnings: list[str], said_wrong: set[str]) -> dict:
-    """One action of a tactic game's turn as the page shows it: the turn total it was chosen at,
-    the action (its name; what the tactic gave instead, unknown, is a warning), the dice, and what
-    the submission said of it. A remark that failed is said once a game, and a spoken one is said
-    in the kit's words instead."""
-    total, choice, outcomes, sides, remarks, failed = row
-    known = type(choice) is int and 0 <= choice < len(settings.actions)
-    name = settings.actions[choice] if known else str(choice)
-    said = []
-    failures = {expression: (kind, detail) for expression, kind, detail in failed}
-    for (expression, spoken), text in zip(settings.remarks, remarks + ("",) * len(settings.remarks)):
-        if expression in failures:
-            kind, detail = failures[expression]
-            wrong = gui_messages.gui_remark_failed(expression, kind, str(detail))
-            if expression not in said_wrong:  # the first failure of each remark is said, once a game
-                said_wrong.add(expression)
-                replaced = gui_messages.gui_remark_replaced if spoken else gui_messages.gui_commentary_failed
-                warnings.append(replaced(wrong))
-            if spoken and known:
-                said.append({"text": gui_messages.gui_action_said(name), "spoken": True, "kit": True})
-        elif text:
-            said.append({"text": text, "spoken": spoken, "kit": False})
-    return {"total": total, "action": name, "known": known, "outcomes": list(outcomes), "sides": list(sides),
-            "said": said}
 
 
 def _link_turns(view: dict, settings: GuiSettings, turns: list[dict], status: str, final: object,
@@ -531,14 +478,14 @@ def _banked(turns: list[dict]) -> list | None:
 
 
 def _open_turn(view: dict, settings: GuiSettings, turns: list[dict], status: str, stopped_at: object) -> None:
-    """A tactic game waiting for a person in the middle of a turn: that turn, so far, is the view's
+    """A game of actions waiting for a person in the middle of a turn: that turn, so far, is the view's
     ``current`` (not one of its ``turns``), with the ``turn_total`` the person decides at and the
     ``die`` the rules give the turn (its number of sides, or None)."""
     view.update(current=None, turn_total=None, die=None)
     stop = stopped_at if isinstance(stopped_at, tuple) and len(stopped_at) == 4 and stopped_at[0] in (0, 1) else None
     if status != "wait" or stop is None:
         return
-    if turns and turns[-1]["who"] == stop[0] and "actions" in turns[-1]:
+    if turns and turns[-1]["who"] == stop[0]:
         view["current"] = turns.pop()
     view["turn_total"] = stop[3]
     view["die"] = die_sides(settings, stop[1], stop[2])
@@ -588,37 +535,20 @@ def _opening(view: dict, turns: list[dict], opening: tuple) -> None:
             turns[0]["warnings"].insert(0, view["commentary_error"])
 
 
-def _dice_fit(turn: dict, previous: dict | None, dice: tuple[int, int]) -> bool:
-    """Whether TURN's choice is a number of dice (a warning says when not); PREVIOUS is warned when
-    the same strategy was asked twice for one turn."""
-    who = turn["who"]
-    if not _int(turn["dice"]) or not dice[0] <= turn["dice"] <= dice[1]:
-        turn["warnings"].append(gui_messages.gui_bad_choice(who, str(turn["dice"]), dice[0], dice[1]))
-        return False
-    if previous is not None and previous["who"] == who and previous["before"] == turn["before"] \
-            and previous["dice"] and not previous["rolls"]:
-        previous["warnings"].append(gui_messages.gui_asked_twice(who))
-    return True
-
-
 def _annotate(settings: GuiSettings, variant: Variant, turn: dict, previous: dict | None) -> None:
     """Add the turn's rule events and warnings: what the rules say happened, and what looks wrong."""
     who = turn["who"]
     for label, value in (("score", turn["before"][who]), ("opponent", turn["before"][1 - who])):
         if not _int(value):
             turn["warnings"].append(gui_messages.gui_not_a_number(who, label, str(value)))
-    if "actions" in turn:
-        unknown = [a["action"] for a in turn["actions"] if not a["known"]]
-        if unknown:
-            turn["warnings"].append(gui_messages.gui_bad_action(who, unknown[0], list(settings.actions)))
-            return
-    elif not _dice_fit(turn, previous, settings.dice):
+    if settings.move.misfit(turn, previous):
         return
     after = turn["after"]
     if after is None or not all(_int(v) for v in after + turn["before"]) or turn["next"] is None:
         return
-    if "actions" not in turn and turn["dice"] and len(turn["rolls"]) != turn["dice"]:
-        turn["warnings"].append(gui_messages.gui_rolled_other(who, turn["dice"], len(turn["rolls"])))
+    rolled_other = settings.move.rolled_other(turn)
+    if rolled_other:
+        turn["warnings"].append(rolled_other)
         return
     events, warnings = describe_turn(settings, variant, turn)
     turn["events"].extend(events)

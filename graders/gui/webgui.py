@@ -10,7 +10,8 @@ raises or ends itself costs that request an error on the page, never the server.
 started again whenever ``hog.py`` changes, so the page always plays the latest code. Requests are
 checked by :func:`graders.gui.gamelog.parse_request` before anything reaches the child, and what comes
 back is plain data turned into the page's view by :func:`graders.gui.gamelog.game_view`. The setup
-also carries the page's own sentences (:data:`graders.gui.messages.PAGE_TEXT`).
+also carries the game's move, once (:meth:`graders.gui.moves.Move.described`: the page's script picks
+its functions by its kind), and the page's own sentences (:data:`graders.gui.messages.PAGE_TEXT`).
 
 Where the kit's exact analysis is at hand (``hogkit play`` hands in the edition's game, with numpy
 and the edition's reference solution), a view
@@ -108,6 +109,14 @@ def unfinished_functions(tree: ast.Module) -> list[str]:
 ALARM_SHARE = 0.8  # of a request's deadline, after which the game names the function still running
 
 
+class Chances(Protocol):
+    """A best-play table (:class:`graders.games.game.Chances`): the mover's exact chance to win from
+    one state, read by the kind of game that worked it out."""
+
+    def chance(self, mine: int, theirs: int, total: int) -> float | None:
+        ...
+
+
 class BestPlay(Protocol):
     """What the meter asks of the edition's game (:class:`graders.games.game.Game`, handed in by the
     instructor's side: the page's own modules never import the analysis)."""
@@ -118,12 +127,13 @@ class BestPlay(Protocol):
     def tabulate(self, session: Session, strategy: str, seconds: float | None = None) -> Any:
         ...
 
-    def best_play_table(self, opponent: Any) -> Any:
+    def best_play_table(self, opponent: Any) -> Chances:
         ...
 
 
-class Game:
-    """The state requests share: the submission's child, what it offers, and the exact analysis."""
+class PageGame:
+    """The page's game over one submission: the state its requests share (the submission's child,
+    the strategies it offers, the meter's tables), each game replayed in the child from its seed."""
 
     def __init__(self, submission: Path, edition: Edition, kit: Edition | None, seed: int | None = None,
                  timeout: float = DEFAULT_TIMEOUT, best_play: BestPlay | None = None) -> None:
@@ -140,7 +150,7 @@ class Game:
         self._error: dict | None = None
         self._strategies: list[str] = []
         self._unfinished: list[str] = []
-        self._tables: dict[tuple[str, str], Future] = {}
+        self._tables: dict[tuple[str, str], Future[Chances]] = {}
         self._source = ""  # hog.py as loaded into the child (after any syntax repair)
         self._helpers: dict[int, Session] = {}  # children tabulating strategies for the meter, by id
         self._closed = False
@@ -234,8 +244,7 @@ class Game:
                 "variants": [{"id": v.id, "name": v.name, "about": v.about} for v in s.variants],
                 "strategies": list(self._strategies), "factories": list(s.factories),
                 "factory_numbers": list(s.factory_numbers), "submission": s.submission,
-                "actions": list(s.actions),  # a tactic game's moves (Roll, Hold); [] when a move is a number of dice
-                "dice": list(s.dice),  # the fewest and most dice a move may be ([game] dice)
+                "move": s.move.described(),  # what a person chooses: its kind, and the dice or actions offered
                 "default_opponent": s.opponent, "commentary": bool(s.commentary),
                 "meter": self._meter_possible(), "seed": self.base_seed,  # a freshly loaded page's first game
                 "notes": list(self._notes), "error": self._error,
@@ -298,7 +307,7 @@ class Game:
             return None
         who = view["next"]
         mine, theirs = view["scores"][who], view["scores"][1 - who]
-        total = view.get("turn_total", 0) if self.settings.actions else 0
+        total = view.get("turn_total", 0)  # only a view waiting for an action has the points of the turn so far
         if type(mine) is not int or type(theirs) is not int or type(total) is not int:
             return None
         opponent = request.players[1 - who]
@@ -312,18 +321,12 @@ class Game:
             return None
         except Exception:  # the strategy could not be tabulated: no meter; the game goes on
             return None
-        if not (0 <= mine < table.shape[0] and 0 <= theirs < table.shape[1]):
-            return None
-        if table.ndim == 3:  # a tactic game's table: by the turn total too
-            if mine + total >= self.settings.goal:
-                return 1.0  # holding wins now
-            return round(float(table[mine, theirs, total]), 6) if 0 <= total < table.shape[2] else None
-        return round(float(table[mine, theirs]), 6)
+        return table.chance(mine, theirs, total)
 
-    def _start_table(self, opponent: str) -> Future:
+    def _start_table(self, opponent: str) -> Future[Chances]:
         """Work out, in a thread of its own (and for a strategy, a sandboxed child of its own), the
         table of the chance to win with best play against OPPONENT from every state."""
-        job: Future = Future()
+        job: Future[Chances] = Future()
         source = self._source
 
         def work() -> None:
@@ -335,7 +338,7 @@ class Game:
         threading.Thread(target=work, daemon=True, name=f"meter {opponent}").start()
         return job
 
-    def _best_play_table(self, opponent: str, source: str) -> object:
+    def _best_play_table(self, opponent: str, source: str) -> Chances:
         """The mover's exact chance to win with best play against OPPONENT (a person: best play
         too) from every state the page shows, worked out by the game handed in."""
         game = self.best_play
@@ -371,7 +374,7 @@ def _stopped(settings: GuiSettings, request: GameRequest, error: dict) -> dict:
 class Handler(BaseHTTPRequestHandler):
     """Serves the page and the two endpoints; every answer is JSON or one of the page's files."""
 
-    game: Game  # set on the subclass made by :func:`make_server`
+    game: PageGame  # set on the subclass made by :func:`make_server`
     server: ThreadingHTTPServer  # the server :func:`make_server` made, listening on an IP address
     server_version = "hog_gui"
 
@@ -447,7 +450,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
 
-def make_server(game: Game, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> ThreadingHTTPServer:
+def make_server(game: PageGame, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> ThreadingHTTPServer:
     """A server (not yet serving) for GAME; port 0 picks a free port (``server.server_address``)."""
     handler = type("GameHandler", (Handler,), {"game": game})
     server = ThreadingHTTPServer((host, port), handler)
@@ -470,14 +473,14 @@ def main(folder: str | Path = ".", argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         edition, kit = find_edition(Path(folder).resolve(), launcher_name())
-        game = Game(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
+        game = PageGame(Path(folder).resolve() / edition.submission, edition, kit, args.seed, args.timeout)
     except HogkitError as exc:
         print(exc, file=sys.stderr)
         return exc.exit_status
     return serve(game, args)
 
 
-def serve(game: Game, args: argparse.Namespace) -> int:
+def serve(game: PageGame, args: argparse.Namespace) -> int:
     """Serve GAME with the options in ARGS until Ctrl+C, SIGTERM or SIGHUP (each ends every child and
     removes its folders); 2 for a busy port."""
     try:

@@ -309,18 +309,53 @@ class _Action:
 
 
 class _Turn:
-    def __init__(self, who: int, score: object, opponent: object, choice: object, tactic: bool = False) -> None:
+    """One strategy call of a game whose move is a number of dice (CHOICE), and what happened until
+    the next; the opening (who -1) is what happened before the first."""
+
+    def __init__(self, who: int, score: object, opponent: object, choice: object) -> None:
         self.who, self.score, self.opponent, self.choice = who, score, opponent, choice
         self.rolls: list[int | str] = []
         self.said, self.printed, self.say_error = "", "", ""
-        self.actions: list[_Action] | None = [] if tactic else None  # a tactic game's turn: its actions
         self.scored: object = None  # what the spec's ``scored_by`` function returned for this turn
 
+    def rolled(self, outcome: int, sides: int) -> _Action | None:
+        """Keep OUTCOME, rolled on a die of SIDES faces; the action it is the first outcome of, to be
+        remarked on (None: none)."""
+        if len(self.rolls) < GAME_MOST_ROLLS:
+            self.rolls.append(outcome)
+        return None
+
     def row(self) -> tuple:
-        row = (self.who, _number(self.score), _number(self.opponent), _number(self.choice), tuple(self.rolls),
-               self.said[:GAME_MOST_TEXT], self.printed[:GAME_MOST_TEXT], self.say_error)
-        if self.actions is None:
-            return row
+        """(who, score, opponent score, choice, rolls, commentary, printed, commentary error)."""
+        return (self.who, _number(self.score), _number(self.opponent), _number(self.choice), tuple(self.rolls),
+                self.said[:GAME_MOST_TEXT], self.printed[:GAME_MOST_TEXT], self.say_error)
+
+
+class _ActionTurn(_Turn):
+    """One strategy call of a game whose move is an action: the turn its tactic plays, one action
+    after another (its choice, in the row, is how many)."""
+
+    def __init__(self, who: int, score: object, opponent: object) -> None:
+        super().__init__(who, score, opponent, 0)
+        self.actions: list[_Action] = []
+        self.current: _Action | None = None  # the action the dice now rolled are for
+
+    def took(self, action: _Action) -> None:
+        self.actions.append(action)
+        self.current = action
+
+    def rolled(self, outcome: int, sides: int) -> _Action | None:
+        super().rolled(outcome, sides)
+        action = self.current
+        if action is None or len(action.outcomes) >= GAME_MOST_ROLLS:
+            return None
+        action.outcomes.append(outcome)
+        action.sides.append(sides)
+        return action if len(action.outcomes) == 1 else None
+
+    def row(self) -> tuple:
+        """A dice turn's row, then the actions' rows and the points ``scored_by`` gave ("" for none)."""
+        row = super().row()
         scored = "" if self.scored is None else _number(self.scored)
         return (*row[:3], len(self.actions), *row[4:], tuple(a.row() for a in self.actions), scored)
 
@@ -328,7 +363,7 @@ class _Turn:
 class _Output:
     """sys.stdout during a game: text goes to the current turn, as commentary while ``say`` runs."""
 
-    def __init__(self, game: _Game) -> None:
+    def __init__(self, game: _PlayedGame) -> None:
         self.game = game
         self.left = GAME_ALL_TEXT
         self.cut = False
@@ -353,7 +388,10 @@ class _Output:
         pass
 
 
-class _Game:
+class _PlayedGame:
+    """One game the page asked for (see :func:`gui_game`), played by the submission's own ``play``:
+    its turns as they are taken, the people's moves still to come, and where it stopped."""
+
     def __init__(self, module: object, spec: dict) -> None:
         self.module, self.spec = module, spec
         self.names = dict(vars(module))
@@ -364,7 +402,9 @@ class _Game:
         self.stopped_at: tuple | None = None  # (who, score, opponent) of the call that stopped the game
         self.waiting = False
         self.saying = False
-        self.actions = tuple(spec.get("actions") or ())  # a tactic game's actions, by name, in order
+        self.actions = tuple(spec.get("actions", ()))  # a game of actions' actions, by name, in order
+        # How a strategy call makes its turn, by the kind of move the spec names (graders.gui.moves): chosen once.
+        self.take_turn = {"dice": self.count_turn, "actions": self.action_turn}[spec["move"]]
 
     def dice(self) -> int:
         return self.die(self.spec["sides"])()
@@ -375,15 +415,9 @@ class _Game:
             if self.stopped_at is not None:  # a play that swallowed the stop rolls on: no more dice
                 raise _Stop()
             outcome = self.rng.randrange(sides) + 1
-            turn = self.turns[-1] if self.turns else None
-            if turn is not None and len(turn.rolls) < GAME_MOST_ROLLS:
-                turn.rolls.append(outcome)
-            if turn is not None and turn.actions and len(turn.actions[-1].outcomes) < GAME_MOST_ROLLS:
-                action = turn.actions[-1]
-                action.outcomes.append(outcome)
-                action.sides.append(sides)
-                if len(action.outcomes) == 1:
-                    self.remark(action, outcome)
+            action = self.turns[-1].rolled(outcome, sides) if self.turns else None
+            if action is not None:
+                self.remark(action, outcome)
             return outcome
         return roll
 
@@ -410,14 +444,13 @@ class _Game:
                 action.remarks.append("")
                 action.failed.append((source, "returned", _number(said)))
 
-    def tactic(self, turn: _Turn, here: tuple, plan: Callable | None) -> Callable:
+    def tactic(self, turn: _ActionTurn, here: tuple, plan: Callable | None) -> Callable:
         """Turn TURN's tactic for take_turn: PLAN (the submission's), or a person's moves when None.
         Every call is an action of the turn; a person's tactic out of moves stops the game there."""
         def tactic(turn_total: object) -> object:
             if self.stopped_at is not None:
                 raise _Stop()
-            actions = turn.actions if turn.actions is not None else []
-            if len(actions) >= GAME_MOST_TURNS:
+            if len(turn.actions) >= GAME_MOST_TURNS:
                 self.stopped_at = (*here, _number(turn_total))
                 raise _Stop("endless")
             if plan is None:
@@ -425,11 +458,11 @@ class _Game:
                     self.stopped_at, self.waiting = (*here, _number(turn_total)), True
                     raise _Stop()
                 index = self.moves.pop(0)
-                actions.append(_Action(turn_total, index))
+                turn.took(_Action(turn_total, index))
                 return self.names.get(self.actions[index])
             chosen = plan(turn_total)
             index = next((i for i, name in enumerate(self.actions) if self.names.get(name) is chosen), None)
-            actions.append(_Action(turn_total, index if index is not None else _number(chosen)))
+            turn.took(_Action(turn_total, index if index is not None else _number(chosen)))
             return chosen
         return tactic
 
@@ -442,43 +475,48 @@ class _Game:
             if len(self.turns) >= GAME_MOST_TURNS:
                 self.stopped_at = here
                 raise _Stop("endless")
-            if self.actions:  # a tactic game: the strategy gives the turn's tactic
-                return self.tactic_turn(here, choose, score, opponent_score)
-            if choose is None:
-                if not self.moves:
-                    self.stopped_at, self.waiting = here, True
-                    raise _Stop()
-                self.turns.append(_Turn(who, score, opponent_score, self.moves.pop(0)))
-                return self.turns[-1].choice
-            turn = _Turn(who, score, opponent_score, None)
-            self.turns.append(turn)  # first, so that what the strategy prints goes with its turn
-            try:
-                turn.choice = choose(score, opponent_score)
-            except BaseException:
-                self.turns.pop()  # no turn was taken; keep what it printed on the turn before
-                (self.turns[-1] if self.turns else self.opening).printed += turn.printed
-                if self.stopped_at is None:
-                    self.stopped_at = here  # the scores it was given end the turn before
-                raise
-            return turn.choice
+            return self.take_turn(here, choose, score, opponent_score)
         return strategy
 
-    def tactic_turn(self, here: tuple, choose: Callable | None, score: object, opponent_score: object) -> object:
-        """A tactic game's strategy call: a new turn, whose tactic records each action (a person's
-        asks for moves); a strategy that raises leaves no turn, as in a game of dice counts."""
-        turn = _Turn(here[0], score, opponent_score, 0, tactic=True)
+    def count_turn(self, here: tuple, choose: Callable | None, score: object, opponent_score: object) -> object:
+        """A strategy call where a move is a number of dice: a new turn, its choice CHOOSE's answer
+        (or a person's next move; none left stops the game there)."""
+        if choose is None:
+            if not self.moves:
+                self.stopped_at, self.waiting = here, True
+                raise _Stop()
+            self.turns.append(_Turn(here[0], score, opponent_score, self.moves.pop(0)))
+            return self.turns[-1].choice
+        turn = _Turn(here[0], score, opponent_score, None)
+        self.turns.append(turn)  # first, so that what the strategy prints goes with its turn
+        try:
+            turn.choice = choose(score, opponent_score)
+        except BaseException:
+            self.no_turn(turn, here)
+            raise
+        return turn.choice
+
+    def action_turn(self, here: tuple, choose: Callable | None, score: object, opponent_score: object) -> object:
+        """A strategy call where a move is an action: a new turn, whose tactic records each action (a
+        person's asks for moves)."""
+        turn = _ActionTurn(here[0], score, opponent_score)
         self.turns.append(turn)
         if choose is None:
             return self.tactic(turn, here, None)
         try:
             plan = choose(score, opponent_score)
         except BaseException:
-            self.turns.pop()
-            (self.turns[-1] if self.turns else self.opening).printed += turn.printed
-            if self.stopped_at is None:
-                self.stopped_at = here
+            self.no_turn(turn, here)
             raise
         return self.tactic(turn, here, plan) if callable(plan) else plan
+
+    def no_turn(self, turn: _Turn, here: tuple) -> None:
+        """A strategy call that raised takes no turn: what it printed is kept on the turn before, and
+        the scores it was given (HERE) end that turn."""
+        self.turns.pop()
+        (self.turns[-1] if self.turns else self.opening).printed += turn.printed
+        if self.stopped_at is None:
+            self.stopped_at = here
 
     def commentary(self, say: Any) -> Callable:
         """A commentary function for play that calls the submission's SAY, records what it prints,
@@ -642,15 +680,19 @@ def gui_game(module: object, spec: dict) -> tuple:
     SPEC (checked by the parent) holds ``players`` (``"person"`` or a strategy expression each),
     ``moves`` (the people's choices so far, in turn order), ``seed`` and ``sides`` for the dice,
     ``play`` (the call that starts a game), ``update`` and ``commentary`` (expressions, or "") and
-    ``goal``. A person's strategy answers from ``moves`` and, once they run out, stops the game
-    there. Returns (status, turns, final, stopped at, error, opening): status is "end", "wait",
-    "error", "long" (endless) or "bad_player" (a computer player that is not a function: the error
-    is then (who, its name, what it is)); stopped at is (who, score, opponent score) of the strategy
-    call that stopped the game, whose choice is awaited when it waits; each turn (and the opening,
-    for what happened before the first turn) is (who, score, opponent score, choice, rolls,
-    commentary, printed, commentary error).
+    ``goal``; ``move``, what a move is (``"dice"``: a number of dice; ``"actions"``: one of the
+    ``actions``, named, asked for by a tactic before each), and the page's ``die_functions``,
+    ``scored_by`` and ``remarks`` (see ``swap`` and ``remark``). A person's strategy (or tactic)
+    answers from ``moves`` and, once they run out, stops the game there. Returns (status, turns,
+    final, stopped at, error, opening): status is "end", "wait", "error", "long" (endless) or
+    "bad_player" (a computer player that is not a function: the error is then (who, its name, what
+    it is)); stopped at is (who, score, opponent score) of the strategy call that stopped the game,
+    whose choice is awaited when it waits (and the turn total, for an action); each turn (and the
+    opening, for what happened before the first turn) is (who, score, opponent score, choice, rolls,
+    commentary, printed, commentary error), and a turn of actions has its actions and points too
+    (``_ActionTurn.row``).
     """
-    return _Game(module, spec).play()
+    return _PlayedGame(module, spec).play()
 
 
 def strategy_names(module: object) -> list[str]:

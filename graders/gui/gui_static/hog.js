@@ -5,7 +5,9 @@
  * remembers those choices, reveals the turns it has not shown yet, and asks a person for the
  * next move. Nothing here knows an edition's rules: rule names, texts and warnings all come
  * from the server, and so does every sentence the page says (PAGE_TEXT, sent with the
- * setup; see say). Server strings are only ever put in the page with textContent.
+ * setup; see say). Server strings are only ever put in the page with textContent. What a
+ * person chooses (a number of dice, or one action at a time) is the setup's move: MOVES holds
+ * what the page does for each kind, picked once per setup (game.move).
  */
 "use strict";
 
@@ -50,12 +52,13 @@
     shownKeys: [],  // each shown turn as JSON, to notice a replay that differs from the screen
     token: 0,
     pick: 5,
+    move: null,  // what a person chooses, as the setup says: one of MOVES, picked once per setup
     fewest: 0,  // the dice range the setup gives ([game] dice); none offered until it comes
     most: -1,
     zeroRule: null,
     refocus: false,
     releaseStep: null,  // set while a reveal waits for Next turn
-    waiting: null,  // in a tactic game, the player whose action is awaited
+    waiting: null,  // in a game of actions, the player whose action is awaited
   };
 
   /* ---------- Small helpers ---------- */
@@ -269,12 +272,8 @@
   function applySetup(setup) {
     game.setup = setup;
     game.sides = setup.sides;  // the die, as the edition says
-    // The fewest and most dice a move may be, as the edition says ([game] dice): the chooser offers those.
-    if (Array.isArray(setup.dice) && setup.dice.length === 2) {
-      game.fewest = setup.dice[0];
-      game.most = setup.dice[1];
-      buildChooser();
-    }
+    game.move = MOVES[setup.move.kind];  // the one place the kind of move is read
+    game.move.prepare(setup.move);
     if (setup.title) {
       $("title").textContent = setup.title;
       document.title = setup.title;
@@ -283,7 +282,6 @@
     fillPlayerSelect($("player0"), setup, "person");
     fillPlayerSelect($("player1"), setup, defaultOpponent(setup));
     buildVariantField(setup);
-    buildActions(setup);
     $("printed-label").textContent = say("printed_label", { file: setup.submission });
     showNotes(setup.notes);
     show($("commentary"), false);
@@ -424,13 +422,7 @@
   // Built from spans so the score part never breaks across lines; its text reads the same.
   function turnLine(turn) {
     const line = el("div", "turn-line");
-    const rolls = turn.rolls || [];
-    if (tacticTurn(turn)) {
-      line.append(el("span", "turn-head", say("turn_head_actions", { who: turn.who, actions: actionsText(turn) })));
-    } else {
-      line.append(el("span", "turn-head", say("turn_head", { who: turn.who, dice: diceWord(turn.dice) })));
-      if (rolls.length) line.append(": ", el("span", "turn-rolls", rolls.join(" ")));
-    }
+    line.append(...game.move.head(turn));
     const gain = turnGain(turn);
     if (gain === null) {
       line.append(" ", el("span", "turn-score", say("turn_stopped")));
@@ -468,7 +460,7 @@
     item.append(turnLine(turn));
     item.append(...turnNotes(turn));
     if (hasCommentary(turn)) item.append(el("div", "turn-commentary", turn.commentary.trimEnd()));
-    if (tacticTurn(turn)) item.append(...actionNotes(turn));
+    item.append(...game.move.notes(turn));
     if (turn.printed) {
       item.append(el("pre", "turn-printed", say("printed", { file: game.setup.submission, text: turn.printed.trimEnd() })));
     }
@@ -498,17 +490,10 @@
     const gain = turnGain(turn);
     const who = turn.who === undefined ? 0 : turn.who;
     const caption = $("latest-caption");
-    if (tacticTurn(turn)) {
-      const actions = actionsText(turn) || say("no_action_yet");
-      caption.replaceChildren(open ? say("turn_so_far", { player: playerTitle(who), actions })
-        : say("turn_actions", { player: playerTitle(who), actions }));
-    } else {
-      caption.replaceChildren(say("rolled", { player: playerTitle(who), dice: diceWord(turn.dice) }));
-    }
+    caption.replaceChildren(game.move.caption(turn, playerTitle(who), open));
     if (!open && gain === null) caption.append(" ", say("stopped_by_error"));
     else if (!open) caption.append(" ", say("and_scored"), " ", el("strong", "points", gain));
-    if (tacticTurn(turn)) drawActionDice(turn);
-    else drawDice(turn.rolls || []);
+    game.move.drawDice(turn);
     // The rules box keeps every turn of this reveal, so a person still sees what their own roll
     // did after the computer has answered it.
     const notes = turnNotes(turn);
@@ -522,7 +507,7 @@
     const commentary = $("commentary");
     commentary.textContent = hasCommentary(turn) ? turn.commentary.trimEnd() : "";
     show(commentary, hasCommentary(turn));
-    if (tacticTurn(turn)) showRemarks(turn);
+    game.move.showSaid(turn);
     $("printed").textContent = turn.printed ? turn.printed.trimEnd() : "";
     show($("printed-box"), Boolean(turn.printed));
   }
@@ -537,15 +522,14 @@
   function settleTurn(turn) {
     showLatest(turn);
     appendLog(turn);
-    noteZeroRule(turn);
+    game.move.settled(turn);
     if (Array.isArray(turn.after)) setScores(turn.after);
   }
 
   // Shuffles random faces for a moment, stopping early if the game was abandoned.
   async function shuffle(turn, token) {
     const count = (turn.rolls || []).length;
-    $("latest-caption").textContent = tacticTurn(turn) ? say("thinking", { player: playerTitle(turn.who) })
-      : say("rolls", { player: playerTitle(turn.who), dice: diceWord(turn.dice) });
+    $("latest-caption").textContent = game.move.shuffling(turn, playerTitle(turn.who));
     show($("commentary"), false);
     show($("printed-box"), false);
     if (count === 0) {
@@ -668,16 +652,49 @@
     show($("chooser"), true);
   }
 
-  /* ---------- A tactic game: a move is an action (roll, hold), asked before each one ---------- */
-
-  // The edition says so with its actions (setup.actions); a game of dice counts has none.
-  function tactic() {
-    return Boolean(game.setup && Array.isArray(game.setup.actions) && game.setup.actions.length);
+  // The fewest and most dice a move may be, as the edition says ([game] dice): the chooser offers those.
+  function prepareChooser(move) {
+    game.fewest = move.fewest;
+    game.most = move.most;
+    buildChooser();
   }
 
-  function tacticTurn(turn) {
-    return Boolean(turn && Array.isArray(turn.actions));
+  // "Player 0 rolled 5 dice: 3 4 2 6 5", the head of a turn's line in the log.
+  function countHead(turn) {
+    const head = [el("span", "turn-head", say("turn_head", { who: turn.who, dice: diceWord(turn.dice) }))];
+    const rolls = turn.rolls || [];
+    if (rolls.length) head.push(": ", el("span", "turn-rolls", rolls.join(" ")));
+    return head;
   }
+
+  function waitForCount(data) {
+    showChooser(data.next);
+    setStatus(say("choose", { who: data.next }));
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (game.refocus || (lost && game.moves.length > 0)) pickedButton().focus();
+    game.refocus = false;
+    setState("waiting");
+  }
+
+  // Digit keys and x/t pick a count from anywhere on the page while a person is to move.
+  function onCountKey(event) {
+    const active = document.activeElement;
+    const onNothing = !active || active === document.body;
+    let k = null;
+    if (/^[0-9]$/.test(event.key)) k = Number(event.key);
+    else if (event.key === "x" || event.key === "X" || event.key === "t" || event.key === "T") k = game.most;
+    if (k !== null) {
+      event.preventDefault();
+      setPick(k, true);  // focus moves to the pick, so Enter next rolls rather than pressing a button
+      return;
+    }
+    if (event.key === "Enter" && onNothing && !event.repeat) {
+      event.preventDefault();
+      roll();
+    }
+  }
+
+  /* ---------- A game of actions: a move is an action (roll, hold), asked before each one ---------- */
 
   // "roll 3, roll 5, hold 2": each action with the die it rolled (data, not a sentence).
   function actionsText(turn) {
@@ -746,10 +763,10 @@
     return keys;
   }
 
-  function buildActions(setup) {
+  function buildActions(move) {
     const group = $("action-buttons");
     group.replaceChildren();
-    const actions = Array.isArray(setup.actions) ? setup.actions : [];
+    const actions = move.actions;
     actions.forEach((name, i) => {
       const button = el("button", "primary action", name);
       button.type = "button";
@@ -770,7 +787,7 @@
     $("die-sides").textContent = typeof data.die === "number" ? say("die_sides", { sides: data.die }) : "";
     show($("die-sides"), typeof data.die === "number");
     show($("actions"), true);
-    setStatus(say("choose_action", { who: data.next, actions: game.setup.actions.join(", ") }));
+    setStatus(say("choose_action", { who: data.next, actions: game.setup.move.actions.join(", ") }));
     const lost = !document.activeElement || document.activeElement === document.body;
     if (game.refocus || (lost && game.moves.length > 0)) actionButtons()[0].focus();
     game.refocus = false;
@@ -778,23 +795,66 @@
   }
 
   async function act(index) {
-    if (document.body.dataset.state !== "waiting" || !tactic()) return;
+    if (document.body.dataset.state !== "waiting") return;
     const section = $("actions");
     game.refocus = section.contains(document.activeElement) || document.activeElement === document.body;
     game.moves.push(index);
     show(section, false);
     show($("meter"), false);
-    await play(say("acting", { player: playerTitle(game.waiting), action: game.setup.actions[index] }));
+    await play(say("acting", { player: playerTitle(game.waiting), action: game.setup.move.actions[index] }));
   }
 
   function onActionKey(event) {
-    const keys = actionKeys(game.setup.actions);
+    const keys = actionKeys(game.setup.move.actions);
     const key = event.key.toLowerCase();
     if (Object.prototype.hasOwnProperty.call(keys, key) && !event.repeat) {
       event.preventDefault();
       act(keys[key]);
     }
   }
+
+  // "Player 0: roll 3, hold 0", the head of a turn's line in the log.
+  function actionsHead(turn) {
+    return [el("span", "turn-head", say("turn_head_actions", { who: turn.who, actions: actionsText(turn) }))];
+  }
+
+  // The latest-roll card's caption for a turn of actions, OPEN while the person is still taking it.
+  function actionsCaption(turn, player, open) {
+    const actions = actionsText(turn) || say("no_action_yet");
+    return open ? say("turn_so_far", { player, actions }) : say("turn_actions", { player, actions });
+  }
+
+  /* ---------- The kinds of move: what a person chooses, picked once per setup ---------- */
+
+  // The setup's move names its kind (graders/gui/moves.py): a number of dice once a turn, or one of
+  // the game's actions before each one. What the page does differently for the two is here, and
+  // nowhere else: applySetup picks the kind's entry once (game.move), and the rest of the page asks it.
+  const MOVES = {
+    dice: {
+      prepare: prepareChooser,  // the chooser's buttons, fewest to most
+      head: countHead,  // a turn's line in the log
+      notes: () => [],  // what the log shows under a turn's line, after its commentary
+      caption: (turn, player) => say("rolled", { player, dice: diceWord(turn.dice) }),
+      drawDice: (turn) => drawDice(turn.rolls || []),
+      showSaid: () => {},  // the commentary box: the turn's commentary, as it is
+      shuffling: (turn, player) => say("rolls", { player, dice: diceWord(turn.dice) }),
+      settled: noteZeroRule,
+      wait: waitForCount,  // a person to move: the chooser
+      key: onCountKey,
+    },
+    actions: {
+      prepare: buildActions,  // a button per action
+      head: actionsHead,
+      notes: actionNotes,
+      caption: actionsCaption,
+      drawDice: drawActionDice,
+      showSaid: showRemarks,
+      shuffling: (turn, player) => say("thinking", { player }),
+      settled: () => {},
+      wait: finishWaitingForAction,
+      key: onActionKey,
+    },
+  };
 
   /* ---------- Meter, game over, errors ---------- */
 
@@ -1018,16 +1078,7 @@
   function finishWaiting(data) {
     setActive(data.next);
     showMeter(data);
-    if (tactic()) {
-      finishWaitingForAction(data);
-      return;
-    }
-    showChooser(data.next);
-    setStatus(say("choose", { who: data.next }));
-    const lost = !document.activeElement || document.activeElement === document.body;
-    if (game.refocus || (lost && game.moves.length > 0)) pickedButton().focus();
-    game.refocus = false;
-    setState("waiting");
+    game.move.wait(data);
   }
 
   // Not waiting, not over, no error: nothing more will happen until New game.
@@ -1043,29 +1094,12 @@
     return Boolean(target && target.closest && target.closest("select,input,textarea,[contenteditable]"));
   }
 
-  // Digit keys and x/t pick a count from anywhere on the page while a person is to move.
+  // A key pressed anywhere on the page while a person is to move: the move's own keys.
   function onDocumentKey(event) {
     if (document.body.dataset.state !== "waiting") return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (typingInControl(event.target)) return;
-    if (tactic()) {
-      onActionKey(event);
-      return;
-    }
-    const active = document.activeElement;
-    const onNothing = !active || active === document.body;
-    let k = null;
-    if (/^[0-9]$/.test(event.key)) k = Number(event.key);
-    else if (event.key === "x" || event.key === "X" || event.key === "t" || event.key === "T") k = game.most;
-    if (k !== null) {
-      event.preventDefault();
-      setPick(k, true);  // focus moves to the pick, so Enter next rolls rather than pressing a button
-      return;
-    }
-    if (event.key === "Enter" && onNothing && !event.repeat) {
-      event.preventDefault();
-      roll();
-    }
+    game.move.key(event);
   }
 
   // Arrow keys move the pick like a radio group; Enter anywhere in the chooser rolls.

@@ -6,10 +6,20 @@ import dataclasses
 
 import pytest
 
-from graders.editions.edition import Edition, EditionError, edition_names, load_edition, parse_manifest, read_toml
+from graders.editions.edition import (
+    GUI_KEYS,
+    Edition,
+    EditionError,
+    GuiTable,
+    edition_names,
+    load_edition,
+    parse_manifest,
+    read_toml,
+)
 from graders.gui import gamelog
 from graders.gui import messages as gui_messages
 from graders.gui.gamelog import GameRequest, RequestError, game_view, gui_settings, parse_request
+from graders.gui.moves import DiceCount, NamedAction
 
 STRATEGIES = ["always_roll_5", "final_strategy"]
 
@@ -61,9 +71,15 @@ def test_a_broken_gui_table_names_the_file_and_key(edition: Edition, change: dic
     assert needle in str(info.value) and "edition.toml" in str(info.value)
 
 
+def test_the_gui_record_has_a_field_per_key(edition: Edition) -> None:
+    """Edition.gui is the [gui] table as a record: one field per key the manifest may give, filled in."""
+    assert {f.name for f in dataclasses.fields(GuiTable)} == set(GUI_KEYS)
+    assert edition.gui is not None and edition.gui.variants[0]["id"] and edition.gui.factory_numbers is None
+
+
 def test_an_edition_without_a_gui_table_says_so(edition: Edition) -> None:
     with pytest.raises(EditionError, match="does not say how the web page plays"):
-        gui_settings(dataclasses.replace(edition, gui={}))
+        gui_settings(dataclasses.replace(edition, gui=None))
 
 
 # -- requests ------------------------------------------------------------------------------------
@@ -167,7 +183,7 @@ def test_a_turn_that_breaks_the_rules_gets_a_warning(settings: gamelog.GuiSettin
     assert "ends at 7" in warning and "gave 9" in warning and "Player 0" in warning
 
 
-EXTRA_TURNS = [n for n in edition_names() if "expected_next" in load_edition(n).gui.get("numbers", {})
+EXTRA_TURNS = [n for n in edition_names() if "expected_next" in getattr(load_edition(n).gui, "numbers", {})
                and load_edition(n).game.kind == "dice"]  # a tactic game's: test_a_tactic_turn_that_breaks_the_rules
 
 
@@ -232,7 +248,9 @@ def test_output_before_the_first_turn_is_kept(settings: gamelog.GuiSettings) -> 
 
 
 def test_a_broken_rule_expression_is_a_warning_not_a_failure(edition: Edition) -> None:
-    broken = gui_settings(dataclasses.replace(edition, gui={**edition.gui, "numbers": {"tens": "opponent // 0"}}))
+    assert edition.gui is not None
+    broken = gui_settings(dataclasses.replace(edition, gui=dataclasses.replace(edition.gui,
+                                                                              numbers={"tens": "opponent // 0"})))
     result = ("wait", (turn(0, 0, 0, 2, (3, 4)),), None, (1, 0, 7), None, OPENING)
     view = game_view(broken, request(broken), result)
     assert "could not explain this turn" in view["turns"][0]["warnings"][0] and view["error"] is None
@@ -359,13 +377,15 @@ def pig_request(settings: gamelog.GuiSettings, players: tuple = ("person", "fina
 
 
 def test_a_tactic_game_declares_its_actions_and_dice(pig: gamelog.GuiSettings) -> None:
-    assert pig.actions == ("roll", "hold") and dict(pig.die_functions) == {"four_sided": 4, "six_sided": 6}
+    assert pig.move == NamedAction(("roll", "hold")) and dict(pig.die_functions) == {"four_sided": 4, "six_sided": 6}
     assert pig.returns == "winner" and pig.scored_by == "take_turn" and pig.remarks
     spec = pig_request(pig).spec(pig)
-    assert spec["actions"] == ["roll", "hold"] and spec["die_functions"] == {"four_sided": 4, "six_sided": 6}
+    assert spec["move"] == "actions" and spec["actions"] == ["roll", "hold"]
+    assert spec["die_functions"] == {"four_sided": 4, "six_sided": 6}
     assert spec["remarks"] == [say for say, _ in pig.remarks]
-    assert "actions" not in request(gui_settings(load_edition("boar_brawl"))).spec(gui_settings(
-        load_edition("boar_brawl")))  # a game of dice counts is given what it always was
+    boar = gui_settings(load_edition("boar_brawl"))
+    spec = request(boar).spec(boar)
+    assert spec["move"] == "dice" and "actions" not in spec  # a game of dice counts names no actions
 
 
 @pytest.mark.parametrize(("body", "needle"), [
@@ -468,7 +488,7 @@ def test_the_page_reads_the_die_and_the_dice_from_the_game_table() -> None:
     boar = load_edition("boar_brawl")
     narrow = dataclasses.replace(boar, game=dataclasses.replace(boar.game, dice=(1, 6), sides="8"))
     settings = gui_settings(narrow)
-    assert settings.sides == 8 and settings.dice == (1, 6) and settings.factory_numbers == (1, 6)
+    assert settings.sides == 8 and settings.move == DiceCount(1, 6) and settings.factory_numbers == (1, 6)
     assert parse_request({"players": ["person", "always_roll_5"], "moves": [1, 6]}, settings, STRATEGIES, seed=1)
     with pytest.raises(RequestError, match="from 1 to 6"):
         parse_request({"players": ["person", "always_roll_5"], "moves": [0]}, settings, STRATEGIES, seed=1)

@@ -31,8 +31,8 @@ pytestmark = pytest.mark.slow  # a browser per worker, and games played out on t
 # The editions that offer the browser game: one that declares no [gui] is refused by it (test_gamelog.py).
 GUI_EDITIONS = [name for name in edition_names() if load_edition(name).gui]
 # ... of which a move is a number of dice (a chooser of 0 to 10), or an action before each one (buttons).
-DICE_EDITIONS = [name for name in GUI_EDITIONS if not gui_settings(load_edition(name)).actions]
-TACTIC_EDITIONS = [name for name in GUI_EDITIONS if gui_settings(load_edition(name)).actions]
+DICE_EDITIONS = [name for name in GUI_EDITIONS if not gui_settings(load_edition(name)).move.by_action]
+TACTIC_EDITIONS = [name for name in GUI_EDITIONS if gui_settings(load_edition(name)).move.by_action]
 
 
 def state(tab: object) -> str:
@@ -372,7 +372,7 @@ def test_a_tactic_game_is_played_with_its_buttons_to_the_end(page: object, name:
             assert page.is_visible("#actions") and "sided die" in page.text_content("#die-sides")
             total = shown_turn_total(page)
             moves.append(1 if total >= 12 else 0)
-            now = act(page, settings.actions[moves[-1]])
+            now = act(page, settings.move.actions[moves[-1]])
             if len(moves) == 3:
                 shoot(page, f"{name}-acting")
                 dice = page.locator("#dice .die")
@@ -398,9 +398,9 @@ def test_a_tactic_game_plays_by_keyboard(page: object, name: str) -> None:
     settings = gui_settings(load_edition(name))
     with serving(load_edition(name).solution_dir, seed=4) as client:
         assert open_game(page, client.port, ("person", "final_strategy")) == "waiting"
-        page.keyboard.press(settings.actions[0][0])  # r: roll
+        page.keyboard.press(settings.move.actions[0][0])  # r: roll
         assert settle(page) in ("waiting", "over")
-        page.keyboard.press(settings.actions[1][0])  # h: hold
+        page.keyboard.press(settings.move.actions[1][0])  # h: hold
         assert settle(page) in ("waiting", "over")
         first = page.locator("#log li.turn").first.text_content()
-        assert first.startswith("Player 0: ") and settings.actions[0] in first
+        assert first.startswith("Player 0: ") and settings.move.actions[0] in first

@@ -94,7 +94,7 @@ def best_play_of(kit: Edition) -> object:
 def serving(folder: Path, seed: int | None = 4, timeout: float = 5.0) -> Iterator[Client]:
     edition, kit = webgui.find_edition(folder)
     best_play = best_play_of(kit) if kit is not None else None
-    game = webgui.Game(folder / edition.submission, edition, kit, seed, timeout, best_play)
+    game = webgui.PageGame(folder / edition.submission, edition, kit, seed, timeout, best_play)
     server = webgui.make_server(game, port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -199,7 +199,7 @@ def reference_tactic_play(edition: Edition, players: list, seed: int, moves: lis
             mover[0] = who
             if chosen is not None:
                 return chosen(score, opponent)
-            return lambda total: getattr(module, settings.actions[queue.pop(0)])
+            return lambda total: getattr(module, settings.move.actions[queue.pop(0)])
         return strategy
     names = dict(vars(module), strategy0=player(0, players[0]), strategy1=player(1, players[1]))
     return eval(settings.play, names), scores
@@ -234,7 +234,7 @@ def test_setup_lists_what_hog_py_offers(reference_server: Client) -> None:
 def test_a_game_between_strategies_matches_the_reference_play(name: str) -> None:
     edition = with_gui(name)
     players = ["final_strategy", factory_players(edition)[1]]
-    tactic = bool(webgui.gamelog.gui_settings(edition).actions)
+    tactic = webgui.gamelog.gui_settings(edition).move.by_action
     with serving(edition.solution_dir) as client:
         for seed in (1, 2, 3):
             status, view = client.post({"players": players, "seed": seed, "moves": []})
@@ -494,7 +494,7 @@ def test_commentary_is_shown_when_the_edition_has_it(any_edition: Edition) -> No
     assert setup["commentary"] is bool(said)
     if setup["commentary"]:
         assert "takes the lead" in said
-    if setup["actions"]:  # a tactic game: the submission's own words on every action
+    if setup["move"]["kind"] == "actions":  # a tactic game: the submission's own words on every action
         remarks = [s for t in view["turns"] for a in t["actions"] for s in a["said"]]
         assert remarks and not any(s["kit"] for s in remarks)
         assert {s["text"] for s in remarks if s["spoken"]} == {"chose to roll.", "decided to hold."}
@@ -590,7 +590,7 @@ def test_hogkit_play_serves_a_tactic_game(tmp_path: Path) -> None:
     proc, client = start(["-m", "graders.cli", "play", str(entry), "--edition", "pig", "--seed", "5"], ROOT)
     try:
         setup = client.get("/api/setup")[1]
-        assert setup["actions"] == ["roll", "hold"] and setup["submission"] == "pig.py"
+        assert setup["move"] == {"kind": "actions", "actions": ["roll", "hold"]} and setup["submission"] == "pig.py"
         view = client.post({"players": ["person", "final_strategy"], "moves": [0, 0]})[1]
         assert view["error"] is None and view["seed"] == 5 and (view["waiting"] or view["over"])
     finally:
@@ -1039,7 +1039,7 @@ def test_two_people_play_pig(pig: Edition, pig_server: Client) -> None:
 
 def test_the_setup_offers_the_actions_and_the_file(pig_server: Client) -> None:
     setup = pig_server.get("/api/setup")[1]
-    assert setup["actions"] == ["roll", "hold"] and setup["submission"] == "pig.py"
+    assert setup["move"] == {"kind": "actions", "actions": ["roll", "hold"]} and setup["submission"] == "pig.py"
     assert setup["factories"] == ["make_roll_until_strategy"] and setup["factory_numbers"] == [5, 30]
     assert "final_strategy" in setup["strategies"] and setup["default_opponent"] == "final_strategy"
     # [gui] hidden: a strategy that asks a person at the keyboard is never offered, nor accepted.
