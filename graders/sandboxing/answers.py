@@ -104,3 +104,31 @@ def keep(key: tuple, answers: dict) -> None:
         while _ANSWERS and sum(map(_size, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
             del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
         _ANSWERS[key] = answers
+
+
+_FOR_STUBS: dict[tuple, tuple[dict, dict]] = {}  # (key, offered, proxied) -> (the answers, what for_stubs gave)
+_HANDED = [0]  # answers held in _FOR_STUBS, all together (at most _MOST_RECORDED, the oldest let go first)
+
+
+def for_stubs(key: tuple, offered: frozenset[str], proxied: frozenset[str]) -> dict:
+    """Of the answers kept under KEY, those a child's stubs may be handed: the calls of the OFFERED
+    functions that reached none of the PROXIED ones (the child's own), {call key: value, or
+    {"rolled": ..., "value": ...} for a call that rolled dice}. Worked out once per (KEY, OFFERED,
+    PROXIED) while the answers stay the same: every submission of a class asks the same."""
+    recorded = answers_of(key)
+    memo = (key, offered, proxied)
+    with _ANSWERS_LOCK:
+        found = _FOR_STUBS.get(memo)
+        if found is not None and found[0] is recorded:
+            return found[1]
+    kept = {call: answer[0] if len(answer) < 3 else {"rolled": answer[2], "value": answer[0]}
+            for call, answer in recorded.items()
+            if call.split("[", 1)[0] in offered and proxied.isdisjoint(answer[1])}
+    with _ANSWERS_LOCK:
+        stale = _FOR_STUBS.pop(memo, None)  # (worked out from answers since let go, or by another thread)
+        _HANDED[0] -= len(stale[1]) if stale is not None else 0
+        while _FOR_STUBS and _HANDED[0] + len(kept) > _MOST_RECORDED:
+            _HANDED[0] -= len(_FOR_STUBS.pop(next(iter(_FOR_STUBS)))[1])  # the oldest first
+        _FOR_STUBS[memo] = (recorded, kept)
+        _HANDED[0] += len(kept)
+    return kept

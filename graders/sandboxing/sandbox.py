@@ -61,6 +61,10 @@ MAX_FRAME = 1024 * 1024  # the child clips its own replies far below this; a big
 READ_BYTES = 64 * 1024  # asked of the pipe at a time; what is left after a frame waits for the next
 WATCH_SECONDS = 0.25  # how often the memory of all the child's processes is checked while it runs
 LINK_GRACE = 3.0  # see Session._graced
+# How long the rest of a case left early (its verdict known) may take before its child is stopped
+# rather than waited for: the next case then starts a fresh child, which costs less than waiting out
+# steps that loop or fill memory until the case's own deadline.
+DRAIN_PATIENCE = 0.1
 
 
 @dataclass(frozen=True)
@@ -452,7 +456,7 @@ class Session:
         if self.record and self.serve is not None:  # every problem function, whoever's it is in a student's case
             request["record"] = sorted({*self.serve.offered, *self.serve.proxied})
         self.answers = {}
-        self._asked = (time.monotonic(), self._cpu())
+        self._asked = (time.monotonic(), self._cpu() if self.kit is not None else 0.0)  # (see _graced)
         kit_before = self._kit_cpu()
         try:
             self._send(request)
@@ -478,8 +482,8 @@ class Session:
                 self.answers = done["answers"]
             finished = True
         finally:
-            if not finished and self._proc is not None:
-                self.drain(deadline)
+            if not finished and self._proc is not None:  # (the rest of the case is not worth waiting for)
+                self.drain(min(deadline, time.monotonic() + DRAIN_PATIENCE))
             if self._kit_cpu() - kit_before >= HEAVY_SECONDS:  # worth answering beforehand next time
                 answers.mark_heavy((setup, tuple(sources)))
 
@@ -529,13 +533,10 @@ class Session:
         for case, recorded in zip(missing, found_now):
             if recorded is not None:
                 answers.keep(self._recorded(case), recorded)
-        offered, proxied = set(self.kit.offered), set(self.kit.proxied)
+        offered, proxied = frozenset(self.kit.offered), frozenset(self.kit.proxied)
         found = {}
         for case in wanted:
-            recorded = answers.answers_of(self._recorded(case))
-            kept = {key: answer[0] if len(answer) < 3 else {"rolled": answer[2], "value": answer[0]}
-                    for key, answer in recorded.items()
-                    if key.split("[", 1)[0] in offered and proxied.isdisjoint(answer[1])}
+            kept = answers.for_stubs(self._recorded(case), offered, proxied)
             if kept:
                 found[case] = kept
         return found
