@@ -2,8 +2,10 @@
 offline runs, and exits as the page says (0: the student's runner while everything it ran passed,
 every ``hogkit`` command that succeeds). A synopsis line (``[--json]``, ``a|b``) runs as ``--help`` of
 its command. What cannot run here is listed in SKIPPED with the reason, so a new example must be run
-or explained. The README stays a front door (at most 150 lines, a link to every page), and the
-pages build into a site with no broken link (``mkdocs build --strict``)."""
+or explained. (The docs' ``bash`` blocks are the Slurm script, run on a Slurm cluster by
+tests/kit/courses/test_slurm.py; their ``yaml`` blocks, the Kubernetes manifests, are checked by
+tests/kit/courses/test_kubernetes.py.) The README stays a front door (at most 150 lines, a link to
+every page), and the pages build into a site with no broken link (``mkdocs build --strict``)."""
 
 from __future__ import annotations
 
