@@ -1,7 +1,7 @@
 """What `hogkit build`, `release`, `new-edition`, `todo` and `mutants` say: the sentences only
 graders/authoring/ uses.
 
-Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
+Each function returns text and nothing else, and tests/kit/authoring/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.
 It runs only on an instructor's machine: none of its text is in the student's bundle.
 """

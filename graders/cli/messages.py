@@ -1,7 +1,7 @@
 """What the `hogkit` command says of its own: refused arguments, what a command wrote, and the
 summaries it prints; the sentences only graders/cli/ uses.
 
-Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
+Each function returns text and nothing else, and tests/kit/cli/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.
 It runs only on an instructor's machine: none of its text is in the student's bundle.
 """

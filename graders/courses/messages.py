@@ -1,7 +1,7 @@
 """What classes and courses say: class runs, shards and merge, Gradescope, course files, the TA
 and similarity reports; the sentences only graders/courses/ uses (and graders/cli/ with it).
 
-Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
+Each function returns text and nothing else, and tests/kit/courses/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.
 It runs only on an instructor's machine: none of its text is in the student's bundle.
 """

@@ -1,7 +1,7 @@
 """What the browser game says: the server's refusals, what a game did wrong, and the page's own texts
 (PAGE_TEXT, which hog.js shows); the sentences only graders/gui/ uses.
 
-Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
+Each function returns text and nothing else, and tests/kit/gui/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.
 It ships in the student's bundle: it keeps to Python 3.9 and imports nothing of the kit's but
 graders.core.messages.

@@ -1,7 +1,7 @@
 """What the sandbox says: loading a submission, the child and the kit's functions, isolation and
 what student code could reach; the sentences only graders/sandboxing/ uses.
 
-Each function returns text and nothing else, and tests/kit/test_messages.py calls each one. The
+Each function returns text and nothing else, and tests/kit/sandboxing/test_messages.py calls each one. The
 text helpers (visible, clip, …) and the sentences several folders say are in graders.core.messages.
 It ships in the student's bundle: it keeps to Python 3.9 and imports nothing of the kit's but
 graders.core.messages.
