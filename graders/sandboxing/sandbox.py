@@ -8,16 +8,19 @@ not), or when all the child's processes together hold more memory than the limit
 of the child is killed and the step is reported as ``timeout``, ``crashed`` or ``memory``. The next
 request starts a fresh child transparently, from fresh copies of the runner.
 
-A run that is stopping (Ctrl-C on a class) calls :func:`halt_children`: every live child's process
-group is killed at once from here, and no child starts again (:class:`Halted`, a KeyboardInterrupt,
-rises in the thread that asks) until :func:`resume_children`. Staging and runner folders are
+A run that is stopping (Ctrl-C on a class) calls :func:`graders.sandboxing.children.halt_children`:
+every live child's process group is killed at once from here, and no child starts again
+(:class:`~graders.sandboxing.children.Halted`, a KeyboardInterrupt, rises in the thread that asks)
+until ``resume_children``. Staging and runner folders are
 scratch folders (:mod:`graders.core.scratch`): a session deletes its own when disposed, and none
 outlives the process, however it stops.
 
 The parent trusts nothing it reads: frames are size-capped and depth-capped, replies carry the
 number of the request they answer (anything else is dropped), and every value, text and error is
 decoded into plain data of exact types, clipped, with surrogates replaced. Nothing from the child
-is ever compared by the child itself.
+is ever compared by the child itself (:mod:`graders.sandboxing.replies`). A case left early, its
+verdict known, gets DRAIN_PATIENCE to finish before its child is stopped. The kit's answers worked
+out beforehand are kept in :mod:`graders.sandboxing.answers`.
 """
 
 from __future__ import annotations

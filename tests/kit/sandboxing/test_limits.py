@@ -114,3 +114,26 @@ def test_a_child_keeps_a_setups_code_and_never_a_steps(monkeypatch):
         assert eval(child.compiled(f"{k} * 2", "<case>", "eval")) == 2 * k  # type: ignore[arg-type]
         child.compiled(f"import math  # {k}", "<setup>", "exec")
     assert list(child._SETUP) == ["import math"] + [f"import math  # {k}" for k in range(7)]  # 8 at most
+
+
+@pytest.mark.timeout(60)
+def test_the_rest_of_a_case_left_early_is_not_waited_for(edition, reference_source):
+    """A case whose verdict is known at its first step (the judge reads no further) is left early:
+    its child is given DRAIN_PATIENCE to finish the rest, then stopped, not waited for until the
+    case's own deadline (here two minutes: waiting it out would trip the test's own timeout). The
+    next case runs in a fresh child as if nothing happened."""
+    import time
+
+    from graders.sandboxing import sandbox
+
+    session = sandbox.open_session(reference_source, edition)
+    try:
+        replies = session.steps(["6 * 7", "while True: pass"], "", time.monotonic() + 120)
+        first = next(replies)
+        assert first.status == "ok" and first.value == 42
+        replies.close()  # as the judge does once a step has failed
+        assert session._proc is None  # stopped after DRAIN_PATIENCE, not drained
+        again = list(session.steps(["6 * 7"], "", time.monotonic() + 30))
+        assert [(r.status, r.value) for r in again] == [("ok", 42)]
+    finally:
+        session.dispose()
