@@ -99,15 +99,24 @@ def heavy_without_answers(cases: list[tuple[str, tuple[str, ...]]], key: Callabl
 
 
 def keep(key: tuple, answers: dict) -> None:
-    """ANSWERS kept under KEY, the oldest others let go while all of them would hold too many."""
+    """ANSWERS kept under KEY, the oldest others let go while all of them would hold too many
+    (with what stubs were handed of them: see for_stubs)."""
     with _ANSWERS_LOCK:
         while _ANSWERS and sum(map(_size, _ANSWERS.values())) + len(answers) > _MOST_RECORDED:
-            del _ANSWERS[next(iter(_ANSWERS))]  # the oldest first
+            _let_go(next(iter(_ANSWERS)))  # the oldest first
+        _let_go(key)
         _ANSWERS[key] = answers
 
 
 _FOR_STUBS: dict[tuple, tuple[dict, dict]] = {}  # (key, offered, proxied) -> (the answers, what for_stubs gave)
 _HANDED = [0]  # answers held in _FOR_STUBS, all together (at most _MOST_RECORDED, the oldest let go first)
+
+
+def _let_go(key: tuple) -> None:
+    """The answers kept under KEY gone, and what stubs were handed of them (under _ANSWERS_LOCK)."""
+    _ANSWERS.pop(key, None)
+    for memo in [m for m in _FOR_STUBS if m[0] == key]:
+        _HANDED[0] -= len(_FOR_STUBS.pop(memo)[1])
 
 
 def for_stubs(key: tuple, offered: frozenset[str], proxied: frozenset[str]) -> dict:

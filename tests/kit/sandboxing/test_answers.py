@@ -38,6 +38,7 @@ def test_what_stubs_are_handed_is_never_older_than_the_answers(store: None) -> N
     answers.keep(key, {'boar_brawl[1,2]': [1, []]})
     assert answers.for_stubs(key, offered, frozenset()) == {'boar_brawl[1,2]': 1}
     answers.keep(key, {'boar_brawl[1,2]': [2, []]})  # the case's answers worked out again
+    assert answers._FOR_STUBS == {} and answers._HANDED == [0]  # what was handed of the old ones let go too
     assert answers.for_stubs(key, offered, frozenset()) == {'boar_brawl[1,2]': 2}
     assert answers._HANDED == [1]
 
