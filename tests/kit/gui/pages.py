@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,24 +119,31 @@ def with_gui(name: str) -> Edition:
     return edition
 
 
-def reference_tactic_play(edition: Edition, players: list, seed: int, moves: list[int]) -> tuple[int, list[int]]:
-    """A tactic game (Pig) played by the reference itself, with the page's dice for SEED (one
-    generator for every die, in place of the [gui] die functions) and MOVES (action numbers) for the
-    people: (the winner play returns, the final scores, added up from its turn function)."""
-    settings = webgui.gamelog.gui_settings(edition)
-    path = edition.solution_dir / edition.submission
-    spec = importlib.util.spec_from_file_location(f"ref_{edition.name}_tactic", path)
+def reference_module(edition: Edition, name: str) -> Any:
+    """The edition's reference imported in this process as module NAME, beside its own support files
+    (another edition's dice.py, already imported, put back after)."""
+    spec = importlib.util.spec_from_file_location(name, edition.solution_dir / edition.submission)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    support = [name.removesuffix(".py") for name in edition.support]
-    others = {name: sys.modules.pop(name) for name in support if name in sys.modules}  # another edition's dice.py
+    support = [file.removesuffix(".py") for file in edition.support]
+    others = {file: sys.modules.pop(file) for file in support if file in sys.modules}
     sys.path.insert(0, str(edition.solution_dir))
     try:
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(edition.solution_dir))
-        for name in support:
-            sys.modules.pop(name, None)
+        for file in support:
+            sys.modules.pop(file, None)
         sys.modules.update(others)
+    return module
+
+
+def reference_tactic_play(edition: Edition, players: list, seed: int, moves: list[int]) -> tuple[int, list[int]]:
+    """A tactic game (Pig) played by the reference itself, with the page's dice for SEED (one
+    generator for every die, in place of the [gui] die functions) and MOVES (action numbers) for the
+    people: (the winner play returns, the final scores, added up from its turn function)."""
+    settings = webgui.gamelog.gui_settings(edition)
+    module = reference_module(edition, f"ref_{edition.name}_tactic")
     rng = random.Random(seed)
     queue = list(moves)
     scores, mover = [0, 0], [0]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -20,7 +19,16 @@ from graders.gui import webgui
 from graders.sandboxing import bytecode
 
 from ..conftest import ROOT, replace_function
-from .pages import Client, factory_players, reference_tactic_play, serving, start, student_copy, with_gui
+from .pages import (
+    Client,
+    factory_players,
+    reference_module,
+    reference_tactic_play,
+    serving,
+    start,
+    student_copy,
+    with_gui,
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,18 +39,7 @@ def reference_server(edition: Edition) -> Iterator[Client]:
 
 def reference_play(edition: Edition, players: list, seed: int, moves: list[int], variant: str = "") -> tuple:
     """The reference's own play, with the page's dice for SEED and MOVES for the people."""
-    spec = importlib.util.spec_from_file_location(f"ref_{edition.name}", edition.solution_dir / "hog.py")
-    module = importlib.util.module_from_spec(spec)
-    support = [name.removesuffix(".py") for name in edition.support]
-    others = {name: sys.modules.pop(name) for name in support if name in sys.modules}  # another edition's dice.py
-    sys.path.insert(0, str(edition.solution_dir))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(edition.solution_dir))
-        for name in support:
-            sys.modules.pop(name, None)
-        sys.modules.update(others)
+    module = reference_module(edition, f"ref_{edition.name}")
     rng = random.Random(seed)
     queue = list(moves)
 
@@ -513,7 +510,6 @@ def test_a_copy_away_from_the_kit_says_to_use_hogkit_play(tmp_path):
     """A copy of solution/<edition> taken out of the kit cannot find the engine: it says so, and
     names the command that plays any folder."""
     import shutil
-    import sys
 
     from graders.editions.edition import load_edition
 
@@ -531,7 +527,6 @@ def test_a_copy_away_from_the_kit_says_to_use_hogkit_play(tmp_path):
 def test_a_launcher_outside_a_project_names_its_own_file(tmp_path):
     """pig_gui.py in a folder that is no project: the message names pig.py and pig_gui.py."""
     import shutil
-    import sys
 
     from graders.editions.edition import load_edition
 
