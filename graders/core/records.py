@@ -20,6 +20,7 @@ bundle: Python 3.9, standard library only.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
@@ -201,8 +202,14 @@ class Report:
     course_max: int = 0  # the course's own total the points are scaled to (0: none, the points are the grade)
     course_of: int = 0  # the edition's whole points, which course_max stands for
 
-    def as_dict(self) -> dict:
-        return plain(self)
+    def as_dict(self, cases: str = "all") -> dict:
+        """The report as JSON data, each problem's cases as CASES says: "all" (every field), "lean"
+        (see :func:`lean_case`) or "none" (no cases and no rules: what a summary and a course's
+        policy read, without the cost of every case)."""
+        if cases == "all":
+            return plain(self)
+        return {name: [problem_dict(p, cases) for p in self.problems] if name == "problems"
+                else plain(getattr(self, name)) for name in _field_names(Report) or ()}
 
     @classmethod
     def from_dict(cls, data: dict) -> Report:
@@ -216,14 +223,66 @@ class Report:
         })
 
 
+def problem_dict(problem: ProblemResult, cases: str) -> dict:
+    """PROBLEM as JSON data, its fields in order, its cases as :meth:`Report.as_dict` says."""
+    out: dict = {}
+    for name in _field_names(ProblemResult) or ():
+        if name == "cases" and cases == "lean":
+            out[name] = [lean_case(c) for c in problem.cases]
+        elif name not in ("cases", "rules") or cases != "none":
+            out[name] = plain(getattr(problem, name))
+    return out
+
+
 def problem_from_dict(data: dict) -> ProblemResult:
     return ProblemResult(**{
         **_known(ProblemResult, data),
         "status": ProblemStatus(data["status"]),
-        "cases": tuple(CaseResult(**{**_known(CaseResult, c), "status": CaseStatus(c["status"]),
-                                     "debug": tuple(c.get("debug", ()))}) for c in data.get("cases", ())),
-        "rules": tuple(RuleResult(**_known(RuleResult, r)) for r in data.get("rules", ())),
+        "cases": tuple(case_from_dict(c) for c in data.get("cases", ())),
+        "rules": tuple(_shared(RuleResult, r) for r in data.get("rules", ())),
     })
+
+
+def case_from_dict(data: dict) -> CaseResult:
+    return _shared(CaseResult, data) if data.get("passed") is True else _case(data)
+
+
+def _case(data: dict) -> CaseResult:
+    """The case DATA holds (TypeError when a field it must have is missing). Made as unpickling
+    makes a record, its fields set without ``__init__`` (which only sets them, slowly for a frozen
+    class): a class's records hold a million cases, most of them read back on every rerun."""
+    if not _CASE_REQUIRED <= data.keys():
+        raise TypeError(f"a case without {sorted(_CASE_REQUIRED - data.keys())}")
+    case = object.__new__(CaseResult)
+    fields = vars(case)
+    fields.update(_CASE_BLANK)
+    fields.update(_known(CaseResult, data))
+    fields["status"] = CaseStatus(data["status"])
+    fields["debug"] = tuple(data.get("debug", ()))
+    return case
+
+
+_MOST_SHARED = 100_000  # distinct records kept to share (a class's passing cases and rules are far fewer)
+_shared_records: dict = {}  # {(kind, its JSON items): the one frozen record read back from them}
+_shared_lock = threading.Lock()
+
+
+def _shared(kind: type, data: dict) -> Any:
+    """The record of KIND read back from DATA, one object for every equal DATA read in this process
+    (a class of 1,500 reads the same passing case 1,500 times; a record never changes once made, so
+    sharing it is safe). DATA holding a list (a case's debug lines) is read afresh each time."""
+    try:
+        key = (kind, tuple((k, type(v), v) for k, v in data.items()))  # (True is not 1)
+        with _shared_lock:
+            found = _shared_records.get(key)
+    except TypeError:  # unhashable: not shared
+        return _case(data) if kind is CaseResult else kind(**_known(kind, data))
+    if found is None:
+        found = _case(data) if kind is CaseResult else kind(**_known(kind, data))
+        with _shared_lock:
+            if len(_shared_records) < _MOST_SHARED:
+                found = _shared_records.setdefault(key, found)
+    return found
 
 
 @dataclass(frozen=True)
@@ -259,17 +318,16 @@ class ClassRecord:
     def problems(self) -> tuple[ProblemResult, ...]:
         return self.report.problems if self.report is not None else ()
 
-    def to_dict(self, lean: bool = False) -> dict:
+    def to_dict(self, lean: bool = False, cases: str = "") -> dict:
         """The record as JSON data: the entry's fields, then the report's (the shape of a class's
-        records/ID.json.gz). LEAN: each case as :func:`lean_case` keeps it (read back the same way)."""
+        records/ID.json.gz). LEAN: each case as :func:`lean_case` keeps it (read back the same way).
+        CASES, when given, says how each problem's cases are written (see :meth:`Report.as_dict`)."""
+        cases = cases or ("lean" if lean else "all")
         out: dict = {"version": self.version, "kit": self.kit, "student": self.student, "file_id": self.file_id,
                      "path": self.path, "digest": self.digest, "edition": self.edition, "title": self.title,
                      "status": str(self.status), "reason": self.reason}
         if self.report is not None:
-            out.update(self.report.as_dict())
-            if lean:
-                for data, problem in zip(out["problems"], self.report.problems):
-                    data["cases"] = [lean_case(c) for c in problem.cases]
+            out.update(self.report.as_dict(cases))
         else:
             out.update(total=0, max=self.max)
         if self.traceback:
@@ -302,13 +360,18 @@ def lean_case(case: CaseResult) -> dict:
     time to :data:`LEAN_SECONDS` places. A failing case keeps everything else: expected and got, the
     transcript, the reason, the traceback, its debug lines."""
     out: dict = {}
-    for f in dataclasses.fields(case):
-        value = getattr(case, f.name)
-        value = round(value, LEAN_SECONDS) if f.name == "seconds" else value
-        dropped = case.passed and f.name in LEAN_PASSING_DROPS
-        if not dropped and (f.default is dataclasses.MISSING or value != f.default):
-            out[f.name] = plain(value)
+    for name, default in _CASE_DEFAULTS:
+        value = getattr(case, name)
+        value = round(value, LEAN_SECONDS) if name == "seconds" else value
+        dropped = case.passed and name in LEAN_PASSING_DROPS
+        if not dropped and (default is dataclasses.MISSING or value != default):
+            out[name] = plain(value)
     return out
+
+
+_CASE_DEFAULTS = tuple((f.name, f.default) for f in dataclasses.fields(CaseResult))
+_CASE_BLANK = {name: default for name, default in _CASE_DEFAULTS if default is not dataclasses.MISSING}
+_CASE_REQUIRED = frozenset(name for name, default in _CASE_DEFAULTS if default is dataclasses.MISSING)
 
 
 def lean(record: ClassRecord) -> ClassRecord:
@@ -328,12 +391,25 @@ class Standing:
 
 
 def _known(cls: type[Any], data: dict) -> dict:
-    names = {f.name for f in dataclasses.fields(cls)}
-    return {k: v for k, v in data.items() if k in names}
+    """DATA's items that are fields of CLS (DATA itself when it holds no other)."""
+    names = _NAME_SETS.get(cls) or _NAME_SETS.setdefault(cls, frozenset(_field_names(cls) or ()))
+    return data if data.keys() <= names else {k: v for k, v in data.items() if k in names}
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}  # a record class's field names, looked up once per class
+_NAME_SETS: dict[type, frozenset[str]] = {}
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # a type's field names (None: not a record), found once per type
 _LEAVES = (str, int, float, bool, type(None))
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """KIND's field names when it is a record class (a dataclass), else None; looked up once."""
+    try:
+        return _FIELDS[kind]
+    except KeyError:
+        names = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+        return _FIELDS.setdefault(kind, names)  # (the same value whichever thread sets it first)
 
 
 def plain(value: Any) -> Any:
@@ -341,9 +417,9 @@ def plain(value: Any) -> Any:
     kind = type(value)
     if kind in _LEAVES:  # the exact types: a status is a str subclass and goes on to become its word
         return value
-    names = _FIELDS.get(kind)
-    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
-        names = _FIELDS.setdefault(kind, tuple(f.name for f in dataclasses.fields(value)))
+    if kind is tuple or kind is list:
+        return [plain(v) for v in value]
+    names = _field_names(kind)
     if names is not None:
         return {name: plain(getattr(value, name)) for name in names}
     if isinstance(value, Status):

@@ -70,9 +70,15 @@ def _unsafe(c: str) -> bool:
     return unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
 
 
+_PLAIN: dict[str, re.Pattern[str]] = {}  # {keep: what matches text that written_out leaves as it is}
+
+
 def written_out(text: str, keep: str = "") -> str:
     """TEXT with every character that could move, hide or reorder what is shown written out as
     ``\\xNN`` or ``\\uNNNN`` (or ``\\UNNNNNNNN``), except those in KEEP."""
+    plain = _PLAIN.get(keep) or _PLAIN.setdefault(keep, re.compile("[ -~" + re.escape(keep) + "]*"))
+    if plain.fullmatch(text):  # printable ASCII (and KEEP) alone, as most text is: nothing to write out
+        return text
     out = []
     for c in text:
         if c in keep or not _unsafe(c):

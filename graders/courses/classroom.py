@@ -212,7 +212,7 @@ def write_record(path: Path, record: ClassRecord) -> None:
     """RECORD at PATH: lean JSON (a passing case by its fields that are not defaults; a failing one
     whole), gzipped. Both halve or better what the other does alone; see benchmarks/bench_outputs.py."""
     text = json.dumps(record.to_dict(lean=True), separators=(",", ":"))
-    write_atomically(path, gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    write_atomically(path, gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
 
 
 def read_record(path: Path) -> Any:
@@ -592,7 +592,7 @@ def write_course_files(out: Path, setup: Setup, edition: Edition, handins: Seque
     phase = edition.checkpoint.phase if edition.checkpoint else 1
     phase_one = phase_one_labels([(p.label, p.phase, p.points) for p in edition.problems], phase)
     graded = {k: r for k, record in records.items()
-              if (r := record_result(record.to_dict(), phase_one)) is not None}  # as JSON, as Gradescope keeps it
+              if (r := record_result(record.to_dict(cases="none"), phase_one)) is not None}  # as JSON, as Gradescope
     groups = group_attempts(handins, graded, setup.roster, course.partners)
     from_files = {h.key for h in handins if h.how == FILE_TIME and h.key in graded}  # only with --trust-file-times
     outcomes, unused = grade_course(course, [(g.student, g.attempts) for g in groups], setup.overrides)

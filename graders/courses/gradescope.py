@@ -266,7 +266,7 @@ def _results(record: ClassRecord, root: Path, edition_name: str, course: Path | 
         return results  # the kit's failure is never a grade, with or without a course
     edition = load_edition(edition_name, Path(__file__).resolve().parents[2])
     phase_one = _phase_one(edition)
-    current = record_result(record.to_dict(), phase_one)  # the record as JSON, as earlier results hold it
+    current = record_result(record.to_dict(cases="none"), phase_one)  # the record as JSON, as earlier results hold it
     if current is not None:
         results["extra_data"] = {**results.get("extra_data", {}), "hogkit": results_extra(current)}
     if course is None:

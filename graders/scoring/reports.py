@@ -211,14 +211,14 @@ SUMMARY_DROPS = ("cases", "traceback", "rules")  # kept in records/ID.json, too 
 def summary_record(record: ClassRecord) -> dict:
     """RECORD for records.jsonl: everything but each case, each rule and the traceback, with the
     number of cases passed per problem instead (the full record stays in records/ID.json)."""
-    data = record.to_dict()
+    data = record.to_dict(cases="none")
     out = {k: v for k, v in data.items() if k not in SUMMARY_DROPS and k != "problems"}
     if record.report is not None:
         out["problems"] = [
-            {**{k: v for k, v in plain(p).items() if k not in SUMMARY_DROPS},
+            {**{k: v for k, v in written.items() if k not in SUMMARY_DROPS},
              "cases_passed": sum(1 for c in p.cases if c.passed),
              "cases_run": sum(1 for c in p.cases if c.ran)}
-            for p in record.problems]
+            for written, p in zip(data["problems"], record.problems)]
     return out
 
 

@@ -60,3 +60,23 @@ def test_json_escapes_what_moves_text_and_reads_back() -> None:
     text = json_text(value, indent=1)
     assert all(c not in text for c in "\u202e\x07\u200b\U000e0001\u2066") and "é✓" in text
     assert json.loads(text) == value
+
+
+@pytest.mark.parametrize(("text", "keep", "written"), [
+    ("plain words (1 + 2) ~!", "", "plain words (1 + 2) ~!"),
+    ("two\nlines", "\n", "two\nlines"),
+    ("two\nlines", "", "two\\x0alines"),
+    ("tab\there", "\n", "tab\\x09here"),
+    ("\x1b[2Jclear", "", "\\x1b[2Jclear"),
+    ("del\x7f", "", "del\\x7f"),
+    ("caf\u00e9 \u2014 ok", "", "caf\u00e9 \u2014 ok"),
+    ("a\u202eb", "\n", "a\\u202eb"),
+    ("line\u2028sep", "", "line\\u2028sep"),
+])
+def test_written_out_leaves_plain_text_as_it_is_and_writes_out_what_acts(text: str, keep: str, written: str) -> None:
+    """Attack: printable ASCII (and what KEEP names) is returned as it is, by the quick check and by
+    the character-by-character one alike; a control, bidi or separator character is written out
+    whichever of the two sees it first."""
+    from graders.core.writers import written_out
+
+    assert written_out(text, keep=keep) == written

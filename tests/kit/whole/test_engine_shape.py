@@ -190,6 +190,53 @@ def test_a_lean_record_keeps_every_failing_case_whole_and_renders_as_the_full_on
     assert not re.search(r'"seconds": 0\.0[,}]', lean) and '"traceback": ""' not in lean
 
 
+def test_a_record_written_without_its_cases_is_the_full_one_less_them(edition, skeleton_source, report):
+    """What a summary and a course's policy read (``cases="none"``) is the full JSON without each
+    problem's cases and rules, its keys in the same order; a lean one differs from the full one in
+    its cases alone; records.jsonl's summary is the full record's less what it drops."""
+    from graders.scoring import reports
+
+    failing = grade(Submission(Path("hog.py"), skeleton_source), edition, workers=1)
+    for graded in (report, failing):
+        record = ClassRecord(student="ada", status=EntryStatus.GRADED, report=graded, kit="k", digest="d",
+                             edition=edition.name, title=graded.title, max=graded.max)
+        full, bare, lean = record.to_dict(), record.to_dict(cases="none"), record.to_dict(lean=True)
+        less = [{k: v for k, v in p.items() if k not in ("cases", "rules")} for p in full["problems"]]
+        assert bare == {**full, "problems": less} and list(bare) == list(full)
+        assert [list(p) for p in bare["problems"]] == [list(p) for p in less]
+        assert lean == {**full, "problems": [{**p, "cases": [records.lean_case(c) for c in q.cases]}
+                                             for p, q in zip(full["problems"], graded.problems, strict=True)]}
+        summary = {k: v for k, v in full.items() if k not in ("cases", "traceback", "rules", "problems")}
+        summary["problems"] = [{**p, "cases_passed": sum(c.passed for c in q.cases),
+                                "cases_run": sum(c.ran for c in q.cases)}
+                               for p, q in zip(less, graded.problems, strict=True)]
+        assert reports.summary_record(record) == summary
+
+
+def test_passing_cases_read_back_are_shared_and_nothing_else_is_conflated():
+    """A class reads the same passing case once per student: read back, equal ones are one object
+    (records never change, so sharing is safe); a case whose field differs only in type (1 for
+    True) is not taken for it, a case with debug lines (a list) is read afresh, and a case missing a
+    field it must have is refused (TypeError: the record is graded again)."""
+    data = {"case_id": "q01-1", "name": "one", "hidden": False, "passed": True, "status": "passed"}
+    first, second = records.case_from_dict(dict(data)), records.case_from_dict(dict(data))
+    assert first is second and first == CaseResult(case_id="q01-1", name="one", hidden=False, passed=True,
+                                                   status=CaseStatus.PASSED)
+    other = records.case_from_dict({**data, "hidden": 0})
+    assert other is not first and type(other.hidden) is int
+    with_debug = {**data, "debug": ["a line"]}
+    assert records.case_from_dict(with_debug) is not records.case_from_dict(with_debug)
+    assert records.case_from_dict(with_debug).debug == ("a line",)
+    failing = {**data, "passed": False, "status": "failed", "got": "3", "seconds": 0.5}
+    assert records.case_from_dict(failing) == CaseResult(case_id="q01-1", name="one", hidden=False, passed=False,
+                                                         status=CaseStatus.FAILED, got="3", seconds=0.5)
+    assert records.case_from_dict(failing).status is CaseStatus.FAILED
+    with pytest.raises(TypeError):
+        records.case_from_dict({k: v for k, v in failing.items() if k != "name"})
+    with pytest.raises(ValueError):
+        records.case_from_dict({**failing, "status": "no such status"})
+
+
 def test_a_case_result_knows_whether_it_ran():
     ran = CaseResult(case_id="a", name="a", hidden=False, passed=False, status=CaseStatus.TIMEOUT)
     skipped = dataclasses.replace(ran, status=CaseStatus.NOT_RUN)
