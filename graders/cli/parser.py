@@ -78,7 +78,7 @@ def _add_grade(sub: Subparsers) -> None:
     g.add_argument("--verbose", "-v", action="store_true", help="every failed case, with tracebacks")
     g.add_argument("--out", metavar="OUTDIR", help="grade PATH as a class folder and write the results here")
     g.add_argument("--jobs", type=positive_int, metavar="N",
-                   help="submissions graded at once (default: the machine's cores)")
+                   help="submissions graded at once (default: twice the machine's cores)")
     g.add_argument("--force", action="store_true", help="regrade submissions already graded with the same code")
     g.add_argument("--require-isolation", action="store_true",
                    help="refuse to grade unless a sandboxed child verifies that the kit is hidden from it, the network "

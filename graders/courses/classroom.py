@@ -368,6 +368,17 @@ def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | No
             notice(courses_messages.similarity_failed(describe_failure(exc)))
 
 
+JOBS_PER_CORE = 2  # submissions graded at once per core, by default: see class_jobs
+
+
+def class_jobs() -> int:
+    """Submissions graded at once by default: JOBS_PER_CORE to a core. A grade waits on its children
+    (starting, loading, a case's reply) part of its time, which another submission's grade fills;
+    a case is judged by its processor time, not the clock, so the wait for a processor this adds
+    never costs a case (see graders.sandboxing.sandbox.Session._graced)."""
+    return JOBS_PER_CORE * max(1, os.cpu_count() or 1)
+
+
 def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Limits, jobs: int | None, force: bool,
                    progress: Progress | None, notice: Notice | None) -> dict[str, ClassRecord]:
     """Every entry's record by :func:`_key`: an earlier run's when it still holds (unless FORCE),
@@ -396,7 +407,7 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
 
     retry: list[tuple[Entry, ClassRecord]] = []
     with _stop_signals():
-        pool = ThreadPoolExecutor(max(1, jobs or os.cpu_count() or 1))
+        pool = ThreadPoolExecutor(jobs or class_jobs())
         futures: dict[Future, Entry] = {}
         handled: set[Future] = set()
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import os
+import re
 import sys
 import types
 from collections.abc import Callable
@@ -91,6 +92,12 @@ class Link:
         at its first call, and starts the kit's module afresh at the first call of each case."""
         if self.in_fd < 0:
             raise RuntimeError(said("absent"))
+        whole = whole_number_key(target, args, kwargs) if self.parent_fd is not None else None
+        if whole is not None:  # (most calls of a hidden case: its key written as call_key would, at once)
+            answer = self.answers.get(whole, _UNKNOWN)
+            answer = self.told.get(whole, _UNKNOWN) if answer is _UNKNOWN else answer
+            if answer is not _UNKNOWN and not (type(answer) is dict and "rolled" in answer):
+                return self.unpack(answer, 0)
         fast = self.fast_key(target, args, kwargs) if self.parent_fd is not None else None
         if fast is not None and (fast in self.fast or fast in self.told_fast):
             return self.unpack(self.fast[fast] if fast in self.fast else self.told_fast[fast], 0)
@@ -196,6 +203,8 @@ class Link:
             name, bracket, rest = key.partition("[")
             if not bracket or not rest.endswith("]") or "{" in rest.replace(_DEFAULT_TEXT, ""):
                 continue  # (keywords, or a die: no fast key)
+            if _WHOLE_NUMBERS.fullmatch(rest):
+                continue  # (found by whole_number_key, never by a fast key)
             try:
                 args = _loads("[" + rest)  # (fails where keywords follow: no fast key for those)
             except ValueError:
@@ -622,6 +631,24 @@ def watched(function: Callable, on_use: Callable[[], object]) -> Callable:
 # -- calls as their answers are kept --------------------------------------------------------
 
 _LONGEST_KEY = 200  # of a call's key as it is; a longer one is kept by its digest
+_UNKNOWN = object()  # no answer kept for a call
+_WHOLE_NUMBERS = re.compile(r"(?:(?:-?[0-9]+|{0})(?:,(?:-?[0-9]+|{0}))*)?\]".format(re.escape(_DEFAULT_TEXT)))
+# (the arguments of whole_number_key's keys)
+_SMALL = 10 ** 15  # a whole number whose text is the same in every writer of keys
+
+
+def whole_number_key(target: dict, args: tuple, kwargs: dict) -> str | None:
+    """The key call_key gives a call of the other end's function TARGET by name whose arguments are
+    all whole numbers of exact type (True is not one) or defaults left to the kit, written without
+    packing them; None for any other call."""
+    name = target.get("name")
+    if type(name) is not str or kwargs:
+        return None
+    for a in args:
+        if a is not KIT_DEFAULT and (type(a) is not int or not -_SMALL < a < _SMALL):
+            return None
+    key = name + "[" + ",".join([_DEFAULT_TEXT if a is KIT_DEFAULT else str(a) for a in args]) + "]"
+    return key if len(key) <= _LONGEST_KEY else None
 
 
 def call_key(name: str, args: list, kw: dict) -> str:

@@ -411,6 +411,7 @@ class Session:
                     pass
         self._to_child = self._from_child = -1
         self._pending.clear()  # nothing of a child that is gone reaches the next one
+        self._asked = None  # (nor its case's start: a loading child is held to the clock)
 
     def dispose(self) -> None:
         """Stop the child and delete the staging and runner folders, and (as root, where the child's
@@ -584,16 +585,20 @@ class Session:
         return message if isinstance(message, dict) else "crashed"
 
     def _graced(self, deadline: float) -> float:
-        """DEADLINE, or later while the kit's own child answers this child's calls: two processes
-        handing each call back and forth wait for the machine's processors at every call, so on a
-        loaded machine the case's processor time decides, not the clock. The case is then given
-        until both children have used the case's budget of processor time, and never more than
-        LINK_GRACE times that budget past DEADLINE (a case that waits without computing ends there)."""
-        if self._kit_child is None or self._asked is None:
+        """DEADLINE, or later while the case has not had its budget of processor time: on a loaded
+        machine (a class graded several submissions to a core, or two processes handing a kit's
+        calls back and forth, each waiting for a processor at every call) the case's processor time
+        decides, not the clock. The case is then given until its child (and the kit's own child
+        answering its calls) has used the case's budget, and never more than LINK_GRACE times that
+        budget past DEADLINE (a case that waits without computing ends there). A child without the
+        kit's has its processor time read only here, all it used since it started: never less than
+        the case's own share, so never more grace than the case's due."""
+        if self._asked is None or self._proc is None:
             return deadline
         asked_at, before = self._asked
         budget = deadline - asked_at
-        unused = budget - (self._cpu() - before)
+        used = self._cpu() - before if self._kit_child is not None else reaper.tree_cpu(self._proc.pid)
+        unused = budget - used
         return min(deadline + LINK_GRACE * budget, time.monotonic() + unused) if unused > 0 else deadline
 
     def _kit_cpu(self) -> float:

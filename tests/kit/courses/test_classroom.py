@@ -341,3 +341,14 @@ def test_every_entry_with_a_line_break_in_its_name_gets_its_own_row(tmp_path, ed
     grade_class(folder, edition, tmp_path / "course-out", jobs=1, course=setup)
     rows = list(csv.DictReader(io.StringIO((tmp_path / "course-out" / "grades.csv").read_text(encoding="utf-8"))))
     assert sorted(r["student"] for r in rows) == sorted(e.student for e in entries)
+
+
+def test_a_class_is_graded_two_submissions_to_a_core_by_default(monkeypatch) -> None:
+    """A grade waits on its children part of its time; by default a class keeps two submissions a
+    core in flight (one where the machine says nothing of its cores)."""
+    from graders.courses import classroom
+
+    monkeypatch.setattr(classroom.os, "cpu_count", lambda: 3)
+    assert classroom.class_jobs() == 6
+    monkeypatch.setattr(classroom.os, "cpu_count", lambda: None)
+    assert classroom.class_jobs() == 2

@@ -18,6 +18,8 @@ import dataclasses
 import json
 import lzma
 import os
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -286,6 +288,34 @@ def test_a_calls_key_keeps_exact_types_apart() -> None:
     assert link.fast_key({"name": "f"}, (space["make_test_dice"](1, 2),), {}) is None
     assert link.fast_key({"name": "f"}, (lambda: 1,), {}) is None
     assert link.fast_key({"name": "f"}, (1,), {"a": 1}) is None
+
+
+def test_a_call_of_whole_numbers_is_keyed_as_call_key_keys_it_and_answered_without_a_word_sent() -> None:
+    """Attack: the quick key of a call of whole numbers is call_key's own (so an answer the kit told
+    is found), and only for whole numbers of exact type (True, 1.0, text and huge numbers are keyed
+    otherwise); a call so answered sends nothing, neither to the parent nor to the kit's child."""
+    link = childlink.Link(None, dict, {})
+    for args in ((), (0,), (-3, 97), (10 ** 14, -(10 ** 14), 7), (0, 99, childlink.KIT_DEFAULT)):
+        keyed = [link.keyed(a) for a in args]
+        assert childlink.whole_number_key({"name": "f"}, args, {}) == childlink.call_key("f", keyed, {})
+    for args in ((True, 3), (1.0, 3), ("1", 3), (10 ** 15,), (None,)):
+        assert childlink.whole_number_key({"name": "f"}, args, {}) is None
+    assert childlink.whole_number_key({"name": "f"}, (1,), {"a": 1}) is None
+    assert childlink.whole_number_key({"id": 3}, (1,), {}) is None
+    assert childlink.whole_number_key({"name": "f"}, tuple(range(100)), {}) is None  # a key kept by its digest
+    to_kit, to_parent, back = os.pipe(), os.pipe(), os.pipe()
+    try:
+        link = childlink.Link([back[0], to_kit[1]], dict, {}, None, to_parent[1])
+        link.prepare({"boar_brawl[46,21]": 3, "boar_brawl[True,21]": 9, 'f[2,{"fn":["default",0]}]': 4})
+        assert childlink.stand_in(link, {"name": "boar_brawl"}, "boar_brawl")(46, 21) == 3
+        assert childlink.stand_in(link, {"name": "f"}, "f")(2, childlink.KIT_DEFAULT) == 4
+        for fd in (to_kit[0], to_parent[0]):
+            os.set_blocking(fd, False)
+            with pytest.raises(BlockingIOError):
+                os.read(fd, 1)  # nothing was sent
+    finally:
+        for fd in (*to_kit, *to_parent, *back):
+            os.close(fd)
 
 
 def test_what_the_kit_raises_and_what_the_student_raises_cross_as_themselves(served: object) -> None:
@@ -621,8 +651,8 @@ def test_a_case_the_kits_child_answers_is_judged_by_processor_time(served: objec
     """Two processes handing calls back and forth wait for the machine's processors at every call:
     past its deadline, a case whose calls the kit's child answers goes on while both children have
     used less processor time than its budget, up to LINK_GRACE budgets more (here a call back that
-    waits 1.5 s without computing, in a case of 1 s). A case that only waits past that ends there,
-    and a case of the student's child alone is held to the clock."""
+    waits 1.5 s without computing, in a case of 1 s). A case that only waits past that ends there.
+    The student's child alone is judged so too (see the next test)."""
     slow = "roll_dice(1, lambda: (__import__('time').sleep({}), 3)[1])"
     started = time.monotonic()
     replies = list(served.steps([slow.format(1.5)], "from hog import *", started + 1.0))  # type: ignore[attr-defined]
@@ -630,9 +660,40 @@ def test_a_case_the_kits_child_answers_is_judged_by_processor_time(served: objec
     started = time.monotonic()
     replies = list(served.steps([slow.format(30)], "from hog import *", started + 1.0))  # type: ignore[attr-defined]
     assert [r.status for r in replies] == ["timeout"] and time.monotonic() - started < 1.0 + LINK_GRACE + 2
+
+
+def test_a_case_kept_from_the_processor_is_given_its_time_and_an_endless_one_is_not() -> None:
+    """Timeout: a class graded several submissions to a core keeps children waiting for a processor.
+    A case of 1 s that computes for a moment but is kept off the processors for 1.5 s (its processes
+    stopped, as a loaded machine would leave them) still finishes; an endless loop times out when its
+    budget of processor time is used, and a case that waits without computing ends LINK_GRACE budgets
+    past its deadline."""
     alone = open_session("x = 1\n", EDITION)
     try:
-        replies = list(alone.steps(["__import__('time').sleep(1.5)"], "", time.monotonic() + 1.0))
+        assert alone._proc is not None
+        pids = process_tree(alone._proc.pid)
+
+        def held(seconds: float) -> None:
+            time.sleep(0.2)
+            for pid in pids:
+                os.kill(pid, signal.SIGSTOP)
+            time.sleep(seconds)
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
+
+        keeper = threading.Thread(target=held, args=(1.5,))
+        keeper.start()
+        spin = "import time\ndef spin(s):\n    ends = time.monotonic() + s\n    while time.monotonic() < ends: pass\n" \
+               "    return 'done'\n"
+        replies = list(alone.steps(["spin(0.5)"], spin, time.monotonic() + 1.0))
+        keeper.join()
+        assert [(r.status, r.value) for r in replies] == [("ok", "done")]
+        started = time.monotonic()
+        replies = list(alone.steps(["while True: pass"], "", started + 1.0))
+        assert [r.status for r in replies] == ["timeout"] and time.monotonic() - started < 1.0 + LINK_GRACE + 2
+        started = time.monotonic()  # (in a child started afresh: the endless one was stopped)
+        replies = list(alone.steps(["__import__('time').sleep(30)"], "", started + 1.0))
         assert [r.status for r in replies] == ["timeout"]
+        assert 1.0 + LINK_GRACE - 0.5 < time.monotonic() - started < 1.0 + LINK_GRACE + 2
     finally:
         alone.dispose()
