@@ -123,6 +123,7 @@ class Session:
     _told_to: object = None  # the child process that holds the answers of _told (see steps)
     _told: set[str] = field(default_factory=set)  # the keys of the prepared answers sent to it
     _asked: tuple[float, float] | None = None  # (when the latest case was asked for, the processor time used by then)
+    _pids: dict[int, list[int]] = field(default_factory=dict)  # {a child's pid: its processes when first looked at}
     cpu: int | None = None  # the one processor this child and the kit's child it calls run on (see pair_cpu)
 
     # -- life cycle -------------------------------------------------------------------------
@@ -412,6 +413,7 @@ class Session:
         self._to_child = self._from_child = -1
         self._pending.clear()  # nothing of a child that is gone reaches the next one
         self._asked = None  # (nor its case's start: a loading child is held to the clock)
+        self._pids.clear()
 
     def dispose(self) -> None:
         """Stop the child and delete the staging and runner folders, and (as root, where the child's
@@ -460,7 +462,7 @@ class Session:
         if self.record and self.serve is not None:  # every problem function, whoever's it is in a student's case
             request["record"] = sorted({*self.serve.offered, *self.serve.proxied})
         self.answers = {}
-        self._asked = (time.monotonic(), self._cpu() if self.kit is not None else 0.0)  # (see _graced)
+        self._asked = (time.monotonic(), self._known_cpu() if self.kit is not None else 0.0)  # (see _graced)
         kit_before = self._kit_cpu()
         try:
             self._send(request)
@@ -590,20 +592,33 @@ class Session:
         calls back and forth, each waiting for a processor at every call) the case's processor time
         decides, not the clock. The case is then given until its child (and the kit's own child
         answering its calls) has used the case's budget, and never more than LINK_GRACE times that
-        budget past DEADLINE (a case that waits without computing ends there). A child without the
-        kit's has its processor time read only here, all it used since it started: never less than
-        the case's own share, so never more grace than the case's due."""
+        budget past DEADLINE (a case that waits without computing ends there). The time used before
+        the case counts only the processes known then (see _known_cpu), so the case's own is never
+        undercounted; a child without the kit's reads nothing before a case (all its time since it
+        started counts, never less than the case's own), so a case on time reads nothing at all."""
         if self._asked is None or self._proc is None:
             return deadline
         asked_at, before = self._asked
         budget = deadline - asked_at
-        used = self._cpu() - before if self._kit_child is not None else reaper.tree_cpu(self._proc.pid)
-        unused = budget - used
+        unused = budget - (self._cpu() - before)
         return min(deadline + LINK_GRACE * budget, time.monotonic() + unused) if unused > 0 else deadline
 
     def _kit_cpu(self) -> float:
         kit = self._kit_child._proc if self._kit_child is not None else None
-        return reaper.tree_cpu(kit.pid) if kit is not None else 0.0
+        return self._cpu_of(kit.pid) if kit is not None else 0.0
+
+    def _known_cpu(self) -> float:
+        """The processor time of this child's processes and its kit's child's, as far as known: each
+        child's processes are found once (see _cpu_of), then only their times are read, at every case."""
+        kit = self._kit_child._proc if self._kit_child is not None else None
+        return sum(self._cpu_of(proc.pid) for proc in (self._proc, kit) if proc is not None)
+
+    def _cpu_of(self, pid: int) -> float:
+        """The processor time of the processes of child PID as they were when first looked at
+        (a process started later is not counted: a time to subtract is never too large)."""
+        if pid not in self._pids:
+            self._pids[pid] = process_tree(pid)
+        return sum(reaper.process_cpu(p) for p in self._pids[pid])
 
     def _cpu(self) -> float:
         """The processor time this child and the kit's own child have used, in seconds."""
