@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from graders.authoring.demo import demo_stages  # noqa: E402
-from graders.courses.classroom import grade_class  # noqa: E402
+from graders.courses.classroom import class_jobs, grade_class  # noqa: E402
 from graders.editions.edition import load_edition  # noqa: E402
 from graders.editions.markers import strip_solutions  # noqa: E402
 from graders.sandboxing import isolation  # noqa: E402
@@ -53,7 +53,7 @@ def build_class(folder: Path, edition, count: int) -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=200)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=class_jobs(), help="default: the kit's own (class_jobs)")
     parser.add_argument("--edition", default="boar_brawl")
     args = parser.parse_args()
     edition = load_edition(args.edition)

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_class import build_class  # noqa: E402
-from graders.courses.classroom import grade_class  # noqa: E402
+from graders.courses.classroom import class_jobs, grade_class  # noqa: E402
 from graders.editions.cases import Case  # noqa: E402
 from graders.editions.edition import Edition, load_edition  # noqa: E402
 from graders.scoring.grading import plan_grading, settle  # noqa: E402
@@ -147,7 +147,7 @@ def floor(folder: Path, edition: Edition) -> tuple[float, Counter, Counter, int]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=200)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=class_jobs(), help="default: the kit's own (class_jobs)")
     parser.add_argument("--edition", default="boar_brawl")
     args = parser.parse_args()
     edition = load_edition(args.edition)

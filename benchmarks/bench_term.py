@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_class import build_class  # noqa: E402
 from graders.cli import main as hogkit  # noqa: E402
+from graders.courses.classroom import class_jobs  # noqa: E402
 from graders.editions.edition import load_edition  # noqa: E402
 from graders.sandboxing import isolation  # noqa: E402
 
@@ -108,7 +109,7 @@ def report(what: str, seconds: float, out: Path, said: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--count", type=int, default=1500)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=class_jobs(), help="default: the kit's own (class_jobs)")
     parser.add_argument("--edition", default="boar_brawl")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:

@@ -199,20 +199,26 @@ def _outputs(out: Path, student: str) -> dict[str, Path]:
     }
 
 
-def write_student(out: Path, record: ClassRecord) -> None:
+def write_student(out: Path, record: ClassRecord) -> dict:
+    """RECORD's files under OUT (feedback, Gradescope's results, the record last); the record's lean
+    JSON data as written."""
     paths = _outputs(out, record.file_id or record.student)
     write_atomically(paths["feedback"], reports.render_record_markdown(record))
     write_atomically(paths["gradescope"], json.dumps(reports.render_gradescope(record), indent=2))
-    write_record(paths["record"], record)  # last: it marks the student done
+    data = write_record(paths["record"], record)  # last: it marks the student done
     paths["record"].with_name(paths["record"].name.removesuffix(RECORD_SUFFIX) + OLD_RECORD_SUFFIX).unlink(
         missing_ok=True)  # an older form's record of the same id, never read again
+    return data
 
 
-def write_record(path: Path, record: ClassRecord) -> None:
+def write_record(path: Path, record: ClassRecord) -> dict:
     """RECORD at PATH: lean JSON (a passing case by its fields that are not defaults; a failing one
-    whole), gzipped. Both halve or better what the other does alone; see benchmarks/bench_outputs.py."""
-    text = json.dumps(record.to_dict(lean=True), separators=(",", ":"))
+    whole), gzipped. Both halve or better what the other does alone; see benchmarks/bench_outputs.py.
+    The JSON data written."""
+    data = record.to_dict(lean=True)
+    text = json.dumps(data, separators=(",", ":"))
     write_atomically(path, gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
+    return data
 
 
 def read_record(path: Path) -> Any:
@@ -415,7 +421,7 @@ def _grade_entries(entries: list[Entry], edition: Edition, out: Path, limits: Li
                 progress(len(records), len(entries), started)
             for entry in todo:
                 futures[pool.submit(_attempt, entry, edition, limits, kit, courses_messages.kit_failed_row,
-                                    earlier.get(_key(entry)))] = entry
+                                    earlier.pop(_key(entry), None))] = entry  # (the old record held no longer)
             for future in as_completed(futures):
                 record = future.result()
                 if record.status == EntryStatus.KIT_ERROR:
@@ -527,16 +533,16 @@ def _attempt(entry: Entry, edition: Edition, limits: Limits, kit: str,
 
 
 def _finish(out: Path, entry: Entry, record: ClassRecord, edition: Edition) -> ClassRecord:
-    """Write the student's files (not for a shared id: neither may overwrite the other); a record
-    whose files cannot be rendered or written becomes a kit error, kept in memory only, so a rerun
-    regrades it."""
+    """Write the student's files (not for a shared id: neither may overwrite the other) and keep the
+    record as written (lean, as a rerun reads it back, its passing cases one object for the whole
+    class); a record whose files cannot be rendered or written becomes a kit error, kept in memory
+    only, so a rerun regrades it."""
     if entry.status == "duplicate":
         return record
     try:
-        write_student(out, record)
+        return ClassRecord.from_dict(write_student(out, record))  # kept as a rerun reads it: passing cases shared
     except Exception as exc:  # a disk that refuses, a record that cannot be rendered: that entry's row alone
         return kit_error_record(_base(entry, edition, record.kit), exc, traceback.format_exc())
-    return record
 
 
 def kit_errors(records: list[ClassRecord]) -> list[ClassRecord]:

@@ -310,6 +310,10 @@ def test_a_resumed_run_writes_what_a_fresh_run_wrote_from_its_lean_records(tmp_p
         full = next(r for r in fresh if r.student == entry.student)
         assert reports.render_gradescope(kept) == reports.render_gradescope(full)
         assert isinstance(kept, ClassRecord) and kept.total == full.total
+        assert kept == full  # what the fresh run kept in memory is the record as written and read back
+    # A class holds its passing cases once: two students' equal passing cases are one object.
+    ada, cy = fresh[0].problems[1].cases[0], fresh[2].problems[1].cases[0]
+    assert ada.passed and ada is cy
 
 
 def test_every_entry_with_a_line_break_in_its_name_gets_its_own_row(tmp_path, edition):
