@@ -257,11 +257,30 @@ def _case(data: dict) -> CaseResult:
     fields = vars(case)
     fields.update(_CASE_BLANK)
     fields.update(_known(CaseResult, data))
+    for name in _CASE_TEXTS:  # a failing case's long texts, the same for every student who fails it alike
+        text = fields[name]
+        if type(text) is str and len(text) > 32:
+            fields[name] = _shared_text(text)
     fields["status"] = CaseStatus(data["status"])
     fields["debug"] = tuple(data.get("debug", ()))
     return case
 
 
+_CASE_TEXTS = ("expected", "got", "reason", "traceback", "transcript")
+_MOST_TEXTS = 20_000  # distinct texts kept to share
+
+
+def _shared_text(text: str) -> str:
+    """TEXT, as one object for every equal text read back in this process (a class of skeletons
+    reads the same failing case's transcript hundreds of times), up to _MOST_TEXTS of them."""
+    with _shared_lock:
+        found = _shared_texts.get(text)
+        if found is None and len(_shared_texts) < _MOST_TEXTS:
+            found = _shared_texts[text] = text
+    return text if found is None else found
+
+
+_shared_texts: dict[str, str] = {}
 _MOST_SHARED = 100_000  # distinct records kept to share (a class's passing cases and rules are far fewer)
 _shared_records: dict = {}  # {(kind, its JSON items): the one frozen record read back from them}
 _shared_lock = threading.Lock()

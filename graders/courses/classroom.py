@@ -49,7 +49,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from graders.core import messages, scratch
 from graders.core.errors import InputError
@@ -81,6 +81,9 @@ from graders.sandboxing.sandbox import Limits
 from graders.scoring import reports
 from graders.scoring.grading import describe_failure, grade, regrade
 from graders.scoring.submissions import Entry, Submission, discover, file_id, not_submissions, shown_text
+
+if TYPE_CHECKING:
+    from graders.courses.similarity import Report as SimilarityReport
 
 HANDINS_TABLE = "handins.csv"  # with a course: the engine's grades.csv, one row per hand-in
 GRADESCOPE_SCORES, CANVAS_SCORES, COURSE_NOTES = "gradescope-scores.csv", "canvas-scores.csv", "course-notes.txt"
@@ -347,11 +350,13 @@ def finish_class(root: Path, entries: list[Entry], records: Mapping[str, ClassRe
     """Write the class's own files from every entry's record (RECORDS by :func:`_key`): the tables,
     the course's (with COURSE: HANDINS, its hand-ins and notes) and the similarity report of ROOT."""
     ordered = [records[k] for k in sorted(records)]
-    write_class_files(out, ordered, edition, "grades.csv" if course is None else HANDINS_TABLE)
-    if course is not None:
-        by_key = {entry.student: records[_key(entry)] for entry in entries}
-        write_course_files(out, course, edition, handins[0], by_key, handins[1], notice)
-    write_similarity(root, edition, out, course, notice)
+    with ThreadPoolExecutor(1) as aside:  # the similarity report's fingerprints (other processes) meanwhile
+        compared = aside.submit(_compared, root, edition, out, course)
+        write_class_files(out, ordered, edition, "grades.csv" if course is None else HANDINS_TABLE)
+        if course is not None:
+            by_key = {entry.student: records[_key(entry)] for entry in entries}
+            write_course_files(out, course, edition, handins[0], by_key, handins[1], notice)
+        write_similarity(root, edition, out, course, notice, compared)
     return ordered
 
 
@@ -363,15 +368,24 @@ def shard_manifest(shard: Shard, entries: list[Entry], mine: list[Entry], editio
                            trust_file_times, tuple(e.student for e in mine))
 
 
-def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | None, notice: Notice | None) -> None:
-    """``similarity.html`` and ``.csv`` beside the grades; whatever goes wrong there never touches a grade."""
+def write_similarity(root: Path, edition: Edition, out: Path, course: Setup | None, notice: Notice | None,
+                     compared: Future[SimilarityReport] | None = None) -> None:
+    """``similarity.html`` and ``.csv`` beside the grades, from the comparison COMPARED worked out
+    (or, without it, one worked out here); whatever goes wrong there never touches a grade."""
     from graders.courses import similarity
 
     try:
-        similarity.write_report(out, similarity.compare(root, edition, setup=course, skip=out))
+        report = compared.result() if compared is not None else _compared(root, edition, out, course)
+        similarity.write_report(out, report)
     except Exception as exc:  # the report is an aid: the grades written above stand
         if notice:
             notice(courses_messages.similarity_failed(describe_failure(exc)))
+
+
+def _compared(root: Path, edition: Edition, out: Path, course: Setup | None) -> SimilarityReport:
+    from graders.courses import similarity
+
+    return similarity.compare(root, edition, setup=course, skip=out)
 
 
 JOBS_PER_CORE = 2  # submissions graded at once per core, by default: see class_jobs

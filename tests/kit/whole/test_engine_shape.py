@@ -231,6 +231,9 @@ def test_passing_cases_read_back_are_shared_and_nothing_else_is_conflated():
     assert records.case_from_dict(failing) == CaseResult(case_id="q01-1", name="one", hidden=False, passed=False,
                                                          status=CaseStatus.FAILED, got="3", seconds=0.5)
     assert records.case_from_dict(failing).status is CaseStatus.FAILED
+    long = {**failing, "transcript": ">>> play(always_roll(5), always_roll(5))\n" * 3}
+    again = json.loads(json.dumps({**long, "seconds": 0.7}))  # another student's, read from another file
+    assert records.case_from_dict(long).transcript is records.case_from_dict(again).transcript  # one text
     with pytest.raises(TypeError):
         records.case_from_dict({k: v for k, v in failing.items() if k != "name"})
     with pytest.raises(ValueError):
