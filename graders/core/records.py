@@ -290,14 +290,15 @@ def _shared(kind: type, data: dict) -> Any:
     """The record of KIND read back from DATA, one object for every equal DATA read in this process
     (a class of 1,500 reads the same passing case 1,500 times; a record never changes once made, so
     sharing it is safe). DATA holding a list (a case's debug lines) is read afresh each time."""
+    made = _case if kind is CaseResult else lambda d: kind(**_known(kind, d))
     try:
         key = (kind, tuple((k, type(v), v) for k, v in data.items()))  # (True is not 1)
         with _shared_lock:
             found = _shared_records.get(key)
     except TypeError:  # unhashable: not shared
-        return _case(data) if kind is CaseResult else kind(**_known(kind, data))
+        return made(data)
     if found is None:
-        found = _case(data) if kind is CaseResult else kind(**_known(kind, data))
+        found = made(data)
         with _shared_lock:
             if len(_shared_records) < _MOST_SHARED:
                 found = _shared_records.setdefault(key, found)

@@ -614,8 +614,9 @@ class Session:
         return sum(self._cpu_of(proc.pid) for proc in (self._proc, kit) if proc is not None)
 
     def _cpu_of(self, pid: int) -> float:
-        """The processor time of the processes of child PID as they were when first looked at
-        (a process started later is not counted: a time to subtract is never too large)."""
+        """The processor time of the processes of child PID as they were when first looked at (a
+        process started later is not counted, so the time subtracted before a case is only what ran
+        before it; one that ended since may leave it larger, and the grace, never past LINK_GRACE)."""
         if pid not in self._pids:
             self._pids[pid] = process_tree(pid)
         return sum(reaper.process_cpu(p) for p in self._pids[pid])
